@@ -1,0 +1,45 @@
+/**
+ * A registered tool: its spec plus what the executor needs to run it.
+ * Build one with `Tool.make`; the registry stores them as `{ name: { version: Tool } }`.
+ *
+ * @since 0.1.0
+ */
+import type { Effect, Either } from "effect"
+import type { InvalidArguments, PathTraversalError, ToolError } from "./errors.js"
+import type { ToolSpec } from "./ToolSpec.js"
+
+/** A call whose arguments were validated: its path arguments and the effect that runs it. */
+export interface PreparedCall<R> {
+  /** The decoded arguments. */
+  readonly args: unknown
+  /** The values of the `WorkspacePath` arguments, for the mode gate. */
+  readonly paths: ReadonlyArray<string>
+  /** Runs the handler; its failures are already `ToolError` or `PathTraversalError`. */
+  readonly run: Effect.Effect<unknown, ToolError | PathTraversalError, R>
+}
+
+/**
+ * A tool: spec, version, metadata for the gates, and `prepare`, which validates raw
+ * arguments and returns the call to run. `R` is what the handler needs (services).
+ */
+export interface Tool<out R = never> {
+  readonly spec: ToolSpec
+  readonly name: string
+  /** A semver version, e.g. `1.0.0`. */
+  readonly version: string
+  readonly tags: ReadonlyArray<string>
+  /** The run timeout in ms (`undefined`: no timeout). */
+  readonly timeoutMs: number | undefined
+  /** Calls per minute, enforced by the `RateLimiter` (`undefined`: no limit). */
+  readonly rateLimitRpm: number | undefined
+  readonly requiresConfirmation: boolean
+  /** Memory cap in MB: hard inside worker-based tools, best-effort elsewhere. */
+  readonly memoryLimitMb: number | undefined
+  /** A vetted scoped-write tool: may run in a read-only mode when its paths lie in a scoped dir. */
+  readonly scopedWrite: boolean
+  /** The names of the parameters typed `WorkspacePath`. */
+  readonly pathFields: ReadonlyArray<string>
+  /** Set when the version is deprecated: the reason or the replacement. */
+  readonly deprecated: string | undefined
+  readonly prepare: (input: unknown) => Either.Either<PreparedCall<R>, InvalidArguments>
+}

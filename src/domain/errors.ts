@@ -1,0 +1,171 @@
+/**
+ * The tagged errors of the tool system. Every expected failure of a call is one of these,
+ * and each carries a stable `code` that a `ToolExecutionResult` reports as `errorCode`.
+ *
+ * `PathTraversalError` is special: the executor never turns it into a result, it re-raises
+ * it as a defect so that a workspace escape cannot be swallowed.
+ *
+ * @since 0.1.0
+ */
+import { Data } from "effect"
+
+/** The stable error codes a `ToolExecutionResult` can carry. */
+export type ErrorCode =
+  | "TOOL_NOT_FOUND"
+  | "INVALID_ARGUMENTS"
+  | "MODE_BLOCKED"
+  | "POLICY_VETO"
+  | "CONFIRMATION_REQUIRED"
+  | "RATE_LIMITED"
+  | "TIMEOUT"
+  | "MEMORY_LIMIT"
+  | "TOOL_ERROR"
+  | "PATH_TRAVERSAL"
+
+/** No tool (or no version of it in the requested range) is registered under `name`. */
+export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{
+  readonly name: string
+  readonly versionRange?: string | undefined
+  /** Registered names close to `name`, best first. */
+  readonly suggestions: ReadonlyArray<string>
+}> {
+  readonly code = "TOOL_NOT_FOUND" as const
+  override get message(): string {
+    const range = this.versionRange === undefined ? "" : ` in range "${this.versionRange}"`
+    const hint = this.suggestions.length > 0 ? ` (did you mean: ${this.suggestions.join(", ")}?)` : ""
+    return `Tool "${this.name}"${range} not found${hint}`
+  }
+}
+
+/** One problem with a call's arguments: where (`path`, e.g. `["max_lines"]`) and what. */
+export interface ArgumentIssue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+/** The arguments do not match the tool's parameter schema. Lists every issue. */
+export class InvalidArguments extends Data.TaggedError("InvalidArguments")<{
+  readonly tool: string
+  readonly issues: ReadonlyArray<ArgumentIssue>
+}> {
+  readonly code = "INVALID_ARGUMENTS" as const
+  override get message(): string {
+    const list = this.issues
+      .map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
+      .join("; ")
+    return `Invalid arguments for "${this.tool}": ${list}`
+  }
+}
+
+/** The agent mode does not allow this tool (a read-only mode and a tool with side effects). */
+export class ModeBlocked extends Data.TaggedError("ModeBlocked")<{
+  readonly tool: string
+  readonly mode: string
+  readonly reason: string
+}> {
+  readonly code = "MODE_BLOCKED" as const
+  override get message(): string {
+    return `Tool "${this.tool}" is not allowed in mode "${this.mode}": ${this.reason}`
+  }
+}
+
+/** The application's policy hook vetoed the call. */
+export class PolicyVeto extends Data.TaggedError("PolicyVeto")<{
+  readonly tool: string
+  readonly reason: string
+}> {
+  readonly code = "POLICY_VETO" as const
+  override get message(): string {
+    return `Policy vetoed "${this.tool}": ${this.reason}`
+  }
+}
+
+/** The tool requires confirmation and the call was not made with `confirm: true`. */
+export class ConfirmationRequired extends Data.TaggedError("ConfirmationRequired")<{
+  readonly tool: string
+}> {
+  readonly code = "CONFIRMATION_REQUIRED" as const
+  override get message(): string {
+    return "Confirmation required"
+  }
+}
+
+/** The tool's rate limit is used up; a call may succeed again after `retryAfterMs`. */
+export class RateLimited extends Data.TaggedError("RateLimited")<{
+  readonly tool: string
+  readonly limitRpm: number
+  readonly retryAfterMs: number
+}> {
+  readonly code = "RATE_LIMITED" as const
+  override get message(): string {
+    return `Rate limit of ${this.limitRpm}/min for "${this.tool}" reached; retry after ${this.retryAfterMs} ms`
+  }
+}
+
+/** The handler ran past the tool's timeout; it was interrupted and its finalizers ran. */
+export class ToolTimeout extends Data.TaggedError("ToolTimeout")<{
+  readonly tool: string
+  readonly timeoutMs: number
+}> {
+  readonly code = "TIMEOUT" as const
+  override get message(): string {
+    return `Tool "${this.tool}" timed out after ${this.timeoutMs} ms`
+  }
+}
+
+/** The handler grew memory past the tool's `memoryLimitMb`. */
+export class MemoryLimitExceeded extends Data.TaggedError("MemoryLimitExceeded")<{
+  readonly tool: string
+  readonly limitMb: number
+}> {
+  readonly code = "MEMORY_LIMIT" as const
+  override get message(): string {
+    return `Tool "${this.tool}" exceeded its memory limit of ${this.limitMb} MB`
+  }
+}
+
+/** The tool ran and failed in an expected way: a missing file, a bad regex, a 500 answer. */
+export class ToolError extends Data.TaggedError("ToolError")<{
+  readonly tool: string
+  readonly message: string
+  readonly cause?: unknown
+}> {
+  readonly code = "TOOL_ERROR" as const
+}
+
+/**
+ * A path argument leads out of the workspace (or is not a path at all: a NUL byte, a URL).
+ * The executor re-raises it as a defect; it never becomes a result.
+ */
+export class PathTraversalError extends Data.TaggedError("PathTraversalError")<{
+  readonly path: string
+  readonly workspace: string
+  readonly reason: string
+}> {
+  readonly code = "PATH_TRAVERSAL" as const
+  override get message(): string {
+    return `PATH_TRAVERSAL: "${this.path}" is outside the workspace ${this.workspace} (${this.reason})`
+  }
+}
+
+/** A tool definition was refused at `Tool.make` or registration (bad name, bad version, duplicate). */
+export class InvalidToolDefinition extends Data.TaggedError("InvalidToolDefinition")<{
+  readonly name: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `Invalid tool definition "${this.name}": ${this.reason}`
+  }
+}
+
+/** Every error that the pipeline turns into a `ToolExecutionResult`. */
+export type ToolCallError =
+  | ToolNotFound
+  | InvalidArguments
+  | ModeBlocked
+  | PolicyVeto
+  | ConfirmationRequired
+  | RateLimited
+  | ToolTimeout
+  | MemoryLimitExceeded
+  | ToolError

@@ -1,0 +1,21 @@
+/**
+ * effect-tool-system: one safe, fast door to everything an agent can do.
+ *
+ * @since 0.1.0
+ */
+export * as AgentMode from "./domain/AgentMode.js"
+export * from "./domain/errors.js"
+export * as Exports from "./domain/exports.js"
+export type { ToolExecutionResult } from "./domain/ToolExecutionResult.js"
+export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js"
+export { WorkspacePath } from "./domain/WorkspacePath.js"
+export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
+export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
+export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
+export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
+export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
+export { type ListOptions, ToolRegistry, type ToolRegistryService } from "./services/ToolRegistry.js"
+export { type CoreOptions, type GraphOptions, type ToolServices, ToolSystem, type ToolSystemService } from "./services/ToolSystem.js"
+export { Workspace, type WorkspaceService } from "./services/Workspace.js"
+export * as Tool from "./tools/define.js"
+export { builtinTools } from "./tools/builtin/index.js"

@@ -1,0 +1,37 @@
+/**
+ * In-memory token buckets, one per tool name. JavaScript runs one fiber step at a time, so
+ * the check-and-take is atomic: under any concurrency exactly the allowed number pass.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Effect } from "effect"
+import { RateLimited } from "../domain/errors.js"
+import type { RateLimiterService } from "../services/RateLimiter.js"
+
+interface Bucket {
+  tokens: number
+  updatedAt: number
+}
+
+export const makeTokenBuckets = (): RateLimiterService => {
+  const buckets = new Map<string, Bucket>()
+  return {
+    acquire: (tool) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const rpm = tool.rateLimitRpm
+        if (rpm === undefined) return Effect.void
+        const perMs = rpm / 60_000
+        const bucket = buckets.get(tool.name) ?? { tokens: rpm, updatedAt: now }
+        bucket.tokens = Math.min(rpm, bucket.tokens + (now - bucket.updatedAt) * perMs)
+        bucket.updatedAt = now
+        buckets.set(tool.name, bucket)
+        if (bucket.tokens >= 1) {
+          bucket.tokens -= 1
+          return Effect.void
+        }
+        return Effect.fail(
+          new RateLimited({ tool: tool.name, limitRpm: rpm, retryAfterMs: Math.ceil((1 - bucket.tokens) / perMs) })
+        )
+      })
+  }
+}

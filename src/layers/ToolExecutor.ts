@@ -1,0 +1,108 @@
+/**
+ * The gate pipeline. Hot path: no generator, no span unless a tracer is installed, and a
+ * deadline that costs one child fiber and one timer (see `guard.ts`).
+ *
+ * @since 0.1.0
+ */
+import { Cause, Context, DefaultServices, Effect, Either, Exit, Option, Tracer } from "effect"
+import * as AgentMode from "../domain/AgentMode.js"
+import {
+  type ConfirmationRequired,
+  MemoryLimitExceeded,
+  PathTraversalError,
+  PolicyVeto,
+  type ToolCallError,
+  ToolError,
+  ToolTimeout
+} from "../domain/errors.js"
+import type { Tool } from "../domain/Tool.js"
+import * as Result from "../domain/ToolExecutionResult.js"
+import { ConfirmationGate } from "../services/ConfirmationGate.js"
+import { ModeGate } from "../services/ModeGate.js"
+import { RateLimiter } from "../services/RateLimiter.js"
+import type { ExecuteOptions, ToolExecutorService } from "../services/ToolExecutor.js"
+import { ToolPolicy } from "../services/ToolPolicy.js"
+import { ToolRegistry } from "../services/ToolRegistry.js"
+import { guard } from "./guard.js"
+
+/** The tracer every fiber has unless the application installs one. */
+const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
+
+const now = () => performance.now()
+const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
+
+/** A `PathTraversalError` anywhere in a cause: it must surface as a defect. */
+const findTraversal = (cause: Cause.Cause<unknown>): Option.Option<PathTraversalError> =>
+  Cause.find(cause, (reason) => {
+    const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    return value instanceof PathTraversalError ? Option.some(value) : Option.none()
+  })
+
+export const makeExecutor = Effect.gen(function*() {
+  const registry = yield* ToolRegistry
+  const modeGate = yield* ModeGate
+  const policy = yield* ToolPolicy
+  const confirmation = yield* ConfirmationGate
+  const rateLimiter = yield* RateLimiter
+
+  const pipeline = (
+    tool: Tool,
+    input: unknown,
+    options: ExecuteOptions | undefined
+  ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
+    const prepared = tool.prepare(input)
+    if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
+    const call = prepared.right
+    const confirmed = options?.confirm === true
+    const run = guard(call.run, {
+      timeoutMs: tool.timeoutMs,
+      memoryLimitMb: tool.memoryLimitMb,
+      onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
+      onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
+    })
+    const limited = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool), run)
+    return modeGate.check(tool, call, options?.mode ?? AgentMode.Default).pipe(
+      Effect.zipRight(policy.evaluate(tool, call.args)),
+      Effect.flatMap((veto): Effect.Effect<void, PolicyVeto | ConfirmationRequired> =>
+        Option.isSome(veto)
+          ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value }))
+          : confirmation.check(tool, confirmed)
+      ),
+      Effect.zipRight(limited)
+    )
+  }
+
+  const finish = (tool: Tool, start: number) => (exit: Exit.Exit<unknown, ToolCallError | PathTraversalError>) => {
+    if (Exit.isSuccess(exit)) return Effect.succeed(Result.succeed(tool.name, tool.version, exit.value, elapsed(start)))
+    const cause = exit.cause
+    const traversal = findTraversal(cause)
+    if (Option.isSome(traversal)) return Effect.die(traversal.value)
+    const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure) && failure.value._tag !== "PathTraversalError") {
+      return Effect.succeed(Result.fromError(tool.name, tool.version, failure.value, elapsed(start)))
+    }
+    if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+    const error = new ToolError({ tool: tool.name, message: `the tool crashed: ${Cause.squash(cause)}`, cause })
+    return Effect.zipRight(
+      Effect.logError(`Tool "${tool.name}" died`, cause),
+      Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))
+    )
+  }
+
+  const execute = (name: string, input: unknown, options?: ExecuteOptions) => {
+    const start = now()
+    const found = registry.lookup(name, options?.versionRange)
+    if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
+    const tool = found.right
+    const traced = Effect.withFiberRuntime<Exit.Exit<unknown, ToolCallError | PathTraversalError>>((fiber) => {
+      const body = Effect.exit(pipeline(tool, input, options))
+      if (fiber.currentTracer === nativeTracer) return body
+      return Effect.withSpan(body, "tool.execute", {
+        attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name }
+      })
+    })
+    return Effect.flatMap(traced, finish(tool, start))
+  }
+
+  return { execute } satisfies ToolExecutorService
+})

@@ -1,0 +1,35 @@
+/**
+ * Policy hooks: wraps an application's hook so that its own failure fails open (logged), or
+ * closed on request.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Effect, Option } from "effect"
+import type { Tool } from "../domain/Tool.js"
+import type { ToolPolicyService } from "../services/ToolPolicy.js"
+
+/** An application's veto: `Some(reason)` vetoes. It may fail; see `ToolPolicy.layer`. */
+export type PolicyHook = (call: { readonly tool: Tool; readonly args: unknown }) => Effect.Effect<
+  Option.Option<string>,
+  unknown
+>
+
+const allow = Effect.succeed(Option.none<string>())
+
+export const makePolicy = (hook: PolicyHook | undefined, failClosed = false): ToolPolicyService => {
+  if (hook === undefined) return { evaluate: () => allow }
+  return {
+    evaluate: (tool, args) =>
+      Effect.suspend(() => hook({ tool, args })).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? Effect.interrupt : Effect.zipRight(
+            Effect.logWarning(
+              `Policy hook failed for "${tool.name}"; failing ${failClosed ? "closed" : "open"}`,
+              cause
+            ),
+            Effect.succeed(failClosed ? Option.some(`the policy hook failed: ${Cause.squash(cause)}`) : Option.none())
+          )
+        )
+      )
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The in-memory registry: a map of names to versions, with the latest version (and each
+ * requested range) cached until the next change.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Either } from "effect"
+import * as semver from "semver"
+import type { AgentMode } from "../domain/AgentMode.js"
+import { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
+import { exportSpec } from "../domain/exports.js"
+import type { Tool } from "../domain/Tool.js"
+import type { ListOptions, ToolRegistryService } from "../services/ToolRegistry.js"
+import { definitionProblem } from "../tools/define.js"
+import { closest } from "./closest.js"
+
+/** Whether a mode lets a tool through at all (scoped writes are checked per call by the mode gate). */
+export const modeAllows = (mode: AgentMode, tool: Tool): boolean =>
+  !mode.readOnly || tool.spec.readOnly || (tool.scopedWrite && mode.scopedWriteDirs.length > 0)
+
+const pick = (versions: Map<string, Tool>, range: string | undefined): Tool | undefined => {
+  const all = [...versions.keys()]
+  const live = all.filter((v) => versions.get(v)?.deprecated === undefined)
+  const best = semver.maxSatisfying(live, range ?? "*") ?? semver.maxSatisfying(all, range ?? "*")
+  return best === null ? undefined : versions.get(best)
+}
+
+/** Builds an empty registry. */
+export const makeRegistry = (): ToolRegistryService => {
+  const tools = new Map<string, Map<string, Tool>>()
+  const cache = new Map<string, Either.Either<Tool, ToolNotFound>>()
+
+  const lookup = (name: string, versionRange?: string): Either.Either<Tool, ToolNotFound> => {
+    const key = versionRange === undefined ? name : `${name}@${versionRange}`
+    const cached = cache.get(key)
+    if (cached !== undefined) return cached
+    const versions = tools.get(name)
+    const found = versions === undefined ? undefined : pick(versions, versionRange)
+    const result = found !== undefined
+      ? Either.right(found)
+      : Either.left(
+        new ToolNotFound({
+          name,
+          versionRange,
+          suggestions: versions === undefined ? closest(name, [...tools.keys()]) : []
+        })
+      )
+    if (Either.isRight(result)) cache.set(key, result)
+    return result
+  }
+
+  const latest = (options: ListOptions | undefined): ReadonlyArray<Tool> => {
+    const out: Array<Tool> = []
+    for (const [name, versions] of tools) {
+      const tool = pick(versions, undefined)
+      if (tool === undefined) continue
+      if (tool.deprecated !== undefined && options?.includeDeprecated !== true) continue
+      if (options?.tags !== undefined && options.tags.length > 0 && !tool.tags.some((t) => options.tags?.includes(t))) {
+        continue
+      }
+      if (options?.mode !== undefined && !modeAllows(options.mode, tool)) continue
+      out.push(tool)
+      void name
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name))
+  }
+
+  const register = <R>(tool: Tool<R>): Effect.Effect<void, InvalidToolDefinition, R> =>
+    Effect.flatMap(Effect.context<R>(), (context) => {
+      const problem = definitionProblem(tool)
+      if (problem !== undefined) return Effect.fail(new InvalidToolDefinition({ name: tool.name, reason: problem }))
+      const versions = tools.get(tool.name) ?? new Map<string, Tool>()
+      if (versions.has(tool.version)) {
+        return Effect.fail(
+          new InvalidToolDefinition({ name: tool.name, reason: `version ${tool.version} is already registered` })
+        )
+      }
+      const stored: Tool = {
+        ...tool,
+        prepare: (input) =>
+          Either.map(tool.prepare(input), (call) => ({ ...call, run: Effect.provide(call.run, context) }))
+      }
+      versions.set(tool.version, stored)
+      tools.set(tool.name, versions)
+      cache.clear()
+      return Effect.void
+    })
+
+  return {
+    register,
+    unregister: (name, version) =>
+      Effect.sync(() => {
+        if (version === undefined) tools.delete(name)
+        else tools.get(name)?.delete(version)
+        if (tools.get(name)?.size === 0) tools.delete(name)
+        cache.clear()
+      }),
+    get: (name, versionRange) => Effect.suspend(() => lookup(name, versionRange)),
+    lookup,
+    list: (options) => Effect.sync(() => latest(options)),
+    versions: (name) => Effect.sync(() => semver.rsort([...(tools.get(name)?.keys() ?? [])])),
+    deprecate: (name, version, reason) =>
+      Effect.suspend(() => {
+        const tool = tools.get(name)?.get(version)
+        if (tool === undefined) {
+          return Effect.fail(new ToolNotFound({ name, versionRange: version, suggestions: [] }))
+        }
+        tools.get(name)?.set(version, { ...tool, deprecated: reason })
+        cache.clear()
+        return Effect.void
+      }),
+    specs: (options) => Effect.sync(() => latest(options).map((t) => t.spec)),
+    export: (format, options) => Effect.sync(() => latest(options).map((t) => exportSpec(t.spec, format)))
+  }
+}

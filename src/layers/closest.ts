@@ -1,0 +1,29 @@
+/**
+ * Close names for "did you mean" hints.
+ *
+ * @since 0.1.0
+ */
+
+const distance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost))
+    }
+    previous = current
+  }
+  return previous[b.length] ?? 0
+}
+
+/** Up to `max` candidates within an edit distance of a third of the name (or containing it), best first. */
+export const closest = (name: string, candidates: Iterable<string>, max = 3): ReadonlyArray<string> => {
+  const limit = Math.max(2, Math.floor(name.length / 3))
+  const scored: Array<[string, number]> = []
+  for (const candidate of candidates) {
+    const d = candidate.includes(name) || name.includes(candidate) ? 1 : distance(name, candidate)
+    if (d <= limit) scored.push([candidate, d])
+  }
+  return scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c)
+}

@@ -1,0 +1,30 @@
+/**
+ * `ConfirmationGate`: a tool that requires confirmation runs only when called with
+ * `confirm: true`; otherwise the call ends `CONFIRMATION_REQUIRED` with `confirmed: false`.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer } from "effect"
+import { ConfirmationRequired } from "../domain/errors.js"
+import type { Tool } from "../domain/Tool.js"
+
+/** The `ConfirmationGate` service interface. */
+export interface ConfirmationGateService {
+  readonly check: (tool: Tool, confirm: boolean) => Effect.Effect<void, ConfirmationRequired>
+}
+
+/** Pauses calls that need a person's yes. */
+export class ConfirmationGate extends Context.Tag("effect-tool-system/ConfirmationGate")<
+  ConfirmationGate,
+  ConfirmationGateService
+>() {
+  /** Requires `confirm: true` for tools flagged `requiresConfirmation`. */
+  static readonly layer: Layer.Layer<ConfirmationGate> = Layer.succeed(ConfirmationGate, {
+    check: (tool, confirm) =>
+      tool.requiresConfirmation && !confirm ? Effect.fail(new ConfirmationRequired({ tool: tool.name })) : Effect.void
+  })
+  /** Treats every call as confirmed: for tests and trusted batch jobs. */
+  static readonly layerAutoConfirm: Layer.Layer<ConfirmationGate> = Layer.succeed(ConfirmationGate, {
+    check: () => Effect.void
+  })
+}

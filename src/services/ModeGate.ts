@@ -1,0 +1,30 @@
+/**
+ * `ModeGate`: the first gate. In a read-only mode only read-only tools pass, except a vetted
+ * scoped-write tool whose every path argument resolves inside the mode's `scopedWriteDirs`.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, Layer } from "effect"
+import type { AgentMode } from "../domain/AgentMode.js"
+import type { ModeBlocked, PathTraversalError } from "../domain/errors.js"
+import type { PreparedCall, Tool } from "../domain/Tool.js"
+import { makeModeGate, makeModeGateOpen } from "../layers/ModeGate.js"
+import type { Workspace } from "./Workspace.js"
+
+/** The `ModeGate` service interface. */
+export interface ModeGateService {
+  /** Passes, or fails closed with `ModeBlocked`; a path leading out of the workspace fails with `PathTraversalError`. */
+  readonly check: (
+    tool: Tool,
+    call: PreparedCall<never>,
+    mode: AgentMode
+  ) => Effect.Effect<void, ModeBlocked | PathTraversalError>
+}
+
+/** Enforces agent modes. */
+export class ModeGate extends Context.Tag("effect-tool-system/ModeGate")<ModeGate, ModeGateService>() {
+  /** The enforcing gate (resolves scoped-write paths through `Workspace`). */
+  static readonly layer: Layer.Layer<ModeGate, never, Workspace> = Layer.effect(ModeGate, makeModeGate)
+  /** Lets every call through whatever the mode: for tests of other gates only. */
+  static readonly layerOpen: Layer.Layer<ModeGate> = Layer.succeed(ModeGate, makeModeGateOpen)
+}

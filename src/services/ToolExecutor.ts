@@ -1,0 +1,44 @@
+/**
+ * `ToolExecutor`: runs one call through the gate pipeline and returns a
+ * `ToolExecutionResult`. Lookup, argument validation, mode gate, policy hook, confirmation
+ * gate, rate limit, then the handler under its timeout and memory cap.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, Layer } from "effect"
+import type { AgentMode } from "../domain/AgentMode.js"
+import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
+import { makeExecutor } from "../layers/ToolExecutor.js"
+import type { ConfirmationGate } from "./ConfirmationGate.js"
+import type { ModeGate } from "./ModeGate.js"
+import type { RateLimiter } from "./RateLimiter.js"
+import type { ToolPolicy } from "./ToolPolicy.js"
+import type { ToolRegistry } from "./ToolRegistry.js"
+
+/** How one call is made. */
+export interface ExecuteOptions {
+  /** The agent mode (default: `AgentMode.Default`). */
+  readonly mode?: AgentMode | undefined
+  /** The call is confirmed (a person said yes, or the agent auto-confirms). Default `false`. */
+  readonly confirm?: boolean | undefined
+  /** A semver range selecting the version (default: the latest). */
+  readonly versionRange?: string | undefined
+}
+
+/** The `ToolExecutor` service interface. */
+export interface ToolExecutorService {
+  /**
+   * Runs one call. Every expected failure is a result with an `errorCode`; a workspace
+   * escape (`PathTraversalError`) is a defect and never a result.
+   */
+  readonly execute: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<ToolExecutionResult>
+}
+
+/** The gated executor. */
+export class ToolExecutor extends Context.Tag("effect-tool-system/ToolExecutor")<ToolExecutor, ToolExecutorService>() {
+  static readonly layer: Layer.Layer<
+    ToolExecutor,
+    never,
+    ToolRegistry | ModeGate | ToolPolicy | ConfirmationGate | RateLimiter
+  > = Layer.effect(ToolExecutor, makeExecutor)
+}

@@ -1,0 +1,37 @@
+/**
+ * `ToolPolicy`: the application's veto, consulted after the mode gate and before the
+ * confirmation gate. A `Some(reason)` vetoes the call.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, Layer, type Option } from "effect"
+import type { Tool } from "../domain/Tool.js"
+import { type PolicyHook, makePolicy } from "../layers/ToolPolicy.js"
+
+export type { PolicyHook } from "../layers/ToolPolicy.js"
+
+/** The `ToolPolicy` service interface: never fails; a hook's own failure is already handled. */
+export interface ToolPolicyService {
+  readonly evaluate: (tool: Tool, args: unknown) => Effect.Effect<Option.Option<string>>
+}
+
+/**
+ * The policy hook.
+ *
+ * @example
+ * ```ts
+ * const noSecrets = ToolPolicy.layer(({ args }) =>
+ *   Effect.succeed(JSON.stringify(args).includes(".env") ? Option.some("no .env files") : Option.none())
+ * )
+ * ```
+ */
+export class ToolPolicy extends Context.Tag("effect-tool-system/ToolPolicy")<ToolPolicy, ToolPolicyService>() {
+  /** Vetoes nothing. */
+  static readonly layerAllowAll: Layer.Layer<ToolPolicy> = Layer.succeed(ToolPolicy, makePolicy(undefined))
+  /**
+   * A hook. A failure or defect inside it fails open (the call goes on) and is logged,
+   * unless `failClosed` is set, when it vetoes the call.
+   */
+  static readonly layer = (hook: PolicyHook, options?: { readonly failClosed?: boolean }): Layer.Layer<ToolPolicy> =>
+    Layer.succeed(ToolPolicy, makePolicy(hook, options?.failClosed ?? false))
+}

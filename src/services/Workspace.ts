@@ -1,0 +1,54 @@
+/**
+ * `Workspace`: the root every path argument is resolved against, and the resolver that no
+ * path can escape (lexically, or through symlinks).
+ *
+ * @since 0.1.0
+ */
+import type { FileSystem } from "@effect/platform"
+import { Context, Effect, Function, Layer, Option } from "effect"
+import type { PathTraversalError } from "../domain/errors.js"
+import { currentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"
+
+export { currentRootOverride }
+
+/** The `Workspace` service interface. */
+export interface WorkspaceService {
+  /** The current root (its real path). */
+  readonly root: Effect.Effect<string>
+  /**
+   * Resolves a path argument to an absolute real path inside the root, or fails with
+   * `PathTraversalError`. Paths to files that do not exist yet are checked through their
+   * nearest existing ancestor; dangling symlinks are followed to where they point.
+   */
+  readonly resolve: (path: string) => Effect.Effect<string, PathTraversalError>
+  /** A resolved path as the agent should see it: relative to the root (`.` for the root). */
+  readonly display: (absolute: string) => Effect.Effect<string>
+}
+
+/**
+ * Resolves tool paths inside the workspace root: the request-scoped override
+ * (`Workspace.withRoot(dir)`), else `WORKSPACE_ROOT`, else `process.cwd()`, read at each call.
+ *
+ * @example
+ * ```ts
+ * const abs = yield* Workspace.pipe(Effect.flatMap((ws) => ws.resolve("src/index.ts")))
+ * ```
+ */
+export class Workspace extends Context.Tag("effect-tool-system/Workspace")<Workspace, WorkspaceService>() {
+  /** The live resolver: override, then `WORKSPACE_ROOT`, then `process.cwd()`, at each call. */
+  static readonly layer: Layer.Layer<Workspace, never, FileSystem.FileSystem> = Layer.effect(Workspace, makeLive)
+
+  /** A fixed root, for tests and embedded use (a request-scoped override still wins). */
+  static readonly layerFixed = (root: string): Layer.Layer<Workspace, never, FileSystem.FileSystem> =>
+    Layer.effect(Workspace, makeFixed(root))
+
+  /** Runs an effect with a request-scoped workspace root (a guest sandbox, say). */
+  static readonly withRoot: {
+    (root: string): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    <A, E, R>(self: Effect.Effect<A, E, R>, root: string): Effect.Effect<A, E, R>
+  } = Function.dual(
+    2,
+    <A, E, R>(self: Effect.Effect<A, E, R>, root: string): Effect.Effect<A, E, R> =>
+      Effect.locally(self, currentRootOverride, Option.some(root))
+  )
+}

@@ -1,0 +1,150 @@
+/**
+ * `Tool.make`: a Schema-typed tool definition. The parameter JSON Schema is generated from
+ * the Schema, path arguments are the fields typed `WorkspacePath`, and the handler is an
+ * Effect whose requirements are services the system's layer provides.
+ *
+ * @since 0.1.0
+ */
+import { Duration, Effect, Either, ParseResult, Schema } from "effect"
+import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
+import { parametersJsonSchema } from "../domain/parametersSchema.js"
+import type { PreparedCall, Tool } from "../domain/Tool.js"
+import { NAME_PATTERN, ToolSpec } from "../domain/ToolSpec.js"
+import { pathFieldsOf, pathValuesOf } from "../domain/WorkspacePath.js"
+
+export type { PreparedCall, Tool } from "../domain/Tool.js"
+
+/** The default run timeout of a tool that names none. */
+export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
+
+/** What `Tool.make` takes. `A` is the decoded arguments, `O` the handler's output. */
+export interface MakeOptions<A, I, O, E, R> {
+  readonly description: string
+  /** A struct schema; its encoded side is what the model sends. */
+  readonly parameters: Schema.Schema<A, I, never>
+  /** When given, the output is encoded with it (e.g. to turn a `Date` into a string). */
+  readonly success?: Schema.Schema<O, unknown, never>
+  /** No side effects: allowed in read-only modes. Default `false`. */
+  readonly readOnly?: boolean
+  /** The executor pauses the call until it is made with `confirm: true`. Default `false`. */
+  readonly requiresConfirmation?: boolean
+  /**
+   * Vetted scoped-write tool: its only side effects are writes to its `WorkspacePath`
+   * arguments, so a read-only mode may allow it inside its `scopedWriteDirs`.
+   */
+  readonly scopedWrite?: boolean
+  readonly tags?: ReadonlyArray<string>
+  /** A semver version. Default `1.0.0`. */
+  readonly version?: string
+  /** Run timeout; default 60 s; `"none"` for no timeout. */
+  readonly timeout?: Duration.DurationInput | "none"
+  readonly rateLimitRpm?: number
+  readonly memoryLimitMb?: number
+  /** Marks the version deprecated, with the reason or replacement. */
+  readonly deprecated?: string
+  readonly handler: (args: A) => Effect.Effect<O, E, R>
+}
+
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
+
+/** The message of any failure a handler may raise. */
+export const messageOf = (error: unknown): string => {
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
+    return error.message
+  }
+  return String(error)
+}
+
+/** Checks what every registered tool must satisfy; `undefined` when it does. */
+export const definitionProblem = (tool: {
+  readonly name: string
+  readonly version: string
+  readonly timeoutMs: number | undefined
+  readonly rateLimitRpm: number | undefined
+}): string | undefined => {
+  if (!NAME_PATTERN.test(tool.name)) return "the name must match ^[a-zA-Z0-9_-]{1,64}$"
+  if (!SEMVER.test(tool.version)) return `"${tool.version}" is not a semver version`
+  if (tool.timeoutMs !== undefined && !(tool.timeoutMs > 0)) return "the timeout must be positive"
+  if (tool.rateLimitRpm !== undefined && !(tool.rateLimitRpm > 0)) return "rateLimitRpm must be positive"
+  return undefined
+}
+
+/**
+ * Defines a tool. Throws `InvalidToolDefinition` for a bad name, version or parameter schema
+ * (a programming error, found when the module defining the tool loads).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Schema } from "effect"
+ * import { Tool } from "effect-tool-system"
+ *
+ * const greet = Tool.make("greet", {
+ *   description: "Greets someone",
+ *   parameters: Schema.Struct({ name: Schema.String.annotations({ description: "Who" }) }),
+ *   readOnly: true,
+ *   handler: ({ name }) => Effect.succeed(`Hello, ${name}!`)
+ * })
+ * ```
+ */
+export const make = <A, I, O, E, R>(name: string, options: MakeOptions<A, I, O, E, R>): Tool<R> => {
+  const version = options.version ?? "1.0.0"
+  const timeoutMs = options.timeout === "none"
+    ? undefined
+    : Duration.toMillis(Duration.decode(options.timeout ?? DEFAULT_TIMEOUT))
+  const problem = definitionProblem({ name, version, timeoutMs, rateLimitRpm: options.rateLimitRpm })
+  if (problem !== undefined) throw new InvalidToolDefinition({ name, reason: problem })
+
+  let parameters
+  try {
+    parameters = parametersJsonSchema(options.parameters)
+  } catch (cause) {
+    throw new InvalidToolDefinition({ name, reason: `parameters: ${messageOf(cause)}` })
+  }
+  const spec = new ToolSpec({
+    name,
+    description: options.description,
+    parameters,
+    required: Array.isArray(parameters.required) ? parameters.required.filter((r) => typeof r === "string") : [],
+    readOnly: options.readOnly ?? false
+  })
+  const pathFields = pathFieldsOf(options.parameters.ast)
+  const decode = Schema.decodeUnknownEither(options.parameters, { errors: "all" })
+  const encode = options.success === undefined ? undefined : Schema.encode(options.success)
+  const toFailure = (error: unknown): ToolError | PathTraversalError =>
+    error instanceof PathTraversalError || (error instanceof ToolError && error.tool === name)
+      ? error
+      : new ToolError({ tool: name, message: messageOf(error), cause: error })
+
+  const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> =>
+    Either.match(decode(input ?? {}), {
+      onLeft: (error) =>
+        Either.left(
+          new InvalidArguments({
+            tool: name,
+            issues: ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path, message: i.message }))
+          })
+        ),
+      onRight: (args) => {
+        const handled = Effect.suspend(() => options.handler(args))
+        const run: Effect.Effect<unknown, ToolError | PathTraversalError, R> = encode === undefined
+          ? Effect.mapError(handled, toFailure)
+          : Effect.mapError(Effect.flatMap(handled, encode), toFailure)
+        return Either.right({ args, paths: pathValuesOf(pathFields, args), run })
+      }
+    })
+
+  return {
+    spec,
+    name,
+    version,
+    tags: options.tags ?? [],
+    timeoutMs,
+    rateLimitRpm: options.rateLimitRpm,
+    requiresConfirmation: options.requiresConfirmation ?? false,
+    memoryLimitMb: options.memoryLimitMb,
+    scopedWrite: options.scopedWrite ?? false,
+    pathFields,
+    deprecated: options.deprecated,
+    prepare
+  }
+}
