@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+/**
+ * The `effect-tool-system` executable.
+ *
+ * @since 0.1.0
+ */
+import { Command, ValidationError } from "@effect/cli"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Exit } from "effect"
+import { ExitCode, root } from "./commands.js"
+
+const cli = Command.run(root, { name: "effect-tool-system", version: "0.1.0" })
+
+const program = Effect.suspend(() => cli(process.argv)).pipe(
+  Effect.catchAll((error) =>
+    ValidationError.isValidationError(error)
+      ? Effect.sync(() => {
+        process.exitCode = ExitCode.usage
+      })
+      : Effect.zipRight(
+        Console.error(String(error)),
+        Effect.sync(() => {
+          process.exitCode = ExitCode.failed
+        })
+      )
+  ),
+  Effect.provide(NodeContext.layer)
+)
+
+NodeRuntime.runMain(program, {
+  disableErrorReporting: false,
+  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(process.exitCode ?? ExitCode.ok) : ExitCode.failed)
+})
