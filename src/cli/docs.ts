@@ -3,14 +3,14 @@
  *
  * @since 0.1.0
  */
-import type { Tool } from "../domain/Tool.js"
+import type { ToolInfo } from "../domain/Tool.js"
 
 export const START_MARKER = "<!-- AUTO:tools -->"
 export const END_MARKER = "<!-- /AUTO:tools -->"
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ")
 
-const parameterList = (tool: Tool): string => {
+const parameterList = (tool: ToolInfo): string => {
   const properties = tool.spec.parameters.properties
   if (typeof properties !== "object" || properties === null) return "—"
   const names = Object.entries(properties).map(([name, schema]) => {
@@ -24,7 +24,7 @@ const parameterList = (tool: Tool): string => {
 }
 
 /** The markdown table of the given tools (sorted by name). */
-export const renderToolTable = (tools: ReadonlyArray<Tool>): string => {
+export const renderToolTable = (tools: ReadonlyArray<ToolInfo>): string => {
   const rows = [...tools]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((t) =>

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Effect, Either } from "effect"
+import type { Context, Effect, Either } from "effect"
 import type { InvalidArguments, PathTraversalError, ToolError } from "./errors.js"
 import type { ToolSpec } from "./ToolSpec.js"
 
@@ -18,11 +18,8 @@ export interface PreparedCall<R> {
   readonly run: Effect.Effect<unknown, ToolError | PathTraversalError, R>
 }
 
-/**
- * A tool: spec, version, metadata for the gates, and `prepare`, which validates raw
- * arguments and returns the call to run. `R` is what the handler needs (services).
- */
-export interface Tool<out R = never> {
+/** What the gates and listings read of a tool: everything but how to run it. */
+export interface ToolInfo {
   readonly spec: ToolSpec
   readonly name: string
   /** A semver version, e.g. `1.0.0`. */
@@ -41,5 +38,34 @@ export interface Tool<out R = never> {
   readonly pathFields: ReadonlyArray<string>
   /** Set when the version is deprecated: the reason or the replacement. */
   readonly deprecated: string | undefined
+}
+
+/**
+ * A tool: spec, version, metadata for the gates, and `prepare`, which validates raw
+ * arguments and returns the call to run. `R` is what the handler needs (services).
+ */
+export interface Tool<out R = never> extends ToolInfo {
   readonly prepare: (input: unknown) => Either.Either<PreparedCall<R>, InvalidArguments>
+}
+
+/**
+ * A validated call of a registered tool, bound to the services captured at registration.
+ * `use` hands the handler and a function that completes a caller's context with those
+ * services to a runner (the executor's guard forks the handler into its own fiber with that
+ * context, which costs far less than `Effect.provide`).
+ */
+export interface BoundCall {
+  readonly args: unknown
+  readonly paths: ReadonlyArray<string>
+  readonly use: <X>(
+    f: <R>(
+      run: Effect.Effect<unknown, ToolError | PathTraversalError, R>,
+      withServices: (caller: Context.Context<never>) => Context.Context<R>
+    ) => X
+  ) => X
+}
+
+/** A tool as the registry holds it: its calls come bound to their services. */
+export interface RegisteredTool extends ToolInfo {
+  readonly prepare: (input: unknown) => Either.Either<BoundCall, InvalidArguments>
 }

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, DefaultServices, Effect, Either, Exit, Option, Tracer } from "effect"
+import { Cause, Context, DefaultServices, Effect, Either, Option, Tracer } from "effect"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
   type ConfirmationRequired,
@@ -15,7 +15,7 @@ import {
   ToolError,
   ToolTimeout
 } from "../domain/errors.js"
-import type { Tool } from "../domain/Tool.js"
+import type { RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
@@ -46,7 +46,7 @@ export const makeExecutor = Effect.gen(function*() {
   const rateLimiter = yield* RateLimiter
 
   const pipeline = (
-    tool: Tool,
+    tool: RegisteredTool,
     input: unknown,
     options: ExecuteOptions | undefined
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
@@ -54,12 +54,14 @@ export const makeExecutor = Effect.gen(function*() {
     if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
     const call = prepared.right
     const confirmed = options?.confirm === true
-    const run = guard(call.run, {
-      timeoutMs: tool.timeoutMs,
-      memoryLimitMb: tool.memoryLimitMb,
-      onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
-      onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
-    })
+    const run = call.use((handler, context) =>
+      guard(handler, context, {
+        timeoutMs: tool.timeoutMs,
+        memoryLimitMb: tool.memoryLimitMb,
+        onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
+        onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
+      })
+    )
     const limited = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool), run)
     return modeGate.check(tool, call, options?.mode ?? AgentMode.Default).pipe(
       Effect.zipRight(policy.evaluate(tool, call.args)),
@@ -72,9 +74,7 @@ export const makeExecutor = Effect.gen(function*() {
     )
   }
 
-  const finish = (tool: Tool, start: number) => (exit: Exit.Exit<unknown, ToolCallError | PathTraversalError>) => {
-    if (Exit.isSuccess(exit)) return Effect.succeed(Result.succeed(tool.name, tool.version, exit.value, elapsed(start)))
-    const cause = exit.cause
+  const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
     const traversal = findTraversal(cause)
     if (Option.isSome(traversal)) return Effect.die(traversal.value)
     const failure = Cause.failureOption(cause)
@@ -89,20 +89,21 @@ export const makeExecutor = Effect.gen(function*() {
     )
   }
 
-  const execute = (name: string, input: unknown, options?: ExecuteOptions) => {
-    const start = now()
-    const found = registry.lookup(name, options?.versionRange)
-    if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
-    const tool = found.right
-    const traced = Effect.withFiberRuntime<Exit.Exit<unknown, ToolCallError | PathTraversalError>>((fiber) => {
-      const body = Effect.exit(pipeline(tool, input, options))
+  const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<Result.ToolExecutionResult> =>
+    Effect.withFiberRuntime((fiber) => {
+      const start = now()
+      const found = registry.lookup(name, options?.versionRange)
+      if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
+      const tool = found.right
+      const body = Effect.matchCauseEffect(pipeline(tool, input, options), {
+        onFailure: onFailure(tool, start),
+        onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
+      })
       if (fiber.currentTracer === nativeTracer) return body
       return Effect.withSpan(body, "tool.execute", {
         attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name }
       })
     })
-    return Effect.flatMap(traced, finish(tool, start))
-  }
 
   return { execute } satisfies ToolExecutorService
 })

@@ -5,11 +5,11 @@
  * @since 0.1.0
  */
 import { Cause, Effect, Option } from "effect"
-import type { Tool } from "../domain/Tool.js"
+import type { ToolInfo } from "../domain/Tool.js"
 import type { ToolPolicyService } from "../services/ToolPolicy.js"
 
 /** An application's veto: `Some(reason)` vetoes. It may fail; see `ToolPolicy.layer`. */
-export type PolicyHook = (call: { readonly tool: Tool; readonly args: unknown }) => Effect.Effect<
+export type PolicyHook = (call: { readonly tool: ToolInfo; readonly args: unknown }) => Effect.Effect<
   Option.Option<string>,
   unknown
 >

@@ -4,21 +4,21 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either } from "effect"
+import { Context, Effect, Either } from "effect"
 import * as semver from "semver"
 import type { AgentMode } from "../domain/AgentMode.js"
 import { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import { exportSpec } from "../domain/exports.js"
-import type { Tool } from "../domain/Tool.js"
+import type { RegisteredTool, Tool, ToolInfo } from "../domain/Tool.js"
 import type { ListOptions, ToolRegistryService } from "../services/ToolRegistry.js"
 import { definitionProblem } from "../tools/define.js"
 import { closest } from "./closest.js"
 
 /** Whether a mode lets a tool through at all (scoped writes are checked per call by the mode gate). */
-export const modeAllows = (mode: AgentMode, tool: Tool): boolean =>
+export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
   !mode.readOnly || tool.spec.readOnly || (tool.scopedWrite && mode.scopedWriteDirs.length > 0)
 
-const pick = (versions: Map<string, Tool>, range: string | undefined): Tool | undefined => {
+const pick = (versions: Map<string, RegisteredTool>, range: string | undefined): RegisteredTool | undefined => {
   const all = [...versions.keys()]
   const live = all.filter((v) => versions.get(v)?.deprecated === undefined)
   const best = semver.maxSatisfying(live, range ?? "*") ?? semver.maxSatisfying(all, range ?? "*")
@@ -27,10 +27,10 @@ const pick = (versions: Map<string, Tool>, range: string | undefined): Tool | un
 
 /** Builds an empty registry. */
 export const makeRegistry = (): ToolRegistryService => {
-  const tools = new Map<string, Map<string, Tool>>()
-  const cache = new Map<string, Either.Either<Tool, ToolNotFound>>()
+  const tools = new Map<string, Map<string, RegisteredTool>>()
+  const cache = new Map<string, Either.Either<RegisteredTool, ToolNotFound>>()
 
-  const lookup = (name: string, versionRange?: string): Either.Either<Tool, ToolNotFound> => {
+  const lookup = (name: string, versionRange?: string): Either.Either<RegisteredTool, ToolNotFound> => {
     const key = versionRange === undefined ? name : `${name}@${versionRange}`
     const cached = cache.get(key)
     if (cached !== undefined) return cached
@@ -49,9 +49,9 @@ export const makeRegistry = (): ToolRegistryService => {
     return result
   }
 
-  const latest = (options: ListOptions | undefined): ReadonlyArray<Tool> => {
-    const out: Array<Tool> = []
-    for (const [name, versions] of tools) {
+  const latest = (options: ListOptions | undefined): ReadonlyArray<RegisteredTool> => {
+    const out: Array<RegisteredTool> = []
+    for (const versions of tools.values()) {
       const tool = pick(versions, undefined)
       if (tool === undefined) continue
       if (tool.deprecated !== undefined && options?.includeDeprecated !== true) continue
@@ -60,7 +60,6 @@ export const makeRegistry = (): ToolRegistryService => {
       }
       if (options?.mode !== undefined && !modeAllows(options.mode, tool)) continue
       out.push(tool)
-      void name
     }
     return out.sort((a, b) => a.name.localeCompare(b.name))
   }
@@ -69,16 +68,28 @@ export const makeRegistry = (): ToolRegistryService => {
     Effect.flatMap(Effect.context<R>(), (context) => {
       const problem = definitionProblem(tool)
       if (problem !== undefined) return Effect.fail(new InvalidToolDefinition({ name: tool.name, reason: problem }))
-      const versions = tools.get(tool.name) ?? new Map<string, Tool>()
+      const versions = tools.get(tool.name) ?? new Map<string, RegisteredTool>()
       if (versions.has(tool.version)) {
         return Effect.fail(
           new InvalidToolDefinition({ name: tool.name, reason: `version ${tool.version} is already registered` })
         )
       }
-      const stored: Tool = {
+      const merged = new WeakMap<Context.Context<never>, Context.Context<R>>()
+      const withServices = (caller: Context.Context<never>): Context.Context<R> => {
+        const cached = merged.get(caller)
+        if (cached !== undefined) return cached
+        const fresh = Context.merge(caller, context)
+        merged.set(caller, fresh)
+        return fresh
+      }
+      const stored: RegisteredTool = {
         ...tool,
         prepare: (input) =>
-          Either.map(tool.prepare(input), (call) => ({ ...call, run: Effect.provide(call.run, context) }))
+          Either.map(tool.prepare(input), (call) => ({
+            args: call.args,
+            paths: call.paths,
+            use: (f) => f(call.run, withServices)
+          }))
       }
       versions.set(tool.version, stored)
       tools.set(tool.name, versions)

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import type { CommandExecutor, FileSystem, Path } from "@effect/platform"
+import { type CommandExecutor, FetchHttpClient, type FileSystem, type HttpClient, type Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import type { Tool } from "../domain/Tool.js"
@@ -18,7 +18,12 @@ import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
 
 /** The services a tool handler may ask for; `ToolSystem.layer` provides them all. */
-export type ToolServices = Workspace | FileSystem.FileSystem | Path.Path | CommandExecutor.CommandExecutor
+export type ToolServices =
+  | Workspace
+  | FileSystem.FileSystem
+  | Path.Path
+  | CommandExecutor.CommandExecutor
+  | HttpClient.HttpClient
 
 /** What the facade registers. */
 export interface CoreOptions {
@@ -38,6 +43,8 @@ export interface GraphOptions extends CoreOptions {
   readonly confirmation?: Layer.Layer<ConfirmationGate>
   /** Default `RateLimiter.layerMemory`. */
   readonly rateLimiter?: Layer.Layer<RateLimiter>
+  /** Default `FetchHttpClient.layer` (the web tools' client). */
+  readonly httpClient?: Layer.Layer<HttpClient.HttpClient>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
 }
@@ -75,6 +82,6 @@ export const makeGraph = <A, E>(
   return facade.pipe(
     Layer.provideMerge(executor),
     Layer.provideMerge(workspace),
-    Layer.provideMerge(NodeContext.layer)
+    Layer.provideMerge(Layer.merge(NodeContext.layer, options.httpClient ?? FetchHttpClient.layer))
   )
 }

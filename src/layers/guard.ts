@@ -1,12 +1,13 @@
 /**
- * Runs a handler under a deadline and a memory cap without the cost of `Effect.timeout`:
- * the handler runs in a child fiber started synchronously with the caller's context and
- * fiber refs; one `setTimeout` interrupts it at the deadline, and the caller resumes only
- * after the child's finalizers have run. When the caller is interrupted, so is the child.
+ * Runs a handler in its own fiber under a deadline and a memory cap, without the cost of
+ * `Effect.timeout` or `Effect.provide`: the child fiber starts synchronously with the
+ * caller's fiber refs and the caller's context merged with the tool's bound services; one
+ * `setTimeout` interrupts it at the deadline, and the caller resumes only after the child's
+ * finalizers have run. When the caller is interrupted, so is the child (and we wait for it).
  *
  * @since 0.1.0
  */
-import { Effect, Exit, Fiber, FiberId, Runtime, RuntimeFlags } from "effect"
+import { Context, Effect, Exit, Fiber, FiberId, Runtime, RuntimeFlags } from "effect"
 
 /** How a guarded run may end early. */
 export interface GuardOptions<E1, E2> {
@@ -19,24 +20,26 @@ export interface GuardOptions<E1, E2> {
 }
 
 /**
- * Guards `effect` with a deadline and a best-effort memory cap (growth of the process heap
- * while it runs, sampled). With neither set, it runs the effect as it is.
+ * Runs `effect` (needing `R`; `withServices` completes the caller's context with it) in a
+ * child fiber, guarded by a deadline and a best-effort memory cap (growth of the process
+ * heap while it runs, sampled).
  */
-export const guard = <A, E, E1, E2>(
-  effect: Effect.Effect<A, E>,
+export const guard = <A, E, R, E1, E2>(
+  effect: Effect.Effect<A, E, R>,
+  withServices: (caller: Context.Context<never>) => Context.Context<R>,
   options: GuardOptions<E1, E2>
-): Effect.Effect<A, E | E1 | E2> => {
-  const { memoryLimitMb, timeoutMs } = options
-  if (timeoutMs === undefined && memoryLimitMb === undefined) return effect
-  return Effect.flatMap(Effect.runtime<never>(), (parent) => {
-    const runtime = Runtime.make({
-      context: parent.context,
-      fiberRefs: parent.fiberRefs,
-      runtimeFlags: RuntimeFlags.enable(parent.runtimeFlags, RuntimeFlags.Interruption)
-    })
-    const child = Runtime.runFork(runtime)(effect)
+): Effect.Effect<A, E | E1 | E2> =>
+  Effect.flatMap(Effect.runtime<never>(), (parent) => {
+    const child = Runtime.runFork(
+      Runtime.make({
+        context: withServices(parent.context),
+        fiberRefs: parent.fiberRefs,
+        runtimeFlags: RuntimeFlags.enable(parent.runtimeFlags, RuntimeFlags.Interruption)
+      })
+    )(effect)
     const done = child.unsafePoll()
     if (done !== null) return done
+    const { memoryLimitMb, timeoutMs } = options
     return Effect.async<A, E | E1 | E2>((resume) => {
       let reason: "timeout" | "memory" | undefined
       const stop = (why: "timeout" | "memory") => {
@@ -53,9 +56,12 @@ export const guard = <A, E, E1, E2>(
           if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")
         }, options.sampleEveryMs ?? 50)
       }
-      child.addObserver((exit) => {
+      const clear = () => {
         if (timer !== undefined) clearTimeout(timer)
         if (sampler !== undefined) clearInterval(sampler)
+      }
+      child.addObserver((exit) => {
+        clear()
         if (reason !== undefined && Exit.isFailure(exit) && Exit.isInterrupted(exit)) {
           resume(Effect.fail(reason === "timeout" ? options.onTimeout() : options.onMemoryLimit()))
         } else {
@@ -63,10 +69,8 @@ export const guard = <A, E, E1, E2>(
         }
       })
       return Effect.suspend(() => {
-        if (timer !== undefined) clearTimeout(timer)
-        if (sampler !== undefined) clearInterval(sampler)
+        clear()
         return Fiber.interrupt(child)
       })
     })
   })
-}

@@ -6,11 +6,11 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { ConfirmationRequired } from "../domain/errors.js"
-import type { Tool } from "../domain/Tool.js"
+import type { ToolInfo } from "../domain/Tool.js"
 
 /** The `ConfirmationGate` service interface. */
 export interface ConfirmationGateService {
-  readonly check: (tool: Tool, confirm: boolean) => Effect.Effect<void, ConfirmationRequired>
+  readonly check: (tool: ToolInfo, confirm: boolean) => Effect.Effect<void, ConfirmationRequired>
 }
 
 /** Pauses calls that need a person's yes. */

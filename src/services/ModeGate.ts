@@ -7,7 +7,7 @@
 import { Context, type Effect, Layer } from "effect"
 import type { AgentMode } from "../domain/AgentMode.js"
 import type { ModeBlocked, PathTraversalError } from "../domain/errors.js"
-import type { PreparedCall, Tool } from "../domain/Tool.js"
+import type { ToolInfo } from "../domain/Tool.js"
 import { makeModeGate, makeModeGateOpen } from "../layers/ModeGate.js"
 import type { Workspace } from "./Workspace.js"
 
@@ -15,8 +15,8 @@ import type { Workspace } from "./Workspace.js"
 export interface ModeGateService {
   /** Passes, or fails closed with `ModeBlocked`; a path leading out of the workspace fails with `PathTraversalError`. */
   readonly check: (
-    tool: Tool,
-    call: PreparedCall<never>,
+    tool: ToolInfo,
+    call: { readonly paths: ReadonlyArray<string> },
     mode: AgentMode
   ) => Effect.Effect<void, ModeBlocked | PathTraversalError>
 }

@@ -6,13 +6,13 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { RateLimited } from "../domain/errors.js"
-import type { Tool } from "../domain/Tool.js"
+import type { ToolInfo } from "../domain/Tool.js"
 import { makeTokenBuckets } from "../layers/RateLimiter.js"
 
 /** The `RateLimiter` service interface. */
 export interface RateLimiterService {
   /** Takes one token of the tool's bucket, or fails with `RateLimited`. */
-  readonly acquire: (tool: Tool) => Effect.Effect<void, RateLimited>
+  readonly acquire: (tool: ToolInfo) => Effect.Effect<void, RateLimited>
 }
 
 /** Per-tool rate limits. */

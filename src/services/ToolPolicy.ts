@@ -5,14 +5,14 @@
  * @since 0.1.0
  */
 import { Context, type Effect, Layer, type Option } from "effect"
-import type { Tool } from "../domain/Tool.js"
+import type { ToolInfo } from "../domain/Tool.js"
 import { type PolicyHook, makePolicy } from "../layers/ToolPolicy.js"
 
 export type { PolicyHook } from "../layers/ToolPolicy.js"
 
 /** The `ToolPolicy` service interface: never fails; a hook's own failure is already handled. */
 export interface ToolPolicyService {
-  readonly evaluate: (tool: Tool, args: unknown) => Effect.Effect<Option.Option<string>>
+  readonly evaluate: (tool: ToolInfo, args: unknown) => Effect.Effect<Option.Option<string>>
 }
 
 /**

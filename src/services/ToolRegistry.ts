@@ -8,7 +8,7 @@ import { Context, type Effect, type Either, Layer } from "effect"
 import type { AgentMode } from "../domain/AgentMode.js"
 import type { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import type { ExportFormat } from "../domain/exports.js"
-import type { Tool } from "../domain/Tool.js"
+import type { RegisteredTool, Tool } from "../domain/Tool.js"
 import type { ToolSpec } from "../domain/ToolSpec.js"
 import { makeRegistry } from "../layers/ToolRegistry.js"
 
@@ -32,11 +32,11 @@ export interface ToolRegistryService {
   /** Removes one version, or every version of a name. */
   readonly unregister: (name: string, version?: string) => Effect.Effect<void>
   /** The latest version (or the latest in `versionRange`). */
-  readonly get: (name: string, versionRange?: string) => Effect.Effect<Tool, ToolNotFound>
+  readonly get: (name: string, versionRange?: string) => Effect.Effect<RegisteredTool, ToolNotFound>
   /** `get`, synchronously, for hot paths. */
-  readonly lookup: (name: string, versionRange?: string) => Either.Either<Tool, ToolNotFound>
+  readonly lookup: (name: string, versionRange?: string) => Either.Either<RegisteredTool, ToolNotFound>
   /** The latest version of each tool that passes the filters, sorted by name. */
-  readonly list: (options?: ListOptions) => Effect.Effect<ReadonlyArray<Tool>>
+  readonly list: (options?: ListOptions) => Effect.Effect<ReadonlyArray<RegisteredTool>>
   /** Every registered version of a name, newest first. */
   readonly versions: (name: string) => Effect.Effect<ReadonlyArray<string>>
   /** Marks a version deprecated; `get` then prefers other versions. */

@@ -3,10 +3,13 @@
  *
  * @since 0.1.0
  */
+import { listFiles } from "./listFiles.js"
 import { readFile } from "./readFile.js"
+import { webSearch } from "./webSearch.js"
 import { writeFile } from "./writeFile.js"
 
-export { readFile, writeFile }
+export { ASK_USER_TOOL_SPEC } from "./askUser.js"
+export { listFiles, readFile, webSearch, writeFile }
 
 /** Every builtin tool, in catalog order. */
-export const builtinTools = [readFile, writeFile] as const
+export const builtinTools = [readFile, writeFile, listFiles, webSearch] as const

@@ -68,6 +68,11 @@ const describe = (fs: FileSystem.FileSystem, absolute: string, shown: string, is
       Effect.catchAll((error) => Effect.succeed(`[file] ${shown} (size unknown: ${error.message})`))
     )
 
+/**
+ * The `list_files` builtin: `directory="."`, `pattern="*"`, `recursive=false`; read-only.
+ * A missing directory, a file given as the directory, or a pattern that climbs out of it
+ * (absolute, `..`) is a `ToolError`; a directory outside the workspace is a `PathTraversalError`.
+ */
 export const listFiles = make(TOOL, {
   description: "List files and directories in a workspace directory that match a glob pattern. " +
     "Paths are relative to the workspace root; files show their size. " +
@@ -122,12 +127,12 @@ export const listFiles = make(TOOL, {
         const isDir = match.endsWith("/")
         const absolute = NodePath.join(dir, match)
         const parent = NodePath.dirname(absolute)
-        let inside = parentInside.get(parent)
-        if (inside === undefined) {
-          const lexical = NodePath.relative(dir, absolute)
-          inside = lexical !== "" && lexical !== ".." && !lexical.startsWith(`..${NodePath.sep}`) &&
-            Either.isRight(yield* Effect.either(workspace.resolve(parent)))
-          parentInside.set(parent, inside)
+        const lexical = NodePath.relative(dir, absolute)
+        let inside = lexical !== "" && lexical !== ".." && !lexical.startsWith(`..${NodePath.sep}`)
+        if (inside) {
+          const known = parentInside.get(parent)
+          inside = known ?? Either.isRight(yield* Effect.either(workspace.resolve(parent)))
+          if (known === undefined) parentInside.set(parent, inside)
         }
         if (inside) kept.push({ absolute: isDir ? absolute.replace(/[/\\]+$/, "") : absolute, isDir })
         else outside++

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Option } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { PathTraversalError, ToolSystem, Workspace } from "../../../src/index.js"
+import { LIST_FILES_MAX_ENTRIES, listFiles } from "../../../src/tools/builtin/listFiles.js"
+
+let base: string
+let ws: string
+let outside: string
+let crowded: string
+
+const write = (rel: string, content: string) => {
+  const file = Path.join(ws, rel)
+  Fs.mkdirSync(Path.dirname(file), { recursive: true })
+  Fs.writeFileSync(file, content)
+}
+
+beforeAll(() => {
+  base = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "list-files-")))
+  ws = Path.join(base, "ws")
+  outside = Path.join(base, "outside")
+  Fs.mkdirSync(ws)
+  Fs.mkdirSync(Path.join(outside, "sub"), { recursive: true })
+  Fs.writeFileSync(Path.join(outside, "secret.txt"), "top secret")
+  Fs.writeFileSync(Path.join(outside, "sub", "deeper-secret.txt"), "also secret")
+  write("README.md", "r".repeat(1234))
+  write("empty.txt", "")
+  write(".hidden", "h")
+  write("src/index.ts", "export {}\n")
+  write("src/util.ts", "u")
+  write("src/deep/nested.ts", "nested")
+  write("src/deep/notes.md", "notes")
+  write(".git/HEAD", "ref: refs/heads/main\n")
+  write(".git/objects/ab/cdef", "blob")
+  write("src/.git/config", "nested repo")
+  write("many/f.txt", "x")
+  // a second workspace, for the cap
+  crowded = Path.join(base, "crowded")
+  Fs.mkdirSync(Path.join(crowded, "many"), { recursive: true })
+  for (let i = 0; i < LIST_FILES_MAX_ENTRIES + 10; i++) {
+    Fs.writeFileSync(Path.join(crowded, "many", `f${String(i).padStart(4, "0")}.txt`), "x")
+  }
+  Fs.symlinkSync(outside, Path.join(ws, "out"))
+  Fs.symlinkSync(Path.join(outside, "secret.txt"), Path.join(ws, "outfile"))
+  Fs.symlinkSync("src", Path.join(ws, "inlink"))
+})
+
+afterAll(() => {
+  Fs.rmSync(base, { recursive: true, force: true })
+})
+
+const list = (args: Record<string, unknown>, root?: string) =>
+  Effect.gen(function*() {
+    const ts = yield* ToolSystem
+    return yield* ts.execute("list_files", args)
+  }).pipe(Effect.provide(ToolSystem.layer({ builtins: false, tools: [listFiles], workspace: Workspace.layerFixed(root ?? ws) })))
+
+/** The entry lines of a listing (without the header and notes). */
+const entries = (output: unknown): ReadonlyArray<string> =>
+  String(output).split("\n").filter((line) => line.startsWith("["))
+
+const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> =>
+  Exit.isFailure(exit)
+    ? Option.filter(Cause.dieOption(exit.cause), (d): d is PathTraversalError => d instanceof PathTraversalError)
+    : Option.none()
+
+describe("list_files", () => {
+  it.effect("lists the top level of the workspace, sorted, with sizes and markers", () =>
+    Effect.gen(function*() {
+      const r = yield* list({})
+      expect(r.success).toBe(true)
+      expect(String(r.output).split("\n")[0]).toBe("6 entries in the workspace root matching \"*\" (this level only):")
+      expect(entries(r.output)).toEqual([
+        "[dir]  .git/",
+        "[file] .hidden (1 bytes)",
+        "[file] README.md (1234 bytes)",
+        "[file] empty.txt (0 bytes)",
+        "[dir]  many/",
+        "[dir]  src/"
+      ])
+    }))
+
+  it.effect("shows workspace-relative paths for a subdirectory", () =>
+    Effect.gen(function*() {
+      const r = yield* list({ directory: "src" })
+      expect(r.success).toBe(true)
+      expect(String(r.output).split("\n")[0]).toBe("4 entries in src matching \"*\" (this level only):")
+      expect(entries(r.output)).toEqual([
+        "[dir]  src/.git/",
+        "[dir]  src/deep/",
+        "[file] src/index.ts (10 bytes)",
+        "[file] src/util.ts (1 bytes)"
+      ])
+      const nested = yield* list({ directory: "src/deep/" })
+      expect(entries(nested.output)).toEqual(["[file] src/deep/nested.ts (6 bytes)", "[file] src/deep/notes.md (5 bytes)"])
+    }))
+
+  it.effect("recursive matches the pattern at any depth; not recursive, only at the top", () =>
+    Effect.gen(function*() {
+      const flat = yield* list({ pattern: "*.ts" })
+      expect(flat.success).toBe(true)
+      expect(flat.output).toBe("No entries in the workspace root matching \"*.ts\" (this level only).")
+      const deep = yield* list({ pattern: "*.ts", recursive: true })
+      expect(entries(deep.output)).toEqual([
+        "[file] src/deep/nested.ts (6 bytes)",
+        "[file] src/index.ts (10 bytes)",
+        "[file] src/util.ts (1 bytes)"
+      ])
+      expect(String(deep.output)).toContain("(at any depth)")
+      const inSrc = yield* list({ directory: "src", pattern: "*.md", recursive: true })
+      expect(entries(inSrc.output)).toEqual(["[file] src/deep/notes.md (5 bytes)"])
+      const pathPattern = yield* list({ pattern: "src/deep/*" })
+      expect(entries(pathPattern.output)).toEqual([
+        "[file] src/deep/nested.ts (6 bytes)",
+        "[file] src/deep/notes.md (5 bytes)"
+      ])
+    }))
+
+  it.effect("lists hidden files and .git directories but never what is inside .git", () =>
+    Effect.gen(function*() {
+      const r = yield* list({ recursive: true, pattern: "*" })
+      const lines = entries(r.output)
+      expect(String(r.output).split("\n")[0]).toBe("13 entries in the workspace root matching \"*\" (at any depth):")
+      expect(lines).toEqual([
+        "[dir]  .git/",
+        "[file] .hidden (1 bytes)",
+        "[file] README.md (1234 bytes)",
+        "[file] empty.txt (0 bytes)",
+        "[dir]  many/",
+        "[file] many/f.txt (1 bytes)",
+        "[dir]  src/",
+        "[dir]  src/.git/",
+        "[dir]  src/deep/",
+        "[file] src/deep/nested.ts (6 bytes)",
+        "[file] src/deep/notes.md (5 bytes)",
+        "[file] src/index.ts (10 bytes)",
+        "[file] src/util.ts (1 bytes)"
+      ])
+      expect(lines).toContain("[file] .hidden (1 bytes)")
+      expect(lines).toContain("[dir]  .git/")
+      expect(lines).toContain("[dir]  src/.git/")
+      expect(lines.filter((l) => l.includes(".git/") && !l.endsWith(".git/"))).toEqual([])
+      const inside = yield* list({ pattern: ".git/*" })
+      expect(inside.output).toBe("No entries in the workspace root matching \".git/*\" (this level only).")
+    }))
+
+  it.effect("caps the listing and says how many more entries there are and how to narrow it", () =>
+    Effect.gen(function*() {
+      const r = yield* list({ directory: "many" }, crowded)
+      expect(r.success).toBe(true)
+      const lines = entries(r.output)
+      expect(lines).toHaveLength(LIST_FILES_MAX_ENTRIES)
+      expect(lines[0]).toBe("[file] many/f0000.txt (1 bytes)")
+      expect(lines.at(-1)).toBe(`[file] many/f${String(LIST_FILES_MAX_ENTRIES - 1).padStart(4, "0")}.txt (1 bytes)`)
+      const out = String(r.output)
+      expect(out.split("\n")[0]).toBe(`${LIST_FILES_MAX_ENTRIES + 10} entries in many matching "*" (this level only):`)
+      expect(out.split("\n").at(-1)).toBe(
+        `... 10 more entries not shown (${LIST_FILES_MAX_ENTRIES + 10} in all); ` +
+          "narrow the listing with a more specific pattern or a subdirectory"
+      )
+      const narrowed = yield* list({ directory: "many", pattern: "f000?.txt" }, crowded)
+      expect(entries(narrowed.output)).toHaveLength(10)
+      expect(String(narrowed.output)).not.toContain("more entries")
+    }))
+
+  it.effect("neither lists nor follows symlinks, and never reaches outside the workspace through one", () =>
+    Effect.gen(function*() {
+      const all = String((yield* list({ recursive: true })).output)
+      expect(all).not.toContain("secret")
+      expect(all).not.toMatch(/\bout\b|outfile|inlink/)
+      // a pattern whose static part walks through the link: dropped, with a note
+      const through = yield* list({ pattern: "out/*" })
+      expect(through.success).toBe(true)
+      expect(String(through.output)).not.toContain("secret")
+      expect(String(through.output)).toBe(
+        "No entries in the workspace root matching \"out/*\" (this level only).\n" +
+          "(2 entries reached through a symbolic link leading out of the workspace not listed)"
+      )
+      const deeper = yield* list({ pattern: "out/**/*" })
+      expect(String(deeper.output)).not.toContain("secret")
+      // a link inside the workspace leads inside: listed under the link's name
+      const inside = yield* list({ pattern: "inlink/*.ts" })
+      expect(entries(inside.output)).toEqual(["[file] inlink/index.ts (10 bytes)", "[file] inlink/util.ts (1 bytes)"])
+    }))
+
+  it.effect("a directory (or a link) leading out of the workspace is a PathTraversalError defect", () =>
+    Effect.gen(function*() {
+      for (const directory of ["../", "..", "out", outside, "src/../../outside"]) {
+        const exit = yield* Effect.exit(list({ directory }))
+        const traversal = traversalOf(exit)
+        expect(Option.isSome(traversal), directory).toBe(true)
+        expect(Option.getOrThrow(traversal).path).toBe(directory)
+      }
+    }))
+
+  it.effect("a pattern that climbs out of the directory is refused", () =>
+    Effect.gen(function*() {
+      for (const pattern of ["../*", "../outside/*", "src/../../*", "{../outside/*,README.md}", `${outside}/*`]) {
+        const r = yield* list({ pattern })
+        expect(r.success, pattern).toBe(false)
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toContain("must be relative and must not contain \"..\"")
+      }
+    }))
+
+  it.effect("a missing directory or a file given as the directory is a clear error", () =>
+    Effect.gen(function*() {
+      const missing = yield* list({ directory: "nope" })
+      expect(missing.success).toBe(false)
+      expect(missing.errorCode).toBe("TOOL_ERROR")
+      expect(missing.error).toBe("directory \"nope\" does not exist")
+      const file = yield* list({ directory: "README.md" })
+      expect(file.success).toBe(false)
+      expect(file.errorCode).toBe("TOOL_ERROR")
+      expect(file.error).toBe("\"README.md\" is a file, not a directory")
+    }))
+
+  it.effect("rejects an empty pattern and a non-boolean recursive", () =>
+    Effect.gen(function*() {
+      expect((yield* list({ pattern: "" })).errorCode).toBe("INVALID_ARGUMENTS")
+      expect((yield* list({ recursive: "yes" })).errorCode).toBe("INVALID_ARGUMENTS")
+    }))
+
+  it.effect("is read-only, tagged files/builtin, with defaults in its schema", () =>
+    Effect.sync(() => {
+      expect(listFiles.spec.readOnly).toBe(true)
+      expect(listFiles.tags).toEqual(["files", "builtin"])
+      expect(listFiles.pathFields).toEqual(["directory"])
+      expect(listFiles.spec.required).toEqual([])
+      expect(listFiles.spec.parameters.properties).toMatchObject({
+        directory: { type: "string", default: "." },
+        pattern: { type: "string", default: "*" },
+        recursive: { type: "boolean", default: false }
+      })
+    }))
+})

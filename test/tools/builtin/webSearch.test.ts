@@ -1,0 +1,194 @@
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Deferred, Duration, Effect } from "effect"
+import * as Os from "node:os"
+import { ToolSystem, Workspace } from "../../../src/index.js"
+import type { Tool } from "../../../src/tools/define.js"
+import {
+  makeWebSearch,
+  WEB_SEARCH_UNAVAILABLE,
+  webSearch
+} from "../../../src/tools/builtin/webSearch.js"
+import { type Respond, sendJson, sendText, testServer } from "../../helpers/httpServer.js"
+
+const KEY = "tvly-test-key"
+
+/** Registers `tool` in a system of its own (HttpClient from fetch) and runs one call. */
+const call = (
+  args: unknown,
+  env: ReadonlyArray<readonly [string, string]>,
+  tool: Tool<HttpClient.HttpClient> = webSearch
+) =>
+  Effect.gen(function*() {
+    const ts = yield* ToolSystem
+    yield* ts.register(tool).pipe(Effect.provide(FetchHttpClient.layer))
+    return yield* ts.execute("web_search", args)
+  }).pipe(
+    Effect.provide(ToolSystem.layer({ builtins: false, workspace: Workspace.layerFixed(Os.tmpdir()) })),
+    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
+  )
+
+const result = (i: number, content = `Snippet number ${i}`) => ({
+  title: `Result ${i}`,
+  url: `https://example.com/${i}`,
+  content,
+  score: 1 - i / 100
+})
+
+/** Answers like Tavily: as many results as asked for, plus `extra`. */
+const tavily = (extra = 0, content?: (i: number) => string): Respond => (request, response) => {
+  const body: unknown = JSON.parse(request.body)
+  const asked = typeof body === "object" && body !== null && "max_results" in body && typeof body.max_results === "number"
+    ? body.max_results
+    : 5
+  const results = Array.from({ length: asked + extra }, (_, i) => result(i + 1, content?.(i + 1)))
+  sendJson(response, 200, { query: "q", answer: null, images: [], results, response_time: 0.1 })
+}
+
+const numbered = (output: unknown): ReadonlyArray<string> =>
+  String(output).split("\n").filter((line) => /^\d+\. /.test(line))
+
+describe("web_search", () => {
+  it.scoped("POSTs the query with the bearer key and numbers the results", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(tavily())
+      const r = yield* call({ query: "effect typescript" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", `${server.origin}/search`]])
+      expect(r.success).toBe(true)
+      expect(server.requests).toHaveLength(1)
+      const [request] = server.requests
+      expect(request?.method).toBe("POST")
+      expect(request?.path).toBe("/search")
+      expect(request?.headers.authorization).toBe(`Bearer ${KEY}`)
+      expect(request?.headers["content-type"]).toMatch(/^application\/json/)
+      const body: unknown = JSON.parse(request?.body ?? "")
+      expect(body).toMatchObject({ query: "effect typescript", max_results: 5 })
+      expect(JSON.stringify(body)).not.toContain(KEY)
+      expect(numbered(r.output)).toEqual(["1. Result 1", "2. Result 2", "3. Result 3", "4. Result 4", "5. Result 5"])
+      expect(String(r.output)).toContain("1. Result 1\n   https://example.com/1\n   Snippet number 1\n\n2. Result 2")
+    }))
+
+  it.scoped("caps top_k at 10 (in the request and in the output) and raises it to at least 1", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(tavily(3))
+      const env = [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]] as const
+      const many = yield* call({ query: "q", top_k: 25 }, env)
+      expect(many.success).toBe(true)
+      expect(JSON.parse(server.requests[0]?.body ?? "")).toMatchObject({ max_results: 10 })
+      // the server sent 13; only 10 are shown
+      expect(numbered(many.output)).toHaveLength(10)
+      expect(numbered(many.output).at(-1)).toBe("10. Result 10")
+      const none = yield* call({ query: "q", top_k: 0 }, env)
+      expect(JSON.parse(server.requests[1]?.body ?? "")).toMatchObject({ max_results: 1 })
+      expect(numbered(none.output)).toEqual(["1. Result 1"])
+    }))
+
+  it.scoped("cuts snippets at 400 characters with an ellipsis", () =>
+    Effect.gen(function*() {
+      const long = "x".repeat(399) + "yz" + "w".repeat(600)
+      const exact = "e".repeat(400)
+      const server = yield* testServer(tavily(0, (i) => (i === 1 ? long : i === 2 ? exact : "short\n  text")))
+      const r = yield* call({ query: "q", top_k: 3 }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+      const lines = String(r.output).split("\n")
+      expect(lines[2]).toBe(`   ${"x".repeat(399)}y…`)
+      expect(lines[6]).toBe(`   ${exact}`)
+      expect(lines[10]).toBe("   short text")
+    }))
+
+  it.scoped("without TAVILY_API_KEY answers that it is unavailable and sends nothing", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(tavily())
+      const missing = yield* call({ query: "q" }, [["TAVILY_API_URL", server.origin]])
+      expect(missing.success).toBe(true)
+      expect(missing.output).toBe(WEB_SEARCH_UNAVAILABLE)
+      expect(WEB_SEARCH_UNAVAILABLE).toBe("web_search is unavailable: TAVILY_API_KEY is not set")
+      const empty = yield* call({ query: "q" }, [["TAVILY_API_KEY", "  "], ["TAVILY_API_URL", server.origin]])
+      expect(empty.output).toBe(WEB_SEARCH_UNAVAILABLE)
+      expect(server.requests).toHaveLength(0)
+    }))
+
+  it.scoped("a 401 is a clear failure naming the status", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendJson(response, 401, { detail: { error: "Unauthorized" } }))
+      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", "bad"], ["TAVILY_API_URL", server.origin]])
+      expect(r.success).toBe(false)
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe("Tavily rejected the API key (HTTP 401)")
+    }))
+
+  it.scoped("a 500 is a clear failure with the status and the start of the body", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 500, "upstream exploded"))
+      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+      expect(r.success).toBe(false)
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe("Tavily search failed with HTTP 500: upstream exploded")
+    }))
+
+  it.scoped("a body that is not JSON is a clear failure", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "{\"results\": [", "application/json"))
+      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+      expect(r.success).toBe(false)
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe("Tavily answered HTTP 200 with a body that is not JSON")
+    }))
+
+  it.scoped("JSON of the wrong shape is a clear failure naming what is wrong", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) =>
+        sendJson(response, 200, { results: [{ title: 7, url: "https://example.com" }] })
+      )
+      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+      expect(r.success).toBe(false)
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toMatch(/^Tavily answered HTTP 200 with an unexpected shape/)
+      expect(r.error).toContain("title")
+      expect(r.error).toContain("content")
+    }))
+
+  it.scoped("no results says so", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendJson(response, 200, { query: "q", results: [] }))
+      const r = yield* call({ query: "nothing here" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+      expect(r.success).toBe(true)
+      expect(r.output).toBe("No web results for \"nothing here\".")
+    }))
+
+  it.scoped("a slow answer past the timeout ends as TIMEOUT and the connection is closed", () =>
+    Effect.gen(function*() {
+      const timers: Array<ReturnType<typeof setTimeout>> = []
+      yield* Effect.addFinalizer(() => Effect.sync(() => timers.forEach(clearTimeout)))
+      const server = yield* testServer((_, response) => {
+        timers.push(setTimeout(() => sendJson(response, 200, { results: [] }), 10_000))
+      })
+      const quick = makeWebSearch({ timeout: "300 millis" })
+      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]], quick)
+      expect(r.success).toBe(false)
+      expect(r.errorCode).toBe("TIMEOUT")
+      expect(r.durationMs).toBeLessThan(3_000)
+      expect(server.requests).toHaveLength(1)
+      const closed = yield* Deferred.await(server.requests[0]!.abandoned).pipe(Effect.timeout("2 seconds"), Effect.either)
+      expect(closed._tag).toBe("Right")
+    }))
+
+  it.scoped("an unreachable endpoint is a clear failure", () =>
+    Effect.gen(function*() {
+      const origin = yield* Effect.scoped(Effect.map(testServer(tavily()), (s) => s.origin))
+      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", origin]])
+      expect(r.success).toBe(false)
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toContain(`could not reach the Tavily API at ${origin}`)
+    }))
+
+  it.effect("is read-only, tagged web/builtin, with a 20 s timeout and an Int top_k defaulting to 5", () =>
+    Effect.sync(() => {
+      expect(webSearch.spec.readOnly).toBe(true)
+      expect(webSearch.tags).toEqual(["web", "builtin"])
+      expect(webSearch.timeoutMs).toBe(Duration.toMillis("20 seconds"))
+      expect(webSearch.spec.required).toEqual(["query"])
+      expect(webSearch.spec.parameters.properties).toMatchObject({
+        query: { type: "string" },
+        top_k: { type: "integer", default: 5 }
+      })
+    }))
+})
