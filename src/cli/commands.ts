@@ -122,7 +122,10 @@ const call = Command.make(
     mode: modeOption,
     yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("Confirm the call")),
     workspace: Options.directory("workspace").pipe(Options.withDescription("The workspace root"), Options.optional),
-    version: Options.text("version").pipe(Options.withDescription("A semver range"), Options.optional)
+    version: Options.text("tool-version").pipe(
+      Options.withDescription("A semver range of the tool's version (`--version RANGE` also works after `call`)"),
+      Options.optional
+    )
   },
   ({ args, mode, name, version, workspace, yes }) =>
     Effect.gen(function*() {

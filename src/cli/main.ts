@@ -11,7 +11,15 @@ import { ExitCode, root } from "./commands.js"
 
 const cli = Command.run(root, { name: "effect-tool-system", version: "0.1.0" })
 
-const program = Effect.suspend(() => cli(process.argv)).pipe(
+/**
+ * `call NAME ARGS --version RANGE`: `--version` is a built-in flag of @effect/cli (it prints
+ * the program's version), so after `call` it is read as `--tool-version`.
+ */
+const argv = process.argv[2] === "call"
+  ? process.argv.map((arg, i) => (i > 2 && arg === "--version" ? "--tool-version" : arg))
+  : process.argv
+
+const program = Effect.suspend(() => cli(argv)).pipe(
   Effect.catchAll((error) =>
     ValidationError.isValidationError(error)
       ? Effect.sync(() => {
