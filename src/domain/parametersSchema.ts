@@ -13,7 +13,12 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
 const REF_PREFIX = "#/$defs/"
 
 /** Replaces every `$ref` into `$defs` by the definition itself; refuses recursive schemas. */
-const inline = (node: unknown, defs: Record<string, unknown>, seen: ReadonlyArray<string>): unknown => {
+const inline = (
+  node: unknown,
+  defs: Record<string, unknown>,
+  seen: ReadonlyArray<string>,
+  namesMap = false
+): unknown => {
   if (Array.isArray(node)) return node.map((n) => inline(n, defs, seen))
   if (!isRecord(node)) return node
   let base: Record<string, unknown> = node
@@ -29,57 +34,195 @@ const inline = (node: unknown, defs: Record<string, unknown>, seen: ReadonlyArra
   }
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(base)) {
-    if (k === "$schema" || k === "$defs" || k === "$ref") continue
-    out[k] = inline(v, defs, seen)
+    if (k === "$schema" || k === "$defs" || k === "$ref" || k === "$id") continue
+    // Effect titles refinements ("int", "minLength(1)"): noise for a model, so schema titles go.
+    if (k === "title" && !namesMap && typeof v === "string") continue
+    out[k] = inline(v, defs, seen, !namesMap && (k === "properties" || k === "patternProperties"))
   }
-  return out
+  return flattenAllOf(out)
 }
 
-/** Field defaults of `Schema.optionalWith(..., { default })`, read from the transformation. */
-const defaultsOf = (ast: SchemaAST.AST): Map<string, unknown> => {
-  const out = new Map<string, unknown>()
-  if (ast._tag === "Transformation" && SchemaAST.isTypeLiteralTransformation(ast.transformation)) {
-    for (const pst of ast.transformation.propertySignatureTransformations) {
-      if (typeof pst.from !== "string") continue
-      const value = pst.decode(Option.none())
-      if (Option.isSome(value)) out.set(pst.from, value.value)
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * Merges the members of an `allOf` into the schema where no keyword conflicts (Effect emits
+ * `{ allOf: [{ type: "integer", minimum: 1 }], default: 30 }` for a refined defaulted field,
+ * and model APIs want the `type` at the top). Conflicting members (two `pattern`s) stay.
+ */
+const flattenAllOf = (node: Record<string, unknown>): Record<string, unknown> => {
+  if (!Array.isArray(node.allOf)) return node
+  const { allOf, ...out } = node
+  const kept: Array<unknown> = []
+  for (const member of allOf) {
+    const conflict = !isRecord(member) ||
+      Object.keys(member).some((k) => k in out && k !== "description" && k !== "title" && !sameJson(out[k], member[k]))
+    if (conflict || !isRecord(member)) {
+      kept.push(member)
+      continue
     }
+    for (const [k, v] of Object.entries(member)) if (!(k in out)) out[k] = v
   }
-  return out
+  return kept.length > 0 ? { ...out, allOf: kept } : out
 }
 
-/** Descriptions set on property signatures (`Schema.optional(X).annotations({ description })`). */
-const descriptionsOf = (ast: SchemaAST.AST): Map<string, string> => {
-  const out = new Map<string, string>()
-  for (const side of [SchemaAST.encodedAST(ast), SchemaAST.typeAST(ast)]) {
-    if (side._tag !== "TypeLiteral") continue
-    for (const ps of side.propertySignatures) {
-      const d = ps.annotations[SchemaAST.DescriptionAnnotationId]
-      if (typeof ps.name === "string" && typeof d === "string" && !out.has(ps.name)) out.set(ps.name, d)
-    }
-  }
-  return out
+/** What a struct's transformation adds to its encoded fields: defaults and type-side descriptions. */
+interface FieldExtras {
+  readonly defaults: ReadonlyMap<string, unknown>
+  readonly descriptions: ReadonlyMap<string, string>
+}
+
+const noExtras: FieldExtras = { defaults: new Map(), descriptions: new Map() }
+
+const descriptionOf = (annotated: SchemaAST.Annotated): string | undefined => {
+  const d = annotated.annotations[SchemaAST.DescriptionAnnotationId]
+  return typeof d === "string" ? d : undefined
 }
 
 /**
- * The JSON Schema of a struct schema's encoded side (what a model sends).
- * Throws on a schema that cannot be a tool's parameters (not an object, recursive).
+ * The extras of a struct transformation (`Schema.optionalWith(X, { default })` fields):
+ * each default read by decoding a missing key, each type-side property description, both
+ * keyed by the encoded field name.
+ */
+const extrasOf = (ast: SchemaAST.Transformation, outer: FieldExtras): FieldExtras => {
+  if (!SchemaAST.isTypeLiteralTransformation(ast.transformation)) return outer
+  const defaults = new Map(outer.defaults)
+  const descriptions = new Map(outer.descriptions)
+  const encodedName = new Map<PropertyKey, PropertyKey>()
+  for (const pst of ast.transformation.propertySignatureTransformations) {
+    encodedName.set(pst.to, pst.from)
+    if (typeof pst.from !== "string") continue
+    const value = pst.decode(Option.none())
+    if (Option.isSome(value) && !defaults.has(pst.from)) defaults.set(pst.from, value.value)
+  }
+  const typeSide = SchemaAST.typeAST(ast.to)
+  if (typeSide._tag === "TypeLiteral") {
+    for (const ps of typeSide.propertySignatures) {
+      const name = encodedName.get(ps.name) ?? ps.name
+      const d = descriptionOf(ps)
+      if (typeof name === "string" && d !== undefined && !descriptions.has(name)) descriptions.set(name, d)
+    }
+  }
+  return { defaults, descriptions }
+}
+
+/** The struct (type literal) an AST encodes to, through refinements and transformations. */
+const encodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefined => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return ast
+    case "Refinement":
+    case "Transformation":
+      return encodedTypeLiteral(ast.from)
+    default:
+      return undefined
+  }
+}
+
+const sameKeys = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean =>
+  a.length === b.length && a.every((k) => b.includes(k))
+
+/**
+ * Walks the JSON Schema beside the AST it was made from, adding what `JSONSchema.make` leaves
+ * out at every depth: defaults of `optionalWith(..., { default })` fields and descriptions set
+ * on property signatures (`Schema.optional(X).annotations({ description })`).
+ */
+const annotate = (node: unknown, ast: SchemaAST.AST, extras: FieldExtras): unknown => {
+  if (!isRecord(node)) return node
+  switch (ast._tag) {
+    case "Refinement":
+      return annotate(node, ast.from, extras)
+    case "Transformation":
+      return annotate(node, ast.from, extrasOf(ast, extras))
+    case "TypeLiteral":
+      return annotateObject(node, ast, extras)
+    case "Union":
+      return annotateUnion(node, ast)
+    case "TupleType":
+      return annotateArray(node, ast)
+    default:
+      return node
+  }
+}
+
+const annotateObject = (node: Record<string, unknown>, ast: SchemaAST.TypeLiteral, extras: FieldExtras) => {
+  if (!isRecord(node.properties)) return node
+  const properties: Record<string, unknown> = { ...node.properties }
+  for (const ps of ast.propertySignatures) {
+    if (typeof ps.name !== "string") continue
+    const prop = annotate(properties[ps.name], ps.type, noExtras)
+    if (!isRecord(prop)) continue
+    const out: Record<string, unknown> = { ...prop }
+    const description = descriptionOf(ps) ?? extras.descriptions.get(ps.name)
+    if (description !== undefined) out.description = description
+    if (extras.defaults.has(ps.name) && !("default" in out)) out.default = extras.defaults.get(ps.name)
+    properties[ps.name] = out
+  }
+  return { ...node, properties }
+}
+
+const annotateUnion = (node: Record<string, unknown>, ast: SchemaAST.Union) => {
+  const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword")
+  const alternatives = node.anyOf
+  if (!Array.isArray(alternatives)) {
+    const only = members.length === 1 ? members[0] : undefined
+    return only === undefined ? node : annotate(node, only, noExtras)
+  }
+  const anyOf = alternatives.map((alt, i) => {
+    if (alternatives.length === members.length) {
+      const member = members[i]
+      return member === undefined ? alt : annotate(alt, member, noExtras)
+    }
+    // literals are merged into one `enum`, so match the struct members by their keys
+    if (!isRecord(alt) || !isRecord(alt.properties)) return alt
+    const keys = Object.keys(alt.properties)
+    const member = members.find((m) => {
+      const literal = encodedTypeLiteral(m)
+      return literal !== undefined &&
+        sameKeys(keys, literal.propertySignatures.flatMap((ps) => typeof ps.name === "string" ? [ps.name] : []))
+    })
+    return member === undefined ? alt : annotate(alt, member, noExtras)
+  })
+  return { ...node, anyOf }
+}
+
+const annotateArray = (node: Record<string, unknown>, ast: SchemaAST.TupleType) => {
+  const out: Record<string, unknown> = { ...node }
+  const rest = ast.rest[0]
+  if (isRecord(node.items) && rest !== undefined) out.items = annotate(node.items, rest.type, noExtras)
+  for (const key of ["items", "prefixItems"] as const) {
+    const list = node[key]
+    if (Array.isArray(list)) {
+      out[key] = list.map((item, i) => {
+        const element = ast.elements[i]
+        return element === undefined ? item : annotate(item, element.type, noExtras)
+      })
+    }
+  }
+  return out
+}
+
+const EMPTY_OBJECT: JsonSchema = { type: "object", properties: {}, required: [], additionalProperties: false }
+
+/**
+ * The JSON Schema of a struct schema's encoded side (what a model sends): inlined, with the
+ * defaults and property descriptions of every level. `Schema.Struct({})` gives an object with
+ * no properties. Throws on a schema that cannot be a tool's parameters (not an object,
+ * recursive).
  */
 export const parametersJsonSchema = (schema: Schema.Schema.Any): JsonSchema => {
+  const literal = encodedTypeLiteral(schema.ast)
+  if (literal !== undefined && literal.propertySignatures.length === 0 && literal.indexSignatures.length === 0) {
+    return EMPTY_OBJECT
+  }
   const raw: unknown = JSONSchema.make(schema)
   const defs = isRecord(raw) && isRecord(raw.$defs) ? raw.$defs : {}
-  const inlined = inline(raw, defs, [])
+  const inlined = annotate(inline(raw, defs, []), schema.ast, noExtras)
   if (!isRecord(inlined) || inlined.type !== "object") {
     throw new Error("parameters must be a struct schema (a JSON object)")
   }
-  const properties = isRecord(inlined.properties) ? { ...inlined.properties } : {}
-  for (const [name, value] of defaultsOf(schema.ast)) {
-    const prop = properties[name]
-    if (isRecord(prop) && !("default" in prop)) properties[name] = { ...prop, default: value }
+  return {
+    ...inlined,
+    properties: isRecord(inlined.properties) ? inlined.properties : {},
+    required: Array.isArray(inlined.required) ? inlined.required : []
   }
-  for (const [name, description] of descriptionsOf(schema.ast)) {
-    const prop = properties[name]
-    if (isRecord(prop)) properties[name] = { ...prop, description }
-  }
-  return { ...inlined, properties, required: Array.isArray(inlined.required) ? inlined.required : [] }
 }

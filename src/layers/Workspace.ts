@@ -19,6 +19,7 @@ export const currentRootOverride: FiberRef.FiberRef<Option.Option<string>> = Fib
 /** Longest path (in bytes) a tool may pass; longer ones are refused before any I/O. */
 export const MAX_PATH_BYTES = 4096
 const MAX_LINK_HOPS = 40
+const MAX_CACHED_ROOTS = 256
 
 /** Whether `child` is `parent` or lies below it, compared segment by segment. */
 export const isInside = (parent: string, child: string): boolean => {
@@ -34,7 +35,13 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
     if (cached !== undefined) return Effect.succeed(cached)
     return fs.realPath(root).pipe(
       Effect.orElseSucceed(() => NodePath.resolve(root)),
-      Effect.tap((real) => Effect.sync(() => realRoots.set(root, real)))
+      Effect.tap((real) =>
+        Effect.sync(() => {
+          // many request-scoped roots (one per guest sandbox) must not grow the cache forever
+          if (realRoots.size >= MAX_CACHED_ROOTS) realRoots.clear()
+          realRoots.set(root, real)
+        })
+      )
     )
   }
 
@@ -44,27 +51,59 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
   ).pipe(Effect.map((root) => NodePath.resolve(root)))
 
   /**
-   * The real path of `candidate`: the longest existing prefix through `realpath`, the rest
-   * appended; a dangling symlink on the way is followed to its target (up to 40 hops).
+   * The real path of `root/rel` (`rootReal` is the root's real path, `rel` a lexically clean
+   * relative path). An existing path is one `realpath`. Otherwise the components are walked
+   * from the root: existing ones through `realpath`; a dangling symlink is replaced by its
+   * target, read against the link's real directory (so a `..` in the target is physical, as
+   * the OS would follow it); a missing component and those after it are kept as names, a `..`
+   * taking one back off (and, past them, going up from the real directory). Fails after 40
+   * symlink hops (a loop).
    */
-  const realResolve = (candidate: string, hops: number): Effect.Effect<string, string> =>
+  const realResolve = (rootReal: string, rel: string): Effect.Effect<string, string> =>
     Effect.gen(function*() {
-      let prefix = candidate
-      const rest: Array<string> = []
-      while (true) {
-        const real = yield* Effect.option(fs.realPath(prefix))
-        if (Option.isSome(real)) return NodePath.join(real.value, ...rest)
-        const link = yield* Effect.option(fs.readLink(prefix))
-        if (Option.isSome(link)) {
-          if (hops >= MAX_LINK_HOPS) return yield* Effect.fail("too many levels of symbolic links")
-          const target = NodePath.resolve(NodePath.dirname(prefix), link.value)
-          return yield* realResolve(NodePath.join(target, ...rest), hops + 1)
+      const whole = yield* Effect.option(fs.realPath(NodePath.join(rootReal, rel)))
+      if (Option.isSome(whole)) return whole.value
+      if (rel !== "") {
+        // the common miss: a new file in an existing directory
+        const parent = yield* Effect.option(fs.realPath(NodePath.join(rootReal, NodePath.dirname(rel))))
+        if (Option.isSome(parent)) {
+          const link = yield* Effect.option(fs.readLink(NodePath.join(parent.value, NodePath.basename(rel))))
+          if (Option.isNone(link)) return NodePath.join(parent.value, NodePath.basename(rel))
         }
-        const parent = NodePath.dirname(prefix)
-        if (parent === prefix) return NodePath.join(prefix, ...rest)
-        rest.unshift(NodePath.basename(prefix))
-        prefix = parent
       }
+      const pending = rel.split(NodePath.sep).filter((s) => s.length > 0)
+      let current = rootReal
+      const missing: Array<string> = []
+      let hops = 0
+      while (pending.length > 0) {
+        const name = pending.shift() ?? "."
+        if (name === ".") continue
+        if (name === "..") {
+          if (missing.length > 0) missing.pop()
+          else current = NodePath.dirname(current)
+          continue
+        }
+        if (missing.length > 0) {
+          missing.push(name)
+          continue
+        }
+        const next = NodePath.join(current, name)
+        const real = yield* Effect.option(fs.realPath(next))
+        if (Option.isSome(real)) {
+          current = real.value
+          continue
+        }
+        const link = yield* Effect.option(fs.readLink(next))
+        if (Option.isNone(link)) {
+          missing.push(name)
+          continue
+        }
+        hops += 1
+        if (hops > MAX_LINK_HOPS) return yield* Effect.fail("too many levels of symbolic links")
+        if (NodePath.isAbsolute(link.value)) current = NodePath.parse(link.value).root
+        pending.unshift(...link.value.split(NodePath.sep).filter((s) => s.length > 0))
+      }
+      return NodePath.join(current, ...missing)
     })
 
   const resolve = (input: string): Effect.Effect<string, PathTraversalError> =>
@@ -75,9 +114,15 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
         if (input.includes("\0")) return refuse("NUL byte in path")
         if (Buffer.byteLength(input) > MAX_PATH_BYTES) return refuse(`path longer than ${MAX_PATH_BYTES} bytes`)
         if (/^[a-zA-Z][a-zA-Z0-9+.-]+:\/\//.test(input)) return refuse("URLs are not paths")
-        const candidate = NodePath.isAbsolute(input) ? NodePath.normalize(input) : NodePath.resolve(root, input)
-        if (!isInside(root, candidate) && !isInside(rootReal, candidate)) return refuse("resolves outside the root")
-        return realResolve(candidate, 0).pipe(
+        // `resolve` also drops trailing slashes, so `dangling/` is the link itself
+        const candidate = NodePath.resolve(root, input)
+        const rel = isInside(root, candidate)
+          ? NodePath.relative(root, candidate)
+          : isInside(rootReal, candidate)
+          ? NodePath.relative(rootReal, candidate)
+          : undefined
+        if (rel === undefined) return refuse("resolves outside the root")
+        return realResolve(rootReal, rel).pipe(
           Effect.catchAll(refuse),
           Effect.flatMap((real) => isInside(rootReal, real) ? Effect.succeed(real) : refuse("a symlink leads outside the root"))
         )
