@@ -34,14 +34,15 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
     const cached = realRoots.get(root)
     if (cached !== undefined) return Effect.succeed(cached)
     return fs.realPath(root).pipe(
-      Effect.orElseSucceed(() => NodePath.resolve(root)),
       Effect.tap((real) =>
         Effect.sync(() => {
           // many request-scoped roots (one per guest sandbox) must not grow the cache forever
           if (realRoots.size >= MAX_CACHED_ROOTS) realRoots.clear()
           realRoots.set(root, real)
         })
-      )
+      ),
+      // a root that does not exist (yet) is taken as written, and looked up again next time
+      Effect.orElseSucceed(() => NodePath.resolve(root))
     )
   }
 
