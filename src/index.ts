@@ -18,4 +18,14 @@ export { type ListOptions, ToolRegistry, type ToolRegistryService } from "./serv
 export { type CoreOptions, type GraphOptions, type ToolServices, ToolSystem, type ToolSystemService } from "./services/ToolSystem.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
 export * as Tool from "./tools/define.js"
-export { ASK_USER_TOOL_SPEC, builtinTools, listFiles, readFile, webSearch, writeFile } from "./tools/builtin/index.js"
+export {
+  ASK_USER_TOOL_SPEC,
+  builtinTools,
+  executeJavascript,
+  listFiles,
+  readFile,
+  SANDBOX_ESCAPE_VECTORS,
+  shutdownSandboxPool,
+  webSearch,
+  writeFile
+} from "./tools/builtin/index.js"

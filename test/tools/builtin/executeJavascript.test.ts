@@ -1,0 +1,284 @@
+import { afterAll, describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Fiber, Option } from "effect"
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import { ToolSystem, Workspace } from "../../../src/index.js"
+import {
+  EXECUTE_JAVASCRIPT_MAX_CODE_BYTES,
+  executeJavascript
+} from "../../../src/tools/builtin/executeJavascript.js"
+import {
+  DEFAULT_POOL_OPTIONS,
+  SandboxPool,
+  sandboxPoolStats,
+  shutdownSandboxPool
+} from "../../../src/tools/builtin/sandbox/pool.js"
+import { STDOUT_MAX_CHARS } from "../../../src/tools/builtin/sandbox/protocol.js"
+import { makeTempDirSync } from "../../helpers/tempDir.js"
+
+const dir = makeTempDirSync("execute-js-")
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+const system = ToolSystem.layer({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir) })
+
+const js = (code: string, extra: Record<string, unknown> = {}, confirm = true) =>
+  Effect.flatMap(
+    ToolSystem,
+    (ts) => ts.execute("execute_javascript", { code, ...extra }, confirm ? { confirm: true } : undefined)
+  )
+
+/** Polls `condition` every 50 ms, for at most 10 s. */
+const waitFor = (condition: () => boolean) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 10_000
+    while (!condition()) {
+      if (Date.now() > deadline) return yield* Effect.die(new Error("condition not reached within 10 s"))
+      yield* Effect.sleep("50 millis")
+    }
+  })
+
+/** The tool's output, checked. */
+const outputOf = (output: unknown): { readonly stdout: string; readonly result: string | null } => {
+  if (
+    typeof output === "object" && output !== null &&
+    "stdout" in output && typeof output.stdout === "string" &&
+    "result" in output && (typeof output.result === "string" || output.result === null)
+  ) return { stdout: output.stdout, result: output.result }
+  throw new Error(`not an execute_javascript output: ${JSON.stringify(output)}`)
+}
+
+describe("execute_javascript", () => {
+  layer(system, { timeout: 60_000 })((it) => {
+    it.effect("is registered with confirmation, the sandbox tags and a 30 s timeout", () =>
+      Effect.gen(function*() {
+        expect(executeJavascript.requiresConfirmation).toBe(true)
+        expect(executeJavascript.tags).toEqual(["sandbox", "builtin"])
+        expect(executeJavascript.timeoutMs).toBe(30_000)
+        expect(executeJavascript.spec.readOnly).toBe(false)
+        const ts = yield* ToolSystem
+        const [tool] = yield* ts.openAITools()
+        expect(tool?.function.parameters).toMatchObject({
+          properties: { code: { type: "string" }, timeout_sec: { type: "number", default: 15 } },
+          required: ["code"]
+        })
+      }))
+
+    it.effect("needs confirmation: without confirm it does not run", () =>
+      Effect.gen(function*() {
+        const r = yield* js("globalThis.ran = 1; 1", {}, false)
+        expect(r.success).toBe(false)
+        expect(r.errorCode).toBe("CONFIRMATION_REQUIRED")
+        expect(r.confirmed).toBe(false)
+      }))
+
+    it.effect("evaluates arithmetic and returns the last value as JSON text", () =>
+      Effect.gen(function*() {
+        const r = yield* js("const a = 6; a * 7")
+        expect(r.success).toBe(true)
+        expect(r.output).toEqual({ stdout: "", result: "42" })
+      }))
+
+    it.effect("caps timeout_sec at 25 and refuses a timeout that is not positive", () =>
+      Effect.gen(function*() {
+        const capped = yield* js("for (;;) {}", { timeout_sec: 1e-3 })
+        expect(capped.error).toMatch(/^The code did not finish within 0.001 s/)
+        const large = yield* js("1", { timeout_sec: 3600 })
+        expect(large.output).toEqual({ stdout: "", result: "1" })
+        const zero = yield* js("1", { timeout_sec: 0 })
+        expect(zero.errorCode).toBe("INVALID_ARGUMENTS")
+        const text = yield* js("1", { timeout_sec: "5" })
+        expect(text.errorCode).toBe("INVALID_ARGUMENTS")
+      }))
+
+    it.effect("captures console output, one line per call, objects as JSON", () =>
+      Effect.gen(function*() {
+        const r = yield* js(`console.log("hello", 1, { a: [1, 2] }, null, undefined);
+console.error("to stderr, captured too"); console.info(10n, () => 1, function named() {})`)
+        expect(r.output).toEqual({
+          stdout: "hello 1 {\"a\":[1,2]} null undefined\nto stderr, captured too\n10 [Function (anonymous)] [Function: named]\n",
+          result: null
+        })
+      }))
+
+    it.effect("returns objects, strings, BigInts and undefined as JSON text (or null)", () =>
+      Effect.gen(function*() {
+        const object = yield* js("({ name: \"x\", list: [1, 2.5, true, null], nested: { big: 2n ** 70n } })")
+        expect(object.output).toEqual({
+          stdout: "",
+          result: "{\"name\":\"x\",\"list\":[1,2.5,true,null],\"nested\":{\"big\":\"1180591620717411303424\"}}"
+        })
+        const text = yield* js("\"a \\\"quoted\\\" string\"")
+        expect(text.output).toEqual({ stdout: "", result: "\"a \\\"quoted\\\" string\"" })
+        const nothing = yield* js("let unused = 1")
+        expect(nothing.output).toEqual({ stdout: "", result: null })
+        const fn = yield* js("(function f() {})")
+        expect(fn.output).toEqual({ stdout: "", result: null })
+      }))
+
+    it.effect("awaits a Promise as the last value, running its jobs", () =>
+      Effect.gen(function*() {
+        const r = yield* js(`(async () => {
+  const values = await Promise.all([1, 2, 3].map(async (n) => n * 2))
+  console.log("inside", values.join(","))
+  return values
+})()`)
+        expect(r.output).toEqual({ stdout: "inside 2,4,6\n", result: "[2,4,6]" })
+      }))
+
+    it.effect("reports a syntax error with its message and position", () =>
+      Effect.gen(function*() {
+        const r = yield* js("const x = ;")
+        expect(r.success).toBe(false)
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toMatch(/^JavaScript error: SyntaxError: unexpected token in expression: ';'/)
+        expect(r.error).toContain("sandbox.js:1:")
+      }))
+
+    it.effect("reports a thrown exception with the output printed before it", () =>
+      Effect.gen(function*() {
+        const r = yield* js("console.log(\"step 1\"); null.property")
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toMatch(/^JavaScript error: TypeError: cannot read property 'property' of null/)
+        expect(r.error).toContain("Output before the failure:\nstep 1")
+        const thrown = yield* js("throw { code: 42 }")
+        expect(thrown.error).toBe("JavaScript error: uncaught {\"code\":42}")
+      }))
+
+    it.effect("reports a rejected last Promise and one that never settles", () =>
+      Effect.gen(function*() {
+        const rejected = yield* js("Promise.reject(new RangeError(\"nope\"))")
+        expect(rejected.error).toMatch(/^JavaScript error: the Promise rejected: RangeError: nope/)
+        const pending = yield* js("new Promise(() => {})")
+        expect(pending.error).toMatch(/a Promise that never settled/)
+      }))
+
+    it.effect("stops the guest at timeout_sec and keeps the output printed so far", () =>
+      Effect.gen(function*() {
+        const r = yield* js("console.log(\"before\"); for (;;) {}", { timeout_sec: 0.5 })
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toMatch(/^The code did not finish within 0.5 s/)
+        expect(r.error).toContain("before")
+        expect(r.durationMs).toBeGreaterThanOrEqual(450)
+        expect(r.durationMs).toBeLessThan(3000)
+      }))
+
+    it.effect("caps the output with a note", () =>
+      Effect.gen(function*() {
+        const r = yield* js("for (let i = 0; i < 100000; i++) console.log(\"line \" + i); \"done\"")
+        expect(r.success).toBe(true)
+        const { result, stdout } = outputOf(r.output)
+        expect(result).toBe("\"done\"")
+        expect(stdout.startsWith("line 0\nline 1\n")).toBe(true)
+        expect(stdout).toMatch(/\.\.\. \(output truncated: \d+ more characters after the first 65536\)$/)
+        expect(stdout.length).toBeLessThan(STDOUT_MAX_CHARS + 200)
+      }))
+
+    it.effect("refuses code over the size limit and an empty program", () =>
+      Effect.gen(function*() {
+        const big = yield* js(`"${"a".repeat(EXECUTE_JAVASCRIPT_MAX_CODE_BYTES)}"`)
+        expect(big.errorCode).toBe("TOOL_ERROR")
+        expect(big.error).toBe(`code is ${EXECUTE_JAVASCRIPT_MAX_CODE_BYTES + 2} bytes; the limit is 1048576 bytes`)
+        const empty = yield* js("")
+        expect(empty.errorCode).toBe("INVALID_ARGUMENTS")
+      }))
+
+    it.effect("starts every call from a fresh global scope", () =>
+      Effect.gen(function*() {
+        yield* js("globalThis.counter = 1; var declared = 2")
+        const r = yield* js("[typeof counter, typeof declared]")
+        expect(r.output).toEqual({ stdout: "", result: "[\"undefined\",\"undefined\"]" })
+      }))
+
+    it.effect("keeps a warm worker: later calls skip the worker start", () =>
+      Effect.gen(function*() {
+        yield* shutdownSandboxPool
+        expect(sandboxPoolStats()).toEqual({ live: 0, idle: 0 })
+        const first = yield* js("1 + 1")
+        expect(first.success).toBe(true)
+        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+        const later: Array<number> = []
+        for (let i = 0; i < 5; i++) later.push((yield* js("1 + 1")).durationMs)
+        const fastest = Math.min(...later)
+        expect(fastest).toBeLessThan(200)
+        expect(fastest).toBeLessThan(first.durationMs)
+        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+      }))
+
+    it.effect("runs calls concurrently on several workers", () =>
+      Effect.gen(function*() {
+        const start = Date.now()
+        const results = yield* Effect.all(
+          [1, 2, 3].map((n) => js(`const end = Date.now() + 300; while (Date.now() < end) {} ${n}`)),
+          { concurrency: "unbounded" }
+        )
+        expect(results.map((r) => r.output)).toEqual([1, 2, 3].map((n) => ({ stdout: "", result: String(n) })))
+        expect(Date.now() - start).toBeLessThan(3 * 300 + 2500)
+        expect(sandboxPoolStats().idle).toBeLessThanOrEqual(2)
+      }))
+  })
+
+  describe("the worker pool as a resource", () => {
+    it.live("an interrupted call terminates its worker, and the pool replaces it", () =>
+      Effect.gen(function*() {
+        yield* shutdownSandboxPool
+        yield* js("1") // one warm worker
+        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+        const start = Date.now()
+        const fiber = yield* Effect.fork(js("for (;;) {}", { timeout_sec: 20 }))
+        yield* Effect.sleep("300 millis")
+        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 0 })
+        yield* Fiber.interrupt(fiber)
+        expect(Date.now() - start).toBeLessThan(2000)
+        // A replacement starts in the background and becomes the warm worker.
+        yield* waitFor(() => sandboxPoolStats().idle === 1)
+        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+        const r = yield* js("\"still working\"")
+        expect(r.output).toEqual({ stdout: "", result: "\"still working\"" })
+      }).pipe(Effect.provide(system)))
+
+    it.live("interrupting a call (as the executor's timeout does) terminates the worker", () =>
+      Effect.gen(function*() {
+        // A pool that keeps no warm worker, so the count shows exactly what was terminated.
+        const pool = new SandboxPool({ ...DEFAULT_POOL_OPTIONS, warm: 0 })
+        expect((yield* pool.run("1 + 1", 5000))).toEqual({ kind: "ok", stdout: "", result: "2" })
+        expect(pool.stats()).toEqual({ live: 1, idle: 1 })
+        const start = Date.now()
+        const outcome = yield* pool.run("for (;;) {}", 20_000).pipe(Effect.timeoutOption("400 millis"))
+        expect(Option.isNone(outcome)).toBe(true)
+        expect(Date.now() - start).toBeLessThan(2000)
+        expect(pool.stats()).toEqual({ live: 0, idle: 0 })
+        yield* pool.shutdown()
+      }))
+
+    it.live("the host terminates a worker stuck in native code at the deadline", () =>
+      Effect.gen(function*() {
+        const pool = new SandboxPool({ ...DEFAULT_POOL_OPTIONS, warm: 0 })
+        yield* pool.run("0", 5000) // started and warm
+        const start = Date.now()
+        // One native call that never reaches the interrupt handler.
+        const outcome = yield* pool.run("new Array(1e9) + \"\"", 500)
+        const took = Date.now() - start
+        expect(outcome).toEqual({ kind: "timeout", stdout: "" })
+        expect(took).toBeGreaterThanOrEqual(500 + DEFAULT_POOL_OPTIONS.graceMs - 50)
+        expect(took).toBeLessThan(2500)
+        expect(pool.stats()).toEqual({ live: 0, idle: 0 })
+        yield* pool.shutdown()
+      }))
+
+    it("does not keep the process alive, and works without cleanup", async () => {
+      const script = fileURLToPath(new URL("./sandbox/oneCall.ts", import.meta.url))
+      const started = Date.now()
+      const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = execFile(process.execPath, ["--import", "tsx", script], { timeout: 30_000 })
+        let out = ""
+        child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
+        child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
+      })
+      expect(code).toBe(0)
+      expect(JSON.parse(stdout)).toEqual({ kind: "ok", stdout: "child\n", result: "42" })
+      // It exits on its own once the call is done: the idle worker is unref()ed.
+      expect(Date.now() - started).toBeLessThan(15_000)
+    }, 40_000)
+  })
+})
