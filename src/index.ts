@@ -24,6 +24,7 @@ export {
   executeJavascript,
   listFiles,
   readFile,
+  readPdf,
   SANDBOX_ESCAPE_VECTORS,
   shutdownSandboxPool,
   webSearch,

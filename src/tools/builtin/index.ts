@@ -6,13 +6,14 @@
 import { executeJavascript } from "./executeJavascript.js"
 import { listFiles } from "./listFiles.js"
 import { readFile } from "./readFile.js"
+import { readPdf } from "./readPdf.js"
 import { webSearch } from "./webSearch.js"
 import { writeFile } from "./writeFile.js"
 
 export { ASK_USER_TOOL_SPEC } from "./askUser.js"
 export { SANDBOX_ESCAPE_VECTORS } from "./sandbox/escapeVectors.js"
 export { shutdownSandboxPool } from "./sandbox/pool.js"
-export { executeJavascript, listFiles, readFile, webSearch, writeFile }
+export { executeJavascript, listFiles, readFile, readPdf, webSearch, writeFile }
 
 /** Every builtin tool, in catalog order. */
-export const builtinTools = [readFile, writeFile, listFiles, webSearch, executeJavascript] as const
+export const builtinTools = [readFile, readPdf, writeFile, listFiles, webSearch, executeJavascript] as const

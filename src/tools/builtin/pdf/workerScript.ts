@@ -1,0 +1,63 @@
+/**
+ * Where the PDF worker's code comes from, and what it is told at start-up.
+ *
+ * - From `dist/` (the package as installed): the compiled `pdfWorker.js` beside this module.
+ * - From the sources (vitest, tsx): `pdfWorker.ts` transpiled once with TypeScript (a
+ *   devDependency, present wherever the sources run) into a `data:` module, its pdf.js import
+ *   pointed at the absolute file. tsx cannot serve here: Node 20 applies no `--import` loader
+ *   hooks inside worker threads, and loading pdf.js through tsx's own API costs ~90 MB of heap
+ *   and seconds per worker. This way the worker runs the same code, loaded the same way, in
+ *   both cases.
+ *
+ * @since 0.1.0
+ */
+import { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+/** What the worker reads from `workerData`. */
+export interface PdfWorkerData {
+  /** pdf.js's bundled CMaps directory, with a trailing slash. */
+  readonly cMapUrl: string
+}
+
+const require = createRequire(import.meta.url)
+
+/** The pdf.js module the worker imports, by the specifier written in `pdfWorker.ts`. */
+export const PDFJS_SPECIFIER = "pdfjs-dist/legacy/build/pdf.mjs"
+
+/** The worker's start-up data. */
+export const workerData: PdfWorkerData = {
+  cMapUrl: join(dirname(require.resolve("pdfjs-dist/package.json")), "cmaps") + "/"
+}
+
+const fromSources = new URL(import.meta.url).pathname.endsWith(".ts")
+
+/** Transpiles `pdfWorker.ts` into a `data:` URL module with absolute imports. */
+const transpiled: Effect.Effect<URL, Error, FileSystem.FileSystem> = Effect.gen(function*() {
+  const fs = yield* FileSystem.FileSystem
+  const source = yield* fs.readFileString(fileURLToPath(new URL("./pdfWorker.ts", import.meta.url)))
+  const ts = yield* Effect.tryPromise(() => import("typescript"))
+  const js = ts.default.transpileModule(source, {
+    compilerOptions: { module: ts.default.ModuleKind.ES2022, target: ts.default.ScriptTarget.ES2022 }
+  }).outputText
+  const quoted = JSON.stringify(PDFJS_SPECIFIER)
+  if (!js.includes(quoted)) return yield* Effect.fail(new Error(`pdfWorker.ts no longer imports ${quoted}`))
+  const absolute = js.replaceAll(quoted, JSON.stringify(pathToFileURL(require.resolve(PDFJS_SPECIFIER)).href))
+  return new URL(`data:text/javascript;base64,${Buffer.from(absolute).toString("base64")}`)
+}).pipe(
+  Effect.mapError((error) => new Error(`cannot prepare the PDF worker from the sources: ${error.message}`))
+)
+
+let cached: URL | undefined
+
+/** The worker's entry module (computed once per process). */
+export const workerEntry: Effect.Effect<URL, Error, FileSystem.FileSystem> = Effect.suspend(() => {
+  if (cached !== undefined) return Effect.succeed(cached)
+  const entry = fromSources ? transpiled : Effect.succeed(new URL("./pdfWorker.js", import.meta.url))
+  return Effect.tap(entry, (url) => {
+    cached = url
+  })
+})
