@@ -15,6 +15,7 @@ import {
   ToolError,
   ToolTimeout
 } from "../domain/errors.js"
+import { fromStrictArguments } from "../domain/exports.js"
 import type { RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
@@ -50,7 +51,9 @@ export const makeExecutor = Effect.gen(function*() {
     input: unknown,
     options: ExecuteOptions | undefined
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
-    const prepared = tool.prepare(input)
+    const prepared = tool.prepare(
+      options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input
+    )
     if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
     const call = prepared.right
     const confirmed = options?.confirm === true

@@ -23,6 +23,11 @@ export interface ExecuteOptions {
   readonly confirm?: boolean | undefined
   /** A semver range selecting the version (default: the latest). */
   readonly versionRange?: string | undefined
+  /**
+   * The arguments come from a model that saw the OpenAI strict export, which sends `null` for
+   * every optional field it leaves out: those nulls are dropped before validation.
+   */
+  readonly strictArguments?: boolean | undefined
 }
 
 /** The `ToolExecutor` service interface. */

@@ -147,6 +147,13 @@ describe("ToolExecutor", () => {
       expect(r.durationMs).toBeGreaterThanOrEqual(0)
     }).pipe(Effect.provide(system())))
 
+  it.effect("strictArguments drops the nulls an OpenAI strict-mode model sends for left-out fields", () =>
+    Effect.gen(function*() {
+      const args = { x: 1, label: null }
+      expect((yield* exec("echo", args)).errorCode).toBe("INVALID_ARGUMENTS")
+      expect((yield* exec("echo", args, { strictArguments: true })).output).toEqual({ x: 1 })
+    }).pipe(Effect.provide(system())))
+
   it.effect("TOOL_NOT_FOUND names close tools", () =>
     Effect.gen(function*() {
       const r = yield* exec("ecoh", {})
