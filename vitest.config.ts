@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    reporters: ["default", "./test/helpers/summaryReporter.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000
   }
