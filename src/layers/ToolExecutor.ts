@@ -7,7 +7,6 @@
 import { Cause, Context, DefaultServices, Effect, Either, Option, Tracer } from "effect"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
-  type ConfirmationRequired,
   MemoryLimitExceeded,
   PathTraversalError,
   PolicyVeto,
@@ -25,6 +24,7 @@ import type { ExecuteOptions, ToolExecutorService } from "../services/ToolExecut
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { guard } from "./guard.js"
+import { allowAll } from "./ToolPolicy.js"
 
 /** The tracer every fiber has unless the application installs one. */
 const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
@@ -38,6 +38,9 @@ const findTraversal = (cause: Cause.Cause<unknown>): Option.Option<PathTraversal
     const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
     return value instanceof PathTraversalError ? Option.some(value) : Option.none()
   })
+
+/** A step of the pipeline: any of its expected failures. */
+type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
 
 export const makeExecutor = Effect.gen(function*() {
   const registry = yield* ToolRegistry
@@ -65,16 +68,16 @@ export const makeExecutor = Effect.gen(function*() {
         onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
       })
     )
-    const limited = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool), run)
-    return modeGate.check(tool, call, options?.mode ?? AgentMode.Default).pipe(
-      Effect.zipRight(policy.evaluate(tool, call.args)),
-      Effect.flatMap((veto): Effect.Effect<void, PolicyVeto | ConfirmationRequired> =>
-        Option.isSome(veto)
-          ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value }))
-          : confirmation.check(tool, confirmed)
-      ),
-      Effect.zipRight(limited)
-    )
+    // Gates that pass without work (`Effect.void`, the allow-all policy) are left out of the
+    // chain: the order stays mode, policy, confirmation, rate limit, run.
+    const limited: Step = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool), run)
+    const confirmation_ = confirmation.check(tool, confirmed)
+    const confirmed_: Step = confirmation_ === Effect.void ? limited : Effect.zipRight(confirmation_, limited)
+    const evaluation = policy.evaluate(tool, call.args)
+    const allowed: Step = evaluation === allowAll ? confirmed_ : Effect.flatMap(evaluation, (veto) =>
+      Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : confirmed_)
+    const mode = modeGate.check(tool, call, options?.mode ?? AgentMode.Default)
+    return mode === Effect.void ? allowed : Effect.zipRight(mode, allowed)
   }
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {

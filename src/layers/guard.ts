@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Exit, Fiber, FiberId, Runtime, RuntimeFlags } from "effect"
+import { type Context, Effect, Exit, Fiber, FiberId, FiberRef, FiberRefs, Runtime, RuntimeFlags } from "effect"
 
 /** How a guarded run may end early. */
 export interface GuardOptions<E1, E2> {
@@ -29,12 +29,16 @@ export const guard = <A, E, R, E1, E2>(
   withServices: (caller: Context.Context<never>) => Context.Context<R>,
   options: GuardOptions<E1, E2>
 ): Effect.Effect<A, E | E1 | E2> =>
-  Effect.flatMap(Effect.runtime<never>(), (parent) => {
+  Effect.withFiberRuntime<A, E | E1 | E2>((parent) => {
+    const fiberRefs = parent.getFiberRefs()
     const child = Runtime.runFork(
       Runtime.make({
-        context: withServices(parent.context),
-        fiberRefs: parent.fiberRefs,
-        runtimeFlags: RuntimeFlags.enable(parent.runtimeFlags, RuntimeFlags.Interruption)
+        context: withServices(parent.currentContext),
+        fiberRefs,
+        runtimeFlags: RuntimeFlags.enable(
+          FiberRefs.getOrDefault(fiberRefs, FiberRef.currentRuntimeFlags),
+          RuntimeFlags.Interruption
+        )
       })
     )(effect)
     const done = child.unsafePoll()
