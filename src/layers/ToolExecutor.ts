@@ -39,7 +39,7 @@ const findTraversal = (cause: Cause.Cause<unknown>): Option.Option<PathTraversal
     return value instanceof PathTraversalError ? Option.some(value) : Option.none()
   })
 
-/** A step of the pipeline: any of its expected failures. */
+/** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
 
 export const makeExecutor = Effect.gen(function*() {
