@@ -7,7 +7,7 @@
  * package (~25 ms there); build first and run the same file from dist for the package's numbers.
  */
 import { Effect } from "effect"
-import { DEFAULT_POOL_OPTIONS, SandboxPool } from "../src/tools/builtin/sandbox/pool.js"
+import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../src/tools/builtin/sandbox/pool.js"
 
 const WARM_CALLS = Number(process.env.BENCH_CALLS ?? 300)
 const COLD_CALLS = 10
@@ -16,7 +16,7 @@ const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
 
-const measure = async (label: string, pool: SandboxPool, calls: number): Promise<number> => {
+const measure = async (label: string, pool: SandboxWorkers, calls: number): Promise<number> => {
   const samples: Array<number> = []
   for (let i = 0; i < calls; i++) {
     const start = performance.now()
@@ -33,8 +33,8 @@ const measure = async (label: string, pool: SandboxPool, calls: number): Promise
 }
 
 const main = async () => {
-  const cold = new SandboxPool({ ...DEFAULT_POOL_OPTIONS, warm: 0, maxIdle: 0 })
-  const warm = new SandboxPool()
+  const cold = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 0, maxIdle: 0 })
+  const warm = new SandboxWorkers()
   try {
     const anchor = await measure("anchor: new Worker + module per call", cold, COLD_CALLS)
     await Effect.runPromise(warm.run("0", 5000)) // start the warm worker

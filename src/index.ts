@@ -11,6 +11,12 @@ export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js
 export { WorkspacePath } from "./domain/WorkspacePath.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
+export {
+  type SandboxOutcome,
+  SandboxPool,
+  type SandboxPoolOptions,
+  type SandboxPoolService
+} from "./services/SandboxPool.js"
 export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
@@ -26,7 +32,6 @@ export {
   readFile,
   readPdf,
   SANDBOX_ESCAPE_VECTORS,
-  shutdownSandboxPool,
   webSearch,
   writeFile
 } from "./tools/builtin/index.js"

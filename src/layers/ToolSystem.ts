@@ -10,6 +10,7 @@ import type { Tool } from "../domain/Tool.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
 import { RateLimiter } from "../services/RateLimiter.js"
+import { SandboxPool } from "../services/SandboxPool.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
@@ -24,6 +25,7 @@ export type ToolServices =
   | Path.Path
   | CommandExecutor.CommandExecutor
   | HttpClient.HttpClient
+  | SandboxPool
 
 /** What the facade registers. */
 export interface CoreOptions {
@@ -45,6 +47,8 @@ export interface GraphOptions extends CoreOptions {
   readonly rateLimiter?: Layer.Layer<RateLimiter>
   /** Default `FetchHttpClient.layer` (the web tools' client). */
   readonly httpClient?: Layer.Layer<HttpClient.HttpClient>
+  /** Default `SandboxPool.layer()` (the Workers of `execute_javascript`). */
+  readonly sandbox?: Layer.Layer<SandboxPool>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
 }
@@ -82,6 +86,8 @@ export const makeGraph = <A, E>(
   return facade.pipe(
     Layer.provideMerge(executor),
     Layer.provideMerge(workspace),
-    Layer.provideMerge(Layer.merge(NodeContext.layer, options.httpClient ?? FetchHttpClient.layer))
+    Layer.provideMerge(
+      Layer.mergeAll(NodeContext.layer, options.httpClient ?? FetchHttpClient.layer, options.sandbox ?? SandboxPool.layer())
+    )
   )
 }

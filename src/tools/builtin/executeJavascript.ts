@@ -19,8 +19,8 @@
  */
 import { Effect, Schema } from "effect"
 import { ToolError } from "../../domain/errors.js"
+import { SandboxPool } from "../../services/SandboxPool.js"
 import { make } from "../define.js"
-import { runInSandbox } from "./sandbox/pool.js"
 import { GUEST_MEMORY_LIMIT_BYTES, type Outcome } from "./sandbox/protocol.js"
 
 const TOOL = "execute_javascript"
@@ -109,7 +109,8 @@ export const executeJavascript = make(TOOL, {
         return yield* fail(`code is ${bytes} bytes; the limit is ${EXECUTE_JAVASCRIPT_MAX_CODE_BYTES} bytes`)
       }
       const timeoutSec = Math.min(timeout_sec, EXECUTE_JAVASCRIPT_MAX_TIMEOUT_SEC)
-      const outcome = yield* runInSandbox(code, Math.max(1, Math.round(timeoutSec * 1000)))
+      const pool = yield* SandboxPool
+      const outcome = yield* pool.run(code, Math.max(1, Math.round(timeoutSec * 1000)))
       return yield* toResult(outcome, timeoutSec)
     })
 })

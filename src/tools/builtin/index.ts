@@ -12,7 +12,6 @@ import { writeFile } from "./writeFile.js"
 
 export { ASK_USER_TOOL_SPEC } from "./askUser.js"
 export { SANDBOX_ESCAPE_VECTORS } from "./sandbox/escapeVectors.js"
-export { shutdownSandboxPool } from "./sandbox/pool.js"
 export { executeJavascript, listFiles, readFile, readPdf, webSearch, writeFile }
 
 /** Every builtin tool, in catalog order. */

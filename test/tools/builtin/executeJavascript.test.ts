@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Fiber, Option } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -8,12 +8,8 @@ import {
   EXECUTE_JAVASCRIPT_MAX_CODE_BYTES,
   executeJavascript
 } from "../../../src/tools/builtin/executeJavascript.js"
-import {
-  DEFAULT_POOL_OPTIONS,
-  SandboxPool,
-  sandboxPoolStats,
-  shutdownSandboxPool
-} from "../../../src/tools/builtin/sandbox/pool.js"
+import { SandboxPool } from "../../../src/services/SandboxPool.js"
+import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../src/tools/builtin/sandbox/pool.js"
 import { STDOUT_MAX_CHARS } from "../../../src/tools/builtin/sandbox/protocol.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
@@ -22,6 +18,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 const system = ToolSystem.layer({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir) })
 
+/** The system's pool: Workers alive (idle or busy), and idle ones. */
+const stats = Effect.flatMap(SandboxPool, (pool) => pool.stats)
+
 const js = (code: string, extra: Record<string, unknown> = {}, confirm = true) =>
   Effect.flatMap(
     ToolSystem,
@@ -29,10 +28,10 @@ const js = (code: string, extra: Record<string, unknown> = {}, confirm = true) =
   )
 
 /** Polls `condition` every 50 ms, for at most 10 s. */
-const waitFor = (condition: () => boolean) =>
+const waitFor = (condition: Effect.Effect<boolean, never, SandboxPool>) =>
   Effect.gen(function*() {
     const deadline = Date.now() + 10_000
-    while (!condition()) {
+    while (!(yield* condition)) {
       if (Date.now() > deadline) return yield* Effect.die(new Error("condition not reached within 10 s"))
       yield* Effect.sleep("50 millis")
     }
@@ -192,18 +191,17 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
 
     it.effect("keeps a warm worker: later calls skip the worker start", () =>
       Effect.gen(function*() {
-        yield* shutdownSandboxPool
-        expect(sandboxPoolStats()).toEqual({ live: 0, idle: 0 })
+        expect(yield* stats).toEqual({ live: 0, idle: 0 })
         const first = yield* js("1 + 1")
         expect(first.success).toBe(true)
-        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+        expect(yield* stats).toEqual({ live: 1, idle: 1 })
         const later: Array<number> = []
         for (let i = 0; i < 5; i++) later.push((yield* js("1 + 1")).durationMs)
         const fastest = Math.min(...later)
         expect(fastest).toBeLessThan(200)
         expect(fastest).toBeLessThan(first.durationMs)
-        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
-      }))
+        expect(yield* stats).toEqual({ live: 1, idle: 1 })
+      }).pipe(Effect.provide(ToolSystem.layer({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir) }))))
 
     it.effect("runs calls concurrently on several workers", () =>
       Effect.gen(function*() {
@@ -214,25 +212,35 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         )
         expect(results.map((r) => r.output)).toEqual([1, 2, 3].map((n) => ({ stdout: "", result: String(n) })))
         expect(Date.now() - start).toBeLessThan(3 * 300 + 2500)
-        expect(sandboxPoolStats().idle).toBeLessThanOrEqual(2)
+        expect((yield* stats).idle).toBeLessThanOrEqual(2)
       }))
   })
 
   describe("the worker pool as a resource", () => {
+    it.live("closing the layer's scope terminates every worker", () =>
+      Effect.gen(function*() {
+        const scope = yield* Scope.make()
+        const pool = Context.get(yield* Layer.buildWithScope(SandboxPool.layer(), scope), SandboxPool)
+        expect(yield* pool.stats).toEqual({ live: 0, idle: 0 })
+        expect(yield* pool.run("6 * 7", 5000)).toEqual({ kind: "ok", stdout: "", result: "42" })
+        expect((yield* pool.stats).live).toBeGreaterThan(0)
+        yield* Scope.close(scope, Exit.void)
+        expect(yield* pool.stats).toEqual({ live: 0, idle: 0 })
+      }))
+
     it.live("an interrupted call terminates its worker, and the pool replaces it", () =>
       Effect.gen(function*() {
-        yield* shutdownSandboxPool
         yield* js("1") // one warm worker
-        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+        expect(yield* stats).toEqual({ live: 1, idle: 1 })
         const start = Date.now()
         const fiber = yield* Effect.fork(js("for (;;) {}", { timeout_sec: 20 }))
         yield* Effect.sleep("300 millis")
-        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 0 })
+        expect(yield* stats).toEqual({ live: 1, idle: 0 })
         yield* Fiber.interrupt(fiber)
         expect(Date.now() - start).toBeLessThan(2000)
         // A replacement starts in the background and becomes the warm worker.
-        yield* waitFor(() => sandboxPoolStats().idle === 1)
-        expect(sandboxPoolStats()).toEqual({ live: 1, idle: 1 })
+        yield* waitFor(stats.pipe(Effect.map((s) => s.idle === 1)))
+        expect(yield* stats).toEqual({ live: 1, idle: 1 })
         const r = yield* js("\"still working\"")
         expect(r.output).toEqual({ stdout: "", result: "\"still working\"" })
       }).pipe(Effect.provide(system)))
@@ -240,7 +248,7 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
     it.live("interrupting a call (as the executor's timeout does) terminates the worker", () =>
       Effect.gen(function*() {
         // A pool that keeps no warm worker, so the count shows exactly what was terminated.
-        const pool = new SandboxPool({ ...DEFAULT_POOL_OPTIONS, warm: 0 })
+        const pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 0 })
         expect((yield* pool.run("1 + 1", 5000))).toEqual({ kind: "ok", stdout: "", result: "2" })
         expect(pool.stats()).toEqual({ live: 1, idle: 1 })
         const start = Date.now()
@@ -253,7 +261,7 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
 
     it.live("the host terminates a worker stuck in native code at the deadline", () =>
       Effect.gen(function*() {
-        const pool = new SandboxPool({ ...DEFAULT_POOL_OPTIONS, warm: 0 })
+        const pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 0 })
         yield* pool.run("0", 5000) // started and warm
         const start = Date.now()
         // One native call that never reaches the interrupt handler.
@@ -277,7 +285,7 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
       })
       expect(code).toBe(0)
       expect(JSON.parse(stdout)).toEqual({ kind: "ok", stdout: "child\n", result: "42" })
-      // It exits on its own once the call is done: the idle worker is unref()ed.
+      // It exits on its own once the call is done: the layer closed the pool.
       expect(Date.now() - started).toBeLessThan(15_000)
     }, 40_000)
   })

@@ -3,7 +3,8 @@
  * loaded QuickJS module, so a call pays a fresh runtime (~1.5 ms a call, measured from dist)
  * instead of a Worker and module start (~150 ms from dist, ~0.5 s under tsx).
  *
- * - Lazy: nothing starts at import time; the first call starts the first Worker.
+ * - Lazy: nothing starts at import time or when the layer is built; the first call starts the
+ *   first Worker. The `SandboxPool` layer's scope owns the pool: closing it terminates every Worker.
  * - Every Worker is `unref()`ed: an idle pool never keeps the process alive. A call in progress
  *   does (its deadline timer is a normal timer).
  * - The host enforces the deadline: at `timeoutMs + graceMs` the Worker is terminated, whatever
@@ -14,7 +15,8 @@
  * @since 0.1.0
  */
 import { Worker } from "node:worker_threads"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, type Scope } from "effect"
+import type { SandboxPoolService } from "../../../services/SandboxPool.js"
 import type { Outcome, RunRequest, WorkerMessage } from "./protocol.js"
 import { workerEntry } from "./workerEntry.js"
 
@@ -32,7 +34,7 @@ export interface SandboxPoolOptions {
   readonly startTimeoutMs: number
 }
 
-/** The defaults of the shared pool. */
+/** The default sizes and waits. */
 export const DEFAULT_POOL_OPTIONS: SandboxPoolOptions = {
   warm: 1,
   maxIdle: 2,
@@ -100,8 +102,8 @@ const dispatch = (worker: Worker, request: RunRequest, killAfterMs: number): Eff
     return Effect.sync(cleanup)
   })
 
-/** A pool of sandbox Workers. Use the shared one through `runInSandbox`. */
-export class SandboxPool {
+/** A pool of sandbox Workers; the `SandboxPool` service wraps one in a scope. */
+export class SandboxWorkers {
   private readonly idle: Array<Worker> = []
   private readonly live = new Set<Worker>()
   private readonly permits: Effect.Semaphore
@@ -260,28 +262,17 @@ export class SandboxPool {
   }
 }
 
-let shared: SandboxPool | undefined
-
-/** The shared pool, created on first use. */
-const sharedPool = (): SandboxPool => {
-  if (shared === undefined) shared = new SandboxPool()
-  return shared
-}
-
-/** Evaluates `code` in the shared pool with a guest deadline of `timeoutMs`. */
-export const runInSandbox = (code: string, timeoutMs: number): Effect.Effect<Outcome> =>
-  Effect.suspend(() => sharedPool().run(code, timeoutMs))
-
-/**
- * Terminates the shared pool's Workers (idle Workers never keep the process alive, so this is
- * only needed to free them early, e.g. in tests). The next call starts a new pool.
- */
-export const shutdownSandboxPool: Effect.Effect<void> = Effect.suspend(() => {
-  const pool = shared
-  shared = undefined
-  return pool === undefined ? Effect.void : pool.shutdown()
-})
-
-/** Workers of the shared pool: alive (idle or busy) and idle. Zero when no pool exists. */
-export const sandboxPoolStats = (): { readonly live: number; readonly idle: number } =>
-  shared === undefined ? { live: 0, idle: 0 } : shared.stats()
+/** A pool as a scoped resource: the scope's end terminates its Workers. */
+export const makeSandboxPool = (
+  options: Partial<SandboxPoolOptions> = {}
+): Effect.Effect<SandboxPoolService, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, ...options })),
+      (pool) => pool.shutdown()
+    ),
+    (pool) => ({
+      run: (code, timeoutMs) => pool.run(code, timeoutMs),
+      stats: Effect.sync(() => pool.stats())
+    })
+  )

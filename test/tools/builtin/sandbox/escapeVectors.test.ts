@@ -7,7 +7,7 @@ import {
   type EscapeExpectation,
   SANDBOX_ESCAPE_VECTORS
 } from "../../../../src/tools/builtin/sandbox/escapeVectors.js"
-import { sandboxPoolStats, shutdownSandboxPool } from "../../../../src/tools/builtin/sandbox/pool.js"
+import { SandboxPool } from "../../../../src/services/SandboxPool.js"
 import type { ToolExecutionResult } from "../../../../src/domain/ToolExecutionResult.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
@@ -90,14 +90,8 @@ describe("SANDBOX_ESCAPE_VECTORS", () => {
           const ok = yield* run("6 * 7", 5)
           expect(ok.output).toEqual({ stdout: "", result: "42" })
           // No worker is left behind: at most the one serving calls and one starting.
-          expect(sandboxPoolStats().live).toBeLessThanOrEqual(2)
+          expect((yield* Effect.flatMap(SandboxPool, (pool) => pool.stats)).live).toBeLessThanOrEqual(2)
         }))
     }
-
-    it.effect("shutting the pool down leaves no worker", () =>
-      Effect.gen(function*() {
-        yield* shutdownSandboxPool
-        expect(sandboxPoolStats()).toEqual({ live: 0, idle: 0 })
-      }))
   })
 })

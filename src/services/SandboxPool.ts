@@ -1,0 +1,34 @@
+/**
+ * `SandboxPool`: the warm QuickJS Workers that `execute_javascript` runs guest code in. A
+ * service so that its Workers live exactly as long as the layer that made them.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, Layer } from "effect"
+import type { Outcome } from "../tools/builtin/sandbox/protocol.js"
+import { makeSandboxPool, type SandboxPoolOptions } from "../tools/builtin/sandbox/pool.js"
+
+export type { Outcome as SandboxOutcome } from "../tools/builtin/sandbox/protocol.js"
+export type { SandboxPoolOptions } from "../tools/builtin/sandbox/pool.js"
+
+/** The `SandboxPool` service interface. */
+export interface SandboxPoolService {
+  /** Evaluates `code` in a fresh guest runtime with a guest deadline of `timeoutMs`. */
+  readonly run: (code: string, timeoutMs: number) => Effect.Effect<Outcome>
+  /** Workers alive (idle or busy), and idle ones. */
+  readonly stats: Effect.Effect<{ readonly live: number; readonly idle: number }>
+}
+
+/**
+ * The sandbox's Worker pool.
+ *
+ * @example
+ * ```ts
+ * const outcome = yield* SandboxPool.pipe(Effect.flatMap((pool) => pool.run("1 + 1", 1000)))
+ * ```
+ */
+export class SandboxPool extends Context.Tag("effect-tool-system/SandboxPool")<SandboxPool, SandboxPoolService>() {
+  /** A pool owned by the layer's scope; no Worker starts before the first call. */
+  static readonly layer = (options: Partial<SandboxPoolOptions> = {}): Layer.Layer<SandboxPool> =>
+    Layer.scoped(SandboxPool, makeSandboxPool(options))
+}
