@@ -18,7 +18,6 @@ import { ToolSystem, Workspace } from "../src/index.js"
 import { extractText } from "../src/tools/builtin/pdf/extract.js"
 import { readPdf, READ_PDF_MEMORY_LIMIT_MB } from "../src/tools/builtin/readPdf.js"
 import { longPdf } from "../test/tools/builtin/pdfFixtures.js"
-import { NodeContext } from "@effect/platform-node"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7)
 const ALL = { max_pages: 1_000_000, max_chars: 1_000_000_000 }
@@ -70,7 +69,7 @@ const pdftotext = (file: string): { ms: number; chars: number } | undefined => {
   return { ms: best(times), chars }
 }
 
-const timeOurs = <A>(run: Effect.Effect<A>, size: (a: A) => number) =>
+const timeOurs = <A, R>(run: Effect.Effect<A, never, R>, size: (a: A) => number) =>
   Effect.gen(function*() {
     const times: Array<number> = []
     let chars = 0
@@ -98,7 +97,7 @@ const benchFile = (dir: string, name: string) =>
       maxChars: ALL.max_chars,
       memoryLimitMb: READ_PDF_MEMORY_LIMIT_MB,
       parallel: false
-    }).pipe(Effect.orDie, Effect.provide(NodeContext.layer))
+    }).pipe(Effect.orDie)
     const single = yield* timeOurs(oneWorker, (x) => x.pages.reduce((n, p) => n + p.text.length, 0))
     const py = pypdf(file)
     const pt = pdftotext(file)

@@ -17,6 +17,7 @@ export {
   type SandboxPoolOptions,
   type SandboxPoolService
 } from "./services/SandboxPool.js"
+export { type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
 export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"

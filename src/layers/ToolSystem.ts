@@ -9,6 +9,7 @@ import { Effect, Layer } from "effect"
 import type { Tool } from "../domain/Tool.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
+import { PdfWorkers } from "../services/PdfWorkers.js"
 import { RateLimiter } from "../services/RateLimiter.js"
 import { SandboxPool } from "../services/SandboxPool.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
@@ -26,6 +27,7 @@ export type ToolServices =
   | CommandExecutor.CommandExecutor
   | HttpClient.HttpClient
   | SandboxPool
+  | PdfWorkers
 
 /** What the facade registers. */
 export interface CoreOptions {
@@ -49,6 +51,8 @@ export interface GraphOptions extends CoreOptions {
   readonly httpClient?: Layer.Layer<HttpClient.HttpClient>
   /** Default `SandboxPool.layer()` (the Workers of `execute_javascript`). */
   readonly sandbox?: Layer.Layer<SandboxPool>
+  /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
+  readonly pdfWorkers?: Layer.Layer<PdfWorkers>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
 }
@@ -87,7 +91,12 @@ export const makeGraph = <A, E>(
     Layer.provideMerge(executor),
     Layer.provideMerge(workspace),
     Layer.provideMerge(
-      Layer.mergeAll(NodeContext.layer, options.httpClient ?? FetchHttpClient.layer, options.sandbox ?? SandboxPool.layer())
+      Layer.mergeAll(
+        NodeContext.layer,
+        options.httpClient ?? FetchHttpClient.layer,
+        options.sandbox ?? SandboxPool.layer(),
+        options.pdfWorkers ?? PdfWorkers.layer.pipe(Layer.provide(NodeContext.layer))
+      )
     )
   )
 }

@@ -13,6 +13,7 @@ import { ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make, type Tool } from "../define.js"
+import { PdfWorkers } from "../../services/PdfWorkers.js"
 import { extractText } from "./pdf/extract.js"
 import { formatPages } from "./pdf/format.js"
 import type { PdfWorkerError } from "./pdf/workerPool.js"
@@ -70,7 +71,7 @@ export interface ReadPdfOptions {
 }
 
 /** Builds a `read_pdf` tool; `readPdf` is the one with the catalog's settings. */
-export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | FileSystem.FileSystem> => {
+export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | FileSystem.FileSystem | PdfWorkers> => {
   const limitMb = options.memoryLimitMb ?? READ_PDF_MEMORY_LIMIT_MB
   return make(TOOL, {
     description: "Read the text of a PDF in the workspace, page by page (`--- Page N ---` headers). " +

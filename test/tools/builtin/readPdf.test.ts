@@ -5,12 +5,13 @@
  * FlateDecode bomb that must hit the memory cap.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Duration, Effect, Exit, Option } from "effect"
+import { NodeContext } from "@effect/platform-node"
+import { Cause, Duration, Effect, Exit, Layer, Option, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { PathTraversalError } from "../../../src/domain/errors.js"
-import { type Tool, type ToolServices, ToolSystem, Workspace } from "../../../src/index.js"
-import { poolStats } from "../../../src/tools/builtin/pdf/workerPool.js"
+import { PdfWorkers, type PdfWorkersService, type Tool, type ToolServices, ToolSystem, Workspace } from "../../../src/index.js"
+import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
 import { makeReadPdf, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { flateBombPdf, imageOnlyPdf, longPdf, pageMarker, textPdf } from "./pdfFixtures.js"
@@ -19,14 +20,24 @@ const base = makeTempDirSync("read-pdf-")
 const ws = path.join(base, "ws")
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "pdf")
 
-const system = (tool: Tool.Tool<ToolServices> = readPdf) =>
-  ToolSystem.layer({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(ws) })
+const system = (tool: Tool.Tool<ToolServices> = readPdf, pool?: PdfWorkersService) =>
+  ToolSystem.layer({
+    builtins: false,
+    tools: [tool],
+    workspace: Workspace.layerFixed(ws),
+    ...(pool === undefined ? {} : { pdfWorkers: Layer.succeed(PdfWorkers, pool) })
+  })
 
-const call = (args: Record<string, unknown>, tool?: Tool.Tool<ToolServices>) =>
+/** One call in a fresh system; with `pool`, the system parses in that (shared) worker pool. */
+const call = (args: Record<string, unknown>, tool?: Tool.Tool<ToolServices>, pool?: PdfWorkersService) =>
   Effect.gen(function*() {
     const ts = yield* ToolSystem
     return yield* ts.execute("read_pdf", args)
-  }).pipe(Effect.provide(system(tool)))
+  }).pipe(Effect.provide(system(tool, pool)))
+
+/** Runs `body` with one worker pool shared by its calls, closed (every worker ended) afterwards. */
+const withPool = <A, E>(body: (pool: PdfWorkersService) => Effect.Effect<A, E>) =>
+  Effect.flatMap(makePdfWorkerPool, body).pipe(Effect.scoped, Effect.provide(NodeContext.layer))
 
 const text = (output: unknown): string => {
   expect(typeof output).toBe("string")
@@ -220,10 +231,10 @@ describe("read_pdf", () => {
     }))
 
   it.effect("serves concurrent calls without mixing them up", () =>
-    Effect.gen(function*() {
+    withPool((pool) => Effect.gen(function*() {
       const starts = [3, 100, 250]
       const results = yield* Effect.all(
-        starts.map((s) => call({ filepath: "long.pdf", start_page: s, max_pages: 2, max_chars: 100_000 })),
+        starts.map((s) => call({ filepath: "long.pdf", start_page: s, max_pages: 2, max_chars: 100_000 }, undefined, pool)),
         { concurrency: "unbounded" }
       )
       results.forEach((r, i) => {
@@ -231,50 +242,61 @@ describe("read_pdf", () => {
         expect(headers(text(r.output))).toEqual([s, s + 1])
         expect(text(r.output)).toContain(pageMarker(s + 1))
       })
-      expect(poolStats().busy).toBe(0)
-    }))
+      expect((yield* pool.stats).busy).toBe(0)
+    })))
+
+  it.effect("closing the pool's scope ends every worker it started", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const pool = yield* makePdfWorkerPool.pipe(Scope.extend(scope))
+      expect((yield* pool.stats).live).toBe(0) // nothing starts before the first request
+      yield* call({ filepath: "three.pdf" }, undefined, pool)
+      expect((yield* pool.stats).idle).toBeGreaterThan(0)
+      yield* Scope.close(scope, Exit.void)
+      expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, busy: 0 })
+    }).pipe(Effect.provide(NodeContext.layer)))
 
   it.effect("on timeout, answers TIMEOUT and terminates the parsing worker", () =>
-    Effect.gen(function*() {
-      yield* call({ filepath: "three.pdf" }) // a warm worker is waiting in the pool
-      const before = poolStats()
+    withPool((pool) => Effect.gen(function*() {
+      yield* call({ filepath: "three.pdf" }, undefined, pool) // a warm worker is waiting in the pool
+      const before = yield* pool.stats
       expect(before.idle).toBeGreaterThan(0)
       const hasty = makeReadPdf({ timeout: Duration.millis(150) })
-      const r = yield* call({ filepath: "long.pdf", max_pages: 300, max_chars: 10_000_000 }, hasty)
+      const r = yield* call({ filepath: "long.pdf", max_pages: 300, max_chars: 10_000_000 }, hasty, pool)
       expect(r.errorCode).toBe("TIMEOUT")
-      const after = poolStats()
+      const after = yield* pool.stats
       expect(after.busy).toBe(0)
       expect(after.live).toBe(after.idle)
       // every worker this call started is gone, and so is the warm one it took from the pool
       expect(after.exited - before.exited).toBeGreaterThan(after.spawned - before.spawned)
       // the pool recovers: the next call gets a working worker
-      const again = yield* call({ filepath: "three.pdf", max_pages: 1 })
+      const again = yield* call({ filepath: "three.pdf", max_pages: 1 }, undefined, pool)
       expect(headers(text(again.output))).toEqual([1])
-    }))
+    })))
 
   it.effect("on timeout inside one endless page, kills the worker at once", () =>
-    Effect.gen(function*() {
-      yield* call({ filepath: "three.pdf" }) // the worker script is ready before the clock starts
-      const before = poolStats()
+    withPool((pool) => Effect.gen(function*() {
+      yield* call({ filepath: "three.pdf" }, undefined, pool) // the worker script is ready before the clock starts
+      const before = yield* pool.stats
       // a 1 GiB content stream: minutes of work in a single page; no memory cap in the way
       const hasty = makeReadPdf({ timeout: Duration.millis(300), memoryLimitMb: 16_384 })
-      const r = yield* call({ filepath: "bomb.pdf" }, hasty)
+      const r = yield* call({ filepath: "bomb.pdf" }, hasty, pool)
       expect(r.errorCode).toBe("TIMEOUT")
       expect(r.durationMs).toBeLessThan(1500) // terminated, not waited for
-      const after = poolStats()
+      const after = yield* pool.stats
       expect(after.busy).toBe(0)
       expect(after.live).toBe(after.idle)
       expect(after.exited - before.exited).toBeGreaterThanOrEqual(after.spawned - before.spawned)
       expect(after.spawned - before.spawned).toBe(1) // its own limit: a fresh worker, now gone
-    }))
+    })))
 
   it.effect("ends a FlateDecode bomb at the memory cap with a clear error", () =>
-    Effect.gen(function*() {
-      yield* call({ filepath: "three.pdf" }) // the worker script is ready before the clock starts
+    withPool((pool) => Effect.gen(function*() {
+      yield* call({ filepath: "three.pdf" }, undefined, pool) // the worker script is ready before the clock starts
       const capped = makeReadPdf({ memoryLimitMb: 128 })
-      const r = yield* call({ filepath: "bomb.pdf" }, capped)
+      const r = yield* call({ filepath: "bomb.pdf" }, capped, pool)
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toContain("the PDF parser ran out of memory (limit 128 MB)")
-      expect(poolStats().busy).toBe(0)
-    }), 60_000)
+      expect((yield* pool.stats).busy).toBe(0)
+    })), 60_000)
 })

@@ -6,12 +6,12 @@
  *
  * @since 0.1.0
  */
-import type { FileSystem } from "@effect/platform"
 import { Effect, type Scope } from "effect"
 import { availableParallelism } from "node:os"
 import { pageBlock } from "./format.js"
 import type { Failed, PageText } from "./protocol.js"
-import { borrow, type PooledWorker, PdfWorkerError, request } from "./workerPool.js"
+import { PdfWorkers } from "../../../services/PdfWorkers.js"
+import { type PooledWorker, PdfWorkerError } from "./workerPool.js"
 
 /** Pages asked of a worker at a time. */
 export const CHUNK_PAGES = 4
@@ -49,8 +49,9 @@ const unexpected = (what: string) =>
 const openSession = (
   bytes: Uint8Array,
   options: ExtractOptions
-): Effect.Effect<Session, PdfWorkerError, Scope.Scope | FileSystem.FileSystem> =>
+): Effect.Effect<Session, PdfWorkerError, Scope.Scope | PdfWorkers> =>
   Effect.gen(function*() {
+    const { borrow, request } = yield* PdfWorkers
     const worker: PooledWorker = yield* borrow(options.memoryLimitMb)
     const opened = yield* request(worker, { _tag: "Open", data: bytes, password: "" })
     if (opened._tag === "Failed") return yield* failed(opened)
@@ -73,7 +74,7 @@ const openSession = (
 export const extractText = (
   bytes: Uint8Array,
   options: ExtractOptions
-): Effect.Effect<Extraction, PdfWorkerError, FileSystem.FileSystem> =>
+): Effect.Effect<Extraction, PdfWorkerError, PdfWorkers> =>
   Effect.scoped(
     Effect.gen(function*() {
       const first = yield* openSession(bytes, options)

@@ -2,6 +2,8 @@
  * The host side of the PDF workers: a small pool of warm `worker_threads` Workers, each
  * started with a hard heap cap (`resourceLimits`), lent out as an Effect resource.
  *
+ * - The pool is a scoped resource (the `PdfWorkers` service): closing its scope terminates every
+ *   worker it started. Nothing starts before the first request.
  * - A worker is taken with `Effect.acquireRelease`: on a clean release it closes its document
  *   and goes back to the pool (unref'd, so it never keeps the process alive, and ended after
  *   `IDLE_MS`); when the borrower was interrupted, or the worker is in doubt, it is terminated.
@@ -17,9 +19,10 @@
  *
  * @since 0.1.0
  */
-import type { FileSystem } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
 import { Data, Duration, Effect, Either, Exit, Schema, type Scope } from "effect"
 import { Worker } from "node:worker_threads"
+import type { PdfWorkersService } from "../../../services/PdfWorkers.js"
 import { type FailureReason, WorkerResponse, type WorkerRequest } from "./protocol.js"
 import { workerData, workerEntry } from "./workerScript.js"
 
@@ -49,9 +52,6 @@ interface PooledWorker {
   idleTimer: ReturnType<typeof setTimeout> | undefined
 }
 
-const idle: Array<PooledWorker> = []
-const counters = { spawned: 0, terminated: 0, live: 0, busy: 0 }
-
 /** Counters of the worker pool, for tests and diagnostics. */
 export interface PoolStats {
   /** Workers started since the process began. */
@@ -66,92 +66,14 @@ export interface PoolStats {
   readonly idle: number
 }
 
-/** The pool's counters now. */
-export const poolStats = (): PoolStats => ({
-  spawned: counters.spawned,
-  exited: counters.terminated,
-  live: counters.live,
-  busy: counters.busy,
-  idle: idle.length
-})
-
-const spawn = (entry: URL, limitMb: number): PooledWorker => {
-  const worker = new Worker(entry, {
-    workerData,
-    resourceLimits: { maxOldGenerationSizeMb: limitMb }
-  })
-  const pooled: PooledWorker = { worker, limitMb, uses: 0, dead: false, error: undefined, overLimit: false, idleTimer: undefined }
-  counters.spawned++
-  counters.live++
-  // A worker's error must always have a listener, or it would be thrown in the host.
-  worker.on("error", (error) => {
-    pooled.error = error
-  })
-  worker.once("exit", () => {
-    pooled.dead = true
-    counters.live--
-    counters.terminated++
-    if (pooled.idleTimer !== undefined) clearTimeout(pooled.idleTimer)
-    const at = idle.indexOf(pooled)
-    if (at >= 0) idle.splice(at, 1)
-  })
-  return pooled
-}
-
-const take = (limitMb: number): Effect.Effect<PooledWorker, PdfWorkerError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const entry = yield* workerEntry.pipe(
-      Effect.mapError((error) => new PdfWorkerError({ reason: "crashed", message: error.message }))
-    )
-    const at = idle.findIndex((w) => w.limitMb === limitMb && !w.dead)
-    const pooled = at >= 0 ? idle.splice(at, 1)[0] : undefined
-    const chosen = pooled ?? spawn(entry, limitMb)
-    if (chosen.idleTimer !== undefined) clearTimeout(chosen.idleTimer)
-    chosen.idleTimer = undefined
-    chosen.worker.ref()
-    chosen.uses++
-    counters.busy++
-    return chosen
-  })
-
-/** Terminates a worker and waits until it has exited. */
-const terminate = (pooled: PooledWorker): Effect.Effect<void> =>
-  pooled.dead ? Effect.void : Effect.asVoid(Effect.promise(() => pooled.worker.terminate()))
-
-const park = (pooled: PooledWorker): Effect.Effect<void> =>
-  Effect.suspend(() => {
-    const room = idle.filter((w) => w.limitMb === pooled.limitMb).length < MAX_IDLE
-    if (pooled.dead || !room || pooled.uses >= MAX_USES) return terminate(pooled)
-    pooled.worker.unref()
-    pooled.idleTimer = setTimeout(() => Effect.runFork(terminate(pooled)), IDLE_MS)
-    pooled.idleTimer.unref()
-    idle.push(pooled)
-    return Effect.void
-  })
-
 const decode = Schema.decodeUnknownEither(WorkerResponse)
 
 /** How often the memory watchdog samples the process while a request runs. */
 const WATCH_EVERY_MS = 50
 const MB = 1024 * 1024
 
-/**
- * `resourceLimits` caps a worker's JS heap, not the ArrayBuffers it allocates (a small
- * FlateDecode bomb inflates into gigabytes of them). While a request runs, the watchdog
- * terminates the worker when the process's resident memory grows past the limit (per busy
- * worker) since the request began.
- */
-const watch = (pooled: PooledWorker): () => void => {
-  const baseline = process.memoryUsage.rss()
-  const timer = setInterval(() => {
-    if (process.memoryUsage.rss() - baseline <= pooled.limitMb * MB * Math.max(1, counters.busy)) return
-    clearInterval(timer)
-    pooled.overLimit = true
-    Effect.runFork(terminate(pooled))
-  }, WATCH_EVERY_MS)
-  timer.unref()
-  return () => clearInterval(timer)
-}
+/** The longest a clean release waits for a worker to close its document. */
+const CLOSE_WAIT = Duration.seconds(2)
 
 const deathOf = (pooled: PooledWorker, code: number | undefined): PdfWorkerError => {
   const error = pooled.error
@@ -166,77 +88,180 @@ const deathOf = (pooled: PooledWorker, code: number | undefined): PdfWorkerError
 }
 
 /**
- * Sends one request and waits for the answer. Interrupting the wait terminates the worker
- * (whatever it is doing); a worker that dies meanwhile fails the request.
+ * A pool of PDF workers owned by the current scope: closing the scope terminates them all.
+ * Requires the `FileSystem` the worker's script is read through (when run from sources).
  */
-export const request = (
-  pooled: PooledWorker,
-  message: WorkerRequest
-): Effect.Effect<WorkerResponse, PdfWorkerError> =>
-  Effect.async<WorkerResponse, PdfWorkerError>((resume) => {
-    if (pooled.dead) {
-      resume(Effect.fail(deathOf(pooled, undefined)))
-      return
+export const makePdfWorkerPool: Effect.Effect<PdfWorkersService, never, Scope.Scope | FileSystem.FileSystem> = Effect
+  .gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const idle: Array<PooledWorker> = []
+    const live = new Set<PooledWorker>()
+    const counters = { spawned: 0, terminated: 0, busy: 0 }
+    let closed = false
+
+    const spawn = (entry: URL, limitMb: number): PooledWorker => {
+      const worker = new Worker(entry, {
+        workerData,
+        resourceLimits: { maxOldGenerationSizeMb: limitMb }
+      })
+      const pooled: PooledWorker = {
+        worker,
+        limitMb,
+        uses: 0,
+        dead: false,
+        error: undefined,
+        overLimit: false,
+        idleTimer: undefined
+      }
+      counters.spawned++
+      live.add(pooled)
+      // A worker's error must always have a listener, or it would be thrown in the host.
+      worker.on("error", (error) => {
+        pooled.error = error
+      })
+      worker.once("exit", () => {
+        pooled.dead = true
+        live.delete(pooled)
+        counters.terminated++
+        if (pooled.idleTimer !== undefined) clearTimeout(pooled.idleTimer)
+        const at = idle.indexOf(pooled)
+        if (at >= 0) idle.splice(at, 1)
+      })
+      return pooled
     }
-    const { worker } = pooled
-    const unwatch = watch(pooled)
-    const cleanup = () => {
-      unwatch()
-      worker.off("message", onMessage)
-      worker.off("error", onError)
-      worker.off("exit", onExit)
+
+    /** Terminates a worker and waits until it has exited. */
+    const terminate = (pooled: PooledWorker): Effect.Effect<void> =>
+      pooled.dead ? Effect.void : Effect.asVoid(Effect.promise(() => pooled.worker.terminate()))
+
+    const take = (limitMb: number): Effect.Effect<PooledWorker, PdfWorkerError> =>
+      Effect.gen(function*() {
+        if (closed) return yield* new PdfWorkerError({ reason: "crashed", message: "the PDF worker pool is closed" })
+        const entry = yield* workerEntry.pipe(
+          Effect.provideService(FileSystem.FileSystem, fs),
+          Effect.mapError((error) => new PdfWorkerError({ reason: "crashed", message: error.message }))
+        )
+        const at = idle.findIndex((w) => w.limitMb === limitMb && !w.dead)
+        const pooled = at >= 0 ? idle.splice(at, 1)[0] : undefined
+        const chosen = pooled ?? spawn(entry, limitMb)
+        if (chosen.idleTimer !== undefined) clearTimeout(chosen.idleTimer)
+        chosen.idleTimer = undefined
+        chosen.worker.ref()
+        chosen.uses++
+        counters.busy++
+        return chosen
+      })
+
+    const park = (pooled: PooledWorker): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const room = idle.filter((w) => w.limitMb === pooled.limitMb).length < MAX_IDLE
+        if (closed || pooled.dead || !room || pooled.uses >= MAX_USES) return terminate(pooled)
+        pooled.worker.unref()
+        pooled.idleTimer = setTimeout(() => Effect.runFork(terminate(pooled)), IDLE_MS)
+        pooled.idleTimer.unref()
+        idle.push(pooled)
+        return Effect.void
+      })
+
+    /**
+     * `resourceLimits` caps a worker's JS heap, not the ArrayBuffers it allocates (a small
+     * FlateDecode bomb inflates into gigabytes of them). While a request runs, the watchdog
+     * terminates the worker when the process's resident memory grows past the limit (per busy
+     * worker) since the request began.
+     */
+    const watch = (pooled: PooledWorker): () => void => {
+      const baseline = process.memoryUsage.rss()
+      const timer = setInterval(() => {
+        if (process.memoryUsage.rss() - baseline <= pooled.limitMb * MB * Math.max(1, counters.busy)) return
+        clearInterval(timer)
+        pooled.overLimit = true
+        Effect.runFork(terminate(pooled))
+      }, WATCH_EVERY_MS)
+      timer.unref()
+      return () => clearInterval(timer)
     }
-    const onMessage = (data: unknown) => {
-      cleanup()
-      const decoded = decode(data)
-      resume(
-        Either.isRight(decoded)
-          ? Effect.succeed(decoded.right)
-          : Effect.fail(new PdfWorkerError({ reason: "crashed", message: "the PDF parser sent a malformed answer" }))
+
+    /**
+     * Sends one request and waits for the answer. Interrupting the wait terminates the worker
+     * (whatever it is doing); a worker that dies meanwhile fails the request.
+     */
+    const request = (
+      pooled: PooledWorker,
+      message: WorkerRequest
+    ): Effect.Effect<WorkerResponse, PdfWorkerError> =>
+      Effect.async<WorkerResponse, PdfWorkerError>((resume) => {
+        if (pooled.dead) {
+          resume(Effect.fail(deathOf(pooled, undefined)))
+          return
+        }
+        const { worker } = pooled
+        const unwatch = watch(pooled)
+        const cleanup = () => {
+          unwatch()
+          worker.off("message", onMessage)
+          worker.off("error", onError)
+          worker.off("exit", onExit)
+        }
+        const onMessage = (data: unknown) => {
+          cleanup()
+          const decoded = decode(data)
+          resume(
+            Either.isRight(decoded)
+              ? Effect.succeed(decoded.right)
+              : Effect.fail(new PdfWorkerError({ reason: "crashed", message: "the PDF parser sent a malformed answer" }))
+          )
+        }
+        const onError = (error: Error) => {
+          cleanup()
+          pooled.error = error
+          resume(Effect.fail(deathOf(pooled, undefined)))
+        }
+        const onExit = (code: number) => {
+          cleanup()
+          resume(Effect.fail(deathOf(pooled, code)))
+        }
+        worker.on("message", onMessage)
+        worker.on("error", onError)
+        worker.on("exit", onExit)
+        worker.postMessage(message)
+        return Effect.suspend(() => {
+          cleanup()
+          return terminate(pooled)
+        })
+      })
+
+    const release = (pooled: PooledWorker, exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> => {
+      counters.busy--
+      if (pooled.dead || Exit.isInterrupted(exit)) return terminate(pooled)
+      // releases run uninterruptibly: let the timeout interrupt the wait (which ends the worker)
+      return Effect.interruptible(request(pooled, { _tag: "Close" })).pipe(
+        Effect.timeout(CLOSE_WAIT),
+        Effect.matchEffect({
+          onFailure: () => terminate(pooled),
+          onSuccess: (answer) => (answer._tag === "Closed" ? park(pooled) : terminate(pooled))
+        })
       )
     }
-    const onError = (error: Error) => {
-      cleanup()
-      pooled.error = error
-      resume(Effect.fail(deathOf(pooled, undefined)))
+
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        closed = true
+        idle.length = 0
+        return Effect.forEach([...live], terminate, { discard: true, concurrency: "unbounded" })
+      })
+    )
+
+    return {
+      borrow: (limitMb) => Effect.acquireRelease(take(limitMb), release),
+      request,
+      stats: Effect.sync((): PoolStats => ({
+        spawned: counters.spawned,
+        exited: counters.terminated,
+        live: live.size,
+        busy: counters.busy,
+        idle: idle.length
+      }))
     }
-    const onExit = (code: number) => {
-      cleanup()
-      resume(Effect.fail(deathOf(pooled, code)))
-    }
-    worker.on("message", onMessage)
-    worker.on("error", onError)
-    worker.on("exit", onExit)
-    worker.postMessage(message)
-    return Effect.suspend(() => {
-      cleanup()
-      return terminate(pooled)
-    })
   })
-
-/** The longest a clean release waits for a worker to close its document. */
-const CLOSE_WAIT = Duration.seconds(2)
-
-const release = (pooled: PooledWorker, exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> => {
-  counters.busy--
-  if (pooled.dead || Exit.isInterrupted(exit)) return terminate(pooled)
-  // releases run uninterruptibly: let the timeout interrupt the wait (which ends the worker)
-  return Effect.interruptible(request(pooled, { _tag: "Close" })).pipe(
-    Effect.timeout(CLOSE_WAIT),
-    Effect.matchEffect({
-      onFailure: () => terminate(pooled),
-      onSuccess: (answer) => (answer._tag === "Closed" ? park(pooled) : terminate(pooled))
-    })
-  )
-}
-
-/**
- * Borrows a worker whose heap is capped at `limitMb` for the scope: a warm one from the pool,
- * or a fresh one (which starts loading pdf.js at once; requests queue meanwhile).
- */
-export const borrow = (
-  limitMb: number
-): Effect.Effect<PooledWorker, PdfWorkerError, Scope.Scope | FileSystem.FileSystem> =>
-  Effect.acquireRelease(take(limitMb), release)
 
 export type { PooledWorker }

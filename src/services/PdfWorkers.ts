@@ -1,0 +1,31 @@
+/**
+ * `PdfWorkers`: the warm, memory-capped worker threads `read_pdf` parses in. A service so
+ * that its workers live exactly as long as the layer that made them.
+ *
+ * @since 0.1.0
+ */
+import type { FileSystem } from "@effect/platform"
+import { Context, type Effect, Layer, type Scope } from "effect"
+import type { WorkerRequest, WorkerResponse } from "../tools/builtin/pdf/protocol.js"
+import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWorker } from "../tools/builtin/pdf/workerPool.js"
+
+export type { PoolStats as PdfWorkerStats } from "../tools/builtin/pdf/workerPool.js"
+
+/** The `PdfWorkers` service interface. */
+export interface PdfWorkersService {
+  /** Borrows a worker whose heap is capped at `limitMb` for the scope (warm, or started now). */
+  readonly borrow: (limitMb: number) => Effect.Effect<PooledWorker, PdfWorkerError, Scope.Scope>
+  /** One request to a borrowed worker; interrupting it terminates the worker. */
+  readonly request: (worker: PooledWorker, message: WorkerRequest) => Effect.Effect<WorkerResponse, PdfWorkerError>
+  /** Counters, for tests and diagnostics. */
+  readonly stats: Effect.Effect<PoolStats>
+}
+
+/** The PDF parser's worker pool. */
+export class PdfWorkers extends Context.Tag("effect-tool-system/PdfWorkers")<PdfWorkers, PdfWorkersService>() {
+  /** A pool owned by the layer's scope; no worker starts before the first request. */
+  static readonly layer: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> = Layer.scoped(
+    PdfWorkers,
+    makePdfWorkerPool
+  )
+}
