@@ -4,8 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Args, Command, Options } from "@effect/cli"
-import { FileSystem } from "@effect/platform"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Cause, Console, Effect, Exit, Option } from "effect"
 import * as AgentMode from "../domain/AgentMode.js"
 import { PathTraversalError } from "../domain/errors.js"

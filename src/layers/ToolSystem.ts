@@ -3,8 +3,12 @@
  *
  * @since 0.1.0
  */
-import { type CommandExecutor, FetchHttpClient, type FileSystem, type HttpClient, type Path } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
+import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as Path from "@effect/platform/Path"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import type { Tool } from "../domain/Tool.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, FiberRef, Option } from "effect"
 import * as NodePath from "node:path"
 import { PathTraversalError } from "../domain/errors.js"

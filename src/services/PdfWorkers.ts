@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { FileSystem } from "@effect/platform"
+import type * as FileSystem from "@effect/platform/FileSystem"
 import { Context, type Effect, Layer, type Scope } from "effect"
 import type { WorkerRequest, WorkerResponse } from "../tools/builtin/pdf/protocol.js"
 import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWorker } from "../tools/builtin/pdf/workerPool.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { FileSystem } from "@effect/platform"
+import type * as FileSystem from "@effect/platform/FileSystem"
 import { Context, Effect, Function, Layer, Option } from "effect"
 import type { PathTraversalError } from "../domain/errors.js"
 import { currentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"

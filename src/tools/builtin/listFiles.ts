@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Schema } from "effect"
 import * as NodePath from "node:path"
 import { glob } from "tinyglobby"

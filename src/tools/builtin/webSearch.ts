@@ -12,7 +12,8 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Config, type Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
 import { ToolError } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Schema } from "effect"
 import { ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { FileSystem, Path } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect } from "effect"
 

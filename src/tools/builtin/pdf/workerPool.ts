@@ -19,7 +19,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Data, Duration, Effect, Either, Exit, Schema, type Scope } from "effect"
 import { Worker } from "node:worker_threads"
 import type { PdfWorkersService } from "../../../services/PdfWorkers.js"

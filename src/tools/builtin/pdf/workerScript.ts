@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
