@@ -8,7 +8,7 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Cause, Console, Effect, Exit, Option } from "effect"
+import { Cause, Console, Effect, Either, Exit, Option } from "effect"
 import * as AgentMode from "../domain/AgentMode.js"
 import { PathTraversalError } from "../domain/errors.js"
 import { formats } from "../domain/exports.js"
@@ -107,15 +107,6 @@ const describe = Command.make(
     }))
 ).pipe(Command.withDescription("Print a tool's spec as JSON"))
 
-const parseArgs = (text: string): Either<unknown> => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) }
-  }
-}
-type Either<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: string }
-
 const call = Command.make(
   "call",
   {
@@ -131,18 +122,21 @@ const call = Command.make(
   },
   ({ args, mode, name, version, workspace, yes }) =>
     Effect.gen(function*() {
-      const parsed = parseArgs(args)
-      if (!parsed.ok) {
-        yield* Console.error(`Invalid JSON arguments: ${parsed.error}`)
+      const parsed = Either.try({
+        try: (): unknown => JSON.parse(args),
+        catch: (error) => (error instanceof Error ? error.message : String(error))
+      })
+      if (Either.isLeft(parsed)) {
+        yield* Console.error(`Invalid JSON arguments: ${parsed.left}`)
         return ExitCode.usage
       }
-      if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
+      if (typeof parsed.right !== "object" || parsed.right === null || Array.isArray(parsed.right)) {
         yield* Console.error("The arguments must be a JSON object")
         return ExitCode.usage
       }
       const system = yield* ToolSystem
       const exit = yield* Effect.exit(
-        system.execute(name, parsed.value, {
+        system.execute(name, parsed.right, {
           mode: modeOf(mode),
           confirm: yes,
           versionRange: Option.getOrUndefined(version)
