@@ -11,7 +11,7 @@ import { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import { exportSpec } from "../domain/exports.js"
 import type { RegisteredTool, Tool, ToolInfo } from "../domain/Tool.js"
 import type { ListOptions, ToolRegistryService } from "../services/ToolRegistry.js"
-import { definitionProblem } from "../tools/define.js"
+import { definitionProblem } from "../tools/definition.js"
 import { closest } from "./closest.js"
 
 /** Whether a mode lets a tool through at all (scoped writes are checked per call by the mode gate). */

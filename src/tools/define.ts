@@ -11,6 +11,7 @@ import { parametersJsonSchema } from "../domain/parametersSchema.js"
 import type { PreparedCall, Tool } from "../domain/Tool.js"
 import { NAME_PATTERN, ToolSpec } from "../domain/ToolSpec.js"
 import { pathFieldsOf, pathValuesOf } from "../domain/WorkspacePath.js"
+import { definitionProblem, messageOf } from "./definition.js"
 
 export type { PreparedCall, Tool } from "../domain/Tool.js"
 
@@ -43,30 +44,6 @@ export interface MakeOptions<A, I, O, E, R> {
   /** Marks the version deprecated, with the reason or replacement. */
   readonly deprecated?: string
   readonly handler: (args: A) => Effect.Effect<O, E, R>
-}
-
-const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
-
-/** The message of any failure a handler may raise. */
-export const messageOf = (error: unknown): string => {
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
-    return error.message
-  }
-  return String(error)
-}
-
-/** Checks what every registered tool must satisfy; `undefined` when it does. */
-export const definitionProblem = (tool: {
-  readonly name: string
-  readonly version: string
-  readonly timeoutMs: number | undefined
-  readonly rateLimitRpm: number | undefined
-}): string | undefined => {
-  if (!NAME_PATTERN.test(tool.name)) return "the name must match ^[a-zA-Z0-9_-]{1,64}$"
-  if (!SEMVER.test(tool.version)) return `"${tool.version}" is not a semver version`
-  if (tool.timeoutMs !== undefined && !(tool.timeoutMs > 0)) return "the timeout must be positive"
-  if (tool.rateLimitRpm !== undefined && !(tool.rateLimitRpm > 0)) return "rateLimitRpm must be positive"
-  return undefined
 }
 
 /**
