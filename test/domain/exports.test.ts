@@ -21,32 +21,11 @@ import type { JsonSchema } from "../../src/domain/ToolSpec.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { make } from "../../src/tools/define.js"
+import { Rich as SearchParams } from "../helpers/richSchema.js"
 
 // ---------------------------------------------------------------------------------------------
 // Tools with every kind of field
 // ---------------------------------------------------------------------------------------------
-const Point = Schema.Struct({
-  x: Schema.Number.annotations({ description: "x coordinate" }),
-  y: Schema.optionalWith(Schema.Number, { default: () => 0 }).annotations({ description: "y coordinate" }),
-  label: Schema.optional(Schema.String).annotations({ description: "nested label" })
-}).annotations({ identifier: "Point", description: "A point" })
-
-const SearchParams = Schema.Struct({
-  path: WorkspacePath.annotations({ description: "The file to search" }),
-  query: Schema.String.annotations({ description: "What to look for" }),
-  limit: Schema.optional(Schema.Int.pipe(Schema.positive(), Schema.lessThanOrEqualTo(100))).annotations({
-    description: "At most this many matches"
-  }),
-  mode: Schema.optionalWith(Schema.Literal("fast", "thorough"), { default: () => "fast" as const }).annotations({
-    description: "Search mode"
-  }),
-  level: Schema.Literal(1, 2, 3).annotations({ description: "Depth" }),
-  origin: Point,
-  waypoints: Schema.optional(Schema.Array(Point)),
-  tags: Schema.Array(Schema.String),
-  recursive: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-  note: Schema.NullOr(Schema.String)
-})
 
 const search = make("search", {
   description: "Search a file",

@@ -6,33 +6,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
-import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { make } from "../../src/tools/define.js"
+import { Rich } from "../helpers/richSchema.js"
 
-const Point = Schema.Struct({
-  x: Schema.Number.annotations({ description: "x coordinate" }),
-  y: Schema.optionalWith(Schema.Number, { default: () => 0 }).annotations({ description: "y coordinate" }),
-  label: Schema.optional(Schema.String).annotations({ description: "nested label" })
-}).annotations({ identifier: "Point", description: "A point" })
-
-/** Every kind of field a tool uses. `Point` has an identifier, so `JSONSchema.make` puts it in `$defs`. */
-const Rich = Schema.Struct({
-  path: WorkspacePath.annotations({ description: "The file to search" }),
-  query: Schema.String.annotations({ description: "What to look for" }),
-  limit: Schema.optional(Schema.Int.pipe(Schema.positive(), Schema.lessThanOrEqualTo(100))).annotations({
-    description: "At most this many matches"
-  }),
-  mode: Schema.optionalWith(Schema.Literal("fast", "thorough"), { default: () => "fast" as const }).annotations({
-    description: "Search mode"
-  }),
-  level: Schema.Literal(1, 2, 3).annotations({ description: "Depth" }),
-  origin: Point,
-  waypoints: Schema.optional(Schema.Array(Point)),
-  tags: Schema.Array(Schema.String).annotations({ description: "Labels" }),
-  recursive: Schema.optionalWith(Schema.Boolean, { default: () => false }),
-  also: Schema.optional(Schema.Array(WorkspacePath)),
-  note: Schema.NullOr(Schema.String)
-})
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 

@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import { Worker } from "node:worker_threads"
-import { Effect, Exit, type Scope } from "effect"
+import { Effect, Either, Exit, type Scope } from "effect"
 import type { SandboxPoolService } from "../../../services/SandboxPool.js"
 import type { Outcome, RunRequest, WorkerMessage } from "./protocol.js"
 import { workerEntry } from "./workerEntry.js"
@@ -64,42 +64,74 @@ interface Dispatched {
   readonly diagnostics?: ReadonlyArray<string>
 }
 
+/** What ends a wait on a Worker: a message that answers it, an error, its exit, or the deadline. */
+interface WorkerEvents<A> {
+  /** The wait's value for a message, or `undefined` when the message is not the answer. */
+  readonly message: (message: unknown) => A | undefined
+  readonly error: (error: Error) => A
+  readonly exit: (code: number) => A
+  readonly timeout: () => A
+}
+
+/**
+ * Listens for the first event that ends a wait and hands its value to `settle`, once.
+ * Returns `stop`, which removes the listeners and says whether the wait had already ended.
+ * `keepAlive`: the deadline timer keeps the process alive (a call waits on it).
+ */
+const firstEvent = <A>(
+  worker: Worker,
+  events: WorkerEvents<A>,
+  timeoutMs: number,
+  keepAlive: boolean,
+  settle: (value: A) => void
+): () => boolean => {
+  let settled = false
+  const stop = () => {
+    const already = settled
+    settled = true
+    clearTimeout(timer)
+    worker.off("message", onMessage)
+    worker.off("error", onError)
+    worker.off("exit", onExit)
+    return already
+  }
+  const end = (value: A) => {
+    if (!stop()) settle(value)
+  }
+  const onMessage = (message: unknown) => {
+    if (settled) return
+    const value = events.message(message)
+    if (value !== undefined) end(value)
+  }
+  const onError = (error: Error) => end(events.error(error))
+  const onExit = (code: number) => end(events.exit(code))
+  const timer = setTimeout(() => end(events.timeout()), timeoutMs)
+  if (!keepAlive) timer.unref()
+  worker.on("message", onMessage)
+  worker.on("error", onError)
+  worker.on("exit", onExit)
+  return stop
+}
+
 /** Sends one request and waits for its outcome, the Worker's death, or the host deadline. */
 const dispatch = (worker: Worker, request: RunRequest, killAfterMs: number): Effect.Effect<Dispatched> =>
   Effect.async<Dispatched>((resume) => {
-    let settled = false
-    const cleanup = () => {
-      settled = true
-      clearTimeout(timer)
-      worker.off("message", onMessage)
-      worker.off("error", onError)
-      worker.off("exit", onExit)
-    }
-    const finish = (dispatched: Dispatched) => {
-      if (settled) return
-      cleanup()
-      resume(Effect.succeed(dispatched))
-    }
-    const onMessage = (message: unknown) => {
-      if (isMessage(message) && message.type === "done" && message.id === request.id) {
-        finish({ outcome: message.outcome, reusable: !message.recycle, diagnostics: message.diagnostics })
-      }
-    }
-    const onError = (error: Error) =>
-      finish({
+    const stop = firstEvent<Dispatched>(worker, {
+      message: (message) =>
+        isMessage(message) && message.type === "done" && message.id === request.id
+          ? { outcome: message.outcome, reusable: !message.recycle, diagnostics: message.diagnostics }
+          : undefined,
+      error: (error) => ({
         outcome: isOutOfMemory(error)
           ? { kind: "memory", stdout: "" }
           : { kind: "crash", message: `the sandbox worker failed: ${describeError(error)}` },
         reusable: false
-      })
-    const onExit = (code: number) =>
-      finish({ outcome: { kind: "crash", message: `the sandbox worker exited (code ${code})` }, reusable: false })
-    const timer = setTimeout(() => finish({ outcome: { kind: "timeout", stdout: "" }, reusable: false }), killAfterMs)
-    worker.on("message", onMessage)
-    worker.on("error", onError)
-    worker.on("exit", onExit)
+      }),
+      exit: (code) => ({ outcome: { kind: "crash", message: `the sandbox worker exited (code ${code})` }, reusable: false }),
+      timeout: () => ({ outcome: { kind: "timeout", stdout: "" }, reusable: false })
+    }, killAfterMs, true, (dispatched) => resume(Effect.succeed(dispatched)))
     worker.postMessage(request)
-    return Effect.sync(cleanup)
+    return Effect.sync(stop)
   })
 
 /** A pool of sandbox Workers; the `SandboxPool` service wraps one in a scope. */
@@ -225,39 +257,18 @@ export class SandboxWorkers {
       })
       worker.on("exit", () => this.forget(worker))
 
-      let settled = false
-      const cleanup = () => {
-        settled = true
-        clearTimeout(timer)
-        worker.off("message", onMessage)
-        worker.off("error", onError)
-        worker.off("exit", onExit)
-      }
-      const fail = (message: string) => {
-        if (settled) return
-        cleanup()
-        resume(Effect.zipRight(this.terminate(worker), Effect.fail(message)))
-      }
-      const onMessage = (message: unknown) => {
-        if (settled || !isMessage(message) || message.type !== "ready") return
-        cleanup()
-        resume(Effect.succeed(worker))
-      }
-      const onError = (error: Error) => fail(`the sandbox worker failed to start: ${describeError(error)}`)
-      const onExit = (code: number) => fail(`the sandbox worker exited while starting (code ${code})`)
-      const timer = setTimeout(
-        () => fail(`the sandbox worker did not start within ${this.options.startTimeoutMs} ms`),
-        this.options.startTimeoutMs
-      )
-      if (!forCall) timer.unref()
-      worker.on("message", onMessage)
-      worker.on("error", onError)
-      worker.on("exit", onExit)
-      return Effect.suspend(() => {
-        if (settled) return Effect.void
-        cleanup()
-        return this.terminate(worker)
-      })
+      const stop = firstEvent<Either.Either<Worker, string>>(worker, {
+        message: (message) => (isMessage(message) && message.type === "ready" ? Either.right(worker) : undefined),
+        error: (error) => Either.left(`the sandbox worker failed to start: ${describeError(error)}`),
+        exit: (code) => Either.left(`the sandbox worker exited while starting (code ${code})`),
+        timeout: () => Either.left(`the sandbox worker did not start within ${this.options.startTimeoutMs} ms`)
+      }, this.options.startTimeoutMs, forCall, (started) =>
+        resume(
+          Either.isRight(started)
+            ? Effect.succeed(started.right)
+            : Effect.zipRight(this.terminate(worker), Effect.fail(started.left))
+        ))
+      return Effect.suspend(() => (stop() ? Effect.void : this.terminate(worker)))
     })
   }
 }
