@@ -21,7 +21,7 @@ import type { JsonSchema } from "../../src/domain/ToolSpec.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { make } from "../../src/tools/define.js"
-import { Rich as SearchParams } from "../helpers/richSchema.js"
+import { isRecord, keysDeep, Rich as SearchParams } from "../helpers/richSchema.js"
 
 // ---------------------------------------------------------------------------------------------
 // Tools with every kind of field
@@ -85,18 +85,6 @@ const all = [search, writePlan, shell, now, constrained]
 // ---------------------------------------------------------------------------------------------
 // Checkers
 // ---------------------------------------------------------------------------------------------
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const keysDeep = (node: unknown, out: Set<string> = new Set()): Set<string> => {
-  if (Array.isArray(node)) for (const n of node) keysDeep(n, out)
-  else if (isRecord(node)) {
-    for (const [k, v] of Object.entries(node)) {
-      out.add(k)
-      keysDeep(v, out)
-    }
-  }
-  return out
-}
 
 const record = (u: unknown): Record<string, unknown> => {
   if (!isRecord(u)) throw new Error(`not an object: ${JSON.stringify(u)}`)

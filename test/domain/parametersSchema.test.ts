@@ -7,22 +7,8 @@ import { Effect, Either, Schema } from "effect"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
 import { make } from "../../src/tools/define.js"
-import { Rich } from "../helpers/richSchema.js"
+import { isRecord, keysDeep, Rich } from "../helpers/richSchema.js"
 
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** Every key used anywhere in a JSON value. */
-const keysDeep = (node: unknown, out: Set<string> = new Set()): Set<string> => {
-  if (Array.isArray(node)) for (const n of node) keysDeep(n, out)
-  else if (isRecord(node)) {
-    for (const [k, v] of Object.entries(node)) {
-      out.add(k)
-      keysDeep(v, out)
-    }
-  }
-  return out
-}
 
 /** `node.properties[name]`, failing the test when it is missing. */
 const prop = (node: unknown, ...names: ReadonlyArray<string>): Record<string, unknown> => {

@@ -28,3 +28,19 @@ export const Rich = Schema.Struct({
   also: Schema.optional(Schema.Array(WorkspacePath)),
   note: Schema.NullOr(Schema.String)
 })
+
+/** A JSON object (not an array, not null). */
+export const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** Every key used anywhere in a JSON value. */
+export const keysDeep = (node: unknown, out: Set<string> = new Set()): Set<string> => {
+  if (Array.isArray(node)) for (const n of node) keysDeep(n, out)
+  else if (isRecord(node)) {
+    for (const [k, v] of Object.entries(node)) {
+      out.add(k)
+      keysDeep(v, out)
+    }
+  }
+  return out
+}
