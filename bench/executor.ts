@@ -52,7 +52,7 @@ const time = async (label: string, run: (i: number) => Promise<unknown>): Promis
 
 const main = async () => {
   const system = ManagedRuntime.make(
-    ToolSystem.layer({ builtins: false, tools: [ours], workspace: Workspace.layerFixed(process.cwd()) })
+    ToolSystem.layerNode({ builtins: false, tools: [ours], workspace: Workspace.layerFixed(process.cwd()) })
   )
   const executor = await system.runPromise(ToolExecutor)
   const ai = ManagedRuntime.make(aiLayer)

@@ -45,7 +45,7 @@ const policy = ToolPolicy.layer(({ args }) =>
 
 Effect.runPromise(
   program.pipe(
-    Effect.provide(ToolSystem.layer({ tools: [shout], workspace: Workspace.layerFixed(workspace), policy })),
+    Effect.provide(ToolSystem.layerNode({ tools: [shout], workspace: Workspace.layerFixed(workspace), policy })),
     Effect.ensuring(Effect.sync(() => fs.rmSync(workspace, { recursive: true, force: true })))
   )
 ).catch((error) => {

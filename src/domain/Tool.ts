@@ -7,13 +7,17 @@
 import type { Context, Effect, Either } from "effect"
 import type { InvalidArguments, PathTraversalError, ToolError } from "./errors.js"
 import type { ToolSpec } from "./ToolSpec.js"
+import type { PathSlot } from "./WorkspacePath.js"
 
 /** A call whose arguments were validated: its path arguments and the effect that runs it. */
 export interface PreparedCall<R> {
   /** The decoded arguments. */
   readonly args: unknown
-  /** The values of the `WorkspacePath` arguments, for the mode gate. */
-  readonly paths: ReadonlyArray<string>
+  /**
+   * Where the `WorkspacePath` values of `args` sit, at any depth. The executor resolves each
+   * through `Workspace` and writes the resolved path back before any gate or handler runs.
+   */
+  readonly paths: ReadonlyArray<PathSlot>
   /** Runs the handler; its failures are already `ToolError` or `PathTraversalError`. */
   readonly run: Effect.Effect<unknown, ToolError | PathTraversalError, R>
 }
@@ -34,7 +38,7 @@ export interface ToolInfo {
   readonly memoryLimitMb: number | undefined
   /** A vetted scoped-write tool: may run in a read-only mode when its paths lie in a scoped dir. */
   readonly scopedWrite: boolean
-  /** The names of the parameters typed `WorkspacePath`. */
+  /** The names of the top-level parameters that hold a `WorkspacePath` (at any depth). */
   readonly pathFields: ReadonlyArray<string>
   /** Set when the version is deprecated: the reason or the replacement. */
   readonly deprecated: string | undefined
@@ -56,7 +60,7 @@ export interface Tool<out R = never> extends ToolInfo {
  */
 export interface BoundCall {
   readonly args: unknown
-  readonly paths: ReadonlyArray<string>
+  readonly paths: ReadonlyArray<PathSlot>
   readonly use: <X>(
     f: <R>(
       run: Effect.Effect<unknown, ToolError | PathTraversalError, R>,

@@ -1,26 +1,47 @@
 /**
  * The result of one call. Every call ends in one of these, except a workspace escape, which
- * the executor re-raises as a defect.
+ * the executor re-raises as a defect. A union discriminated by `success`: on `false`,
+ * `error` and `errorCode` are set.
  *
  * @since 0.1.0
  */
 import type { ErrorCode, ToolCallError } from "./errors.js"
 
-/** What a call produced: `output` on success, `error` and a stable `errorCode` otherwise. */
-export interface ToolExecutionResult {
-  readonly success: boolean
-  readonly output: unknown
-  readonly error: string | null
-  readonly errorCode: ErrorCode | null
+/** What every result carries. */
+interface ResultBase {
   readonly durationMs: number
+  readonly tool: string
+}
+
+/** A call that ran to completion. */
+export interface ToolExecutionSuccess extends ResultBase {
+  readonly success: true
+  readonly output: unknown
+  readonly error: null
+  readonly errorCode: null
+  readonly confirmed: true
+  /** The version that ran. */
+  readonly version: string
+}
+
+/** A call that was refused or failed; `errorCode` is stable, `error` readable. */
+export interface ToolExecutionFailure extends ResultBase {
+  readonly success: false
+  readonly output: null
+  readonly error: string
+  readonly errorCode: ErrorCode
   /** `false` only when the call waits for a confirmation (`CONFIRMATION_REQUIRED`). */
   readonly confirmed: boolean
-  readonly tool: string
-  /** The version that ran, or `null` when no tool was found. */
+  /** The version that was called, or `null` when no tool was found. */
   readonly version: string | null
   /** Set when a rate limit refused the call. */
   readonly retryAfterMs?: number
+  /** The fields of the handler's own typed error, when it failed with one. */
+  readonly details?: Readonly<Record<string, unknown>>
 }
+
+/** What a call produced: `output` on success, `error` and a stable `errorCode` otherwise. */
+export type ToolExecutionResult = ToolExecutionSuccess | ToolExecutionFailure
 
 /** A successful result. */
 export const succeed = (
@@ -28,7 +49,7 @@ export const succeed = (
   version: string,
   output: unknown,
   durationMs: number
-): ToolExecutionResult => ({
+): ToolExecutionSuccess => ({
   success: true,
   output,
   error: null,
@@ -39,22 +60,25 @@ export const succeed = (
   version
 })
 
-/** A failed result from one of the pipeline's tagged errors. */
+/** A failed result from one of the pipeline's tagged errors; `message` replaces the error's own. */
 export const fromError = (
   tool: string,
   version: string | null,
   error: ToolCallError,
-  durationMs: number
-): ToolExecutionResult => {
-  const base = {
+  durationMs: number,
+  message: string = error.message
+): ToolExecutionFailure => {
+  const base: ToolExecutionFailure = {
     success: false,
     output: null,
-    error: error.message,
+    error: message,
     errorCode: error.code,
     durationMs,
     confirmed: error._tag !== "ConfirmationRequired",
     tool,
     version
   }
-  return error._tag === "RateLimited" ? { ...base, retryAfterMs: error.retryAfterMs } : base
+  if (error._tag === "RateLimited") return { ...base, retryAfterMs: error.retryAfterMs }
+  if (error._tag === "ToolError" && error.details !== undefined) return { ...base, details: error.details }
+  return base
 }

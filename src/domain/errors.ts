@@ -129,6 +129,8 @@ export class ToolError extends Data.TaggedError("ToolError")<{
   readonly tool: string
   readonly message: string
   readonly cause?: unknown
+  /** The fields of the handler's own error, as JSON data (a result carries them as `details`). */
+  readonly details?: Readonly<Record<string, unknown>> | undefined
 }> {
   readonly code = "TOOL_ERROR" as const
 }

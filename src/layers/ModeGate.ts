@@ -1,6 +1,11 @@
 /**
  * The mode gate. Fails closed on any ambiguity: a scoped-write tool without path arguments,
- * a mode without scoped dirs, or a path that resolves outside every scoped dir.
+ * a mode without scoped dirs, or a path outside every scoped dir.
+ *
+ * A scoped dir is the real directory of that name directly under the workspace's real root,
+ * compared with the call's resolved (real) paths: a `plans` that is a symlink to another
+ * folder never widens the scope, since what it points to is not under `root/plans`. The write
+ * tools then bind their check to what they actually open (see `tools/shared/safeFs.ts`).
  *
  * @since 0.1.0
  */
@@ -18,16 +23,16 @@ export const makeModeGate: Effect.Effect<ModeGateService, never, Workspace> = Ef
     if (!tool.scopedWrite) return block("the tool has side effects and the mode is read-only")
     if (mode.scopedWriteDirs.length === 0) return block("the mode allows no writes")
     if (call.paths.length === 0) return block("a scoped write needs a path argument")
-    return Effect.gen(function*() {
-      const root = yield* workspace.root
-      const dirs = yield* Effect.forEach(mode.scopedWriteDirs, (dir) => workspace.resolve(dir))
+    return Effect.flatMap(workspace.root, (root) => {
+      const dirs = mode.scopedWriteDirs.map((dir) => NodePath.resolve(root, dir))
       for (const path of call.paths) {
-        const resolved = yield* workspace.resolve(path)
-        if (!dirs.some((dir) => isInside(dir, resolved) && resolved !== dir)) {
+        if (!dirs.some((dir) => isInside(dir, path) && path !== dir)) {
           const allowed = mode.scopedWriteDirs.map((d) => NodePath.join(d, "")).join(", ")
-          return yield* block(`"${path}" is outside the writable directories (${allowed}) of ${root}`)
+          const shown = NodePath.relative(root, path) || "."
+          return block(`"${shown}" is outside the writable directories (${allowed}) of the workspace`)
         }
       }
+      return Effect.void
     })
   }
 }))

@@ -15,14 +15,16 @@ import {
   ToolTimeout
 } from "../domain/errors.js"
 import { fromStrictArguments } from "../domain/exports.js"
-import type { RegisteredTool } from "../domain/Tool.js"
+import type { BoundCall, RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
+import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
 import { RateLimiter } from "../services/RateLimiter.js"
 import type { ExecuteOptions, ToolExecutorService } from "../services/ToolExecutor.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
+import { Workspace } from "../services/Workspace.js"
 import { guard } from "./guard.js"
 import { allowAll } from "./ToolPolicy.js"
 
@@ -42,12 +44,41 @@ const findTraversal = (cause: Cause.Cause<unknown>): Option.Option<PathTraversal
 /** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
 
+const noPaths: ReadonlyArray<ResolvedPath> = []
+
+/** `text` with the workspace root's absolute path taken out: messages name workspace-relative paths. */
+export const relativeToRoot = (text: string, root: string): string =>
+  root === "/" || !text.includes(root) ? text : text.replaceAll(`${root}/`, "").replaceAll(root, ".")
+
+/** The message of a defect, bounded (a defect's own formatting may recurse over deep data). */
+const crashMessage = (cause: Cause.Cause<unknown>): string => {
+  try {
+    const text = String(Cause.squash(cause))
+    return text.length > 500 ? `${text.slice(0, 499)}…` : text
+  } catch {
+    return "an unprintable defect"
+  }
+}
+
 export const makeExecutor = Effect.gen(function*() {
   const registry = yield* ToolRegistry
   const modeGate = yield* ModeGate
   const policy = yield* ToolPolicy
   const confirmation = yield* ConfirmationGate
   const rateLimiter = yield* RateLimiter
+  const workspace = yield* Workspace
+
+  /**
+   * Resolves every path argument of a call through the `Workspace` (an escape dies with
+   * `PathTraversalError`) and writes the resolved path back into the arguments, so the
+   * handler only ever sees resolved paths.
+   */
+  const resolvePaths = (call: BoundCall): Effect.Effect<ReadonlyArray<ResolvedPath>> =>
+    Effect.forEach(call.paths, (slot) =>
+      Effect.flatMap(workspace.resolve(slot.raw), (resolved) =>
+        Reflect.set(slot.holder, slot.key, resolved)
+          ? Effect.succeed(resolved)
+          : Effect.dieMessage(`cannot place the resolved path of "${slot.raw}" into the arguments`)))
 
   const pipeline = (
     tool: RegisteredTool,
@@ -71,13 +102,19 @@ export const makeExecutor = Effect.gen(function*() {
     // Gates that pass without work (`Effect.void`, the allow-all policy) are left out of the
     // chain: the order stays mode, policy, confirmation, rate limit, run.
     const limited: Step = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool), run)
-    const confirmation_ = confirmation.check(tool, confirmed)
+    // only tools that need confirmation are put to the confirmation gate
+    const confirmation_ = tool.requiresConfirmation ? confirmation.check(tool, confirmed) : Effect.void
     const confirmed_: Step = confirmation_ === Effect.void ? limited : Effect.zipRight(confirmation_, limited)
-    const evaluation = policy.evaluate(tool, call.args)
-    const allowed: Step = evaluation === allowAll ? confirmed_ : Effect.flatMap(evaluation, (veto) =>
-      Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : confirmed_)
-    const mode = modeGate.check(tool, call, options?.mode ?? AgentMode.Default)
-    return mode === Effect.void ? allowed : Effect.zipRight(mode, allowed)
+    const mode = options?.mode ?? AgentMode.Default
+    // the policy and the mode gate are built after the paths are resolved: both see resolved paths
+    const gated = (paths: ReadonlyArray<ResolvedPath>): Step => {
+      const evaluation = policy.evaluate(tool, call.args)
+      const allowed: Step = evaluation === allowAll ? confirmed_ : Effect.flatMap(evaluation, (veto) =>
+        Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : confirmed_)
+      const checked = modeGate.check(tool, { paths }, mode)
+      return checked === Effect.void ? allowed : Effect.zipRight(checked, allowed)
+    }
+    return call.paths.length === 0 ? gated(noPaths) : Effect.flatMap(resolvePaths(call), gated)
   }
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
@@ -85,10 +122,13 @@ export const makeExecutor = Effect.gen(function*() {
     if (Option.isSome(traversal)) return Effect.die(traversal.value)
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure) && failure.value._tag !== "PathTraversalError") {
-      return Effect.succeed(Result.fromError(tool.name, tool.version, failure.value, elapsed(start)))
+      const error = failure.value
+      if (error._tag !== "ToolError") return Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))
+      return Effect.map(workspace.root, (root) =>
+        Result.fromError(tool.name, tool.version, error, elapsed(start), relativeToRoot(error.message, root)))
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
-    const error = new ToolError({ tool: tool.name, message: `the tool crashed: ${Cause.squash(cause)}`, cause })
+    const error = new ToolError({ tool: tool.name, message: `the tool crashed: ${crashMessage(cause)}`, cause })
     return Effect.zipRight(
       Effect.logError(`Tool "${tool.name}" died`, cause),
       Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))

@@ -1,6 +1,12 @@
 /**
  * Wiring of the whole tool system: which layers make the graph, and the facade itself.
  *
+ * The graph outputs the library's services only (`ToolSystem`, `ToolRegistry`,
+ * `ToolExecutor`, `Workspace`). The platform services (`FileSystem`, `Path`,
+ * `CommandExecutor`, `HttpClient`) and whatever the given tools' handlers need are its
+ * requirements, as `@effect/ai-openai` does it: the application provides them, or uses
+ * `ToolSystem.layerNode`, which provides Node's.
+ *
  * @since 0.1.0
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
@@ -9,7 +15,8 @@ import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
@@ -23,26 +30,43 @@ import type { ToolSystemService } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
 
-/** The services a tool handler may ask for; `ToolSystem.layer` provides them all. */
-export type ToolServices =
-  | Workspace
+/** The platform services the graph requires; `ToolSystem.layerNode` provides Node's. */
+export type PlatformServices =
   | FileSystem.FileSystem
   | Path.Path
   | CommandExecutor.CommandExecutor
   | HttpClient.HttpClient
-  | SandboxPool
-  | PdfWorkers
+
+/** The library's services that tool handlers may ask for; the graph provides them. */
+export type LibraryServices = Workspace | SandboxPool | PdfWorkers
+
+/** The services a builtin tool handler may ask for. */
+export type ToolServices = LibraryServices | PlatformServices
+
+/** What a tool's handler needs (distributes over a union of tools; `never` for none). */
+export type ToolRequirements<T> = T extends Tool<infer R> ? R : never
+
+/** What the given tools need beyond what the graph provides: the graph's extra requirements. */
+export type RequirementsOf<Tools extends ReadonlyArray<Tool<unknown>>> = Exclude<
+  ToolRequirements<Tools[number]>,
+  LibraryServices | ToolRegistry | ToolExecutor
+>
+
+/** What the graph outputs. */
+export type SystemServices = import("../services/ToolSystem.js").ToolSystem | ToolRegistry | ToolExecutor | Workspace
 
 /** What the facade registers. */
-export interface CoreOptions {
+export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>> {
   /** Register the builtin tools. Default `true`. */
   readonly builtins?: boolean
-  /** More tools to register. */
-  readonly tools?: ReadonlyArray<Tool<ToolServices>>
+  /** More tools to register; their handlers may need the application's own services. */
+  readonly tools?: Tools
 }
 
 /** The facade's options plus the layers that replace the defaults. */
-export interface GraphOptions extends CoreOptions {
+export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>>
+  extends CoreOptions<Tools>
+{
   /** Default `Workspace.layer` (override, `WORKSPACE_ROOT`, cwd). */
   readonly workspace?: Layer.Layer<Workspace, never, FileSystem.FileSystem>
   /** Default `ToolPolicy.layerAllowAll`. */
@@ -51,24 +75,35 @@ export interface GraphOptions extends CoreOptions {
   readonly confirmation?: Layer.Layer<ConfirmationGate>
   /** Default `RateLimiter.layerMemory`. */
   readonly rateLimiter?: Layer.Layer<RateLimiter>
-  /** Default `FetchHttpClient.layer` (the web tools' client). */
-  readonly httpClient?: Layer.Layer<HttpClient.HttpClient>
   /** Default `SandboxPool.layer()` (the Workers of `execute_javascript`). */
   readonly sandbox?: Layer.Layer<SandboxPool>
   /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
-  readonly pdfWorkers?: Layer.Layer<PdfWorkers>
+  readonly pdfWorkers?: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
 }
 
-export const makeToolSystem = (
-  options: CoreOptions
-): Effect.Effect<ToolSystemService, never, ToolRegistry | ToolExecutor | ToolServices> =>
+/** The facade: registers the builtins and the given tools with the services of the context. */
+export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
+  options: CoreOptions<Tools>
+): Effect.Effect<
+  ToolSystemService,
+  InvalidToolDefinition,
+  ToolRegistry | ToolExecutor | ToolServices | RequirementsOf<Tools>
+> =>
   Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const executor = yield* ToolExecutor
-    const tools = [...(options.builtins === false ? [] : builtinTools), ...(options.tools ?? [])]
-    yield* Effect.forEach(tools, (tool) => registry.register(tool), { discard: true }).pipe(Effect.orDie)
+    const tools: ReadonlyArray<Tool<unknown>> = [
+      ...(options.builtins === false ? [] : builtinTools),
+      ...(options.tools ?? [])
+    ]
+    // Each tool's requirements are captured from this context (the registry keeps them).
+    // `RequirementsOf<Tools>` in this effect's type makes the application provide every one
+    // of them; the list is typed `Tool<unknown>`, so the context is handed over untyped.
+    const context = yield* Effect.context<ToolServices | RequirementsOf<Tools>>()
+    const untyped = Context.unsafeMake<unknown>(context.unsafeMap)
+    yield* Effect.forEach(tools, (tool) => Effect.provide(registry.register(tool), untyped), { discard: true })
     return {
       registry,
       execute: executor.execute,
@@ -77,12 +112,12 @@ export const makeToolSystem = (
     }
   })
 
-/** Builds the graph under a facade layer. */
-export const makeGraph = <A, E>(
-  facade: Layer.Layer<A, E, ToolRegistry | ToolExecutor | ToolServices>,
-  options: GraphOptions
-) => {
-  const workspace = (options.workspace ?? Workspace.layer).pipe(Layer.provide(NodeContext.layer))
+/** Builds the graph under a facade layer; the platform services stay requirements. */
+export const makeGraph = <A, E, Extra>(
+  facade: Layer.Layer<A, E, ToolRegistry | ToolExecutor | ToolServices | Extra>,
+  options: GraphOptions<ReadonlyArray<Tool<unknown>>>
+): Layer.Layer<A | ToolRegistry | ToolExecutor | Workspace, E, PlatformServices | Extra> => {
+  const workspace = options.workspace ?? Workspace.layer
   const gates = Layer.mergeAll(
     options.modeGate ?? ModeGate.layer,
     options.policy ?? ToolPolicy.layerAllowAll,
@@ -91,16 +126,11 @@ export const makeGraph = <A, E>(
     ToolRegistry.layerEmpty
   )
   const executor = ToolExecutor.layer.pipe(Layer.provideMerge(gates))
-  return facade.pipe(
-    Layer.provideMerge(executor),
-    Layer.provideMerge(workspace),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        NodeContext.layer,
-        options.httpClient ?? FetchHttpClient.layer,
-        options.sandbox ?? SandboxPool.layer(),
-        options.pdfWorkers ?? PdfWorkers.layer.pipe(Layer.provide(NodeContext.layer))
-      )
-    )
-  )
+  const workers = Layer.merge(options.sandbox ?? SandboxPool.layer(), options.pdfWorkers ?? PdfWorkers.layer)
+  const core = executor.pipe(Layer.provideMerge(workspace))
+  // only the library's services come out: the workers and gates are provided, not merged
+  return facade.pipe(Layer.provide(workers), Layer.provideMerge(core))
 }
+
+/** Node's platform services: file system, path, child processes, and a fetch-based HTTP client. */
+export const nodePlatform: Layer.Layer<PlatformServices> = Layer.merge(NodeContext.layer, FetchHttpClient.layer)

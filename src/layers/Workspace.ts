@@ -9,6 +9,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, FiberRef, Option } from "effect"
 import * as NodePath from "node:path"
 import { PathTraversalError } from "../domain/errors.js"
+import { type ResolvedPath, unsafeResolvedPath } from "../domain/WorkspacePath.js"
 import type { WorkspaceService } from "../services/Workspace.js"
 
 /** The request-scoped root override set by `Workspace.withRoot`. */
@@ -107,7 +108,7 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
       return NodePath.join(current, ...missing)
     })
 
-  const resolve = (input: string): Effect.Effect<string, PathTraversalError> =>
+  const check = (input: string): Effect.Effect<ResolvedPath, PathTraversalError> =>
     Effect.flatMap(lexicalRoot, (root) =>
       Effect.flatMap(realRoot(root), (rootReal) => {
         const refuse = (reason: string) =>
@@ -125,13 +126,18 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
         if (rel === undefined) return refuse("resolves outside the root")
         return realResolve(rootReal, rel).pipe(
           Effect.catchAll(refuse),
-          Effect.flatMap((real) => isInside(rootReal, real) ? Effect.succeed(real) : refuse("a symlink leads outside the root"))
+          Effect.flatMap((real) =>
+            isInside(rootReal, real)
+              ? Effect.succeed(unsafeResolvedPath(real))
+              : refuse("a symlink leads outside the root")
+          )
         )
       }))
 
   return {
     root: Effect.flatMap(lexicalRoot, realRoot),
-    resolve,
+    resolve: (input) => Effect.orDie(check(input)),
+    tryResolve: (input) => Effect.option(check(input)),
     display: (absolute) =>
       Effect.map(Effect.flatMap(lexicalRoot, realRoot), (root) => NodePath.relative(root, absolute) || ".")
   }

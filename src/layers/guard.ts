@@ -5,9 +5,28 @@
  * `setTimeout` interrupts it at the deadline, and the caller resumes only after the child's
  * finalizers have run. When the caller is interrupted, so is the child (and we wait for it).
  *
+ * The deadline follows the fiber's `Clock`: on the live clock it is a plain timer; under
+ * another clock (`TestClock`) it is that clock's `sleep`, so `TestClock.adjust` times a tool out.
+ *
  * @since 0.1.0
  */
-import { type Context, Effect, Exit, Fiber, FiberId, FiberRef, FiberRefs, Runtime, RuntimeFlags } from "effect"
+import {
+  Clock,
+  Context,
+  DefaultServices,
+  Duration,
+  Effect,
+  Exit,
+  Fiber,
+  FiberId,
+  FiberRef,
+  FiberRefs,
+  Runtime,
+  RuntimeFlags
+} from "effect"
+
+/** The clock every fiber has unless a test (or the application) installs another. */
+const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
 
 /** How a guarded run may end early. */
 export interface GuardOptions<E1, E2> {
@@ -31,15 +50,12 @@ export const guard = <A, E, R, E1, E2>(
 ): Effect.Effect<A, E | E1 | E2> =>
   Effect.withFiberRuntime<A, E | E1 | E2>((parent) => {
     const fiberRefs = parent.getFiberRefs()
+    const runtimeFlags = RuntimeFlags.enable(
+      FiberRefs.getOrDefault(fiberRefs, FiberRef.currentRuntimeFlags),
+      RuntimeFlags.Interruption
+    )
     const child = Runtime.runFork(
-      Runtime.make({
-        context: withServices(parent.currentContext),
-        fiberRefs,
-        runtimeFlags: RuntimeFlags.enable(
-          FiberRefs.getOrDefault(fiberRefs, FiberRef.currentRuntimeFlags),
-          RuntimeFlags.Interruption
-        )
-      })
+      Runtime.make({ context: withServices(parent.currentContext), fiberRefs, runtimeFlags })
     )(effect)
     const done = child.unsafePoll()
     if (done !== null) return done
@@ -51,7 +67,15 @@ export const guard = <A, E, R, E1, E2>(
         reason = why
         child.unsafeInterruptAsFork(FiberId.none)
       }
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), timeoutMs)
+      const clock = Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Clock.Clock)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      let sleeper: Fiber.RuntimeFiber<void> | undefined
+      if (timeoutMs !== undefined && clock === liveClock) timer = setTimeout(() => stop("timeout"), timeoutMs)
+      else if (timeoutMs !== undefined) {
+        sleeper = Runtime.runFork(Runtime.make({ context: Context.empty(), fiberRefs, runtimeFlags }))(
+          Effect.zipRight(clock.sleep(Duration.millis(timeoutMs)), Effect.sync(() => stop("timeout")))
+        )
+      }
       let sampler: ReturnType<typeof setInterval> | undefined
       if (memoryLimitMb !== undefined) {
         const baseline = process.memoryUsage().heapUsed
@@ -62,6 +86,7 @@ export const guard = <A, E, R, E1, E2>(
       }
       const clear = () => {
         if (timer !== undefined) clearTimeout(timer)
+        if (sleeper !== undefined) sleeper.unsafeInterruptAsFork(FiberId.none)
         if (sampler !== undefined) clearInterval(sampler)
       }
       child.addObserver((exit) => {

@@ -6,19 +6,23 @@
  */
 import { Context, type Effect, Layer } from "effect"
 import type { AgentMode } from "../domain/AgentMode.js"
-import type { ModeBlocked, PathTraversalError } from "../domain/errors.js"
+import type { ModeBlocked } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
+import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { makeModeGate, makeModeGateOpen } from "../layers/ModeGate.js"
 import type { Workspace } from "./Workspace.js"
 
 /** The `ModeGate` service interface. */
 export interface ModeGateService {
-  /** Passes, or fails closed with `ModeBlocked`; a path leading out of the workspace fails with `PathTraversalError`. */
+  /**
+   * Passes, or fails closed with `ModeBlocked`. `paths` are the call's path arguments, already
+   * resolved by the `Workspace` (every `WorkspacePath` value, at any depth).
+   */
   readonly check: (
     tool: ToolInfo,
-    call: { readonly paths: ReadonlyArray<string> },
+    call: { readonly paths: ReadonlyArray<ResolvedPath> },
     mode: AgentMode
-  ) => Effect.Effect<void, ModeBlocked | PathTraversalError>
+  ) => Effect.Effect<void, ModeBlocked>
 }
 
 /** Enforces agent modes. */

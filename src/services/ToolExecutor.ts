@@ -14,6 +14,7 @@ import type { ModeGate } from "./ModeGate.js"
 import type { RateLimiter } from "./RateLimiter.js"
 import type { ToolPolicy } from "./ToolPolicy.js"
 import type { ToolRegistry } from "./ToolRegistry.js"
+import type { Workspace } from "./Workspace.js"
 
 /** How one call is made. */
 export interface ExecuteOptions {
@@ -44,6 +45,6 @@ export class ToolExecutor extends Context.Tag("effect-tool-system/ToolExecutor")
   static readonly layer: Layer.Layer<
     ToolExecutor,
     never,
-    ToolRegistry | ModeGate | ToolPolicy | ConfirmationGate | RateLimiter
+    ToolRegistry | ModeGate | ToolPolicy | ConfirmationGate | RateLimiter | Workspace
   > = Layer.effect(ToolExecutor, makeExecutor)
 }

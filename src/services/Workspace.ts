@@ -6,7 +6,7 @@
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import { Context, Effect, Function, Layer, Option } from "effect"
-import type { PathTraversalError } from "../domain/errors.js"
+import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { currentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"
 
 export { currentRootOverride }
@@ -16,11 +16,19 @@ export interface WorkspaceService {
   /** The current root (its real path). */
   readonly root: Effect.Effect<string>
   /**
-   * Resolves a path argument to an absolute real path inside the root, or fails with
-   * `PathTraversalError`. Paths to files that do not exist yet are checked through their
-   * nearest existing ancestor; dangling symlinks are followed to where they point.
+   * Resolves a path to an absolute real path inside the root, or dies with
+   * `PathTraversalError` (a defect, so handler code cannot swallow an escape by accident).
+   * Relative paths resolve against the root. Paths to files that do not exist yet are
+   * checked through their nearest existing ancestor; dangling symlinks are followed to where
+   * they point. The executor does this for every `WorkspacePath` argument before a handler
+   * runs; a handler calls it only for paths it makes itself.
    */
-  readonly resolve: (path: string) => Effect.Effect<string, PathTraversalError>
+  readonly resolve: (path: string) => Effect.Effect<ResolvedPath>
+  /**
+   * `resolve` for tools that walk the tree and skip what leads out of it (a symlink to
+   * outside met during a search): `None` instead of the defect.
+   */
+  readonly tryResolve: (path: string) => Effect.Effect<Option.Option<ResolvedPath>>
   /** A resolved path as the agent should see it: relative to the root (`.` for the root). */
   readonly display: (absolute: string) => Effect.Effect<string>
 }

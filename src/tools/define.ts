@@ -5,13 +5,14 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Either, ParseResult, Schema } from "effect"
+import { Duration, Effect, Either, Schema } from "effect"
+import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
 import { parametersJsonSchema } from "../domain/parametersSchema.js"
 import type { PreparedCall, Tool } from "../domain/Tool.js"
-import { NAME_PATTERN, ToolSpec } from "../domain/ToolSpec.js"
-import { pathFieldsOf, pathValuesOf } from "../domain/WorkspacePath.js"
-import { definitionProblem, messageOf } from "./definition.js"
+import { ToolSpec } from "../domain/ToolSpec.js"
+import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
+import { definitionProblem, detailsOf, messageOf } from "./definition.js"
 
 export type { PreparedCall, Tool } from "../domain/Tool.js"
 
@@ -21,7 +22,11 @@ export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
 /** What `Tool.make` takes. `A` is the decoded arguments, `O` the handler's output. */
 export interface MakeOptions<A, I, O, E, R> {
   readonly description: string
-  /** A struct schema; its encoded side is what the model sends. */
+  /**
+   * A struct schema; its encoded side is what the model sends. Fields typed `WorkspacePath`
+   * (at any depth) reach the handler resolved: absolute, real, inside the workspace.
+   * Properties the schema does not name are refused.
+   */
   readonly parameters: Schema.Schema<A, I, never>
   /** When given, the output is encoded with it (e.g. to turn a `Date` into a string). */
   readonly success?: Schema.Schema<O, unknown, never>
@@ -49,6 +54,10 @@ export interface MakeOptions<A, I, O, E, R> {
 /**
  * Defines a tool. Throws `InvalidToolDefinition` for a bad name, version or parameter schema
  * (a programming error, found when the module defining the tool loads).
+ *
+ * The handler's failures become `TOOL_ERROR` results: a `ToolError` as it is, any other
+ * error with its message (or its tag and fields when it has none) and its fields as
+ * `details`. A `WorkspacePath` argument arrives as a `ResolvedPath`.
  *
  * @example
  * ```ts
@@ -85,30 +94,39 @@ export const make = <A, I, O, E, R>(name: string, options: MakeOptions<A, I, O, 
     readOnly: options.readOnly ?? false
   })
   const pathFields = pathFieldsOf(options.parameters.ast)
-  const decode = Schema.decodeUnknownEither(options.parameters, { errors: "all" })
+  let locatePaths: ((args: unknown) => Array<PathSlot>) | undefined
+  try {
+    locatePaths = compilePathLocator(options.parameters)
+  } catch (cause) {
+    throw new InvalidToolDefinition({ name, reason: `parameters: ${messageOf(cause)}` })
+  }
+  const decode = Schema.decodeUnknownEither(options.parameters, { errors: "all", onExcessProperty: "error" })
   const encode = options.success === undefined ? undefined : Schema.encode(options.success)
-  const toFailure = (error: unknown): ToolError | PathTraversalError =>
-    error instanceof PathTraversalError || (error instanceof ToolError && error.tool === name)
-      ? error
-      : new ToolError({ tool: name, message: messageOf(error), cause: error })
+  const toFailure = (error: unknown): ToolError | PathTraversalError => {
+    if (error instanceof PathTraversalError || (error instanceof ToolError && error.tool === name)) return error
+    const details = detailsOf(error)
+    return new ToolError(
+      details === undefined
+        ? { tool: name, message: messageOf(error), cause: error }
+        : { tool: name, message: messageOf(error), cause: error, details }
+    )
+  }
+  const noPaths: ReadonlyArray<PathSlot> = []
 
-  const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> =>
-    Either.match(decode(input ?? {}), {
-      onLeft: (error) =>
-        Either.left(
-          new InvalidArguments({
-            tool: name,
-            issues: ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path, message: i.message }))
-          })
-        ),
+  const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> => {
+    const tooBig = argumentsProblem(input)
+    if (tooBig !== undefined) return Either.left(new InvalidArguments({ tool: name, issues: [tooBig] }))
+    return Either.match(decode(input ?? {}), {
+      onLeft: (error) => Either.left(new InvalidArguments({ tool: name, issues: issuesOf(error) })),
       onRight: (args) => {
         const handled = Effect.suspend(() => options.handler(args))
         const run: Effect.Effect<unknown, ToolError | PathTraversalError, R> = encode === undefined
           ? Effect.mapError(handled, toFailure)
           : Effect.mapError(Effect.flatMap(handled, encode), toFailure)
-        return Either.right({ args, paths: pathValuesOf(pathFields, args), run })
+        return Either.right({ args, paths: locatePaths === undefined ? noPaths : locatePaths(args), run })
       }
     })
+  }
 
   return {
     spec,

@@ -15,12 +15,58 @@ const isCanonicalSemver = (version: string): boolean => {
   return `${parsed.format()}${build}` === version
 }
 
-/** The message of any failure a handler may raise. */
-export const messageOf = (error: unknown): string => {
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
-    return error.message
+/** Longest message made from a failure's fields. */
+const MAX_MESSAGE_CHARS = 500
+
+/** Fields of an error object that are not data a caller acts on. */
+const NOT_DETAILS = new Set(["_tag", "message", "stack", "cause", "name"])
+
+/** A JSON copy of `value`, or `undefined` when it has none (cycles, BigInt, too large). */
+const jsonCopy = (value: unknown): unknown => {
+  try {
+    const text = JSON.stringify(value)
+    return text === undefined || text.length > 16_384 ? undefined : JSON.parse(text)
+  } catch {
+    return undefined
   }
-  return String(error)
+}
+
+/**
+ * The own fields of a failure (a `Data.TaggedError`'s, say) as JSON data, for the result's
+ * `details`; `undefined` when it has none.
+ */
+export const detailsOf = (error: unknown): Record<string, unknown> | undefined => {
+  if (typeof error !== "object" || error === null) return undefined
+  const out: Record<string, unknown> = {}
+  let any = false
+  for (const key of Object.keys(error)) {
+    if (NOT_DETAILS.has(key)) continue
+    const copy = jsonCopy(Reflect.get(error, key))
+    if (copy === undefined) continue
+    out[key] = copy
+    any = true
+  }
+  return any ? out : undefined
+}
+
+/**
+ * The message of any failure a handler may raise: its own `message` when it has one, else its
+ * tag (or class name) and fields, e.g. `NotFound (id: "42")`. Never empty.
+ */
+export const messageOf = (error: unknown): string => {
+  if (typeof error === "object" && error !== null) {
+    const own: unknown = Reflect.get(error, "message")
+    if (typeof own === "string" && own.trim() !== "") return own
+    const tag: unknown = Reflect.get(error, "_tag")
+    const label = typeof tag === "string" ? tag : error instanceof Error ? error.name : "Error"
+    const details = detailsOf(error)
+    if (details === undefined) return label
+    const fields = Object.entries(details).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")
+    const text = `${label} (${fields})`
+    return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text
+  }
+  const text = String(error)
+  return text.trim() === "" ? "the tool failed without a message" : text
 }
 
 /** Checks what every registered tool must satisfy; `undefined` when it does. */

@@ -11,6 +11,7 @@ import {
   ToolPolicy,
   ToolRegistry,
   ToolSystem,
+  type GraphOptions,
   type ToolServices,
   Workspace,
   WorkspacePath
@@ -125,8 +126,8 @@ const readHello = Tool.make("read_hello", {
 
 const tools: ReadonlyArray<Tool.Tool<ToolServices>> = [echo, touch, shell, guarded, limited, failing, sleepy, hog, readHello]
 
-const system = (options: Parameters<typeof ToolSystem.layer>[0] = {}) =>
-  ToolSystem.layer({ builtins: false, tools, workspace: Workspace.layerFixed(ws), ...options })
+const system = (options: Omit<GraphOptions, "tools" | "builtins"> = {}) =>
+  ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws), ...options })
 
 const exec = (name: string, args: unknown, options?: Parameters<import("../../src/index.js").ToolSystemService["execute"]>[2]) =>
   Effect.flatMap(ToolSystem, (ts) => ts.execute(name, args, options))
@@ -261,7 +262,7 @@ describe("ToolExecutor", () => {
         expect((yield* exec("guarded", { n: 2 }, { confirm: true })).output).toBe(2)
         const third = yield* exec("guarded", { n: 3 }, { confirm: true })
         expect(third.errorCode).toBe("RATE_LIMITED")
-        expect(third.retryAfterMs).toBe(30_000)
+        expect(third.success ? undefined : third.retryAfterMs).toBe(30_000)
         yield* TestClock.adjust("30 seconds")
         expect((yield* exec("guarded", { n: 4 }, { confirm: true })).success).toBe(true)
       }).pipe(Effect.provide(system())))

@@ -71,11 +71,22 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
 
 const fixed = (root: string) => Workspace.layerFixed(root).pipe(Layer.provide(NodeContext.layer))
 
-/** Resolves `input` in a workspace fixed at `root`, expecting a failure. */
+/** The `PathTraversalError` an effect dies with (`Workspace.resolve` dies, it does not fail). */
+const traversalOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit) => {
+    if (Exit.isSuccess(exit)) throw new Error(`expected a PathTraversalError defect, got ${String(exit.value)}`)
+    const defect = Cause.dieOption(exit.cause)
+    if (Option.isNone(defect) || !(defect.value instanceof PathTraversalError)) {
+      throw new Error(`expected a PathTraversalError defect, got ${Cause.pretty(exit.cause)}`)
+    }
+    return defect.value
+  })
+
+/** Resolves `input` in a workspace fixed at `root`, expecting the escape defect. */
 const refused = (input: string, root: string = ws) =>
   Effect.gen(function*() {
     const workspace = yield* Workspace
-    return yield* Effect.flip(workspace.resolve(input))
+    return yield* traversalOf(workspace.resolve(input))
   }).pipe(Effect.provide(fixed(root)))
 
 /** Resolves `input` in a workspace fixed at `root`. */
@@ -250,13 +261,13 @@ describe("Workspace roots", () => {
   it.effect("withRoot overrides the fixed root for the wrapped effect only", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const inner = yield* Effect.all([workspace.root, workspace.resolve("o.txt"), Effect.flip(workspace.resolve("../ws/../outside"))])
+      const inner = yield* Effect.all([workspace.root, workspace.resolve("o.txt"), traversalOf(workspace.resolve("../ws/../outside"))])
         .pipe(Workspace.withRoot(other))
       expect(inner[0]).toBe(other)
       expect(inner[1]).toBe(path.join(other, "o.txt"))
       expect(inner[2].workspace).toBe(other)
       // a path inside the fixed root is outside the override
-      const escaped = yield* Effect.flip(Workspace.withRoot(workspace.resolve(path.join(ws, "file.txt")), other))
+      const escaped = yield* traversalOf(Workspace.withRoot(workspace.resolve(path.join(ws, "file.txt")), other))
       expectTraversal(escaped, path.join(ws, "file.txt"), other)
       // after the wrapped effect, the fixed root is back
       expect(yield* workspace.root).toBe(ws)
@@ -289,7 +300,7 @@ describe("Workspace roots", () => {
       process.env.WORKSPACE_ROOT = ws
       expect(yield* workspace.root).toBe(ws)
       expect(yield* workspace.resolve("file.txt")).toBe(path.join(ws, "file.txt"))
-      expectTraversal(yield* Effect.flip(workspace.resolve("../outside/secret")), "../outside/secret", ws)
+      expectTraversal(yield* traversalOf(workspace.resolve("../outside/secret")), "../outside/secret", ws)
       // the same service instance follows a change of the variable
       process.env.WORKSPACE_ROOT = other
       expect(yield* workspace.root).toBe(other)
@@ -313,7 +324,7 @@ describe("Workspace roots", () => {
 })
 
 describe("the executor never turns an escape into a result", () => {
-  const system = ToolSystem.layer({ workspace: Workspace.layerFixed(ws) })
+  const system = ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws) })
 
   const dieOf = <A>(exit: Exit.Exit<A>): PathTraversalError => {
     expect(Exit.isFailure(exit)).toBe(true)

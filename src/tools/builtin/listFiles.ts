@@ -15,11 +15,11 @@
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import * as NodePath from "node:path"
 import { glob } from "tinyglobby"
 import { ToolError } from "../../domain/errors.js"
-import { WorkspacePath } from "../../domain/WorkspacePath.js"
+import { defaultPath, WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make } from "../define.js"
 
@@ -80,7 +80,7 @@ export const listFiles = make(TOOL, {
   parameters: Schema.Struct({
     directory: Schema.optionalWith(
       WorkspacePath.annotations({ description: "Directory to list, relative to the workspace root" }),
-      { default: () => "." }
+      { default: defaultPath(".") }
     ),
     pattern: Schema.optionalWith(
       Schema.String.pipe(Schema.minLength(1)).annotations({
@@ -100,7 +100,7 @@ export const listFiles = make(TOOL, {
     Effect.gen(function*() {
       const workspace = yield* Workspace
       const fs = yield* FileSystem.FileSystem
-      const dir = yield* workspace.resolve(directory)
+      const dir = directory // resolved by the executor
       const info = yield* fs.stat(dir).pipe(
         Effect.mapError((error) =>
           error._tag === "SystemError" && error.reason === "NotFound"
@@ -131,7 +131,7 @@ export const listFiles = make(TOOL, {
         let inside = lexical !== "" && lexical !== ".." && !lexical.startsWith(`..${NodePath.sep}`)
         if (inside) {
           const known = parentInside.get(parent)
-          inside = known ?? Either.isRight(yield* Effect.either(workspace.resolve(parent)))
+          inside = known ?? Option.isSome(yield* workspace.tryResolve(parent))
           if (known === undefined) parentInside.set(parent, inside)
         }
         if (inside) kept.push({ absolute: isDir ? absolute.replace(/[/\\]+$/, "") : absolute, isDir })

@@ -29,7 +29,7 @@ export const readFile = make("read_file", {
     Effect.gen(function*() {
       const workspace = yield* Workspace
       const fs = yield* FileSystem.FileSystem
-      const path = yield* workspace.resolve(filepath)
+      const path = filepath // resolved by the executor
       const info = yield* fs.stat(path)
       if (info.type === "Directory") {
         return yield* new ToolError({ tool: "read_file", message: `"${filepath}" is a directory, not a file` })

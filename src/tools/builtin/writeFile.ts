@@ -27,7 +27,7 @@ export const writeFile = make("write_file", {
     Effect.gen(function*() {
       const workspace = yield* Workspace
       const fs = yield* FileSystem.FileSystem
-      const path = yield* workspace.resolve(filepath)
+      const path = filepath // resolved by the executor
       const existing = yield* Effect.option(fs.stat(path))
       if (existing._tag === "Some" && existing.value.type === "Directory") {
         return yield* new ToolError({ tool: "write_file", message: `"${filepath}" is a directory` })

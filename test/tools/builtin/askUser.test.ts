@@ -37,7 +37,7 @@ describe("ask_user", () => {
     expect(() => decode({ question: "q", choices: [1] })).toThrow()
   })
 
-  it.effect("is never registered: ToolSystem.layer() knows no ask_user", () =>
+  it.effect("is never registered: ToolSystem.layerNode() knows no ask_user", () =>
     Effect.gen(function*() {
       const ts = yield* ToolSystem
       const r = yield* ts.execute("ask_user", { question: "Proceed?" })
@@ -46,5 +46,5 @@ describe("ask_user", () => {
       const names = (yield* ts.openAITools()).map((t) => t.function.name)
       expect(names).not.toContain("ask_user")
       expect(names.length).toBeGreaterThan(0)
-    }).pipe(Effect.provide(ToolSystem.layer())))
+    }).pipe(Effect.provide(ToolSystem.layerNode())))
 })

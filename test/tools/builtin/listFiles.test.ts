@@ -55,7 +55,7 @@ const list = (args: Record<string, unknown>, root?: string) =>
   Effect.gen(function*() {
     const ts = yield* ToolSystem
     return yield* ts.execute("list_files", args)
-  }).pipe(Effect.provide(ToolSystem.layer({ builtins: false, tools: [listFiles], workspace: Workspace.layerFixed(root ?? ws) })))
+  }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [listFiles], workspace: Workspace.layerFixed(root ?? ws) })))
 
 /** The entry lines of a listing (without the header and notes). */
 const entries = (output: unknown): ReadonlyArray<string> =>
