@@ -6,9 +6,19 @@
 export * as AgentMode from "./domain/AgentMode.js"
 export * from "./domain/errors.js"
 export * as Exports from "./domain/exports.js"
-export type { ToolExecutionResult } from "./domain/ToolExecutionResult.js"
+export {
+  MAX_ARGUMENT_CHARS,
+  MAX_ARGUMENT_DEPTH,
+  MAX_ARGUMENT_NODES
+} from "./domain/argumentLimits.js"
+export type { BoundCall, PreparedCall, RegisteredTool, ToolInfo } from "./domain/Tool.js"
+export type {
+  ToolExecutionFailure,
+  ToolExecutionResult,
+  ToolExecutionSuccess
+} from "./domain/ToolExecutionResult.js"
 export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js"
-export { WorkspacePath } from "./domain/WorkspacePath.js"
+export { defaultPath, type PathSlot, type ResolvedPath, WorkspacePath } from "./domain/WorkspacePath.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
 export {
@@ -22,7 +32,17 @@ export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
 export { type ListOptions, ToolRegistry, type ToolRegistryService } from "./services/ToolRegistry.js"
-export { type CoreOptions, type GraphOptions, type ToolServices, ToolSystem, type ToolSystemService } from "./services/ToolSystem.js"
+export {
+  type CoreOptions,
+  type GraphOptions,
+  type LibraryServices,
+  type PlatformServices,
+  type RequirementsOf,
+  type SystemServices,
+  type ToolServices,
+  ToolSystem,
+  type ToolSystemService
+} from "./services/ToolSystem.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
 export * as Tool from "./tools/define.js"
 export {

@@ -72,7 +72,13 @@ const plain = (message: string): string =>
 
 /** The issues of a failed decode: one short line each, with its path; at most 20, then a count. */
 export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<ArgumentIssue> => {
-  const all = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const formatted = ParseResult.ArrayFormatter.formatErrorSync(error)
+  // an optional field is `X | undefined`: when X has problems of its own, "expected undefined"
+  // for the field says nothing more
+  const all = formatted.filter((issue) =>
+    !(issue.message.startsWith("Expected undefined") &&
+      formatted.some((other) => other.path.length > issue.path.length && issue.path.every((k, i) => other.path[i] === k)))
+  )
   const shown: Array<ArgumentIssue> = all.slice(0, MAX_ISSUES).map((i) => ({
     path: i.path,
     message: oneLine(plain(i.message), MAX_ISSUE_CHARS)

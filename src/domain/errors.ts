@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import { Cause, Data, Option } from "effect"
 
 /** The stable error codes a `ToolExecutionResult` can carry. */
 export type ErrorCode =
@@ -171,3 +171,21 @@ export type ToolCallError =
   | ToolTimeout
   | MemoryLimitExceeded
   | ToolError
+
+/**
+ * The `PathTraversalError` in a cause, as a failure or (as the executor raises it) a defect.
+ *
+ * @example
+ * ```ts
+ * const exit = yield* Effect.exit(tools.execute("read_file", { filepath: "../secret" }))
+ * if (Exit.isFailure(exit) && Option.isSome(pathTraversalOf(exit.cause))) { ... }
+ * ```
+ */
+export const pathTraversalOf = (cause: Cause.Cause<unknown>): Option.Option<PathTraversalError> =>
+  Cause.find(cause, (reason) => {
+    const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    return value instanceof PathTraversalError ? Option.some(value) : Option.none()
+  })
+
+/** Whether a cause holds a workspace escape (`PathTraversalError`, failure or defect). */
+export const isPathTraversal = (cause: Cause.Cause<unknown>): boolean => Option.isSome(pathTraversalOf(cause))

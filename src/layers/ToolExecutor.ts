@@ -8,7 +8,8 @@ import { Cause, Context, DefaultServices, Effect, Either, Option, Tracer } from 
 import * as AgentMode from "../domain/AgentMode.js"
 import {
   MemoryLimitExceeded,
-  PathTraversalError,
+  type PathTraversalError,
+  pathTraversalOf,
   PolicyVeto,
   type ToolCallError,
   ToolError,
@@ -34,12 +35,6 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
 
-/** A `PathTraversalError` anywhere in a cause: it must surface as a defect. */
-const findTraversal = (cause: Cause.Cause<unknown>): Option.Option<PathTraversalError> =>
-  Cause.find(cause, (reason) => {
-    const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
-    return value instanceof PathTraversalError ? Option.some(value) : Option.none()
-  })
 
 /** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
@@ -118,7 +113,7 @@ export const makeExecutor = Effect.gen(function*() {
   }
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
-    const traversal = findTraversal(cause)
+    const traversal = pathTraversalOf(cause)
     if (Option.isSome(traversal)) return Effect.die(traversal.value)
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure) && failure.value._tag !== "PathTraversalError") {

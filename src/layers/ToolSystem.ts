@@ -52,9 +52,6 @@ export type RequirementsOf<Tools extends ReadonlyArray<Tool<unknown>>> = Exclude
   LibraryServices | ToolRegistry | ToolExecutor
 >
 
-/** What the graph outputs. */
-export type SystemServices = import("../services/ToolSystem.js").ToolSystem | ToolRegistry | ToolExecutor | Workspace
-
 /** What the facade registers. */
 export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>> {
   /** Register the builtin tools. Default `true`. */
