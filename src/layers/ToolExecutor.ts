@@ -141,8 +141,10 @@ export const makeExecutor = Effect.gen(function*() {
         onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
       })
       if (fiber.currentTracer === nativeTracer) return body
+      // no stack trace: capturing one costs more than the rest of the span together
       return Effect.withSpan(body, "tool.execute", {
-        attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name }
+        attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name },
+        captureStackTrace: false
       })
     })
 
