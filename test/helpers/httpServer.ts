@@ -5,6 +5,7 @@
  */
 import { Deferred, Effect, FiberId, type Scope } from "effect"
 import * as Http from "node:http"
+import { pipeline, Readable, type Transform } from "node:stream"
 
 /** One request the server received. */
 export interface ReceivedRequest {
@@ -78,4 +79,38 @@ export const sendJson = (response: Http.ServerResponse, status: number, body: un
 export const sendText = (response: Http.ServerResponse, status: number, body: string, type = "text/plain"): void => {
   response.writeHead(status, { "content-type": type })
   response.end(body)
+}
+
+/**
+ * Answers with a body streamed from `source` (backpressure respected, so a huge lazy source
+ * is never held in memory); the stream stops when the client goes away.
+ */
+export const sendStream = (
+  response: Http.ServerResponse,
+  status: number,
+  headers: Http.OutgoingHttpHeaders,
+  source: Iterable<Uint8Array> | AsyncIterable<Uint8Array> | Readable,
+  ...transforms: ReadonlyArray<Transform>
+): void => {
+  response.writeHead(status, headers)
+  const readable = source instanceof Readable ? source : Readable.from(source)
+  // The client closing early is expected here (that is what the tests check): the pipeline is torn down.
+  pipeline([readable, ...transforms, response], () => undefined)
+}
+
+/** Counts what a lazy source has produced so far. */
+export interface Produced {
+  bytes: number
+}
+
+/**
+ * `total` bytes made of `chunk` repeated, produced one chunk at a time as they are pulled;
+ * `produced.bytes` counts what was pulled.
+ */
+export function* repeated(chunk: Uint8Array, total: number, produced: Produced = { bytes: 0 }): Generator<Uint8Array> {
+  while (produced.bytes < total) {
+    const part = total - produced.bytes >= chunk.length ? chunk : chunk.subarray(0, total - produced.bytes)
+    produced.bytes += part.length
+    yield part
+  }
 }

@@ -10,20 +10,47 @@
  * `ConfigProvider` can supply them); without a key the tool answers that it is unavailable
  * instead of failing. The handler needs `HttpClient.HttpClient`.
  *
+ * The service is not trusted: its answer is read up to 1 MiB (after decompression; an error
+ * answer up to 16 KiB, for the excerpt), its JSON may nest 32 deep at most, the key is
+ * redacted from everything the tool returns, and every field shown is put on one line
+ * without control characters or escape sequences.
+ *
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Config, type Duration, Effect, Option, ParseResult, Redacted, Schema } from "effect"
+import { Config, type Duration, Effect, Either, Option, ParseResult, Redacted, Schema } from "effect"
 import { ToolError } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import { make } from "../define.js"
+import { parseJsonBounded } from "../shared/boundedJson.js"
+import { discardBody, formatBytes, HTTP_BODY_MAX_BYTES, readTextCapped, readTextPrefix } from "../shared/httpBody.js"
+import { type Redactor, redactor } from "../shared/redact.js"
+import { oneLine, stripControls } from "../shared/sanitize.js"
 
 /** The Tavily endpoint used when `TAVILY_API_URL` is not set. */
 export const TAVILY_DEFAULT_URL = "https://api.tavily.com/search"
 
 /** Snippets longer than this many characters are cut (and end with "…"). */
 export const WEB_SEARCH_SNIPPET_MAX_CHARS = 400
+
+/** URLs longer than this many characters are cut (and end with "…"). */
+export const WEB_SEARCH_URL_MAX_CHARS = 2048
+
+/** Tavily's answer is read up to this many bytes (after decompression); a longer one is an error. */
+export const WEB_SEARCH_BODY_MAX_BYTES = HTTP_BODY_MAX_BYTES
+
+/** Of an error answer (not 2xx), only this many bytes are read, for the excerpt in the message. */
+export const WEB_SEARCH_ERROR_BODY_MAX_BYTES = 16 * 1024
+
+/** The excerpt of an error answer in the message is cut at this many characters. */
+export const WEB_SEARCH_ERROR_EXCERPT_CHARS = 200
+
+/** Tavily's answer may nest objects and arrays this deep at most (it needs 3). */
+export const WEB_SEARCH_MAX_JSON_DEPTH = 32
+
+/** A schema error in a message is cut at this many characters. */
+const SHAPE_ERROR_MAX_CHARS = 2000
 
 /** `top_k` is capped at this many results. */
 export const WEB_SEARCH_MAX_RESULTS = 10
@@ -52,31 +79,39 @@ const settings = Config.all({
   url: Config.option(Config.string("TAVILY_API_URL"))
 })
 
-const fail = (message: string, cause?: unknown) =>
-  new ToolError(cause === undefined ? { tool: TOOL, message } : { tool: TOOL, message, cause })
+/** The message of a failure, with the key redacted (a web answer may echo it). */
+const fail = (redact: Redactor, message: string, cause?: unknown) =>
+  new ToolError(
+    cause === undefined ? { tool: TOOL, message: redact(message) } : { tool: TOOL, message: redact(message), cause }
+  )
 
-/** `text` on one line, cut at `max` characters (code points) with "…". */
-const snippet = (text: string, max: number): string => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  const chars = Array.from(flat)
-  return chars.length > max ? `${chars.slice(0, max).join("")}…` : flat
-}
-
-/** The numbered listing of the results. */
-export const formatResults = (query: string, results: ReadonlyArray<typeof TavilyResult.Type>): string => {
+/**
+ * The numbered listing of the results. Every field is put on one line without control
+ * characters or escape sequences (a result cannot forge lines or colours), and `redact` is
+ * applied to each before it is cut.
+ */
+export const formatResults = (
+  query: string,
+  results: ReadonlyArray<typeof TavilyResult.Type>,
+  redact?: Redactor
+): string => {
   if (results.length === 0) return `No web results for "${query}".`
+  const options = redact === undefined ? {} : { redact }
   return results
     .map((r, i) => {
-      const title = r.title.trim() === "" ? "(untitled)" : snippet(r.title, WEB_SEARCH_SNIPPET_MAX_CHARS)
-      return `${i + 1}. ${title}\n   ${r.url}\n   ${snippet(r.content, WEB_SEARCH_SNIPPET_MAX_CHARS)}`
+      const title = oneLine(r.title, WEB_SEARCH_SNIPPET_MAX_CHARS, options)
+      const url = oneLine(r.url, WEB_SEARCH_URL_MAX_CHARS, options)
+      const content = oneLine(r.content, WEB_SEARCH_SNIPPET_MAX_CHARS, options)
+      return `${i + 1}. ${title === "" ? "(untitled)" : title}\n   ${url}\n   ${content}`
     })
     .join("\n\n")
 }
 
-/** The body of a failed answer, shortened, for the error message. */
-const bodyExcerpt = (text: string): string => {
-  const flat = snippet(text, 200)
-  return flat === "" ? "" : `: ${flat}`
+/** A schema error, cut (it quotes the answer, which is up to 1 MiB). */
+const shapeError = (error: ParseResult.ParseError, redact: Redactor): string => {
+  const text = ParseResult.TreeFormatter.formatErrorSync(error)
+  const shown = stripControls(text, { window: SHAPE_ERROR_MAX_CHARS, redact })
+  return text.length > SHAPE_ERROR_MAX_CHARS ? `${shown}…` : shown
 }
 
 const search = (query: string, topK: number) =>
@@ -86,6 +121,7 @@ const search = (query: string, topK: number) =>
     if (Option.isNone(apiKey)) return WEB_SEARCH_UNAVAILABLE
     const endpoint = Option.getOrElse(Option.filter(url, (u) => u.trim() !== ""), () => TAVILY_DEFAULT_URL)
     const maxResults = Math.min(WEB_SEARCH_MAX_RESULTS, Math.max(1, topK))
+    const redact = redactor([apiKey.value])
 
     const client = yield* HttpClient.HttpClient
     const request = HttpClientRequest.post(endpoint).pipe(
@@ -100,30 +136,43 @@ const search = (query: string, topK: number) =>
         include_raw_content: false
       })
     )
+    // The cause is the transport's error, not the `RequestError`: that one holds the request and its headers.
     const response = yield* client.execute(request).pipe(
-      Effect.mapError((error) => fail(`could not reach the Tavily API at ${endpoint}: ${error.message}`, error))
-    )
-    if (response.status === 401 || response.status === 403) {
-      return yield* fail(`Tavily rejected the API key (HTTP ${response.status})`)
-    }
-    if (response.status < 200 || response.status >= 300) {
-      const body = yield* response.text.pipe(
-        Effect.catchAll((error) => Effect.succeed(`(body unreadable: ${error.message})`))
+      Effect.mapError((error) =>
+        fail(redact, `could not reach the Tavily API at ${endpoint}: ${error.message}`, error.cause)
       )
-      return yield* fail(`Tavily search failed with HTTP ${response.status}${bodyExcerpt(body)}`)
-    }
-    const json = yield* response.json.pipe(
-      Effect.mapError((error) => fail(`Tavily answered HTTP ${response.status} with a body that is not JSON`, error))
     )
+    const status = response.status
+    if (status === 401 || status === 403) {
+      yield* discardBody(response)
+      return yield* fail(redact, `Tavily rejected the API key (HTTP ${status})`)
+    }
+    if (status < 200 || status >= 300) {
+      const excerpt = yield* readTextPrefix(response, WEB_SEARCH_ERROR_BODY_MAX_BYTES).pipe(
+        Effect.map(({ complete, text }) => ({ text, truncated: !complete })),
+        Effect.catchAll((error) => Effect.succeed({ text: `(body unreadable: ${error.message})`, truncated: false })),
+        Effect.map(({ text, truncated }) => oneLine(text, WEB_SEARCH_ERROR_EXCERPT_CHARS, { redact, truncated }))
+      )
+      return yield* fail(redact, `Tavily search failed with HTTP ${status}${excerpt === "" ? "" : `: ${excerpt}`}`)
+    }
+    const text = yield* readTextCapped(response, WEB_SEARCH_BODY_MAX_BYTES).pipe(
+      Effect.mapError((error) =>
+        error._tag === "BodyTooLarge"
+          ? fail(redact, `Tavily's answer (HTTP ${status}) is too large: more than ${formatBytes(error.maxBytes)}`)
+          : fail(redact, `could not read Tavily's answer (HTTP ${status}): ${error.message}`, error.cause)
+      )
+    )
+    const json = yield* Either.mapLeft(parseJsonBounded(text, WEB_SEARCH_MAX_JSON_DEPTH), (error) =>
+      error.reason === "too-deep"
+        ? fail(redact, `Tavily answered HTTP ${status} with JSON nested deeper than ${error.maxDepth} levels`)
+        : fail(redact, `Tavily answered HTTP ${status} with a body that is not JSON`))
+    // No cause: the schema error quotes the answer, which may echo the key.
     const answer = yield* Schema.decodeUnknown(TavilyResponse)(json).pipe(
       Effect.mapError((error) =>
-        fail(
-          `Tavily answered HTTP ${response.status} with an unexpected shape: ${ParseResult.TreeFormatter.formatErrorSync(error)}`,
-          error
-        )
+        fail(redact, `Tavily answered HTTP ${status} with an unexpected shape: ${shapeError(error, redact)}`)
       )
     )
-    return formatResults(query, answer.results.slice(0, maxResults))
+    return formatResults(query, answer.results.slice(0, maxResults), redact)
   })
 
 /** What `makeWebSearch` takes. */

@@ -1,0 +1,73 @@
+/**
+ * Cleaning text that comes from outside (a web answer, a file) before it reaches the model
+ * or a terminal, so that it cannot forge structure: no ANSI escape sequences, no control
+ * characters, no Unicode bidi overrides, and one-line fields on one line.
+ *
+ * Every function here first takes a bounded prefix of its input (`SANITIZE_WINDOW` code
+ * units) and works on that only: no synchronous pass over an unbounded text.
+ *
+ * @since 0.1.0
+ */
+import stripAnsi from "strip-ansi"
+import type { Redactor } from "./redact.js"
+
+/** How many UTF-16 code units of a text `oneLine` looks at, at most. */
+export const SANITIZE_WINDOW = 8192
+
+/** What ends a text that was cut. */
+export const ELLIPSIS = "…"
+
+/**
+ * Control characters that are not white space (C0 but tab and line breaks, DEL, C1 but NEL)
+ * and the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
+ */
+const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u202a-\u202e\u2066-\u2069]/g
+
+/** White space, line and paragraph breaks (NEL included). */
+const SPACES = /[\s\u0085]+/g
+
+/** How `stripControls` and `oneLine` treat their input. */
+export interface SanitizeOptions {
+  /** How many code units are looked at. Default `SANITIZE_WINDOW` (for `oneLine`, at least `maxChars`). */
+  readonly window?: number
+  /** The text is itself the start of a longer one (a body read up to a cap). */
+  readonly truncated?: boolean
+  /**
+   * Secrets to remove, applied after control characters are removed (so a secret split by
+   * an escape sequence is still found) and before anything is cut.
+   */
+  readonly redact?: Redactor
+}
+
+/** The first `max` code units of `text`, without a high surrogate left alone at the cut. */
+const prefix = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const code = text.charCodeAt(max - 1)
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
+}
+
+/**
+ * `text` without ANSI escape sequences (CSI, OSC, 8-bit forms), control characters and bidi
+ * controls; tabs and line breaks are kept. Only the first `window` code units are kept.
+ */
+export const stripControls = (text: string, options: SanitizeOptions = {}): string => {
+  const window = options.window ?? SANITIZE_WINDOW
+  const clean = stripAnsi(prefix(text, window)).replace(INVISIBLE, "")
+  return options.redact === undefined
+    ? clean
+    : options.redact(clean, { cutAtEnd: options.truncated === true || text.length > window })
+}
+
+/**
+ * `text` as one line: escape sequences and control characters removed, every run of white
+ * space (line breaks included) one space, trimmed, and cut at `maxChars` code points with
+ * "…". Only the first `window` code units are looked at; a text longer than that (or
+ * `truncated`) also ends with "…".
+ */
+export const oneLine = (text: string, maxChars: number, options: SanitizeOptions = {}): string => {
+  const window = Math.max(options.window ?? SANITIZE_WINDOW, maxChars)
+  const flat = stripControls(text, { ...options, window }).replace(SPACES, " ").trim()
+  const chars = Array.from(flat)
+  if (chars.length > maxChars) return `${chars.slice(0, maxChars).join("")}${ELLIPSIS}`
+  return (text.length > window || options.truncated === true) && flat !== "" ? `${flat}${ELLIPSIS}` : flat
+}
