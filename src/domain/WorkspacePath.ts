@@ -21,6 +21,13 @@ export type ResolvedPath = string & Brand.Brand<"effect-tool-system/ResolvedPath
 /** Brands a string the resolver has checked. Internal: only the resolver may call it. */
 export const unsafeResolvedPath: Brand.Brand.Constructor<ResolvedPath> = Brand.nominal<ResolvedPath>()
 
+/** A short form of a value that is not a path, for the argument error. */
+const shown = (value: unknown): string => {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 40))
+  if (Array.isArray(value)) return "an array"
+  return typeof value === "object" && value !== null ? "an object" : String(value)
+}
+
 /**
  * A path inside the workspace: relative to its root, or absolute inside it. Its encoded side
  * (what a model sends) is a string; its type side (what the handler gets) a `ResolvedPath`.
@@ -34,6 +41,7 @@ export const WorkspacePath: Schema.brand<typeof Schema.String, "effect-tool-syst
   .pipe(Schema.brand("effect-tool-system/ResolvedPath"))
   .annotations({
     [WorkspacePathId]: true,
+    message: (issue) => `Expected a path (a string), actual ${shown(issue.actual)}`,
     description: "A path inside the workspace (relative to its root)"
   })
 
