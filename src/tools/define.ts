@@ -20,7 +20,7 @@ export type { PreparedCall, Tool } from "../domain/Tool.js"
 export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
 
 /** What `Tool.make` takes. `A` is the decoded arguments, `O` the handler's output. */
-export interface MakeOptions<A, I, O, E, R> {
+export interface MakeOptions<A, I, O, E, R, OI = O> {
   readonly description: string
   /**
    * A struct schema; its encoded side is what the model sends. Fields typed `WorkspacePath`
@@ -29,7 +29,7 @@ export interface MakeOptions<A, I, O, E, R> {
    */
   readonly parameters: Schema.Schema<A, I, never>
   /** When given, the output is encoded with it (e.g. to turn a `Date` into a string). */
-  readonly success?: Schema.Schema<O, unknown, never>
+  readonly success?: Schema.Schema<O, OI, never>
   /** No side effects: allowed in read-only modes. Default `false`. */
   readonly readOnly?: boolean
   /** The executor pauses the call until it is made with `confirm: true`. Default `false`. */
@@ -72,7 +72,7 @@ export interface MakeOptions<A, I, O, E, R> {
  * })
  * ```
  */
-export const make = <A, I, O, E, R>(name: string, options: MakeOptions<A, I, O, E, R>): Tool<R> => {
+export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A, I, O, E, R, OI>): Tool<R> => {
   const version = options.version ?? "1.0.0"
   const timeoutMs = options.timeout === "none"
     ? undefined

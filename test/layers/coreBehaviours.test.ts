@@ -73,7 +73,7 @@ describe("rate limits", () => {
 })
 
 describe("tracing", () => {
-  const recording = (spans: Array<{ name: string; attributes: Map<string, unknown> }>) =>
+  const recording = (spans: Array<{ name: string; attributes: ReadonlyMap<string, unknown> }>) =>
     Effect.map(Effect.tracer, (native) =>
       Tracer.make({
         context: native.context,
@@ -86,7 +86,7 @@ describe("tracing", () => {
 
   it.effect("with a tracer, the span names the tool, version and mode", () =>
     Effect.gen(function*() {
-      const spans: Array<{ name: string; attributes: Map<string, unknown> }> = []
+      const spans: Array<{ name: string; attributes: ReadonlyMap<string, unknown> }> = []
       const tracer = yield* recording(spans)
       yield* exec("echo", { x: 1 }, { mode: AgentMode.Plan }).pipe(Effect.withTracer(tracer))
       const span = spans.find((s) => s.name === "tool.execute")
