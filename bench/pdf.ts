@@ -9,13 +9,15 @@
  *
  * A missing tool or file is reported and skipped.
  */
-import { Effect } from "effect"
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { ToolSystem, Workspace } from "../src/index.js"
+import { PdfWorkers, ToolSystem, Workspace } from "../src/index.js"
 import { extractText } from "../src/tools/builtin/pdf/extract.js"
+import { makePdfWorkerPool } from "../src/tools/builtin/pdf/workerPool.js"
 import { readPdf, READ_PDF_MEMORY_LIMIT_MB } from "../src/tools/builtin/readPdf.js"
 import { longPdf } from "../test/tools/builtin/pdfFixtures.js"
 
@@ -127,8 +129,17 @@ const main = Effect.gen(function*() {
   } else {
     console.log(`${manual} is missing (apt-get install -y libtasn1-doc): skipped`)
   }
-  const system = ToolSystem.layer({ builtins: false, tools: [readPdf], workspace: Workspace.layerFixed(dir) })
-  for (const name of files) yield* benchFile(dir, name).pipe(Effect.provide(system))
+  // one worker pool for the tool and for the direct extraction (the system's layer does not output its pool)
+  const pool = yield* makePdfWorkerPool().pipe(Effect.provide(NodeContext.layer))
+  const system = ToolSystem.layerNode({
+    builtins: false,
+    tools: [readPdf],
+    workspace: Workspace.layerFixed(dir),
+    pdfWorkers: Layer.succeed(PdfWorkers, pool)
+  })
+  for (const name of files) {
+    yield* benchFile(dir, name).pipe(Effect.provide(system), Effect.provideService(PdfWorkers, pool))
+  }
 })
 
 Effect.runPromise(Effect.scoped(main)).catch((error: unknown) => {

@@ -1,47 +1,124 @@
 /**
- * Per-call cost of `execute_javascript`'s sandbox: a call on the warm pool against the anchor,
- * a call that starts its own Worker and QuickJS module (a pool that keeps no worker).
- * Goal: warm call <= 0.2x the anchor. Run: `npx tsx bench/sandbox.ts`.
+ * Per-call cost of `execute_javascript`'s sandbox, against anchors measured in the same process.
  *
- * Under tsx the worker starts through tsx, which makes the anchor slower than in the compiled
- * package (~25 ms there); build first and run the same file from dist for the package's numbers.
+ * 1. A sequential call on the warm pool against the anchor, a call that starts its own Worker and
+ *    QuickJS module (a pool that keeps no worker). Goal: warm call <= 0.2x that anchor.
+ * 2. Bursts of 50 calls at once, per call (the burst's wall time / 50), against 50 calls one
+ *    after the other on the warm pool (the anchor). The first burst starts the Workers (up to
+ *    `maxWorkers`); the later ones run on the Workers it started, which stay warm `idleMs`
+ *    ("kept"). Beside them, the same bursts on a pool with `idleMs: 0` ("dropped"), where a
+ *    Worker beyond `maxIdle` ends with its call (how the pool behaved before), so every burst
+ *    starts Workers again. Goal: a later burst <= 1x the anchor.
+ *
+ * The library is measured as it ships, compiled, from `dist/`: run `npm run build` first (or
+ * `npm run bench`). Run: `npx tsx bench/sandbox.ts`.
  */
 import { Effect } from "effect"
-import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../src/tools/builtin/sandbox/pool.js"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import { fileURLToPath } from "node:url"
+import type * as PoolModule from "../src/tools/builtin/sandbox/pool.js"
+
+const distPool = new URL("../dist/tools/builtin/sandbox/pool.js", import.meta.url)
+if (!fs.existsSync(fileURLToPath(distPool))) throw new Error(`${fileURLToPath(distPool)} is missing: npm run build first`)
+const { DEFAULT_POOL_OPTIONS, SandboxWorkers }: typeof PoolModule = await import(distPool.href)
+type Pool = InstanceType<typeof SandboxWorkers>
 
 const WARM_CALLS = Number(process.env.BENCH_CALLS ?? 300)
 const COLD_CALLS = 10
+const BURST = 50
+const ROUNDS = 7
 const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
 
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
 
-const measure = async (label: string, pool: SandboxWorkers, calls: number): Promise<number> => {
+const median = (samples: ReadonlyArray<number>): number => percentile([...samples].sort((a, b) => a - b), 0.5)
+
+const line = (label: string, text: string) => process.stdout.write(`${label.padEnd(44)} ${text}\n`)
+
+const call = async (pool: Pool): Promise<void> => {
+  const outcome = await Effect.runPromise(pool.run(CODE, 5000))
+  if (outcome.kind !== "ok" || outcome.result !== "4950") throw new Error(`unexpected ${JSON.stringify(outcome)}`)
+}
+
+const sequential = async (label: string, pool: Pool, calls: number): Promise<number> => {
   const samples: Array<number> = []
   for (let i = 0; i < calls; i++) {
     const start = performance.now()
-    const outcome = await Effect.runPromise(pool.run(CODE, 5000))
+    await call(pool)
     samples.push(performance.now() - start)
-    if (outcome.kind !== "ok" || outcome.result !== "4950") throw new Error(`unexpected ${JSON.stringify(outcome)}`)
   }
   samples.sort((a, b) => a - b)
-  const median = percentile(samples, 0.5)
-  process.stdout.write(
-    `${label.padEnd(40)} p50 ${median.toFixed(2)} ms  p90 ${percentile(samples, 0.9).toFixed(2)} ms  (${calls} calls)\n`
-  )
-  return median
+  const p50 = percentile(samples, 0.5)
+  line(label, `p50 ${p50.toFixed(2)} ms  p90 ${percentile(samples, 0.9).toFixed(2)} ms  (${calls} calls)`)
+  return p50
+}
+
+/** Per-call cost of one burst of `BURST` calls at once. */
+const burst = async (pool: Pool): Promise<number> => {
+  const start = performance.now()
+  await Promise.all(Array.from({ length: BURST }, () => call(pool)))
+  return (performance.now() - start) / BURST
+}
+
+/** Per-call cost of `BURST` calls one after the other. */
+const oneByOne = async (pool: Pool): Promise<number> => {
+  const start = performance.now()
+  for (let i = 0; i < BURST; i++) await call(pool)
+  return (performance.now() - start) / BURST
+}
+
+/**
+ * After a first burst on each pool, `ROUNDS` rounds of: `BURST` sequential calls on the warm
+ * pool (the anchor), a burst on the pool that keeps its Workers, a burst on the one that does
+ * not. Interleaved, so that the three share the machine's noise; medians reported.
+ */
+const burstRounds = async (kept: Pool, dropped: Pool): Promise<void> => {
+  for (const [label, pool] of [["kept", kept], ["dropped", dropped]] as const) {
+    const first = await burst(pool)
+    line(`${label}: first burst (starts the Workers)`, `${first.toFixed(2)} ms a call  (${pool.stats().spawned} started)`)
+  }
+  const started = { kept: kept.stats().spawned, dropped: dropped.stats().spawned }
+  const samples = { anchor: new Array<number>(), kept: new Array<number>(), dropped: new Array<number>() }
+  for (let round = 0; round < ROUNDS; round++) {
+    samples.anchor.push(await oneByOne(kept))
+    samples.kept.push(await burst(kept))
+    samples.dropped.push(await burst(dropped))
+  }
+  const anchor = median(samples.anchor)
+  const keptCall = median(samples.kept)
+  const droppedCall = median(samples.dropped)
+  const startedSince = (pool: Pool, before: number) => `${pool.stats().spawned - before} Workers started`
+  line("anchor: warm call, one after the other", `${anchor.toFixed(2)} ms a call`)
+  line("kept: later bursts", `${keptCall.toFixed(2)} ms a call  (${startedSince(kept, started.kept)})`)
+  line("dropped: later bursts", `${droppedCall.toFixed(2)} ms a call  (${startedSince(dropped, started.dropped)})`)
+  line("ratio kept burst/anchor", `${(keptCall / anchor).toFixed(3)} (goal <= 1)`)
+  line("ratio dropped burst/anchor", (droppedCall / anchor).toFixed(3))
+  line("ratio dropped burst/kept burst", (droppedCall / keptCall).toFixed(2))
 }
 
 const main = async () => {
-  const cold = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 0, maxIdle: 0 })
+  const cold = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 0, maxIdle: 0, idleMs: 0 })
   const warm = new SandboxWorkers()
+  const kept = new SandboxWorkers()
+  const dropped = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, idleMs: 0 })
   try {
-    const anchor = await measure("anchor: new Worker + module per call", cold, COLD_CALLS)
-    await Effect.runPromise(warm.run("0", 5000)) // start the warm worker
-    const pooled = await measure("warm pool: fresh runtime per call", warm, WARM_CALLS)
-    process.stdout.write(`ratio warm/anchor: ${(pooled / anchor).toFixed(3)} (goal <= 0.2)\n`)
+    line("load average", `${os.loadavg()[0]?.toFixed(2)} (${os.availableParallelism()} cores)`)
+    const coldAnchor = await sequential("anchor: new Worker + module per call", cold, COLD_CALLS)
+    await call(warm) // start the warm worker
+    const warmCall = await sequential("warm pool: fresh runtime per call", warm, WARM_CALLS)
+    line("ratio warm/anchor", `${(warmCall / coldAnchor).toFixed(3)} (goal <= 0.2)`)
+
+    process.stdout.write(
+      `\nbursts of ${BURST} calls at once, median of ${ROUNDS} rounds; kept: idleMs ${DEFAULT_POOL_OPTIONS.idleMs}, ` +
+        `dropped: idleMs 0 (a Worker beyond maxIdle ends with its call)\n`
+    )
+    await burstRounds(kept, dropped)
   } finally {
-    await Effect.runPromise(Effect.zipRight(cold.shutdown(), warm.shutdown()))
+    await Effect.runPromise(
+      Effect.all([cold, warm, kept, dropped].map((pool) => pool.shutdown()), { discard: true })
+    )
   }
 }
 

@@ -7,8 +7,10 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import { Context, type Effect, Layer, type Scope } from "effect"
 import type { WorkerRequest, WorkerResponse } from "../tools/builtin/pdf/protocol.js"
+import type { PdfPoolOptions } from "../tools/builtin/pdf/poolOptions.js"
 import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWorker } from "../tools/builtin/pdf/workerPool.js"
 
+export type { PdfPoolOptions } from "../tools/builtin/pdf/poolOptions.js"
 export type { PoolStats as PdfWorkerStats } from "../tools/builtin/pdf/workerPool.js"
 
 /** The `PdfWorkers` service interface. */
@@ -26,6 +28,10 @@ export class PdfWorkers extends Context.Tag("effect-tool-system/PdfWorkers")<Pdf
   /** A pool owned by the layer's scope; no worker starts before the first request. */
   static readonly layer: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> = Layer.scoped(
     PdfWorkers,
-    makePdfWorkerPool
+    makePdfWorkerPool()
   )
+
+  /** `layer` with other sizes or idle time. */
+  static readonly layerWith = (options: Partial<PdfPoolOptions>): Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> =>
+    Layer.scoped(PdfWorkers, makePdfWorkerPool(options))
 }

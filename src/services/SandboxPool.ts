@@ -6,17 +6,17 @@
  */
 import { Context, type Effect, Layer } from "effect"
 import type { Outcome } from "../tools/builtin/sandbox/protocol.js"
-import { makeSandboxPool, type SandboxPoolOptions } from "../tools/builtin/sandbox/pool.js"
+import { makeSandboxPool, type SandboxPoolOptions, type SandboxPoolStats } from "../tools/builtin/sandbox/pool.js"
 
 export type { Outcome as SandboxOutcome } from "../tools/builtin/sandbox/protocol.js"
-export type { SandboxPoolOptions } from "../tools/builtin/sandbox/pool.js"
+export type { SandboxPoolOptions, SandboxPoolStats } from "../tools/builtin/sandbox/pool.js"
 
 /** The `SandboxPool` service interface. */
 export interface SandboxPoolService {
   /** Evaluates `code` in a fresh guest runtime with a guest deadline of `timeoutMs`. */
   readonly run: (code: string, timeoutMs: number) => Effect.Effect<Outcome>
-  /** Workers alive (idle or busy), and idle ones. */
-  readonly stats: Effect.Effect<{ readonly live: number; readonly idle: number }>
+  /** Workers alive (idle or busy), idle ones, and how many were started. */
+  readonly stats: Effect.Effect<SandboxPoolStats>
 }
 
 /**

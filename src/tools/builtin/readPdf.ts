@@ -86,7 +86,7 @@ export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | File
       Effect.gen(function*() {
         const workspace = yield* Workspace
         const fs = yield* FileSystem.FileSystem
-        const path = yield* workspace.resolve(filepath)
+        const path = filepath // resolved by the executor
         const file = yield* workspace.display(path)
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
         const info = yield* fs.stat(path).pipe(

@@ -21,7 +21,7 @@ const ws = path.join(base, "ws")
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "pdf")
 
 const system = (tool: Tool.Tool<ToolServices> = readPdf, pool?: PdfWorkersService) =>
-  ToolSystem.layer({
+  ToolSystem.layerNode({
     builtins: false,
     tools: [tool],
     workspace: Workspace.layerFixed(ws),
@@ -37,7 +37,7 @@ const call = (args: Record<string, unknown>, tool?: Tool.Tool<ToolServices>, poo
 
 /** Runs `body` with one worker pool shared by its calls, closed (every worker ended) afterwards. */
 const withPool = <A, E>(body: (pool: PdfWorkersService) => Effect.Effect<A, E>) =>
-  Effect.flatMap(makePdfWorkerPool, body).pipe(Effect.scoped, Effect.provide(NodeContext.layer))
+  Effect.flatMap(makePdfWorkerPool(), body).pipe(Effect.scoped, Effect.provide(NodeContext.layer))
 
 const text = (output: unknown): string => {
   expect(typeof output).toBe("string")
@@ -248,7 +248,7 @@ describe("read_pdf", () => {
   it.effect("closing the pool's scope ends every worker it started", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const pool = yield* makePdfWorkerPool.pipe(Scope.extend(scope))
+      const pool = yield* makePdfWorkerPool().pipe(Scope.extend(scope))
       expect((yield* pool.stats).live).toBe(0) // nothing starts before the first request
       yield* call({ filepath: "three.pdf" }, undefined, pool)
       expect((yield* pool.stats).idle).toBeGreaterThan(0)
@@ -256,7 +256,8 @@ describe("read_pdf", () => {
       expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, busy: 0 })
     }).pipe(Effect.provide(NodeContext.layer)))
 
-  it.effect("on timeout, answers TIMEOUT and terminates the parsing worker", () =>
+  // the tool's timeout follows the fiber's Clock: these run on the live one
+  it.live("on timeout, answers TIMEOUT and terminates the parsing worker", () =>
     withPool((pool) => Effect.gen(function*() {
       yield* call({ filepath: "three.pdf" }, undefined, pool) // a warm worker is waiting in the pool
       const before = yield* pool.stats
@@ -274,7 +275,7 @@ describe("read_pdf", () => {
       expect(headers(text(again.output))).toEqual([1])
     })))
 
-  it.effect("on timeout inside one endless page, kills the worker at once", () =>
+  it.live("on timeout inside one endless page, kills the worker at once", () =>
     withPool((pool) => Effect.gen(function*() {
       yield* call({ filepath: "three.pdf" }, undefined, pool) // the worker script is ready before the clock starts
       const before = yield* pool.stats

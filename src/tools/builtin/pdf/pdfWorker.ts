@@ -4,18 +4,35 @@
  * document and answers the requests of `protocol.ts`, one at a time. It never sees a path:
  * only the bytes the host read.
  *
- * Kept free of `effect` and of any import but pdf.js and `node:` builtins, so that a cold
- * start costs only the pdf.js import and the module also runs as a `data:` URL (see
- * `workerScript.ts`).
+ * Kept free of `effect` and of any import but pdf.js, `node:` builtins and `workerPrint.ts`
+ * (itself free of imports but `node:` builtins), so that a cold start costs only the pdf.js
+ * import and the module also runs as a `data:` URL (see `workerScript.ts`).
  *
  * @since 0.1.0
  */
 import { parentPort, workerData } from "node:worker_threads"
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs"
+import { printThrough } from "../sandbox/workerPrint.js"
 import type { FailureReason, PageText, WorkerRequest, WorkerResponse } from "./protocol.js"
 
 const port = parentPort
 if (port === null) throw new Error("pdfWorker must run in a worker thread")
+
+// what pdf.js prints (its warnings) goes to the host's debug log, never its stdout
+printThrough(typeof workerData === "object" && workerData !== null ? Reflect.get(workerData, "output") : undefined)
+
+/**
+ * pdf.js's legacy build takes `DOMMatrix`, `ImageData` and `Path2D` from `@napi-rs/canvas`, an
+ * optional dependency, and builds a `DOMMatrix` while it loads: without the package
+ * (`npm install --omit=optional`) the import fails. Text extraction never renders, so where a
+ * global is missing an inert stand-in takes its place; rendering code would fail on it.
+ */
+const standIn = (name: string) => ({ [name]: class {} })[name]
+for (const name of ["DOMMatrix", "ImageData", "Path2D"]) {
+  if (Reflect.get(globalThis, name) === undefined) {
+    Object.defineProperty(globalThis, name, { value: standIn(name), writable: true, configurable: true })
+  }
+}
 
 // pdf.js's legacy build installs core-js polyfills; its `Array.prototype.push` replaces the
 // native one (for a length edge case pdf.js never meets) and costs ~30% of text extraction.

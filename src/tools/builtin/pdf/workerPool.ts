@@ -6,7 +6,10 @@
  *   worker it started. Nothing starts before the first request.
  * - A worker is taken with `Effect.acquireRelease`: on a clean release it closes its document
  *   and goes back to the pool (unref'd, so it never keeps the process alive, and ended after
- *   `IDLE_MS`); when the borrower was interrupted, or the worker is in doubt, it is terminated.
+ *   `idleMs`); when the borrower was interrupted, or the worker is in doubt, it is terminated.
+ * - An idle worker whose time is up is retired at once, in the timer's callback: it leaves the
+ *   idle list before `terminate` starts, so a borrow at that very moment starts a new worker
+ *   instead of getting one that is exiting.
  * - Every request is an `Effect.async` whose canceler terminates the worker, so a timeout
  *   that interrupts the handler kills a parse that is still running.
  * - A worker that dies (out of memory: `ERR_WORKER_OUT_OF_MEMORY`) fails the request with a
@@ -15,7 +18,8 @@
  *   request makes the process's resident memory grow past the limit (see `watch`).
  *
  * The worker's code comes from `workerScript.ts` (compiled `pdfWorker.js`, or the sources
- * transpiled on the fly).
+ * transpiled on the fly). Workers start with clean Node flags and their output captured, logged
+ * at debug level (see `../sandbox/workerOutput.ts`).
  *
  * @since 0.1.0
  */
@@ -23,6 +27,8 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { Data, Duration, Effect, Either, Exit, Schema, type Scope } from "effect"
 import { Worker } from "node:worker_threads"
 import type { PdfWorkersService } from "../../../services/PdfWorkers.js"
+import { outputPort, workerIsolation } from "../sandbox/workerOutput.js"
+import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from "./poolOptions.js"
 import { type FailureReason, WorkerResponse, type WorkerRequest } from "./protocol.js"
 import { workerData, workerEntry } from "./workerScript.js"
 
@@ -32,19 +38,14 @@ export class PdfWorkerError extends Data.TaggedError("PdfWorkerError")<{
   readonly message: string
 }> {}
 
-/** Idle workers kept warm (per memory limit). */
-export const MAX_IDLE = 2
-/** An idle worker is ended after this long. */
-export const IDLE_MS = 30_000
-/** A worker is retired after this many documents, so that leaks cannot pile up. */
-export const MAX_USES = 200
-
 /** A worker of the pool and its state; lent out by `borrow`. */
 interface PooledWorker {
   readonly worker: Worker
   readonly limitMb: number
   uses: number
   dead: boolean
+  /** Its idle time is up: it is being terminated and must not be lent out. */
+  retiring: boolean
   /** The error the worker died of, if it died of one. */
   error: Error | undefined
   /** Terminated by the memory watchdog. */
@@ -90,18 +91,26 @@ const deathOf = (pooled: PooledWorker, code: number | undefined): PdfWorkerError
 /**
  * A pool of PDF workers owned by the current scope: closing the scope terminates them all.
  * Requires the `FileSystem` the worker's script is read through (when run from sources).
+ * What the workers print is logged at debug level with the logger of the scope that made the pool.
  */
-export const makePdfWorkerPool: Effect.Effect<PdfWorkersService, never, Scope.Scope | FileSystem.FileSystem> = Effect
-  .gen(function*() {
+export const makePdfWorkerPool = (
+  overrides: Partial<PdfPoolOptions> = {}
+): Effect.Effect<PdfWorkersService, never, Scope.Scope | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const options: PdfPoolOptions = { ...DEFAULT_PDF_POOL_OPTIONS, ...overrides }
     const fs = yield* FileSystem.FileSystem
+    const runtime = yield* Effect.runtime<never>()
     const idle: Array<PooledWorker> = []
     const live = new Set<PooledWorker>()
     const counters = { spawned: 0, terminated: 0, busy: 0 }
     let closed = false
 
     const spawn = (entry: URL, limitMb: number): PooledWorker => {
+      const output = outputPort("pdf", runtime)
       const worker = new Worker(entry, {
-        workerData,
+        ...workerIsolation(),
+        workerData: { ...workerData, output },
+        transferList: [output],
         resourceLimits: { maxOldGenerationSizeMb: limitMb }
       })
       const pooled: PooledWorker = {
@@ -109,6 +118,7 @@ export const makePdfWorkerPool: Effect.Effect<PdfWorkersService, never, Scope.Sc
         limitMb,
         uses: 0,
         dead: false,
+        retiring: false,
         error: undefined,
         overLimit: false,
         idleTimer: undefined
@@ -141,7 +151,7 @@ export const makePdfWorkerPool: Effect.Effect<PdfWorkersService, never, Scope.Sc
           Effect.provideService(FileSystem.FileSystem, fs),
           Effect.mapError((error) => new PdfWorkerError({ reason: "crashed", message: error.message }))
         )
-        const at = idle.findIndex((w) => w.limitMb === limitMb && !w.dead)
+        const at = idle.findIndex((w) => w.limitMb === limitMb && !w.dead && !w.retiring)
         const pooled = at >= 0 ? idle.splice(at, 1)[0] : undefined
         const chosen = pooled ?? spawn(entry, limitMb)
         if (chosen.idleTimer !== undefined) clearTimeout(chosen.idleTimer)
@@ -152,12 +162,23 @@ export const makePdfWorkerPool: Effect.Effect<PdfWorkersService, never, Scope.Sc
         return chosen
       })
 
+    /** Ends an idle worker whose time is up: out of the idle list first, then terminated. */
+    const retire = (pooled: PooledWorker): void => {
+      pooled.retiring = true
+      pooled.idleTimer = undefined
+      const at = idle.indexOf(pooled)
+      if (at >= 0) idle.splice(at, 1)
+      Effect.runFork(terminate(pooled))
+    }
+
     const park = (pooled: PooledWorker): Effect.Effect<void> =>
       Effect.suspend(() => {
-        const room = idle.filter((w) => w.limitMb === pooled.limitMb).length < MAX_IDLE
-        if (closed || pooled.dead || !room || pooled.uses >= MAX_USES) return terminate(pooled)
+        const room = idle.filter((w) => w.limitMb === pooled.limitMb).length < options.maxIdle
+        if (closed || pooled.dead || pooled.retiring || !room || pooled.uses >= options.maxUses) {
+          return terminate(pooled)
+        }
         pooled.worker.unref()
-        pooled.idleTimer = setTimeout(() => Effect.runFork(terminate(pooled)), IDLE_MS)
+        pooled.idleTimer = setTimeout(() => retire(pooled), options.idleMs)
         pooled.idleTimer.unref()
         idle.push(pooled)
         return Effect.void

@@ -7,6 +7,12 @@
  *   first Worker. The `SandboxPool` layer's scope owns the pool: closing it terminates every Worker.
  * - Every Worker is `unref()`ed: an idle pool never keeps the process alive. A call in progress
  *   does (its deadline timer is a normal timer).
+ * - `maxIdle` Workers stay warm for as long as the pool lives. The extra ones a burst of calls
+ *   started (up to `maxWorkers`) stay warm `idleMs` after their last call (an unref'd timer), so
+ *   a burst that follows pays no Worker start; an extra Worker whose time is up leaves the idle
+ *   list at once, before it is terminated, so no call can take it.
+ * - Workers start with clean Node flags and their output captured, logged at debug level (see
+ *   `workerOutput.ts`).
  * - The host enforces the deadline: at `timeoutMs + graceMs` the Worker is terminated, whatever
  *   the guest is doing (native work the interrupt handler cannot stop), and replaced in the
  *   background. An interrupted call (the tool's timeout) terminates its Worker the same way.
@@ -15,19 +21,26 @@
  * @since 0.1.0
  */
 import { Worker } from "node:worker_threads"
-import { Effect, Either, Exit, type Scope } from "effect"
+import { Effect, Either, Exit, Runtime, type Scope } from "effect"
 import type { SandboxPoolService } from "../../../services/SandboxPool.js"
-import type { Outcome, RunRequest, WorkerMessage } from "./protocol.js"
+import type { Outcome, RunRequest } from "./protocol.js"
+import { describeError, dispatch, firstEvent, isMessage } from "./workerEvents.js"
 import { workerEntry } from "./workerEntry.js"
+import { outputPort, workerIsolation } from "./workerOutput.js"
 
 /** How the pool sizes itself and how long it waits. */
 export interface SandboxPoolOptions {
   /** Idle Workers kept ready once the pool is in use. */
   readonly warm: number
-  /** Most idle Workers kept; more are terminated when their call ends. */
+  /** Idle Workers kept for as long as the pool lives. */
   readonly maxIdle: number
   /** Most calls running at once; more wait for a Worker. */
   readonly maxWorkers: number
+  /**
+   * How long a Worker beyond `maxIdle` (one a burst started) stays warm after its last call
+   * before it is terminated; 0: it is terminated when its call ends.
+   */
+  readonly idleMs: number
   /** How long after the guest's deadline the host terminates the Worker. */
   readonly graceMs: number
   /** How long a Worker may take to load its module. */
@@ -39,6 +52,7 @@ export const DEFAULT_POOL_OPTIONS: SandboxPoolOptions = {
   warm: 1,
   maxIdle: 2,
   maxWorkers: 4,
+  idleMs: 10_000,
   graceMs: 500,
   startTimeoutMs: 20_000
 }
@@ -46,110 +60,42 @@ export const DEFAULT_POOL_OPTIONS: SandboxPoolOptions = {
 /** V8 limits of each Worker (the guest itself lives in the capped WebAssembly memory). */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 }
 
-const isMessage = (message: unknown): message is WorkerMessage =>
-  typeof message === "object" && message !== null && "type" in message &&
-  (message.type === "ready" || message.type === "done")
-
-const describeError = (error: Error): string => {
-  const code = "code" in error && typeof error.code === "string" ? ` (${error.code})` : ""
-  return `${error.message}${code}`
+/** Counters of the pool, for tests and diagnostics. */
+export interface SandboxPoolStats {
+  /** Workers alive (idle or busy). */
+  readonly live: number
+  /** Workers waiting for a call. */
+  readonly idle: number
+  /** Workers started since the pool was made. */
+  readonly spawned: number
 }
-
-const isOutOfMemory = (error: Error): boolean => "code" in error && error.code === "ERR_WORKER_OUT_OF_MEMORY"
-
-/** A call's outcome and whether its Worker can serve another call. */
-interface Dispatched {
-  readonly outcome: Outcome
-  readonly reusable: boolean
-  readonly diagnostics?: ReadonlyArray<string>
-}
-
-/** What ends a wait on a Worker: a message that answers it, an error, its exit, or the deadline. */
-interface WorkerEvents<A> {
-  /** The wait's value for a message, or `undefined` when the message is not the answer. */
-  readonly message: (message: unknown) => A | undefined
-  readonly error: (error: Error) => A
-  readonly exit: (code: number) => A
-  readonly timeout: () => A
-}
-
-/**
- * Listens for the first event that ends a wait and hands its value to `settle`, once.
- * Returns `stop`, which removes the listeners and says whether the wait had already ended.
- * `keepAlive`: the deadline timer keeps the process alive (a call waits on it).
- */
-const firstEvent = <A>(
-  worker: Worker,
-  events: WorkerEvents<A>,
-  timeoutMs: number,
-  keepAlive: boolean,
-  settle: (value: A) => void
-): () => boolean => {
-  let settled = false
-  const stop = () => {
-    const already = settled
-    settled = true
-    clearTimeout(timer)
-    worker.off("message", onMessage)
-    worker.off("error", onError)
-    worker.off("exit", onExit)
-    return already
-  }
-  const end = (value: A) => {
-    if (!stop()) settle(value)
-  }
-  const onMessage = (message: unknown) => {
-    if (settled) return
-    const value = events.message(message)
-    if (value !== undefined) end(value)
-  }
-  const onError = (error: Error) => end(events.error(error))
-  const onExit = (code: number) => end(events.exit(code))
-  const timer = setTimeout(() => end(events.timeout()), timeoutMs)
-  if (!keepAlive) timer.unref()
-  worker.on("message", onMessage)
-  worker.on("error", onError)
-  worker.on("exit", onExit)
-  return stop
-}
-
-/** Sends one request and waits for its outcome, the Worker's death, or the host deadline. */
-const dispatch = (worker: Worker, request: RunRequest, killAfterMs: number): Effect.Effect<Dispatched> =>
-  Effect.async<Dispatched>((resume) => {
-    const stop = firstEvent<Dispatched>(worker, {
-      message: (message) =>
-        isMessage(message) && message.type === "done" && message.id === request.id
-          ? { outcome: message.outcome, reusable: !message.recycle, diagnostics: message.diagnostics }
-          : undefined,
-      error: (error) => ({
-        outcome: isOutOfMemory(error)
-          ? { kind: "memory", stdout: "" }
-          : { kind: "crash", message: `the sandbox worker failed: ${describeError(error)}` },
-        reusable: false
-      }),
-      exit: (code) => ({ outcome: { kind: "crash", message: `the sandbox worker exited (code ${code})` }, reusable: false }),
-      timeout: () => ({ outcome: { kind: "timeout", stdout: "" }, reusable: false })
-    }, killAfterMs, true, (dispatched) => resume(Effect.succeed(dispatched)))
-    worker.postMessage(request)
-    return Effect.sync(stop)
-  })
 
 /** A pool of sandbox Workers; the `SandboxPool` service wraps one in a scope. */
 export class SandboxWorkers {
   private readonly idle: Array<Worker> = []
   private readonly live = new Set<Worker>()
+  /** The idle-time timers of idle Workers. */
+  private readonly idleTimers = new Map<Worker, ReturnType<typeof setTimeout>>()
   private readonly permits: Effect.Semaphore
   private refilling = 0
+  private spawned = 0
   private nextId = 0
   private closed = false
 
-  constructor(readonly options: SandboxPoolOptions = DEFAULT_POOL_OPTIONS) {
+  /**
+   * `runtime`: what the pool's own background work (replacements, its log lines, forwarded
+   * Worker output) runs with, so the owner's logger applies. Default: Effect's default runtime.
+   */
+  constructor(
+    readonly options: SandboxPoolOptions = DEFAULT_POOL_OPTIONS,
+    private readonly runtime: Runtime.Runtime<never> = Runtime.defaultRuntime
+  ) {
     this.permits = Effect.unsafeMakeSemaphore(options.maxWorkers)
   }
 
-  /** Workers alive (idle or busy), and idle ones. */
-  stats(): { readonly live: number; readonly idle: number } {
-    return { live: this.live.size, idle: this.idle.length }
+  /** Workers alive (idle or busy), idle ones, and how many were started. */
+  stats(): SandboxPoolStats {
+    return { live: this.live.size, idle: this.idle.length, spawned: this.spawned }
   }
 
   /** Evaluates `code` in a fresh guest runtime with a guest deadline of `timeoutMs`. */
@@ -161,10 +107,11 @@ export class SandboxWorkers {
           Effect.onExit((exit) =>
             Exit.isSuccess(exit) && exit.value.reusable ? this.checkin(worker) : this.discard(worker)
           ),
+          // an aborted assertion when a runtime is disposed, say: the Worker is replaced, the call's outcome stands
           Effect.tap(({ diagnostics }) =>
             diagnostics === undefined || diagnostics.length === 0
               ? Effect.void
-              : Effect.logWarning(`sandbox: the QuickJS module reported: ${diagnostics.join("; ")}`)
+              : Effect.logDebug(`sandbox: the QuickJS module reported: ${diagnostics.join("; ")}`)
           ),
           Effect.map((dispatched) => dispatched.outcome)
         ))
@@ -178,6 +125,8 @@ export class SandboxWorkers {
   shutdown(): Effect.Effect<void> {
     return Effect.suspend(() => {
       this.closed = true
+      for (const timer of this.idleTimers.values()) clearTimeout(timer)
+      this.idleTimers.clear()
       this.idle.length = 0
       return Effect.forEach([...this.live], (worker) => this.terminate(worker), { discard: true, concurrency: "unbounded" })
     })
@@ -187,18 +136,49 @@ export class SandboxWorkers {
     return Effect.suspend(() => {
       if (this.closed) return Effect.fail("the sandbox pool is shut down")
       const worker = this.idle.pop()
-      return worker === undefined ? this.spawn(true) : Effect.succeed(worker)
+      if (worker === undefined) return this.spawn(true)
+      this.stopIdleTimer(worker)
+      return Effect.succeed(worker)
     })
   }
 
+  /**
+   * Puts a Worker back. Up to `maxIdle` stay; one beyond them (a burst's) stays `idleMs`, or is
+   * terminated now when `idleMs` is 0. Every idle Worker gets a timer: when it fires, the Worker
+   * is terminated if more than `maxIdle` are idle (see `expire`).
+   */
   private checkin(worker: Worker): Effect.Effect<void> {
     return Effect.suspend(() => {
-      if (this.closed || !this.live.has(worker) || this.idle.length >= this.options.maxIdle) {
+      const { idleMs, maxIdle, maxWorkers } = this.options
+      const extra = this.idle.length >= maxIdle
+      if (this.closed || !this.live.has(worker) || (extra && (idleMs <= 0 || this.idle.length >= maxWorkers))) {
         return this.discard(worker)
       }
       this.idle.push(worker)
+      if (idleMs > 0) {
+        const timer = setTimeout(() => this.expire(worker), idleMs)
+        timer.unref()
+        this.idleTimers.set(worker, timer)
+      }
       return Effect.void
     })
+  }
+
+  private stopIdleTimer(worker: Worker): void {
+    clearTimeout(this.idleTimers.get(worker))
+    this.idleTimers.delete(worker)
+  }
+
+  /**
+   * A Worker has been idle `idleMs`: terminated when more than `maxIdle` are idle, else kept
+   * (one of the `maxIdle`). Taken out of the idle list before `terminate` starts, in this
+   * callback, so no call can take a Worker that is exiting.
+   */
+  private expire(worker: Worker): void {
+    this.idleTimers.delete(worker)
+    if (this.closed || this.idle.length <= this.options.maxIdle || !this.idle.includes(worker)) return
+    this.forget(worker)
+    Runtime.runFork(this.runtime)(this.terminate(worker))
   }
 
   /** Terminates a Worker that must not be reused and starts a replacement in the background. */
@@ -216,6 +196,7 @@ export class SandboxWorkers {
   }
 
   private forget(worker: Worker): void {
+    this.stopIdleTimer(worker)
     this.live.delete(worker)
     const at = this.idle.indexOf(worker)
     if (at >= 0) this.idle.splice(at, 1)
@@ -232,7 +213,9 @@ export class SandboxWorkers {
         ),
         Effect.ensuring(Effect.sync(() => this.refilling--))
       )
-      return Effect.asVoid(Effect.forkDaemon(start))
+      return Effect.sync(() => {
+        Runtime.runFork(this.runtime)(start)
+      })
     })
   }
 
@@ -247,13 +230,21 @@ export class SandboxWorkers {
         return
       }
       const entry = workerEntry()
-      const worker = new Worker(entry.url, { execArgv: [], env: {}, resourceLimits: RESOURCE_LIMITS })
+      const output = outputPort("sandbox", this.runtime)
+      const worker = new Worker(entry.url, {
+        ...workerIsolation(),
+        env: {},
+        resourceLimits: RESOURCE_LIMITS,
+        workerData: { output },
+        transferList: [output]
+      })
       worker.unref()
+      this.spawned++
       this.live.add(worker)
       // Listeners for the Worker's whole life: an 'error' without a listener would crash the host.
       worker.on("error", (error) => {
         this.forget(worker)
-        Effect.runFork(Effect.logWarning(`sandbox: a worker failed: ${describeError(error)}`))
+        Runtime.runFork(this.runtime)(Effect.logWarning(`sandbox: a worker failed: ${describeError(error)}`))
       })
       worker.on("exit", () => this.forget(worker))
 
@@ -279,7 +270,7 @@ export const makeSandboxPool = (
 ): Effect.Effect<SandboxPoolService, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.sync(() => new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, ...options })),
+      Effect.map(Effect.runtime<never>(), (runtime) => new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, ...options }, runtime)),
       (pool) => pool.shutdown()
     ),
     (pool) => ({

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { parentPort } from "node:worker_threads"
+import { parentPort, workerData } from "node:worker_threads"
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from "quickjs-emscripten"
 import {
   type RunRequest,
@@ -16,6 +16,10 @@ import {
   type WorkerMessage
 } from "./protocol.js"
 import { runGuest } from "./runGuest.js"
+import { printThrough } from "./workerPrint.js"
+
+// what this worker prints (an Emscripten message) goes to the host's debug log, never its stdout
+printThrough(typeof workerData === "object" && workerData !== null ? Reflect.get(workerData, "output") : undefined)
 
 const isRunRequest = (message: unknown): message is RunRequest =>
   typeof message === "object" && message !== null &&

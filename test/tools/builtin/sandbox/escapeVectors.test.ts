@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { ToolSystem, Workspace } from "../../../../src/index.js"
-import { executeJavascript } from "../../../../src/tools/builtin/executeJavascript.js"
+import { ToolSystem } from "../../../../src/index.js"
 import {
   type EscapeExpectation,
   SANDBOX_ESCAPE_VECTORS
@@ -10,11 +9,12 @@ import {
 import { SandboxPool } from "../../../../src/services/SandboxPool.js"
 import type { ToolExecutionResult } from "../../../../src/domain/ToolExecutionResult.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { sandboxSystem } from "./system.js"
 
 const dir = makeTempDirSync("sandbox-vectors-")
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-const system = ToolSystem.layer({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir) })
+const system = sandboxSystem(dir)
 
 /**
  * How far past its deadline a call may end: the host's grace (0.5 s) plus, when the pool has

@@ -1,0 +1,106 @@
+/**
+ * The sandbox pool under bursts: the Workers a burst started stay warm for `idleMs` (a second
+ * burst starts none), then the extra ones end; a call made exactly when an extra Worker's idle
+ * time ends gets a working Worker; and an idle pool never keeps the process alive.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
+import type { Outcome } from "../../../../src/tools/builtin/sandbox/protocol.js"
+
+const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
+const OK: Outcome = { kind: "ok", stdout: "", result: "4950" }
+
+/** `calls` calls at once; every one must succeed. */
+const burst = (pool: SandboxWorkers, calls: number) =>
+  Effect.gen(function*() {
+    const outcomes = yield* Effect.all(Array.from({ length: calls }, () => pool.run(CODE, 5000)), {
+      concurrency: "unbounded"
+    })
+    expect(outcomes).toEqual(Array.from({ length: calls }, () => OK))
+  })
+
+/** Waits `ms` on a plain timer (not the fiber's clock): created now, it fires after every timer of the same length created before it. */
+const after = (ms: number) =>
+  Effect.async<void>((resume) => {
+    const timer = setTimeout(() => resume(Effect.void), ms)
+    return Effect.sync(() => clearTimeout(timer))
+  })
+
+/** Polls `condition` every 20 ms, for at most `withinMs`. */
+const waitFor = (condition: () => boolean, withinMs: number) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + withinMs
+    while (!condition()) {
+      if (Date.now() > deadline) return yield* Effect.die(new Error(`condition not reached within ${withinMs} ms`))
+      yield* after(20)
+    }
+  })
+
+const withPool = <A, E>(options: Partial<typeof DEFAULT_POOL_OPTIONS>, body: (pool: SandboxWorkers) => Effect.Effect<A, E>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, ...options })),
+    body,
+    (pool) => pool.shutdown()
+  )
+
+describe("sandbox pool", () => {
+  it.live("keeps the Workers a burst started: a second burst of 50 calls starts none", () =>
+    withPool({}, (pool) =>
+      Effect.gen(function*() {
+        yield* burst(pool, 50)
+        const first = pool.stats()
+        expect(first.spawned).toBeLessThanOrEqual(DEFAULT_POOL_OPTIONS.maxWorkers)
+        expect(first.idle).toBe(first.live)
+        expect(first.idle).toBeGreaterThan(DEFAULT_POOL_OPTIONS.maxIdle) // more than the always-warm ones
+        yield* burst(pool, 50)
+        expect(pool.stats()).toEqual(first)
+      })), 30_000)
+
+  it.live("ends the extra Workers idleMs after their last call, and keeps maxIdle warm", () =>
+    withPool({ idleMs: 300 }, (pool) =>
+      Effect.gen(function*() {
+        yield* burst(pool, 20)
+        expect(pool.stats().idle).toBeGreaterThan(2)
+        yield* waitFor(() => pool.stats().live === 2, 5000)
+        yield* after(400) // past another idleMs: the kept ones stay
+        expect(pool.stats()).toMatchObject({ live: 2, idle: 2 })
+        const spawned = pool.stats().spawned
+        yield* burst(pool, 2)
+        expect(pool.stats().spawned).toBe(spawned)
+      })), 30_000)
+
+  it.live("a call made exactly when an extra Worker's idle time ends gets a working Worker", () =>
+    // maxIdle 0: every idle Worker is an extra one, with a timer
+    withPool({ warm: 0, maxIdle: 0, idleMs: 100 }, (pool) =>
+      Effect.gen(function*() {
+        expect(yield* pool.run(CODE, 5000)).toEqual(OK)
+        // offset from the end of the idle time: before it, the Worker is reused; at it (our timer
+        // fires right after the pool's) and after it, it has left and a new one starts
+        for (const offset of [-30, 0, 0, -10, 0, 5, 0]) {
+          const before = pool.stats()
+          expect(before).toMatchObject({ live: 1, idle: 1 })
+          yield* after(100 + offset)
+          expect(yield* pool.run(CODE, 5000)).toEqual(OK)
+          expect(pool.stats().spawned - before.spawned, `offset ${offset}`).toBe(offset < 0 ? 0 : 1)
+        }
+      })), 30_000)
+
+  it("an idle pool with a burst's Workers still warm does not keep the process alive", async () => {
+    const script = fileURLToPath(new URL("./burstThenExit.ts", import.meta.url))
+    const started = Date.now()
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ["--import", "tsx", script], { timeout: 30_000 })
+      let out = ""
+      child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
+      child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
+    })
+    expect(code).toBe(0)
+    const stats: unknown = JSON.parse(stdout)
+    expect(stats).toMatchObject({ idle: 4, live: 4 })
+    // it exits on its own, long before the 60 s idle time of the extra Workers
+    expect(Date.now() - started).toBeLessThan(20_000)
+  }, 40_000)
+})
