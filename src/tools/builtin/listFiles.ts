@@ -1,6 +1,6 @@
 /**
- * `list_files`: a glob listing of a workspace directory (tinyglobby), with workspace-relative
- * paths, file sizes and plain-text markers, sorted and capped.
+ * `list_files`: a glob listing of a workspace directory, with workspace-relative paths, file
+ * sizes and plain-text markers, sorted and capped.
  *
  * Output, one entry a line, after a header line:
  * ```
@@ -8,28 +8,36 @@
  * [dir]  src/deep/
  * [file] src/index.ts (1234 bytes)
  * ```
- * Hidden entries are listed; the contents of `.git` directories are not. Symbolic links are
- * neither listed nor followed, and an entry reached through a link that leads out of the
- * workspace (a pattern such as `link/*`) is dropped, never stat'ed.
+ * The directory is walked by `shared/safeFsWalk.ts` (each directory opened without following a
+ * link and checked to be where it should be) and each path below it, relative to it, is matched
+ * with picomatch: a pattern is never handed to a glob library as a path to open, so whatever its
+ * escapes mean (`.\./outside/*`), nothing above the directory is ever read. The walk goes only
+ * as deep as the pattern can match and only along its static prefix. Hidden entries are listed;
+ * the contents of `.git` directories are not. Symbolic links are neither listed nor followed,
+ * except one named in the pattern's static prefix (`link/*`) that resolves inside the
+ * workspace; one leading out is counted in a note, never opened.
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import * as NodePath from "node:path"
-import { glob } from "tinyglobby"
+import picomatch from "picomatch"
 import { ToolError } from "../../domain/errors.js"
 import { defaultPath, WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make } from "../define.js"
+import { openDirectory } from "../shared/safeFs.js"
+import type { SafeFsError } from "../shared/safeFsError.js"
+import { kindOf, lstat } from "../shared/safeFsNode.js"
+import { statEntries, walk, type WalkEntry } from "../shared/safeFsWalk.js"
 
 /** Most entries one `list_files` call shows; the rest are counted in a closing note. */
 export const LIST_FILES_MAX_ENTRIES = 500
 
-const TOOL = "list_files"
+/** Most entries one `list_files` call visits; past that the walk stops and says so. */
+export const LIST_FILES_MAX_VISITED = 50_000
 
-/** Never crawled: what lies inside a `.git` directory (the directory itself is listed). */
-const IGNORE = ["**/.git/**/*"]
+const TOOL = "list_files"
 
 const fail = (message: string, cause?: unknown) =>
   new ToolError(cause === undefined ? { tool: TOOL, message } : { tool: TOOL, message, cause })
@@ -43,30 +51,46 @@ const escapingPattern = (pattern: string): boolean =>
 const globOf = (pattern: string, recursive: boolean): string =>
   recursive && !pattern.startsWith("**/") ? `**/${pattern}` : pattern
 
-/** Lists the matches of `pattern` under `dir` (an absolute real path), relative to it. */
-const crawl = (dir: string, pattern: string) =>
-  Effect.tryPromise({
-    try: (signal) =>
-      glob(pattern, {
-        cwd: dir,
-        dot: true,
-        onlyFiles: false,
-        followSymbolicLinks: false,
-        expandDirectories: false,
-        ignore: IGNORE,
-        signal
-      }),
-    catch: (cause) => fail(`cannot list with pattern "${pattern}": ${String(cause)}`, cause)
-  })
+/** How a glob is matched and how far the walk must go for it. */
+interface Plan {
+  readonly matches: (entry: WalkEntry) => boolean
+  /** Whether the walk lists the directory at `rel`. */
+  readonly descend: (rel: string) => boolean
+  /** Whether `rel` lies on the glob's static prefix (`src/deep` of `src/deep/*.ts`). */
+  readonly onPrefix: (rel: string) => boolean
+}
 
-/** One line of the listing for a match. */
-const describe = (fs: FileSystem.FileSystem, absolute: string, shown: string, isDir: boolean) =>
-  isDir
-    ? Effect.succeed(`[dir]  ${shown}/`)
-    : fs.stat(absolute).pipe(
-      Effect.map((info) => `[file] ${shown} (${info.size} bytes)`),
-      Effect.catchAll((error) => Effect.succeed(`[file] ${shown} (size unknown: ${error.message})`))
-    )
+const planOf = (glob: string): Plan => {
+  const isMatch = picomatch(glob, { dot: true })
+  // the static prefix, unescaped (`.\./x` is the literal `../x`, which no entry below is)
+  const prefix = picomatch.scan(glob).base.replace(/\\(.)/g, "$1").split("/").filter((s) => s !== "" && s !== ".")
+  const maxDepth = glob.includes("**") ? Number.POSITIVE_INFINITY : glob.split("/").length
+  const agrees = (segments: ReadonlyArray<string>) => segments.every((s, i) => i >= prefix.length || s === prefix[i])
+  return {
+    matches: (entry) => entry.kind === "directory" ? isMatch(entry.rel) || isMatch(`${entry.rel}/`) : isMatch(entry.rel),
+    descend: (rel) => {
+      const segments = rel.split("/")
+      return segments.length < maxDepth && segments.at(-1) !== ".git" && agrees(segments)
+    },
+    onPrefix: (rel) => {
+      const segments = rel.split("/")
+      return segments.length <= prefix.length && agrees(segments)
+    }
+  }
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** The error of a directory that cannot be listed, in the words the tool always used. */
+const directoryError = (directory: string) => (error: SafeFsError) =>
+  error.reason === "NotFound"
+    ? Effect.fail(fail(`directory "${directory}" does not exist`, error))
+    : error.reason === "NotDirectory"
+    ? Effect.flatMap(Effect.either(lstat(directory)), (info) => {
+      const kind = Either.isRight(info) ? kindOf(info.right) : "file"
+      return Effect.fail(fail(`"${directory}" is ${kind === "file" ? "a file" : `a ${kind}`}, not a directory`, error))
+    })
+    : Effect.fail(fail(error.message, error))
 
 /**
  * The `list_files` builtin: `directory="."`, `pattern="*"`, `recursive=false`; read-only.
@@ -99,65 +123,74 @@ export const listFiles = make(TOOL, {
   handler: ({ directory, pattern, recursive }) =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const fs = yield* FileSystem.FileSystem
-      const dir = directory // resolved by the executor
-      const info = yield* fs.stat(dir).pipe(
-        Effect.mapError((error) =>
-          error._tag === "SystemError" && error.reason === "NotFound"
-            ? fail(`directory "${directory}" does not exist`, error)
-            : fail(`cannot read "${directory}": ${error.message}`, error)
-        )
-      )
-      if (info.type !== "Directory") {
-        return yield* fail(`"${directory}" is ${info.type === "File" ? "a file" : `a ${info.type}`}, not a directory`)
-      }
+      yield* Effect.scoped(openDirectory(directory)).pipe(Effect.catchAll(directoryError(directory)))
       if (escapingPattern(pattern)) {
         return yield* fail(
           `the pattern "${pattern}" must be relative and must not contain ".."; choose another directory instead`
         )
       }
-      const matches = yield* crawl(dir, globOf(pattern, recursive))
+      const plan = planOf(globOf(pattern, recursive))
 
-      // A pattern's static part (`link/*`) can walk through a symlink: keep only the entries
-      // whose parent directory really lies in the workspace (checked once per directory).
-      const parentInside = new Map<string, boolean>()
-      const kept: Array<{ readonly absolute: string; readonly isDir: boolean }> = []
-      let outside = 0
-      for (const match of matches) {
-        const isDir = match.endsWith("/")
-        const absolute = NodePath.join(dir, match)
-        const parent = NodePath.dirname(absolute)
-        const lexical = NodePath.relative(dir, absolute)
-        let inside = lexical !== "" && lexical !== ".." && !lexical.startsWith(`..${NodePath.sep}`)
-        if (inside) {
-          const known = parentInside.get(parent)
-          inside = known ?? Option.isSome(yield* workspace.tryResolve(parent))
-          if (known === undefined) parentInside.set(parent, inside)
-        }
-        if (inside) kept.push({ absolute: isDir ? absolute.replace(/[/\\]+$/, "") : absolute, isDir })
-        else outside++
-      }
+      // a link on the pattern's static prefix (`link/*`) is followed when it resolves inside the workspace
+      let linksOut = 0
+      const follow = (entry: WalkEntry) =>
+        plan.onPrefix(entry.rel)
+          ? Effect.tap(workspace.tryResolve(NodePath.join(entry.dir, entry.name)), (target) =>
+            Effect.sync(() => {
+              if (Option.isNone(target)) linksOut++
+            }))
+          : Effect.succeed(Option.none())
+      const walked = yield* walk(directory, { descend: plan.descend, follow, maxEntries: LIST_FILES_MAX_VISITED }).pipe(
+        Effect.catchAll(directoryError(directory))
+      )
 
-      const shownDir = yield* workspace.display(dir)
+      const shownDir = yield* workspace.display(directory)
+      const matched = walked.entries
+        .filter((entry) => entry.kind !== "symlink" && plan.matches(entry))
+        .map((entry) => ({ ...entry, shown: NodePath.join(shownDir, entry.rel) }))
+        .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
+
       const where = `${shownDir === "." ? "the workspace root" : shownDir} matching "${pattern}" ` +
         (recursive ? "(at any depth)" : "(this level only)")
-      const skipped = outside > 0
-        ? `\n(${outside} ${outside === 1 ? "entry" : "entries"} reached through a symbolic link leading out of the workspace not listed)`
-        : ""
-      if (kept.length === 0) return `No entries in ${where}.${skipped}`
+      const notes = [
+        linksOut > 0 ? `(${plural(linksOut, "symbolic link", "symbolic links")} leading out of the workspace not followed)` : "",
+        walked.skipped > 0
+          ? `(${plural(walked.skipped, "directory", "directories")} changed while being listed, or could not be read, and ${
+            walked.skipped === 1 ? "was" : "were"
+          } skipped)`
+          : "",
+        walked.truncated
+          ? `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
+          : ""
+      ].filter((note) => note !== "").map((note) => `\n${note}`).join("")
+      if (matched.length === 0) return `No entries in ${where}.${notes}`
 
-      const entries = yield* Effect.forEach(kept, (entry) =>
-        Effect.map(workspace.display(entry.absolute), (shown) => ({ ...entry, shown })))
-      entries.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
-      const shown = entries.slice(0, LIST_FILES_MAX_ENTRIES)
-      const lines = yield* Effect.forEach(shown, (e) => describe(fs, e.absolute, e.shown, e.isDir), {
-        concurrency: 32
+      const shown = matched.slice(0, LIST_FILES_MAX_ENTRIES)
+      // sizes of the shown files, through each directory's checked descriptor
+      const byDir = new Map<string, Array<string>>()
+      for (const entry of shown) {
+        if (entry.kind === "directory") continue
+        const names = byDir.get(entry.dir)
+        if (names === undefined) byDir.set(entry.dir, [entry.name])
+        else names.push(entry.name)
+      }
+      const sizes = new Map(
+        yield* Effect.forEach(byDir, ([dir, names]) => Effect.map(statEntries(dir, names), (stats) => [dir, stats] as const), {
+          concurrency: 8
+        })
+      )
+      const lines = shown.map((entry) => {
+        if (entry.kind === "directory") return `[dir]  ${entry.shown}/`
+        const info = sizes.get(entry.dir)?.get(entry.name)
+        return info === undefined || Either.isLeft(info)
+          ? `[file] ${entry.shown} (size unknown: ${info === undefined ? "not found" : info.left.message})`
+          : `[file] ${entry.shown} (${info.right.size} bytes)`
       })
-      const count = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`
-      const rest = entries.length - shown.length
+      const count = plural(matched.length, "entry", "entries")
+      const rest = matched.length - shown.length
       const more = rest > 0
-        ? `\n... ${rest} more entries not shown (${entries.length} in all); narrow the listing with a more specific pattern or a subdirectory`
+        ? `\n... ${rest} more entries not shown (${matched.length} in all); narrow the listing with a more specific pattern or a subdirectory`
         : ""
-      return `${count} in ${where}:\n${lines.join("\n")}${more}${skipped}`
+      return `${count} in ${where}:\n${lines.join("\n")}${more}${notes}`
     })
 })

@@ -1,10 +1,11 @@
 /**
  * `write_file`: writes UTF-8 text atomically, creating parent directories, and says when it
- * overwrote an existing file.
+ * overwrote an existing file. The write is bound to the resolved path (`shared/atomicWrite.ts`):
+ * a directory swapped for a link meanwhile makes it fail cleanly, with nothing left anywhere
+ * but the target.
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Schema } from "effect"
 import { ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"
@@ -12,7 +13,9 @@ import { Workspace } from "../../services/Workspace.js"
 import { make } from "../define.js"
 import { writeFileAtomic } from "../shared/atomicWrite.js"
 
-export const writeFile = make("write_file", {
+const TOOL = "write_file"
+
+export const writeFile = make(TOOL, {
   description:
     "Write UTF-8 text to a file in the workspace, creating parent directories. Replaces the file if it exists.",
   parameters: Schema.Struct({
@@ -26,15 +29,11 @@ export const writeFile = make("write_file", {
   handler: ({ content, filepath }) =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const fs = yield* FileSystem.FileSystem
-      const path = filepath // resolved by the executor
-      const existing = yield* Effect.option(fs.stat(path))
-      if (existing._tag === "Some" && existing.value.type === "Directory") {
-        return yield* new ToolError({ tool: "write_file", message: `"${filepath}" is a directory` })
-      }
-      yield* writeFileAtomic(path, content)
-      const shown = yield* workspace.display(path)
-      const bytes = Buffer.byteLength(content)
-      return `Wrote ${bytes} bytes to ${shown}${existing._tag === "Some" ? " (overwrote an existing file)" : ""}`
+      const root = yield* workspace.root
+      const written = yield* writeFileAtomic(root, filepath, content).pipe(
+        Effect.mapError((error) => new ToolError({ tool: TOOL, message: error.message, cause: error }))
+      )
+      const shown = yield* workspace.display(filepath)
+      return `Wrote ${written.bytes} bytes to ${shown}${written.replaced ? " (overwrote an existing file)" : ""}`
     })
 })

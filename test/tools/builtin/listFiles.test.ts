@@ -170,13 +170,14 @@ describe("list_files", () => {
       const all = String((yield* list({ recursive: true })).output)
       expect(all).not.toContain("secret")
       expect(all).not.toMatch(/\bout\b|outfile|inlink/)
-      // a pattern whose static part walks through the link: dropped, with a note
+      // a pattern whose static part walks through the link: the link is not opened, with a note
+      // (counting what lies behind it would read outside the workspace)
       const through = yield* list({ pattern: "out/*" })
       expect(through.success).toBe(true)
       expect(String(through.output)).not.toContain("secret")
       expect(String(through.output)).toBe(
         "No entries in the workspace root matching \"out/*\" (this level only).\n" +
-          "(2 entries reached through a symbolic link leading out of the workspace not listed)"
+          "(1 symbolic link leading out of the workspace not followed)"
       )
       const deeper = yield* list({ pattern: "out/**/*" })
       expect(String(deeper.output)).not.toContain("secret")
@@ -202,6 +203,40 @@ describe("list_files", () => {
         expect(r.success, pattern).toBe(false)
         expect(r.errorCode).toBe("TOOL_ERROR")
         expect(r.error).toContain("must be relative and must not contain \"..\"")
+      }
+    }))
+
+  it.effect("a pattern's escapes never reach above the directory: no entry from outside, same answer for any name", () =>
+    Effect.gen(function*() {
+      // `.\.` is a literal dot for picomatch: these name ../outside/..., which no path below the directory is
+      const exists = yield* list({ pattern: ".\\./outside/s*" })
+      const absent = yield* list({ pattern: ".\\./outside/q*" })
+      expect(exists.success).toBe(true)
+      expect(exists.output).toBe("No entries in the workspace root matching \".\\./outside/s*\" (this level only).")
+      expect(String(absent.output)).toBe(String(exists.output).replace("s*", "q*"))
+      const patterns = [
+        ".\\./.\\./.\\./**/*",
+        ".\\./outside/**",
+        "\\.\\./outside/*",
+        "src/.\\./.\\./outside/*",
+        "[.][.]/outside/*",
+        "{.,.}./outside/*",
+        ".{.,}/outside/sub/*"
+      ]
+      for (const pattern of patterns) {
+        for (const recursive of [false, true]) {
+          const start = performance.now()
+          const r = yield* list({ pattern, recursive })
+          expect(performance.now() - start, pattern).toBeLessThan(3000)
+          expect(String(r.output ?? r.error)).not.toContain("secret")
+          if (pattern.startsWith("\\")) {
+            // a leading backslash reads as an absolute Windows path: refused before any walk
+            expect(r.error, pattern).toContain("must be relative")
+            continue
+          }
+          expect(r.success, pattern).toBe(true)
+          expect(entries(r.output), pattern).toEqual([])
+        }
       }
     }))
 

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Option } from "effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import { writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
+import { isAt, openDirectory, openFile, SafeFsError } from "../../../src/tools/shared/safeFs.js"
+import { readFirstLines, readText } from "../../../src/tools/shared/safeFsRead.js"
+import { walk } from "../../../src/tools/shared/safeFsWalk.js"
+import { looksBinary } from "../../../src/tools/shared/text.js"
+import { makeTempDirSync } from "../../helpers/tempDir.js"
+
+let base: string
+let ws: string
+let outside: string
+let server: Net.Server
+
+const at = (...parts: Array<string>) => Path.join(ws, ...parts)
+
+beforeAll(async () => {
+  base = makeTempDirSync("safe-fs-")
+  ws = Path.join(base, "ws")
+  outside = Path.join(base, "outside")
+  Fs.mkdirSync(Path.join(ws, "real", "sub"), { recursive: true })
+  Fs.mkdirSync(outside)
+  Fs.writeFileSync(Path.join(outside, "secret.txt"), "SECRET")
+  Fs.writeFileSync(at("real", "f.txt"), "inside\n")
+  Fs.symlinkSync("real", at("link"))
+  Fs.symlinkSync(Path.join("real", "f.txt"), at("file-link"))
+  Fs.symlinkSync(outside, at("out"))
+  ChildProcess.execFileSync("mkfifo", [at("fifo")])
+  server = Net.createServer()
+  await new Promise<void>((resolve) => server.listen(at("sock"), resolve))
+})
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  Fs.rmSync(base, { recursive: true, force: true })
+})
+
+/** The failure of an effect, which must fail with a `SafeFsError`. */
+const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (error) => {
+    expect(error).toBeInstanceOf(SafeFsError)
+    return error instanceof SafeFsError ? error : new SafeFsError({ reason: "Io", path: "", message: "" })
+  })
+
+const openCount = () => Fs.readdirSync("/proc/self/fd").length
+
+describe("openFile binds the check to the descriptor", () => {
+  it.effect("opens a regular file at its real path", () =>
+    Effect.gen(function*() {
+      const file = yield* openFile(at("real", "f.txt"))
+      expect(file.size).toBe(7)
+      expect(yield* readText(file, 100)).toBe("inside\n")
+    }).pipe(Effect.scoped))
+
+  it.effect("refuses a final symlink, even one leading inside", () =>
+    Effect.gen(function*() {
+      const error = yield* failureOf(Effect.scoped(openFile(at("file-link"))))
+      expect(error.reason).toBe("Changed")
+    }))
+
+  it.effect("refuses a file reached through a directory link: the real path must EQUAL the expected one", () =>
+    Effect.gen(function*() {
+      // `link/f.txt` is inside the workspace, but it is not where the descriptor is
+      const error = yield* failureOf(Effect.scoped(openFile(at("link", "f.txt"))))
+      expect(error.reason).toBe("Changed")
+      expect(error.message).toContain("changed while it was being opened")
+      const out = yield* failureOf(Effect.scoped(openFile(at("out", "secret.txt"))))
+      expect(out.reason).toBe("Changed")
+      expect(out.message).not.toContain("SECRET")
+    }))
+
+  it.effect("refuses a FIFO and a socket without blocking, and a directory", () =>
+    Effect.gen(function*() {
+      const fifo = yield* failureOf(Effect.scoped(openFile(at("fifo"))))
+      expect([fifo.reason, fifo.kind]).toEqual(["NotRegularFile", "FIFO"])
+      const socket = yield* failureOf(Effect.scoped(openFile(at("sock"))))
+      expect([socket.reason, socket.kind]).toEqual(["NotRegularFile", "socket"])
+      const dir = yield* failureOf(Effect.scoped(openFile(at("real"))))
+      expect(dir.reason).toBe("IsDirectory")
+      const missing = yield* failureOf(Effect.scoped(openFile(at("nope"))))
+      expect(missing.reason).toBe("NotFound")
+    }))
+
+  it.effect("openDirectory refuses a link and a file", () =>
+    Effect.gen(function*() {
+      expect((yield* failureOf(Effect.scoped(openDirectory(at("link"))))).reason).toBe("Changed")
+      expect((yield* failureOf(Effect.scoped(openDirectory(at("real", "f.txt"))))).reason).toBe("NotDirectory")
+      expect((yield* Effect.scoped(openDirectory(at("real")))).path).toBe(at("real"))
+    }))
+
+  it.effect("isAt follows the file, not the name: a rename is seen", () =>
+    Effect.gen(function*() {
+      Fs.writeFileSync(at("moving.txt"), "m")
+      const file = yield* openFile(at("moving.txt"))
+      expect(yield* isAt(file.fd, at("moving.txt"))).toBe(true)
+      Fs.renameSync(at("moving.txt"), at("moved.txt"))
+      expect(yield* isAt(file.fd, at("moving.txt"))).toBe(false)
+      expect(yield* isAt(file.fd, at("moved.txt"))).toBe(true)
+    }).pipe(Effect.scoped))
+
+  it.effect("leaves no descriptor open, whatever fails", () =>
+    Effect.gen(function*() {
+      const before = openCount()
+      for (let i = 0; i < 50; i++) {
+        for (const p of [at("fifo"), at("sock"), at("file-link"), at("link", "f.txt"), at("real"), at("real", "f.txt")]) {
+          yield* Effect.either(Effect.scoped(Effect.flatMap(openFile(p), (f) => readText(f, 3))))
+        }
+        yield* Effect.either(writeFileAtomic(ws, at("real", "sub", `w${i % 5}.txt`), "w"))
+        yield* Effect.either(writeFileAtomic(ws, at("real"), "w"))
+      }
+      expect(openCount()).toBe(before)
+    }))
+})
+
+describe("writeFileAtomic", () => {
+  it.effect("creates missing directories one level at a time and never through a link", () =>
+    Effect.gen(function*() {
+      const written = yield* writeFileAtomic(ws, at("made", "a", "b.txt"), "b")
+      expect(written).toEqual({ replaced: false, bytes: 1 })
+      expect(Fs.readFileSync(at("made", "a", "b.txt"), "utf8")).toBe("b")
+      // `link` stands where the resolver saw a directory: a swap; nothing is created behind it
+      const error = yield* failureOf(writeFileAtomic(ws, at("link", "new", "x.txt"), "x"))
+      expect(error.reason).toBe("Changed")
+      expect(Fs.existsSync(at("real", "new"))).toBe(false)
+      const out = yield* failureOf(writeFileAtomic(ws, at("out", "x.txt"), "x"))
+      expect(out.reason).toBe("Changed")
+      expect(Fs.readdirSync(outside)).toEqual(["secret.txt"])
+    }))
+
+  it.effect("a symlink at the target is not written through", () =>
+    Effect.gen(function*() {
+      Fs.symlinkSync(Path.join(outside, "secret.txt"), at("real", "target-link"))
+      const error = yield* failureOf(writeFileAtomic(ws, at("real", "target-link"), "pwned"))
+      expect(error.reason).toBe("Changed")
+      expect(Fs.readFileSync(Path.join(outside, "secret.txt"), "utf8")).toBe("SECRET")
+      expect(Fs.lstatSync(at("real", "target-link")).isSymbolicLink()).toBe(true)
+      expect(Fs.readdirSync(at("real")).filter((n) => n.endsWith(".tmp"))).toEqual([])
+    }))
+
+  it.effect("replaces a file whole and reports it", () =>
+    Effect.gen(function*() {
+      Fs.writeFileSync(at("real", "r.txt"), "a much longer old content")
+      expect(yield* writeFileAtomic(ws, at("real", "r.txt"), new Uint8Array([0x68, 0x69]))).toEqual({
+        replaced: true,
+        bytes: 2
+      })
+      expect(Fs.readFileSync(at("real", "r.txt"), "utf8")).toBe("hi")
+    }))
+})
+
+describe("streaming reads", () => {
+  const withFile = <A, E>(content: string | Uint8Array, use: (file: Parameters<typeof readText>[0]) => Effect.Effect<A, E>) =>
+    Effect.gen(function*() {
+      const path = at(`read-${Math.random().toString(36).slice(2)}.txt`)
+      Fs.writeFileSync(path, content)
+      return yield* Effect.scoped(Effect.flatMap(openFile(path), use))
+    })
+
+  it.effect("first lines: exact counts, the whole file when it is short", () =>
+    Effect.gen(function*() {
+      const options = { maxLines: 2, maxBytes: 1000, readBytes: 1000 }
+      expect(yield* withFile("a\nb\nc\nd", (f) => readFirstLines(f, options))).toEqual({
+        _tag: "Head",
+        text: "a\nb",
+        moreLines: 2,
+        exact: true
+      })
+      expect(yield* withFile("a\nb\n", (f) => readFirstLines(f, options))).toEqual({ _tag: "Whole", text: "a\nb\n" })
+      expect(yield* withFile("a", (f) => readFirstLines(f, options))).toEqual({ _tag: "Whole", text: "a" })
+    }))
+
+  it.effect("first lines: the output cap cuts at a whole character; the read budget gives 'at least'", () =>
+    Effect.gen(function*() {
+      const capped = yield* withFile("ab\nééééé\n", (f) => readFirstLines(f, { maxLines: 2, maxBytes: 6, readBytes: 100 }))
+      expect(capped).toEqual({ _tag: "Capped", text: "ab\né", line: 2 })
+      const lines = "x\n".repeat(3 * 1024 * 1024)
+      const budget = yield* withFile(lines, (f) => readFirstLines(f, { maxLines: 1, maxBytes: 100, readBytes: 1024 * 1024 }))
+      expect(budget._tag).toBe("Head")
+      if (budget._tag === "Head") {
+        expect(budget.exact).toBe(false)
+        expect(budget.moreLines).toBeLessThan(3 * 1024 * 1024 - 1)
+        expect(budget.moreLines).toBeGreaterThan(0)
+      }
+    }))
+
+  it.effect("a whole read past its cap fails, a binary first block fails", () =>
+    Effect.gen(function*() {
+      const large = yield* Effect.flip(withFile("x".repeat(101), (f) => readText(f, 100)))
+      expect(large._tag).toBe("FileTooLarge")
+      const binary = yield* Effect.flip(withFile(new Uint8Array([0x61, 0, 0x62]), (f) => readText(f, 100)))
+      expect(binary._tag).toBe("BinaryFile")
+    }))
+
+  it("binary detection: NUL in the first 8 KiB or invalid UTF-8; a character cut at the block end is fine", () => {
+    const cut = Buffer.from("aé").subarray(0, 2)
+    expect(looksBinary(cut, false)).toBe(false)
+    expect(looksBinary(cut, true)).toBe(true)
+    expect(looksBinary(Buffer.from([0x61, 0x00]))).toBe(true)
+    expect(looksBinary(Buffer.from([0x61, 0xff, 0x62]), false)).toBe(true)
+    expect(looksBinary(Buffer.from("plain ✓ text"))).toBe(false)
+  })
+})
+
+describe("walk", () => {
+  it.effect("lists below its start only, follows a link only where told, and stops at its cap", () =>
+    Effect.gen(function*() {
+      const root = at("tree")
+      Fs.mkdirSync(Path.join(root, "real", "sub"), { recursive: true })
+      Fs.writeFileSync(Path.join(root, "real", "f.txt"), "f")
+      Fs.symlinkSync("real", Path.join(root, "link"))
+      Fs.symlinkSync(outside, Path.join(root, "out"))
+      const all = yield* walk(root, { descend: () => true, follow: () => Effect.succeed(Option.none()), maxEntries: 10_000 })
+      expect(all.truncated).toBe(false)
+      const rels = all.entries.map((e) => e.rel)
+      expect(rels).toContain("real/f.txt")
+      expect(rels).toContain("out")
+      expect(rels.some((r) => r.startsWith("out/") || r.startsWith("link/"))).toBe(false)
+      const followed = yield* walk(root, {
+        descend: (rel) => rel === "link",
+        follow: (entry) => Effect.succeed(entry.rel === "link" ? Option.some(Path.join(root, "real")) : Option.none()),
+        maxEntries: 10_000
+      })
+      expect(followed.entries.filter((e) => e.rel.startsWith("link/")).map((e) => e.rel).sort()).toEqual([
+        "link/f.txt",
+        "link/sub"
+      ])
+      const capped = yield* walk(root, { descend: () => true, follow: () => Effect.succeed(Option.none()), maxEntries: 3 })
+      expect(capped.entries).toHaveLength(3)
+      expect(capped.truncated).toBe(true)
+      const missing = yield* Effect.either(
+        walk(at("nope"), { descend: () => true, follow: () => Effect.succeed(Option.none()), maxEntries: 3 })
+      )
+      expect(Either.isLeft(missing) && missing.left.reason).toBe("NotFound")
+    }))
+})
