@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Context, DefaultServices, Effect, Either, Option, Tracer } from "effect"
+import { Cause, Clock, Context, DefaultServices, Effect, Either, type Exit, FiberRef, Option, Tracer } from "effect"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
   MemoryLimitExceeded,
@@ -55,6 +55,13 @@ const crashMessage = (cause: Cause.Cause<unknown>): string => {
   }
 }
 
+/** Ends a span at the fiber clock's time, as `Effect.withSpan` does. */
+const endSpan = (span: Tracer.Span, exit: Exit.Exit<unknown, unknown>) =>
+  Effect.flatMap(FiberRef.get(FiberRef.currentTracerTimingEnabled), (timing) =>
+    timing
+      ? Effect.map(Clock.currentTimeNanos, (nanos) => span.end(nanos, exit))
+      : Effect.sync(() => span.end(BigInt(0), exit)))
+
 export const makeExecutor = Effect.gen(function*() {
   const registry = yield* ToolRegistry
   const modeGate = yield* ModeGate
@@ -78,7 +85,8 @@ export const makeExecutor = Effect.gen(function*() {
   const pipeline = (
     tool: RegisteredTool,
     input: unknown,
-    options: ExecuteOptions | undefined
+    options: ExecuteOptions | undefined,
+    span: Tracer.Span | undefined
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
     const prepared = tool.prepare(
       options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input
@@ -87,7 +95,8 @@ export const makeExecutor = Effect.gen(function*() {
     const call = prepared.right
     const confirmed = options?.confirm === true
     const run = call.use((handler, context) =>
-      guard(handler, context, {
+      // the handler runs under the call's span (its own spans nest under it)
+      guard(handler, span === undefined ? context : (caller) => Context.add(context(caller), Tracer.ParentSpan, span), {
         timeoutMs: tool.timeoutMs,
         memoryLimitMb: tool.memoryLimitMb,
         onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
@@ -136,16 +145,22 @@ export const makeExecutor = Effect.gen(function*() {
       const found = registry.lookup(name, options?.versionRange)
       if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
       const tool = found.right
-      const body = Effect.matchCauseEffect(pipeline(tool, input, options), {
-        onFailure: onFailure(tool, start),
-        onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
-      })
-      if (fiber.currentTracer === nativeTracer) return body
-      // no stack trace: capturing one costs more than the rest of the span together
-      return Effect.withSpan(body, "tool.execute", {
-        attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name },
-        captureStackTrace: false
-      })
+      const body = (span: Tracer.Span | undefined) =>
+        Effect.matchCauseEffect(pipeline(tool, input, options, span), {
+          onFailure: onFailure(tool, start),
+          onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
+        })
+      if (fiber.currentTracer === nativeTracer) return body(undefined)
+      // A span made and ended by hand, the handler's fiber started under it: `withSpan` would
+      // also re-provide the context around the whole pipeline, which costs several times more.
+      // No stack trace: capturing one costs more than the rest of the span together.
+      return Effect.flatMap(
+        Effect.makeSpan("tool.execute", {
+          attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name },
+          captureStackTrace: false
+        }),
+        (span) => Effect.onExit(body(span), (exit) => endSpan(span, exit))
+      )
     })
 
   return { execute } satisfies ToolExecutorService
