@@ -1,54 +1,173 @@
 /**
- * The demo (`npm run demo`): one agent session's worth of calls through every gate, in a
- * fresh temp workspace, printed as the ToolExecutionResults an agent would see.
+ * The demo (`npm run demo`): a scripted agent run in a fresh temp workspace, with no network
+ * and no API key. A "model" (a fixed script of OpenAI-shaped tool calls) works through one
+ * session per mode; `ToolCallHandler` runs its calls through every gate and answers with
+ * the tool messages a real model would read. Each step says what it shows, and checks it:
+ * the demo exits 1 when a gate does not behave as the step expects.
  */
-import { Cause, Console, Effect, Exit, Option, Schema } from "effect"
+import { Console, Effect, Exit, Layer, Option, Ref, Schema } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { AgentMode, Tool, ToolPolicy, ToolSystem, Workspace } from "../src/index.js"
+import { AgentMode, pathTraversalOf, Tool, ToolSystem, Workspace } from "../src/index.js"
+import type { OpenAIToolCall } from "../src/domain/toolCalls.js"
+import { ConfirmationHandler } from "../src/services/ConfirmationHandler.js"
+import { ToolCallHandler } from "../src/services/ToolCallHandler.js"
 
-const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "ets-demo-"))
+const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "ets-demo-")))
+fs.writeFileSync(path.join(workspace, "README.md"), "# Demo project\nA tiny workspace for the demo.\n")
 
-/** A tool of the application's own, defined with a Schema. */
-const shout = Tool.make("shout", {
-  description: "Upper-cases a text",
-  parameters: Schema.Struct({ text: Schema.String.annotations({ description: "What to shout" }) }),
+/** An application tool with a rate limit: two calls a minute. */
+const quote = Tool.make("quote", {
+  description: "A stock quote (demo data)",
+  parameters: Schema.Struct({ symbol: Schema.String.annotations({ description: "Ticker symbol" }) }),
   readOnly: true,
-  tags: ["demo"],
-  handler: ({ text }) => Effect.succeed(`${text.toUpperCase()}!`)
+  rateLimitRpm: 2,
+  handler: ({ symbol }) => Effect.succeed(`${symbol}: 101.25`)
 })
 
-const show = (label: string, result: unknown) => Console.log(`\n# ${label}\n${JSON.stringify(result, null, 2)}`)
+/** An application tool that runs past its 300 ms timeout. */
+const slowReport = Tool.make("slow_report", {
+  description: "Builds a report (slowly)",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  timeout: "300 millis",
+  handler: () => Effect.as(Effect.sleep("10 seconds"), "report")
+})
+
+let nextId = 0
+const call = (name: string, args: unknown): OpenAIToolCall => ({
+  id: `call_${++nextId}`,
+  type: "function",
+  function: { name, arguments: JSON.stringify(args) }
+})
+
+/** One scripted model turn and what it should show. */
+interface Step {
+  readonly title: string
+  readonly mode: AgentMode.AgentMode
+  readonly calls: ReadonlyArray<OpenAIToolCall>
+  /** The expected code of each call, in order (`ok` for a success), or `defect` for the whole turn. */
+  readonly expect: ReadonlyArray<string> | "defect"
+  readonly shows: string
+}
+
+const steps: ReadonlyArray<Step> = [{
+  title: "read in explore mode",
+  mode: AgentMode.Explore,
+  calls: [call("read_file", { filepath: "README.md" })],
+  expect: ["ok"],
+  shows: "a read-only tool passes the mode gate of a read-only mode"
+}, {
+  title: "write refused in explore mode",
+  mode: AgentMode.Explore,
+  calls: [call("write_file", { filepath: "notes.md", content: "todo\n" })],
+  expect: ["MODE_BLOCKED"],
+  shows: "explore lets nothing with side effects through; the model is told why, no exception"
+}, {
+  title: "plan written in plan mode",
+  mode: AgentMode.Plan,
+  calls: [call("write_file", { filepath: "plans/step-1.md", content: "1. read the code\n" })],
+  expect: ["ok"],
+  shows: "plan mode is read-only except for writes under plans/"
+}, {
+  title: "write approved by the user",
+  mode: AgentMode.Default,
+  calls: [call("write_file", { filepath: "notes.md", content: "todo\n" })],
+  expect: ["ok"],
+  shows: "write_file needs confirmation: the ConfirmationHandler asked, the user said yes, it ran confirmed"
+}, {
+  title: "rate limit",
+  mode: AgentMode.Default,
+  calls: [call("quote", { symbol: "ACME" }), call("quote", { symbol: "INIT" }), call("quote", { symbol: "ZETA" })],
+  expect: ["RATE_LIMITED", "ok", "ok"],
+  shows: "quote allows 2 calls a minute: of 3 calls in one turn, 2 run and 1 is refused, with when to retry"
+}, {
+  title: "timeout",
+  mode: AgentMode.Default,
+  calls: [call("slow_report", {})],
+  expect: ["TIMEOUT"],
+  shows: "slow_report ran past its 300 ms timeout: it was interrupted and the model is told so"
+}, {
+  title: "workspace escape",
+  mode: AgentMode.Default,
+  calls: [call("read_file", { filepath: "../../etc/passwd" })],
+  expect: "defect",
+  shows: "a path out of the workspace is a defect that ends the turn; it never reaches the model as a message"
+}]
+
+/** The code a tool message starts with (`Error [MODE_BLOCKED]: ...`), or `ok`. */
+const codeOf = (content: string): string => /^Error \[(\w+)\]/.exec(content)?.[1] ?? "ok"
+
+/** The first line of a message, without its code, shortened. */
+const preview = (content: string): string => {
+  const line = content.replace(/^Error \[\w+\]: /, "").split("\n").find((l) => l.trim() !== "") ?? ""
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line
+}
+
+const callText = (c: OpenAIToolCall | undefined) => c === undefined ? "?" : `${c.function.name} ${c.function.arguments}`
+
+/** The user, scripted: says yes to every confirmation; the demo counts the questions. */
+const asked = Ref.unsafeMake(0)
+const user = ConfirmationHandler.layer(() => Effect.as(Ref.update(asked, (n) => n + 1), { approved: true }))
+
+const runStep = (step: Step, index: number) =>
+  Effect.gen(function*() {
+    const handler = yield* ToolCallHandler
+    const session = yield* handler.session({ mode: step.mode })
+    const askedBefore = yield* Ref.get(asked)
+    const exit = yield* Effect.exit(session.handleOpenAI(step.calls))
+    const lines: Array<string> = []
+    let passed: boolean
+    if (Exit.isSuccess(exit)) {
+      const codes = exit.value.map((message) => codeOf(message.content))
+      exit.value.forEach((message, i) => lines.push(`  ${callText(step.calls[i])} → ${codes[i]}: ${preview(message.content)}`))
+      passed = step.expect !== "defect" && [...codes].sort().join() === [...step.expect].sort().join()
+    } else {
+      const escape = pathTraversalOf(exit.cause)
+      passed = step.expect === "defect" && Option.isSome(escape)
+      lines.push(Option.match(escape, {
+        onNone: () => "  the turn failed, but not with a workspace escape",
+        onSome: (e) => `  ${step.calls.map(callText).join(", ")} → PathTraversalError defect: ${e.path} (${e.reason})`
+      }))
+    }
+    const questions = (yield* Ref.get(asked)) - askedBefore
+    if (questions > 0) lines.push(`  the ConfirmationHandler asked the user to confirm (${questions}x): yes`)
+    yield* Console.log(`[${index + 1}/${steps.length}] ${step.title} ${passed ? "✓" : "✗ NOT AS EXPECTED"}`)
+    for (const line of lines) yield* Console.log(line)
+    yield* Console.log(`  shows: ${step.shows}`)
+    return passed
+  })
 
 const program = Effect.gen(function*() {
-  const tools = yield* ToolSystem
-  yield* Console.log(`workspace: ${workspace}`)
-  yield* show("the model sees (OpenAI shape, first tool)", (yield* tools.openAITools())[0])
-  yield* show("write_file without confirmation", yield* tools.execute("write_file", { filepath: "notes/todo.md", content: "- ship it\n" }))
-  yield* show("write_file confirmed", yield* tools.execute("write_file", { filepath: "notes/todo.md", content: "- ship it\n" }, { confirm: true }))
-  yield* show("read_file", yield* tools.execute("read_file", { filepath: "notes/todo.md" }))
-  yield* show("list_files, recursive", yield* tools.execute("list_files", { recursive: true }))
-  yield* show("write_file in explore mode (read-only)", yield* tools.execute("write_file", { filepath: "x.md", content: "" }, { mode: AgentMode.Explore, confirm: true }))
-  yield* show("write_file in plan mode, under plans/", yield* tools.execute("write_file", { filepath: "plans/step1.md", content: "# Plan\n" }, { mode: AgentMode.Plan, confirm: true }))
-  yield* show("the application's policy vetoes .env", yield* tools.execute("read_file", { filepath: ".env" }))
-  yield* show("invalid arguments", yield* tools.execute("read_file", { filepath: 42 }))
-  yield* show("a custom tool", yield* tools.execute("shout", { text: "hello" }))
-  const escape = yield* Effect.exit(tools.execute("read_file", { filepath: "../../etc/passwd" }))
-  const defect = Exit.isFailure(escape) ? Cause.dieOption(escape.cause) : Option.none()
-  yield* Console.log(`\n# a workspace escape is a defect, never a result\n${Option.getOrElse(Option.map(defect, String), () => "??")}`)
+  yield* Console.log("effect-tool-system demo: a scripted model's tool calls through every gate (no network, no API key)")
+  yield* Console.log(`workspace: ${workspace} (removed at the end)`)
+  const explore = yield* (yield* ToolCallHandler).session({ mode: AgentMode.Explore })
+  const offered = (yield* explore.openAITools).map((t) => t.function.name)
+  yield* Console.log(`explore mode offers the model ${offered.length} tools (${offered.join(", ")})`)
+  yield* Console.log(`and adds to its system prompt: ${JSON.stringify(explore.systemPromptAddendum)}\n`)
+  const results = yield* Effect.forEach(steps, runStep)
+  const failed = results.filter((ok) => !ok).length
+  yield* Console.log(failed === 0 ? `\nall ${steps.length} steps behaved as expected` : `\n${failed} step(s) did not behave as expected`)
+  return failed
 })
 
-const policy = ToolPolicy.layer(({ args }) =>
-  Effect.succeed(JSON.stringify(args).includes(".env") ? Option.some("secrets stay out of the context") : Option.none())
+const layer = ToolCallHandler.layer.pipe(
+  Layer.provide(user),
+  Layer.provideMerge(ToolSystem.layerNode({ tools: [quote, slowReport], workspace: Workspace.layerFixed(workspace) }))
 )
 
 Effect.runPromise(
   program.pipe(
-    Effect.provide(ToolSystem.layerNode({ tools: [shout], workspace: Workspace.layerFixed(workspace), policy })),
+    Effect.provide(layer),
     Effect.ensuring(Effect.sync(() => fs.rmSync(workspace, { recursive: true, force: true })))
   )
-).catch((error) => {
-  console.error(error)
-  process.exitCode = 1
-})
+).then(
+  (failed) => {
+    process.exitCode = failed === 0 ? 0 : 1
+  },
+  (error) => {
+    console.error(error)
+    process.exitCode = 1
+  }
+)

@@ -1,0 +1,97 @@
+/**
+ * `@effect/ai` interop (entry point `effect-tool-system/effect-ai`): the registry as an
+ * `@effect/ai` `Toolkit` with its handler layer, so that `LanguageModel.generateText({ toolkit })`
+ * runs every call through our gates. Each tool keeps its own JSON Schema (the model sees
+ * exactly what `ToolSystem` exports); its parameters are checked by our executor, not by
+ * `@effect/ai`, so bad arguments come back to the model as a message instead of failing the
+ * request. A tool call's result is the text `ToolCallHandler` would put in the conversation;
+ * refusals and failures are returned as failures (`isFailure`), never raised; a workspace
+ * escape is the `PathTraversalError` defect.
+ *
+ * A separate entry point: importing `effect-tool-system` never loads `@effect/ai`.
+ *
+ * @since 0.1.0
+ */
+import * as AiTool from "@effect/ai/Tool"
+import * as Toolkit from "@effect/ai/Toolkit"
+import { Effect, Either, type Layer, Schema } from "effect"
+import type { ToolSpec } from "../domain/ToolSpec.js"
+import { type SessionOptions, ToolCallHandler, type ToolCallSession } from "../services/ToolCallHandler.js"
+
+/**
+ * The parameters of every registry tool on the `@effect/ai` side: any JSON object. The
+ * executor validates them against the tool's own schema.
+ */
+export const AnyArguments = Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+
+/** A registry tool as an `@effect/ai` tool: the result (or the refusal) is the text for the model. */
+export type RegistryTool = AiTool.Tool<string, {
+  readonly parameters: typeof AnyArguments
+  readonly success: typeof Schema.String
+  readonly failure: typeof Schema.String
+  readonly failureMode: "return"
+}>
+
+/** The tools of an `EffectAiToolkit`, by name. */
+export type RegistryTools = { readonly [name: string]: RegistryTool }
+
+/** The registry on the `@effect/ai` side. */
+export interface EffectAiToolkit {
+  /** The toolkit: `generateText({ toolkit })` with `layer` provided. */
+  readonly toolkit: Toolkit.Toolkit<RegistryTools>
+  /** The handlers of every tool of `toolkit`, each call through the session's gates. */
+  readonly layer: Layer.Layer<AiTool.HandlersFor<RegistryTools>>
+  /** `toolkit` with its handlers: `generateText({ toolkit: withHandler })` needs nothing more. */
+  readonly withHandler: Toolkit.WithHandler<RegistryTools>
+  /** The session the calls run in (its mode, its remembered approvals, its system prompt addendum). */
+  readonly session: ToolCallSession
+}
+
+/** One spec as an `@effect/ai` tool carrying the spec's own JSON Schema. */
+const toAiTool = (spec: ToolSpec): RegistryTool =>
+  AiTool.make(spec.name, {
+    description: spec.description,
+    success: Schema.String,
+    failure: Schema.String,
+    failureMode: "return"
+  }).setParameters(AnyArguments.annotations({ jsonSchema: spec.parameters }))
+
+/** The toolkit of an existing session: its mode's tools (plus `ask_user` when a `QuestionHandler` is installed). */
+export const fromSession = (session: ToolCallSession): Effect.Effect<EffectAiToolkit> =>
+  Effect.gen(function*() {
+    const specs = yield* session.specs
+    const toolkit: Toolkit.Toolkit<RegistryTools> = Toolkit.make(...specs.map(toAiTool))
+    const run = (name: string) => (params: Schema.Schema.Type<typeof AnyArguments>) =>
+      Effect.flatMap(
+        session.handle([{ id: name, name, input: Either.right(params), strictArguments: session.strict }]),
+        ([outcome]) => {
+          if (outcome === undefined) return Effect.dieMessage(`no outcome for the call of "${name}"`)
+          return outcome.isError ? Effect.fail(outcome.content) : Effect.succeed(outcome.content)
+        }
+      )
+    const handlers: Toolkit.HandlersFrom<RegistryTools> = Object.fromEntries(specs.map((spec) => [spec.name, run(spec.name)]))
+    const layer = toolkit.toLayer(handlers)
+    const withHandler = yield* Effect.provide(toolkit, layer)
+    return { toolkit, layer, withHandler, session }
+  })
+
+/**
+ * The registry as an `@effect/ai` toolkit, in a new `ToolCallHandler` session.
+ *
+ * @example
+ * ```ts
+ * import { LanguageModel } from "@effect/ai"
+ * import { toEffectAiToolkit } from "effect-tool-system/effect-ai"
+ *
+ * const program = Effect.gen(function*() {
+ *   const { session, withHandler } = yield* toEffectAiToolkit({ mode: AgentMode.Explore })
+ *   const response = yield* LanguageModel.generateText({
+ *     prompt: [{ role: "system", content: session.systemPrompt("You help with this repository.") }, ...],
+ *     toolkit: withHandler
+ *   })
+ *   return response.toolResults
+ * })
+ * ```
+ */
+export const toEffectAiToolkit = (options?: SessionOptions): Effect.Effect<EffectAiToolkit, never, ToolCallHandler> =>
+  Effect.flatMap(ToolCallHandler, (handler) => Effect.flatMap(handler.session(options), fromSession))

@@ -1,0 +1,61 @@
+/**
+ * `QuestionHandler`: an optional service the application installs so that a model can ask
+ * the user a question (`ask_user`). With one installed, `ToolCallHandler` offers the
+ * `ask_user` spec to the model and routes its calls here; without one the tool is not
+ * offered and a call to it is answered as unavailable.
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Ref } from "effect"
+
+/** A question from the model (the decoded arguments of an `ask_user` call). */
+export interface Question {
+  readonly question: string
+  /** Answers to pick from; absent for a free-text answer. */
+  readonly choices?: ReadonlyArray<string> | undefined
+  /** Whether more than one choice may be picked. */
+  readonly multi: boolean
+}
+
+/** The user's answer: a text, or the picked choices. */
+export type Answer = string | ReadonlyArray<string>
+
+/** The `QuestionHandler` service interface. */
+export interface QuestionHandlerService {
+  readonly ask: (question: Question) => Effect.Effect<Answer>
+}
+
+/**
+ * Puts the model's questions to the user.
+ *
+ * @example
+ * ```ts
+ * const Terminal = QuestionHandler.layer(({ question }) => Effect.promise(() => readline.question(`${question} `)))
+ * ```
+ */
+export class QuestionHandler extends Context.Tag("effect-tool-system/QuestionHandler")<
+  QuestionHandler,
+  QuestionHandlerService
+>() {
+  /** Answers with `ask`. */
+  static readonly layer = (ask: (question: Question) => Effect.Effect<Answer>): Layer.Layer<QuestionHandler> =>
+    Layer.succeed(QuestionHandler, { ask })
+
+  /**
+   * Answers from a script, in order: for tests and demos. A question past the end of the
+   * script is a defect (the test asked more than it planned).
+   */
+  static readonly layerScripted = (answers: ReadonlyArray<Answer>): Layer.Layer<QuestionHandler> =>
+    Layer.effect(
+      QuestionHandler,
+      Effect.map(Ref.make(0), (next) => ({
+        ask: (question) =>
+          Effect.flatMap(Ref.getAndUpdate(next, (n) => n + 1), (n) => {
+            const answer = answers[n]
+            return answer === undefined
+              ? Effect.dieMessage(`QuestionHandler.layerScripted: no answer scripted for question ${n + 1} ("${question.question}")`)
+              : Effect.succeed(answer)
+          })
+      }))
+    )
+}

@@ -1,0 +1,107 @@
+/**
+ * `ToolCallHandler`: from a model's tool calls to the messages that go back into the
+ * conversation. A session holds what lasts across turns (the agent mode, whether the model
+ * saw the strict export, the approvals a person asked to remember); each turn's calls run
+ * through the executor's gates and come back as tool messages in the order of the calls.
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect, Layer } from "effect"
+import type { AgentMode } from "../domain/AgentMode.js"
+import type {
+  AnthropicContentBlock,
+  AnthropicTool,
+  AnthropicToolResult,
+  OpenAIToolCall,
+  OpenAIToolMessage,
+  ToolCall,
+  ToolCallOutcome
+} from "../domain/toolCalls.js"
+import type { OpenAITool, ToolSpec } from "../domain/ToolSpec.js"
+import { makeToolCallHandler } from "../layers/ToolCallHandler.js"
+import type { ToolExecutor } from "./ToolExecutor.js"
+import type { ToolRegistry } from "./ToolRegistry.js"
+
+/** How a session runs its calls. */
+export interface SessionOptions {
+  /** The agent mode (default `AgentMode.Default`): its gate, its tool list, its prompt addendum. */
+  readonly mode?: AgentMode | undefined
+  /**
+   * The model is given the OpenAI strict export (`openAITools` returns it), so the nulls it
+   * sends for omitted fields are dropped before validation. Default `false`.
+   */
+  readonly strict?: boolean | undefined
+  /** Offer only tools with one of these tags (`ask_user` aside). */
+  readonly tags?: ReadonlyArray<string> | undefined
+  /** How many calls of one turn may run at once (default 32). */
+  readonly concurrency?: number | undefined
+}
+
+/** One conversation's worth of tool calls. */
+export interface ToolCallSession {
+  readonly mode: AgentMode
+  /** The model is given the strict export; its calls' nulls for omitted fields are dropped. */
+  readonly strict: boolean
+  /** The mode's text for the system prompt (`""` in the default mode). */
+  readonly systemPromptAddendum: string
+  /** `system` with the mode's addendum appended. */
+  readonly systemPrompt: (system: string) => string
+  /** The specs the mode allows, plus `ask_user` when a `QuestionHandler` is installed. */
+  readonly specs: Effect.Effect<ReadonlyArray<ToolSpec>>
+  /** `specs` in OpenAI's shape (the strict export when the session is strict). */
+  readonly openAITools: Effect.Effect<ReadonlyArray<OpenAITool>>
+  /** `specs` in Anthropic's shape. */
+  readonly anthropicTools: Effect.Effect<ReadonlyArray<AnthropicTool>>
+  /**
+   * Runs one turn's calls and returns the outcomes in the order of the calls. Bad JSON,
+   * unknown tools and refusals are outcomes with `isError`; a workspace escape
+   * (`PathTraversalError`) is not: it is a defect and fails the whole turn.
+   *
+   * Calls of read-only tools run concurrently (up to `concurrency`). A call that is not
+   * read-only, needs confirmation or asks the user runs alone: after every call before it,
+   * before every call after it, so two edits of one file apply in their given order.
+   */
+  readonly handle: (calls: ReadonlyArray<ToolCall>) => Effect.Effect<ReadonlyArray<ToolCallOutcome>>
+  /** `handle` for OpenAI's `message.tool_calls`: the `tool` messages to append. */
+  readonly handleOpenAI: (calls: ReadonlyArray<OpenAIToolCall>) => Effect.Effect<ReadonlyArray<OpenAIToolMessage>>
+  /**
+   * `handle` for an Anthropic assistant message's content (other blocks are skipped): the
+   * `tool_result` blocks to send back in one user message.
+   */
+  readonly handleAnthropic: (
+    content: ReadonlyArray<AnthropicContentBlock>
+  ) => Effect.Effect<ReadonlyArray<AnthropicToolResult>>
+  /** The tools a person approved for the rest of the session. */
+  readonly approvedTools: Effect.Effect<ReadonlyArray<string>>
+}
+
+/** The `ToolCallHandler` service interface. */
+export interface ToolCallHandlerService {
+  /**
+   * A new session. The optional `ConfirmationHandler` and `QuestionHandler` are looked up
+   * at each call (the caller's context first, then the one the layer was built in).
+   */
+  readonly session: (options?: SessionOptions) => Effect.Effect<ToolCallSession>
+}
+
+/**
+ * Runs a model's tool calls and answers them.
+ *
+ * @example
+ * ```ts
+ * const handler = yield* ToolCallHandler
+ * const session = yield* handler.session({ mode: AgentMode.Explore })
+ * const tools = yield* session.openAITools                              // give these to the model
+ * const messages = yield* session.handleOpenAI(reply.message.tool_calls) // append these
+ * ```
+ */
+export class ToolCallHandler extends Context.Tag("effect-tool-system/ToolCallHandler")<
+  ToolCallHandler,
+  ToolCallHandlerService
+>() {
+  /** Over the registry and executor of a `ToolSystem` layer. */
+  static readonly layer: Layer.Layer<ToolCallHandler, never, ToolRegistry | ToolExecutor> = Layer.effect(
+    ToolCallHandler,
+    makeToolCallHandler
+  )
+}

@@ -1,0 +1,156 @@
+/**
+ * The registry as an `@effect/ai` 0.37 toolkit: `LanguageModel.generateText({ toolkit })` with a
+ * scripted model (no network) runs every call through our gates. And the main entry point
+ * never loads `@effect/ai`.
+ */
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import type * as Response from "@effect/ai/Response"
+import * as AiTool from "@effect/ai/Tool"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as AgentMode from "../../src/domain/AgentMode.js"
+import { isPathTraversal } from "../../src/domain/errors.js"
+import { toEffectAiToolkit } from "../../src/interop/effectAi.js"
+import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
+import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
+import { ToolRegistry } from "../../src/services/ToolRegistry.js"
+import { ToolSystem } from "../../src/services/ToolSystem.js"
+import { Workspace } from "../../src/services/Workspace.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("effect-ai-")
+afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
+fs.writeFileSync(path.join(ws, "hello.txt"), "hello\n")
+
+const live = ToolCallHandler.layer.pipe(
+  Layer.provideMerge(ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws) }))
+)
+
+/** A language model that answers every request with the same parts, and records what it was given. */
+const scriptedModel = (parts: Array<Response.PartEncoded>, seen: Array<LanguageModel.ProviderOptions> = []) =>
+  Layer.effect(
+    LanguageModel.LanguageModel,
+    LanguageModel.make({
+      generateText: (options) => Effect.sync(() => (seen.push(options), parts)),
+      streamText: () => Stream.dieMessage("streaming is not scripted")
+    })
+  )
+
+const toolCall = (id: string, name: string, params: unknown): Response.PartEncoded => ({
+  type: "tool-call",
+  id,
+  name,
+  params,
+  providerExecuted: false
+})
+
+describe("toEffectAiToolkit", () => {
+  it.effect("gives the model the mode's tools with their own JSON Schemas", () =>
+    Effect.gen(function*() {
+      const seen: Array<LanguageModel.ProviderOptions> = []
+      const { withHandler } = yield* toEffectAiToolkit({ mode: AgentMode.Explore })
+      yield* LanguageModel.generateText({ prompt: "hi", toolkit: withHandler }).pipe(
+        Effect.provide(scriptedModel([{ type: "text", text: "nothing to do" }], seen))
+      )
+      const given = seen[0]?.tools ?? []
+      const registry = yield* ToolRegistry
+      const specs = yield* registry.specs({ mode: AgentMode.Explore })
+      expect(given.map((t) => t.name)).toEqual(specs.map((s) => s.name))
+      expect(given.map((t) => t.name)).not.toContain("write_file")
+      for (const tool of given) {
+        const spec = specs.find((s) => s.name === tool.name)
+        expect(AiTool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast)).toEqual(spec?.parameters)
+        expect(tool.description).toBe(spec?.description)
+      }
+    }).pipe(Effect.provide(live)))
+
+  it.effect("runs the model's calls through our gates: results, refusals and bad arguments come back to the model", () =>
+    Effect.gen(function*() {
+      const { withHandler } = yield* toEffectAiToolkit({ mode: AgentMode.Explore })
+      const response = yield* LanguageModel.generateText({ prompt: "read it", toolkit: withHandler }).pipe(
+        Effect.provide(scriptedModel([
+          toolCall("c1", "read_file", { filepath: "hello.txt" }),
+          toolCall("c2", "read_file", { filepath: 7 }),
+          toolCall("c3", "list_files", { recursive: "yes" })
+        ]))
+      )
+      const results = response.toolResults.map((r) => ({ id: r.id, isFailure: r.isFailure, result: r.result }))
+      expect(results).toEqual([
+        { id: "c1", isFailure: false, result: "hello\n" },
+        { id: "c2", isFailure: true, result: expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: .*filepath/) },
+        { id: "c3", isFailure: true, result: expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: .*recursive/) }
+      ])
+    }).pipe(Effect.provide(live)))
+
+  it.effect("the mode gate and the confirmation handler apply as in ToolCallHandler", () =>
+    Effect.gen(function*() {
+      const write = toolCall("w1", "write_file", { filepath: "out.md", content: "hi" })
+      // explore: write_file is not even offered; a model calling it anyway is refused by name
+      const explore = yield* toEffectAiToolkit({ mode: AgentMode.Explore })
+      const unknown = yield* Effect.exit(
+        LanguageModel.generateText({ prompt: "write", toolkit: explore.withHandler }).pipe(
+          Effect.provide(scriptedModel([write]))
+        )
+      )
+      // @effect/ai itself refuses a call of a tool it was not given: the request fails
+      expect(Exit.isFailure(unknown) && Option.map(Cause.failureOption(unknown.cause), (e) => e._tag)).toEqual(
+        Option.some("MalformedOutput")
+      )
+      expect(fs.existsSync(path.join(ws, "out.md"))).toBe(false)
+      // plan: write_file is offered; outside plans/ it is blocked by the mode gate
+      const plan = yield* toEffectAiToolkit({ mode: AgentMode.Plan })
+      const blocked = yield* LanguageModel.generateText({ prompt: "write", toolkit: plan.withHandler }).pipe(
+        Effect.provide(scriptedModel([write]))
+      )
+      expect(blocked.toolResults[0]?.isFailure).toBe(true)
+      expect(blocked.toolResults[0]?.result).toMatch(/^Error \[MODE_BLOCKED\]/)
+      // default mode: needs confirmation; the approving handler is asked and the file is written
+      const { layer, toolkit } = yield* toEffectAiToolkit()
+      const written = yield* LanguageModel.generateText({ prompt: "write", toolkit }).pipe(
+        Effect.provide(Layer.merge(layer, scriptedModel([write]))),
+        Effect.provide(ConfirmationHandler.layerAutoApprove)
+      )
+      expect(written.toolResults[0]).toMatchObject({ isFailure: false, result: "Wrote 2 bytes to out.md" })
+      expect(fs.readFileSync(path.join(ws, "out.md"), "utf8")).toBe("hi")
+    }).pipe(Effect.provide(live)))
+
+  it.effect("a workspace escape is the PATH_TRAVERSAL defect, not a tool result", () =>
+    Effect.gen(function*() {
+      const { withHandler } = yield* toEffectAiToolkit()
+      const exit = yield* Effect.exit(
+        LanguageModel.generateText({ prompt: "x", toolkit: withHandler }).pipe(
+          Effect.provide(scriptedModel([toolCall("e1", "read_file", { filepath: "../../etc/passwd" })]))
+        )
+      )
+      expect(Exit.isFailure(exit) && isPathTraversal(exit.cause)).toBe(true)
+    }).pipe(Effect.provide(live)))
+})
+
+describe("the main entry point", () => {
+  it("never imports @effect/ai, directly or through any module it loads", () => {
+    const root = path.resolve(import.meta.dirname, "../../src")
+    const seen = new Set<string>()
+    const external = new Set<string>()
+    const visit = (file: string) => {
+      if (seen.has(file)) return
+      seen.add(file)
+      const text = fs.readFileSync(file, "utf8")
+      for (const match of text.matchAll(/(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g)) {
+        const specifier = match[1] ?? match[2] ?? match[3] ?? ""
+        if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts")))
+        else external.add(specifier)
+      }
+    }
+    visit(path.join(root, "index.ts"))
+    expect(seen.size).toBeGreaterThan(20)
+    expect(external).toContain("effect")
+    expect([...external].filter((s) => s.startsWith("@effect/ai"))).toEqual([])
+    // the interop module itself does import it
+    seen.clear()
+    external.clear()
+    visit(path.join(root, "interop/effectAi.ts"))
+    expect([...external].some((s) => s.startsWith("@effect/ai"))).toBe(true)
+  })
+})

@@ -1,0 +1,132 @@
+/**
+ * How `ToolCallHandler` schedules one turn's calls: read-only calls at once (up to the
+ * session's limit), calls with side effects alone and in their given order. Live clock:
+ * the tools really sleep.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Schema } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { OpenAIToolCall } from "../../src/domain/toolCalls.js"
+import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
+import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
+import { ToolCallHandler, type SessionOptions } from "../../src/services/ToolCallHandler.js"
+import { ToolSystem } from "../../src/services/ToolSystem.js"
+import { Workspace } from "../../src/services/Workspace.js"
+import * as Tool from "../../src/tools/define.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("calls-conc-")
+afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
+
+/** Calls in flight now, and the most seen at once. */
+const flight = { now: 0, max: 0 }
+const SLEEP_MS = 200
+
+const nap = Tool.make("nap", {
+  description: "Sleeps 200 ms on the live clock",
+  parameters: Schema.Struct({ n: Schema.Number }),
+  readOnly: true,
+  handler: ({ n }) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        flight.now += 1
+        flight.max = Math.max(flight.max, flight.now)
+      }),
+      () => Effect.as(Effect.sleep(`${SLEEP_MS} millis`), n),
+      () => Effect.sync(() => (flight.now -= 1))
+    )
+})
+
+/** A read-modify-write with a pause in the middle: two of these overlapping lose an update. */
+const appendSlowly = Tool.make("append_slowly", {
+  description: "Appends text to a file, slowly",
+  parameters: Schema.Struct({ filepath: WorkspacePath, text: Schema.String }),
+  handler: ({ filepath, text }) =>
+    Effect.gen(function*() {
+      const before = fs.existsSync(filepath) ? fs.readFileSync(filepath, "utf8") : ""
+      yield* Effect.sleep("30 millis")
+      fs.writeFileSync(filepath, before + text)
+      return before + text
+    })
+})
+
+const live = ToolCallHandler.layer.pipe(
+  Layer.provide(ConfirmationHandler.layerAutoApprove),
+  Layer.provideMerge(ToolSystem.layerNode({ tools: [nap, appendSlowly], workspace: Workspace.layerFixed(ws) }))
+)
+
+let nextId = 0
+const call = (name: string, args: unknown): OpenAIToolCall => ({
+  id: `call_${++nextId}`,
+  type: "function",
+  function: { name, arguments: JSON.stringify(args) }
+})
+
+const session = (options?: SessionOptions) => Effect.flatMap(ToolCallHandler, (handler) => handler.session(options))
+
+describe("ToolCallHandler concurrency", () => {
+  it.live("20 read-only calls in one turn take about as long as the slowest, not the sum", () =>
+    Effect.gen(function*() {
+      const s = yield* session()
+      flight.max = 0
+      const calls = Array.from({ length: 20 }, (_, n) => call("nap", { n }))
+      const start = performance.now()
+      const messages = yield* s.handleOpenAI(calls)
+      const elapsed = performance.now() - start
+      expect(messages.map((m) => m.content)).toEqual(calls.map((_, n) => String(n)))
+      expect(messages.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id))
+      expect(flight.max).toBe(20)
+      // the sum would be 4,000 ms; all at once is ~200 ms plus overhead (bound loose for a busy machine)
+      expect(elapsed).toBeGreaterThanOrEqual(SLEEP_MS - 5)
+      expect(elapsed).toBeLessThan(SLEEP_MS * 8)
+    }).pipe(Effect.provide(live)))
+
+  it.live("the session's limit bounds how many run at once", () =>
+    Effect.gen(function*() {
+      const s = yield* session({ concurrency: 3 })
+      flight.max = 0
+      const messages = yield* s.handleOpenAI(Array.from({ length: 9 }, (_, n) => call("nap", { n })))
+      expect(messages).toHaveLength(9)
+      expect(flight.max).toBe(3)
+    }).pipe(Effect.provide(live)))
+
+  it.live("two write_file calls to one path in one turn apply in their given order", () =>
+    Effect.gen(function*() {
+      const s = yield* session()
+      const messages = yield* s.handleOpenAI([
+        call("write_file", { filepath: "order.txt", content: "first" }),
+        call("read_file", { filepath: "order.txt" }),
+        call("write_file", { filepath: "order.txt", content: "second" }),
+        call("read_file", { filepath: "order.txt" })
+      ])
+      expect(messages.map((m) => m.content)).toEqual([
+        "Wrote 5 bytes to order.txt",
+        "first",
+        "Wrote 6 bytes to order.txt (overwrote an existing file)",
+        "second"
+      ])
+      expect(fs.readFileSync(path.join(ws, "order.txt"), "utf8")).toBe("second")
+    }).pipe(Effect.provide(live)))
+
+  it.live("calls with side effects never overlap: a slow read-modify-write loses nothing", () =>
+    Effect.gen(function*() {
+      const s = yield* session()
+      const letters = ["a", "b", "c", "d", "e", "f"]
+      const messages = yield* s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "log.txt", text })))
+      expect(fs.readFileSync(path.join(ws, "log.txt"), "utf8")).toBe("abcdef")
+      expect(messages.map((m) => m.content)).toEqual(["a", "ab", "abc", "abcd", "abcde", "abcdef"])
+    }).pipe(Effect.provide(live)))
+
+  it.live("two turns handled at the same time by one session do not overlap their writes either", () =>
+    Effect.gen(function*() {
+      const s = yield* session()
+      const turn = (letters: ReadonlyArray<string>) =>
+        s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "two-turns.txt", text })))
+      yield* Effect.all([turn(["1", "2", "3"]), turn(["x", "y", "z"])], { concurrency: 2 })
+      const text = fs.readFileSync(path.join(ws, "two-turns.txt"), "utf8")
+      expect(text).toHaveLength(6)
+      expect(text.replace(/[xyz]/g, "")).toBe("123")
+      expect(text.replace(/[123]/g, "")).toBe("xyz")
+    }).pipe(Effect.provide(live)))
+})
