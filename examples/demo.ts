@@ -9,10 +9,16 @@ import { Console, Effect, Exit, Layer, Option, Ref, Schema } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { AgentMode, pathTraversalOf, Tool, ToolSystem, Workspace } from "../src/index.js"
-import type { OpenAIToolCall } from "../src/domain/toolCalls.js"
-import { ConfirmationHandler } from "../src/services/ConfirmationHandler.js"
-import { ToolCallHandler } from "../src/services/ToolCallHandler.js"
+import {
+  AgentMode,
+  ConfirmationHandler,
+  type OpenAIToolCall,
+  pathTraversalOf,
+  Tool,
+  ToolCallHandler,
+  ToolSystem,
+  Workspace
+} from "../src/index.js"
 
 const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "ets-demo-")))
 fs.writeFileSync(path.join(workspace, "README.md"), "# Demo project\nA tiny workspace for the demo.\n")

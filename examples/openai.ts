@@ -16,11 +16,14 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import * as readline from "node:readline/promises"
-import { AgentMode, ToolSystem } from "../src/index.js"
-import type { OpenAIToolMessage } from "../src/domain/toolCalls.js"
-import { ConfirmationHandler } from "../src/services/ConfirmationHandler.js"
-import { QuestionHandler } from "../src/services/QuestionHandler.js"
-import { ToolCallHandler } from "../src/services/ToolCallHandler.js"
+import {
+  AgentMode,
+  ConfirmationHandler,
+  type OpenAIToolMessage,
+  QuestionHandler,
+  ToolCallHandler,
+  ToolSystem
+} from "../src/index.js"
 
 const apiKey = process.env.OPENAI_API_KEY ?? ""
 const model = process.env.OPENAI_MODEL || "gpt-4o-mini"

@@ -19,15 +19,42 @@ export type {
 } from "./domain/ToolExecutionResult.js"
 export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js"
 export { defaultPath, type PathSlot, type ResolvedPath, WorkspacePath } from "./domain/WorkspacePath.js"
+export {
+  type AnthropicContentBlock,
+  type AnthropicOtherBlock,
+  type AnthropicTool,
+  type AnthropicToolResult,
+  type AnthropicToolUse,
+  type MalformedArguments,
+  type OpenAIToolCall,
+  type OpenAIToolMessage,
+  type ToolCall,
+  type ToolCallOutcome
+} from "./domain/toolCalls.js"
+export * as ToolCalls from "./domain/toolCalls.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
+export {
+  type ConfirmationDecision,
+  ConfirmationHandler,
+  type ConfirmationHandlerService,
+  type ConfirmationRequest
+} from "./services/ConfirmationHandler.js"
+export { type Answer, type Question, QuestionHandler, type QuestionHandlerService } from "./services/QuestionHandler.js"
+export {
+  type SessionOptions,
+  ToolCallHandler,
+  type ToolCallHandlerService,
+  type ToolCallSession
+} from "./services/ToolCallHandler.js"
 export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
 export {
   type SandboxOutcome,
   SandboxPool,
   type SandboxPoolOptions,
+  type SandboxPoolStats,
   type SandboxPoolService
 } from "./services/SandboxPool.js"
-export { type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
+export { type PdfPoolOptions, type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
 export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
