@@ -1,0 +1,237 @@
+/**
+ * A child process in a process group of its own, owned by a `Scope`: when the scope closes
+ * (the command finished, timed out, or the caller was interrupted) the whole group is signalled,
+ * `SIGTERM` first and `SIGKILL` after a grace period, so nothing the command started in the
+ * background outlives it. Its output is read as it comes, each stream kept up to a byte cap
+ * and only counted past it.
+ *
+ * Why `node:child_process` and not `@effect/platform`'s `Command` (which the git tools use):
+ * the platform executor does spawn detached and signals the group when its scope closes, but
+ * (1) only with `SIGTERM`, then waits for the leader's exit with no deadline, so a command that
+ * ignores `SIGTERM` (`trap '' TERM`) would hang the interruption forever; (2) when the leader
+ * exited with status 0 it signals nothing, so `sleep 1000 & true` leaves the sleep running;
+ * (3) its detaching is an internal detail, not a documented option. Here each of these is
+ * explicit, because no orphaned process is the point.
+ *
+ * Limit: a process that leaves the group on purpose (`setsid`, a daemon that double-forks into
+ * a new session) escapes it; only a cgroup (a container) could hold such a process.
+ *
+ * @since 0.1.0
+ */
+import { Deferred, Effect, FiberId, type Scope } from "effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import type { Readable } from "node:stream"
+import { decodeUtf8, decodeUtf8Prefix } from "../../shared/text.js"
+
+/** How long the group has after `SIGTERM` before it gets `SIGKILL`. */
+export const KILL_GRACE_MS = 1500
+
+/** How long, at most, the end of the group is awaited after `SIGKILL`. */
+const KILL_SETTLE_MS = 1000
+
+/** How often the group is checked for survivors during the grace period. */
+const POLL_MS = 50
+
+/** How long output is still read after the leader exited (background processes may hold the pipes open). */
+export const DRAIN_AFTER_EXIT_MS = 200
+
+/** How the leader ended: its exit status, or the signal that ended it. */
+export interface Ended {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+/** One output stream, kept up to its cap. */
+export interface Captured {
+  /** The text kept (a UTF-8 character cut by the cap is dropped). */
+  readonly text: string
+  /** Every byte the stream produced, kept or not. */
+  readonly totalBytes: number
+  /** The cap was reached: `text` is the start of the output only. */
+  readonly cut: boolean
+}
+
+/** A running process group. */
+export interface GroupProcess {
+  /** The leader's pid, which is also the group's id. */
+  readonly pid: number
+  /** Waits for the leader to end. */
+  readonly ended: Effect.Effect<Ended>
+  /** Waits at most `waitMs` (real time) for both output streams to end, then returns what was kept. */
+  readonly output: (waitMs: number) => Effect.Effect<{ readonly stdout: Captured; readonly stderr: Captured }>
+}
+
+/** What is spawned. */
+export interface SpawnOptions {
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+  readonly cwd: string
+  readonly env: Record<string, string>
+  /** Bytes kept of each of stdout and stderr. */
+  readonly maxBytes: number
+}
+
+/** A sleep on the real clock: killing processes must not wait on a test clock. */
+const realSleep = (ms: number): Effect.Effect<void> =>
+  Effect.async<void>((resume) => {
+    const timer = setTimeout(() => resume(Effect.void), ms)
+    return Effect.sync(() => clearTimeout(timer))
+  })
+
+/** Sends `signal` to every process of the group; `false` when none is left (or none may be signalled). */
+const signalGroup = (pgid: number, signal: NodeJS.Signals | 0): boolean => {
+  try {
+    process.kill(-pgid, signal)
+    return true
+  } catch {
+    // ESRCH: the group is empty; EPERM: nothing in it is ours to signal any more
+    return false
+  }
+}
+
+/**
+ * Whether a process of the group `pgid` still runs. `kill(-pgid, 0)` also counts zombies (dead
+ * children not yet reaped by their new parent, which can take a while under some inits), so on
+ * Linux a group it still finds is looked up in `/proc`, where a zombie's state is `Z`.
+ */
+const groupAlive = (pgid: number): Effect.Effect<boolean> =>
+  signalGroup(pgid, 0) ? (process.platform === "linux" ? liveInProc(pgid) : Effect.succeed(true)) : Effect.succeed(false)
+
+/** Whether `/proc` shows a process of the group `pgid` that is not a zombie (`true` when it cannot tell). */
+const liveInProc = (pgid: number): Effect.Effect<boolean> =>
+  Effect.promise(async () => {
+    let entries: Array<string>
+    try {
+      entries = await Fs.promises.readdir("/proc")
+    } catch {
+      return true
+    }
+    for (const entry of entries) {
+      if (!/^\d+$/.test(entry)) continue
+      let stat: string
+      try {
+        stat = await Fs.promises.readFile(`/proc/${entry}/stat`, "latin1")
+      } catch {
+        continue // gone meanwhile
+      }
+      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")"
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") return true
+    }
+    return false
+  })
+
+/**
+ * `SIGTERM` to the group, then `SIGKILL` to whatever still runs after the grace period; returns
+ * once no process of the group runs (or, after `SIGKILL`, `KILL_SETTLE_MS` at most).
+ */
+export const killGroup = (pgid: number): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    if (!signalGroup(pgid, "SIGTERM")) return
+    for (let waited = 0; waited < KILL_GRACE_MS; waited += POLL_MS) {
+      yield* realSleep(POLL_MS)
+      if (!(yield* groupAlive(pgid))) return
+    }
+    signalGroup(pgid, "SIGKILL")
+    // SIGKILL cannot be caught, but a loaded machine takes a moment to end the processes
+    for (let waited = 0; waited < KILL_SETTLE_MS && (yield* groupAlive(pgid)); waited += POLL_MS) {
+      yield* realSleep(POLL_MS)
+    }
+  })
+
+/** Reads a stream as it comes, keeping its first `maxBytes` bytes and counting the rest. */
+const capture = (stream: Readable, maxBytes: number) => {
+  const chunks: Array<Buffer> = []
+  let kept = 0
+  let total = 0
+  const done = Deferred.unsafeMake<void>(FiberId.none)
+  const finish = () => Deferred.unsafeDone(done, Effect.void)
+  stream.on("data", (chunk: Buffer) => {
+    total += chunk.length
+    if (kept < maxBytes) {
+      const part = chunk.subarray(0, maxBytes - kept)
+      chunks.push(part)
+      kept += part.length
+    }
+  })
+  stream.once("end", finish)
+  stream.once("close", finish)
+  stream.once("error", finish)
+  return {
+    done: Deferred.await(done),
+    result: (): Captured => {
+      const bytes = Buffer.concat(chunks)
+      const cut = total > kept
+      return { text: cut ? decodeUtf8Prefix(bytes, kept) : decodeUtf8(bytes), totalBytes: total, cut }
+    }
+  }
+}
+
+type Child = ChildProcess.ChildProcessByStdio<null, Readable, Readable>
+
+/** Wires a spawned child's streams and exit into a `GroupProcess`. */
+const watch = (child: Child, pid: number, maxBytes: number): GroupProcess => {
+  const stdout = capture(child.stdout, maxBytes)
+  const stderr = capture(child.stderr, maxBytes)
+  const exit = Deferred.unsafeMake<Ended>(FiberId.none)
+  const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+    Deferred.unsafeDone(exit, Effect.succeed({ code, signal }))
+  // `exitCode`/`signalCode` are set before "exit" is emitted: an exit before this point is seen
+  if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode)
+  else child.once("exit", onExit)
+  const bothDone = Effect.zipRight(stdout.done, stderr.done)
+  return {
+    pid,
+    ended: Deferred.await(exit),
+    output: (waitMs) =>
+      Effect.raceFirst(bothDone, realSleep(waitMs)).pipe(
+        Effect.map(() => ({ stdout: stdout.result(), stderr: stderr.result() }))
+      )
+  }
+}
+
+/**
+ * Spawns `file args` in a new process group (stdin closed), owned by the scope: closing the
+ * scope kills the group (see the module doc). Fails with the spawn error.
+ */
+export const spawnGroup = (options: SpawnOptions): Effect.Effect<GroupProcess, Error, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly child: Child; readonly group: GroupProcess }, Error>((resume) => {
+      let child: Child
+      try {
+        child = ChildProcess.spawn(options.file, [...options.args], {
+          cwd: options.cwd,
+          env: options.env,
+          // a new process group led by the child: the group's id is the child's pid
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+      } catch (error) {
+        // an argument Node refuses (a NUL byte): nothing was started
+        resume(Effect.fail(error instanceof Error ? error : new Error(String(error))))
+        return
+      }
+      let started = false
+      // kept for the child's life: a later "error" (none is expected) must not go unhandled
+      child.on("error", (error) => {
+        if (started) return
+        started = true
+        resume(Effect.fail(error))
+      })
+      child.once("spawn", () => {
+        if (started) return
+        started = true
+        if (child.pid === undefined) resume(Effect.fail(new Error("the process has no pid")))
+        else resume(Effect.succeed({ child, group: watch(child, child.pid, options.maxBytes) }))
+      })
+    }),
+    ({ child, group }) =>
+      Effect.zipRight(
+        killGroup(group.pid),
+        Effect.sync(() => {
+          child.stdout.destroy()
+          child.stderr.destroy()
+        })
+      )
+  ).pipe(Effect.map(({ group }) => group))

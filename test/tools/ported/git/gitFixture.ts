@@ -1,0 +1,85 @@
+/**
+ * Real git repositories for the git tool tests: made with the `git` binary, independent of the
+ * user's and the system's configuration.
+ */
+import { Effect } from "effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { ToolSystem, Workspace } from "../../../../src/index.js"
+import type { ExecuteOptions } from "../../../../src/index.js"
+import { gitTools } from "../../../../src/tools/ported/git/index.js"
+
+/** The environment of the fixture's own git commands: no system or user configuration. */
+const fixtureEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_TERMINAL_PROMPT: "0"
+})
+
+/** Runs git in `cwd` (the fixture's own setup, not a tool), returning stdout; throws on failure. */
+export const git = (cwd: string, ...args: ReadonlyArray<string>): string =>
+  ChildProcess.execFileSync("git", args, { cwd, env: fixtureEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+
+/** Runs git like `git` but never throws (a hostile repository's control run may fail). */
+export const gitLoose = (cwd: string, ...args: ReadonlyArray<string>): void => {
+  ChildProcess.spawnSync("git", args, { cwd, env: fixtureEnv(), stdio: "ignore", timeout: 10_000 })
+}
+
+/** A fresh repository in `dir` (created), branch `main`, with a local identity. */
+export const initRepo = (dir: string, identity = true): string => {
+  Fs.mkdirSync(dir, { recursive: true })
+  git(dir, "init", "-q", "-b", "main")
+  if (identity) {
+    git(dir, "config", "user.name", "Test Author")
+    git(dir, "config", "user.email", "author@example.com")
+  }
+  return dir
+}
+
+/** Writes a file (creating its directory) inside `dir`. */
+export const write = (dir: string, file: string, content: string): void => {
+  Fs.mkdirSync(Path.dirname(Path.join(dir, file)), { recursive: true })
+  Fs.writeFileSync(Path.join(dir, file), content)
+}
+
+/** Commits everything in `dir` with `message`. */
+export const commitAll = (dir: string, message: string): void => {
+  git(dir, "add", "-A")
+  git(dir, "commit", "-q", "--no-verify", "-m", message)
+}
+
+/** Runs a git tool with `workspace` as the root. */
+export const runTool = (
+  workspace: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: ExecuteOptions = { confirm: true }
+) =>
+  Effect.gen(function*() {
+    const system = yield* ToolSystem
+    return yield* system.execute(name, args, options)
+  }).pipe(
+    Effect.provide(ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) }))
+  )
+
+/** Sets environment variables for the scope, restoring the previous values when it closes. */
+export const withEnv = (vars: Record<string, string | undefined>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]))
+      for (const [k, v] of Object.entries(vars)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+      return before
+    }),
+    (before) =>
+      Effect.sync(() => {
+        for (const [k, v] of Object.entries(before)) {
+          if (v === undefined) delete process.env[k]
+          else process.env[k] = v
+        }
+      })
+  )
