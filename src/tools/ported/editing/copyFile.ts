@@ -1,0 +1,68 @@
+/**
+ * `copy_file`: copies a file inside the workspace, any content (binary too), up to
+ * `COPY_MAX_BYTES`. Both paths are `WorkspacePath`s, resolved and mode-checked by the executor.
+ * The source is read through a descriptor bound to its resolved path; the copy is put in place
+ * with `placeBytes` (`shared/safeFsPlace.ts`): atomically, never replacing a file that appears
+ * meanwhile unless `overwrite`, a new copy with the source's permission bits.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { ToolError } from "../../../domain/errors.js"
+import { WorkspacePath } from "../../../domain/WorkspacePath.js"
+import { Workspace } from "../../../services/Workspace.js"
+import { make } from "../../define.js"
+import { withPathLocks } from "../../shared/pathLock.js"
+import { openFile } from "../../shared/safeFs.js"
+import { readBytes } from "../../shared/safeFsBytes.js"
+import { placeBytes } from "../../shared/safeFsPlace.js"
+
+/** Largest file `copy_file` copies (it is held in memory once). */
+export const COPY_MAX_BYTES = 64 * 1024 * 1024
+
+const TOOL = "copy_file"
+
+export const copyFile = make(TOOL, {
+  description: "Copy a file (text or binary) inside the workspace, creating the destination's parent directories. " +
+    "destination is the full path of the copy, not a folder to copy into. An existing file at the destination is " +
+    `an error unless overwrite is true. Files up to ${COPY_MAX_BYTES / 1024 / 1024} MiB; directories are not copied.`,
+  parameters: Schema.Struct({
+    source: WorkspacePath.annotations({ description: "Path of the file to copy, relative to the workspace root" }),
+    destination: WorkspacePath.annotations({ description: "Path of the copy, relative to the workspace root" }),
+    overwrite: Schema.optionalWith(
+      Schema.Boolean.annotations({ description: "Replace a file already at the destination" }),
+      { default: () => false }
+    )
+  }),
+  scopedWrite: true,
+  tags: ["files", "ported"],
+  timeout: "60 seconds",
+  handler: ({ destination, overwrite, source }) =>
+    Effect.gen(function*() {
+      const workspace = yield* Workspace
+      const root = yield* workspace.root
+      const from = yield* workspace.display(source)
+      const to = yield* workspace.display(destination)
+      const fail = (message: string) => new ToolError({ tool: TOOL, message })
+      if (source === destination) {
+        return yield* fail(`${from} is both the source and the destination; nothing was copied`)
+      }
+      const copied = yield* withPathLocks([source, destination])(Effect.scoped(Effect.gen(function*() {
+        const file = yield* openFile(source)
+        const bytes = yield* readBytes(file, COPY_MAX_BYTES)
+        return yield* placeBytes(root, destination, bytes, { overwrite, mode: file.mode & 0o777 })
+      }))).pipe(
+        Effect.mapError((error) => {
+          const message = error._tag === "SafeFsError" && error.reason === "IsDirectory" && error.path === source
+            ? `${from} is a directory; copy_file copies files only`
+            : error._tag === "SafeFsError" && error.reason === "IsDirectory" && error.path === destination
+            ? `${to} is an existing directory; name the full path of the copy, e.g. "${to}/${from.split("/").pop()}"`
+            : error._tag === "FileTooLarge"
+            ? `${from} is ${error.size} bytes; copy_file copies files of at most ${COPY_MAX_BYTES} bytes`
+            : error.message
+          return new ToolError({ tool: TOOL, message: `${message}; nothing was copied`, cause: error })
+        })
+      )
+      return `Copied ${from} to ${to} (${copied.bytes} bytes${copied.replaced ? ", replaced an existing file" : ""})`
+    })
+})

@@ -1,0 +1,115 @@
+/**
+ * The snapshot store shared by `snapshot_file`, `restore_snapshot` and `list_snapshots`: a real
+ * `.snapshots` directory at the workspace root (never a symbolic link: it is opened bound to
+ * that path), holding for each snapshot `<id>.snap` (the bytes) and `<id>.json` (where they
+ * came from), the metadata written last so that a listed snapshot is complete.
+ *
+ * An id is checked against `^[A-Za-z0-9_-]{1,64}$` before any path is made from it, so no id
+ * can name anything outside the store. The metadata is data in the workspace that anyone with
+ * a write tool can change: its `source` is resolved again through the `Workspace` (an escape
+ * is the `PathTraversalError` defect), and it never names the snapshot's own files.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Option, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import * as NodePath from "node:path"
+import { openDirectory, openFile, statEntry } from "../../shared/safeFs.js"
+import * as Node from "../../shared/safeFsNode.js"
+import type { BinaryFile, FileTooLarge, SafeFsError } from "../../shared/safeFsError.js"
+import { readText } from "../../shared/safeFsRead.js"
+
+/** The store's directory, under the workspace root. */
+export const SNAPSHOT_DIR = ".snapshots"
+
+/** Largest file a snapshot holds. */
+export const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
+/** Largest metadata file read. */
+const META_MAX_BYTES = 64 * 1024
+
+/** The form of an id: letters, digits, `_` and `-`, at most 64. */
+export const SNAPSHOT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** A snapshot id argument. */
+export const SnapshotId = Schema.String.pipe(Schema.pattern(SNAPSHOT_ID_PATTERN)).annotations({
+  description: "A snapshot id, as snapshot_file returned it or list_snapshots lists it (letters, digits, _ and -)"
+})
+
+/** The metadata of one snapshot (`<id>.json`). */
+export const SnapshotMeta = Schema.Struct({
+  version: Schema.Literal(1),
+  id: SnapshotId,
+  /** The file it was taken of, relative to the workspace root. */
+  source: Schema.String,
+  /** When it was taken (ISO 8601). */
+  created_at: Schema.String,
+  size: Schema.Int.pipe(Schema.nonNegative()),
+  /** The file's permission bits then. */
+  mode: Schema.Int.pipe(Schema.between(0, 0o777))
+})
+export type SnapshotMeta = typeof SnapshotMeta.Type
+
+/** The store's directory in a workspace (its real root). */
+export const snapshotDirOf = (root: string): string => NodePath.join(root, SNAPSHOT_DIR)
+
+/** The path of a snapshot's bytes; `id` must match `SNAPSHOT_ID_PATTERN`. */
+export const contentPathOf = (root: string, id: string): string => NodePath.join(snapshotDirOf(root), `${id}.snap`)
+
+/** The path of a snapshot's metadata; `id` must match `SNAPSHOT_ID_PATTERN`. */
+export const metaPathOf = (root: string, id: string): string => NodePath.join(snapshotDirOf(root), `${id}.json`)
+
+/** A new id: the UTC time (so ids sort by age) and 8 random hex digits, e.g. `20250102-153012-1a2b3c4d`. */
+export const newSnapshotId = (millis: number): string => {
+  const iso = new Date(millis).toISOString()
+  const stamp = `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}`
+  return `${stamp}-${randomBytes(4).toString("hex")}`
+}
+
+/** The metadata file's bytes. */
+export const encodeMeta = (meta: SnapshotMeta): Uint8Array => Buffer.from(`${JSON.stringify(meta, null, 2)}\n`, "utf8")
+
+/** A metadata file that is not what `snapshot_file` writes (or names another id). */
+export class DamagedSnapshot extends Schema.TaggedError<DamagedSnapshot>()("DamagedSnapshot", {
+  id: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `snapshot ${this.id} is damaged: ${this.reason}`
+  }
+}
+
+const decodeMeta = Schema.decodeUnknownEither(Schema.parseJson(SnapshotMeta))
+
+/** Reads and checks the metadata of snapshot `id` (which must match `SNAPSHOT_ID_PATTERN`). */
+export const readMeta = (
+  root: string,
+  id: string
+): Effect.Effect<SnapshotMeta, SafeFsError | FileTooLarge | BinaryFile | DamagedSnapshot> =>
+  Effect.scoped(Effect.gen(function*() {
+    const file = yield* openFile(metaPathOf(root, id))
+    const text = yield* readText(file, META_MAX_BYTES)
+    const meta = decodeMeta(text)
+    if (meta._tag === "Left") return yield* new DamagedSnapshot({ id, reason: "its metadata is not valid" })
+    if (meta.right.id !== id) {
+      return yield* new DamagedSnapshot({ id, reason: `its metadata names snapshot ${meta.right.id}` })
+    }
+    return meta.right
+  }))
+
+/**
+ * Why the store cannot be used, if it cannot: `.snapshots` is there but is not a real directory
+ * (a symbolic link, a file). `None` when it is a directory or missing.
+ */
+export const storeProblem = (root: string): Effect.Effect<Option.Option<string>, SafeFsError> =>
+  Effect.scoped(Effect.gen(function*() {
+    const found = yield* statEntry(yield* openDirectory(root), SNAPSHOT_DIR).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf((error) => error.reason === "NotFound", () => Effect.succeed(Option.none()))
+    )
+    if (Option.isNone(found) || found.value.isDirectory()) return Option.none()
+    return Option.some(
+      `${SNAPSHOT_DIR} at the workspace root is a ${Node.kindOf(found.value)}, not a directory; snapshots are kept ` +
+        `only in a real ${SNAPSHOT_DIR} directory there (move it away to use snapshots)`
+    )
+  }))

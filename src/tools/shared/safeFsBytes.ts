@@ -1,0 +1,33 @@
+/**
+ * Whole-file byte reads from a checked descriptor (`openFile` in `safeFs.ts`), for tools that
+ * copy or rewrite a file as it is (binary or not): the bytes exactly as stored, up to a cap.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import type { OpenFile } from "./safeFs.js"
+import { FileTooLarge, type SafeFsError } from "./safeFsError.js"
+import * as Node from "./safeFsNode.js"
+
+const CHUNK_BYTES = 1024 * 1024
+
+/**
+ * Every byte of the open file, or `FileTooLarge` when it has more than `limit` (by its size
+ * when opened, or by what is read if it grows meanwhile). Holds at most `limit` plus one chunk.
+ */
+export const readBytes = (file: OpenFile, limit: number): Effect.Effect<Uint8Array, SafeFsError | FileTooLarge> =>
+  Effect.gen(function*() {
+    const tooLarge = (read: number) => new FileTooLarge({ path: file.path, size: Math.max(file.size, read), limit })
+    if (file.size > limit) return yield* tooLarge(file.size)
+    const parts: Array<Uint8Array> = []
+    let position = 0
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(file.size - position, 0) + 1))
+      const n = yield* Node.read(file.fd, file.path, buffer, buffer.length, position)
+      if (n === 0) break
+      position += n
+      if (position > limit) return yield* tooLarge(position)
+      parts.push(buffer.subarray(0, n))
+    }
+    return Buffer.concat(parts)
+  })
