@@ -16,9 +16,7 @@ import { ToolRegistry } from "../services/ToolRegistry.js"
 import { ToolSystem } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 import { renderToolTable, replaceBetweenMarkers } from "./docs.js"
-
-/** Exit codes of `call`. */
-export const ExitCode = { ok: 0, failed: 1, usage: 2, pathTraversal: 3 } as const
+import { ExitCode } from "./run.js"
 
 /** Ends a command with an exit code (read by `main`'s teardown). */
 const exitWith = <E, R>(effect: Effect.Effect<number, E, R>): Effect.Effect<void, E, R> =>
@@ -41,7 +39,10 @@ const withSystem = <E>(
 ) =>
   exitWith(Effect.provide(
     effect,
-    ToolSystem.layer(Option.isSome(workspace) ? { workspace: Workspace.layerFixed(workspace.value) } : {})
+    ToolSystem.layerNode(Option.match(workspace, {
+      onNone: () => ({}),
+      onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
+    }))
   ))
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 /**
- * The `effect-tool-system` executable.
+ * The `effect-tool-system` executable. Shipped bundled into `dist/cli/cli.cjs`, which the
+ * `bin` (`launch.ts`, `dist/cli/main.js`) runs; see `scripts/bundle.mjs`.
  *
  * @since 0.1.0
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Console, Effect, Exit } from "effect"
-import { ExitCode, root } from "./commands.js"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import { Console, Effect, Layer } from "effect"
+import { root } from "./commands.js"
+import { ExitCode, runCli } from "./run.js"
 
 const cli = Command.run(root, { name: "effect-tool-system", version: "0.1.0" })
 
@@ -20,6 +23,9 @@ const cli = Command.run(root, { name: "effect-tool-system", version: "0.1.0" })
 const argv = process.argv[2] === "call"
   ? process.argv.map((arg, i) => (i > 2 && arg === "--version" ? "--tool-version" : arg))
   : process.argv
+
+/** What @effect/cli needs (`CliApp.Environment`); the tool system brings its own platform services. */
+const cliEnvironment = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
 
 const program = Effect.suspend(() => cli(argv)).pipe(
   Effect.catchAll((error) =>
@@ -34,10 +40,7 @@ const program = Effect.suspend(() => cli(argv)).pipe(
         })
       )
   ),
-  Effect.provide(NodeContext.layer)
+  Effect.provide(cliEnvironment)
 )
 
-NodeRuntime.runMain(program, {
-  disableErrorReporting: false,
-  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(process.exitCode ?? ExitCode.ok) : ExitCode.failed)
-})
+runCli(program)

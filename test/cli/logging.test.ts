@@ -1,0 +1,78 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Console, Effect } from "effect"
+import { execFile } from "node:child_process"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { stderrLogger } from "../../src/cli/run.js"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const fixture = path.join(root, "test/cli/fixtures/dyingTool.ts")
+
+const runFixture = (env: Record<string, string> = {}) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", fixture],
+      { cwd: root, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
+    )
+  })
+
+/** A Console whose `unsafe.log` and `unsafe.error` (what loggers call) record their lines. */
+const recordingConsole = () => {
+  const lines: Array<{ method: "log" | "error"; text: string }> = []
+  const record = (method: "log" | "error") => (...args: ReadonlyArray<unknown>) => {
+    lines.push({ method, text: args.map(String).join(" ") })
+  }
+  const none = () => Effect.void
+  const console: Console.Console = {
+    [Console.TypeId]: Console.TypeId,
+    assert: none,
+    clear: Effect.void,
+    count: none,
+    countReset: none,
+    debug: none,
+    dir: none,
+    dirxml: none,
+    error: none,
+    group: none,
+    groupEnd: Effect.void,
+    info: none,
+    log: none,
+    table: none,
+    time: none,
+    timeEnd: none,
+    timeLog: none,
+    trace: none,
+    warn: none,
+    unsafe: { ...globalThis.console, log: record("log"), error: record("error") }
+  }
+  return { console, lines }
+}
+
+describe("the CLI's logger", () => {
+  it.effect("writes Effect's logs to the error stream, never to the output stream", () =>
+    Effect.gen(function*() {
+      const { console, lines } = recordingConsole()
+      yield* Effect.logError("Tool \"x\" died").pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+      yield* Effect.logWarning("a pool warning").pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+      expect(lines.filter((l) => l.method === "log")).toEqual([])
+      expect(lines.filter((l) => l.method === "error").map((l) => l.text).join("\n")).toMatch(/Tool "x" died[\s\S]*a pool warning/)
+    }))
+
+  it("a tool that dies under runCli: stdout is exactly the one JSON result, the log is on stderr", { timeout: 60_000 }, async () => {
+    const { code, stderr, stdout } = await runFixture()
+    expect(code).toBe(0)
+    expect(stdout.trim().split("\n")).toHaveLength(1)
+    expect(JSON.parse(stdout)).toMatchObject({ success: false, errorCode: "TOOL_ERROR", tool: "dies" })
+    expect(stderr).toContain("Tool \"dies\" died")
+    expect(stderr).toContain("boom from the tool")
+  })
+
+  it("a program that dies under runCli: reported on stderr, exit 1, stdout untouched", { timeout: 60_000 }, async () => {
+    const { code, stderr, stdout } = await runFixture({ DEFECT: "1" })
+    expect(code).toBe(1)
+    expect(JSON.parse(stdout)).toMatchObject({ errorCode: "TOOL_ERROR" })
+    expect(stderr).toContain("boom from the program")
+  })
+})
