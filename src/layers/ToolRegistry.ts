@@ -5,7 +5,8 @@
  * @since 0.1.0
  */
 import { Context, Effect, Either } from "effect"
-import * as semver from "semver"
+import maxSatisfying from "semver/ranges/max-satisfying.js"
+import rsort from "semver/functions/rsort.js"
 import type { AgentMode } from "../domain/AgentMode.js"
 import { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import { exportSpec } from "../domain/exports.js"
@@ -21,7 +22,7 @@ export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
 const pick = (versions: Map<string, RegisteredTool>, range: string | undefined): RegisteredTool | undefined => {
   const all = [...versions.keys()]
   const live = all.filter((v) => versions.get(v)?.deprecated === undefined)
-  const best = semver.maxSatisfying(live, range ?? "*") ?? semver.maxSatisfying(all, range ?? "*")
+  const best = maxSatisfying(live, range ?? "*") ?? maxSatisfying(all, range ?? "*")
   return best === null ? undefined : versions.get(best)
 }
 
@@ -61,7 +62,8 @@ export const makeRegistry = (): ToolRegistryService => {
       if (options?.mode !== undefined && !modeAllows(options.mode, tool)) continue
       out.push(tool)
     }
-    return out.sort((a, b) => a.name.localeCompare(b.name))
+    // a plain comparison: `localeCompare` sets up ICU collation on first use (tens of ms)
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   }
 
   const register = <R>(tool: Tool<R>): Effect.Effect<void, InvalidToolDefinition, R> =>
@@ -109,7 +111,7 @@ export const makeRegistry = (): ToolRegistryService => {
     get: (name, versionRange) => Effect.suspend(() => lookup(name, versionRange)),
     lookup,
     list: (options) => Effect.sync(() => latest(options)),
-    versions: (name) => Effect.sync(() => semver.rsort([...(tools.get(name)?.keys() ?? [])])),
+    versions: (name) => Effect.sync(() => rsort([...(tools.get(name)?.keys() ?? [])])),
     deprecate: (name, version, reason) =>
       Effect.suspend(() => {
         const tool = tools.get(name)?.get(version)

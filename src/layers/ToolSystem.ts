@@ -14,7 +14,6 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
@@ -129,5 +128,24 @@ export const makeGraph = <A, E, Extra>(
   return facade.pipe(Layer.provide(workers), Layer.provideMerge(core))
 }
 
-/** Node's platform services: file system, path, child processes, and a fetch-based HTTP client. */
-export const nodePlatform: Layer.Layer<PlatformServices> = Layer.merge(NodeContext.layer, FetchHttpClient.layer)
+/**
+ * Node's platform services: file system, path, child processes, and a fetch-based HTTP client.
+ * `@effect/platform-node` is loaded when the layer is built, not when the library is imported.
+ */
+export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrapEffect(
+  Effect.map(
+    Effect.promise(() =>
+      Promise.all([
+        import("@effect/platform-node/NodeFileSystem"),
+        import("@effect/platform-node/NodePath"),
+        import("@effect/platform-node/NodeCommandExecutor")
+      ])
+    ),
+    ([NodeFileSystem, NodePath, NodeCommandExecutor]) =>
+      Layer.mergeAll(
+        NodeCommandExecutor.layer.pipe(Layer.provideMerge(NodeFileSystem.layer)),
+        NodePath.layer,
+        FetchHttpClient.layer
+      )
+  )
+)

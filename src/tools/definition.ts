@@ -4,12 +4,12 @@
  *
  * @since 0.1.0
  */
-import * as semver from "semver"
+import parse from "semver/functions/parse.js"
 import { NAME_PATTERN } from "../domain/ToolSpec.js"
 
 /** A version exactly as semver writes it (no `v` prefix, no spaces), build metadata allowed. */
 const isCanonicalSemver = (version: string): boolean => {
-  const parsed = semver.parse(version)
+  const parsed = parse(version)
   if (parsed === null) return false
   const build = parsed.build.length > 0 ? `+${parsed.build.join(".")}` : ""
   return `${parsed.format()}${build}` === version
