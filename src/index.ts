@@ -70,6 +70,17 @@ export {
   ToolSystem,
   type ToolSystemService
 } from "./services/ToolSystem.js"
+export {
+  CLOUD_METADATA_ADDRESSES,
+  InvalidUrlPolicy,
+  MAX_REDIRECTS,
+  type RefusedRange,
+  TooManyRedirects,
+  UrlPolicy,
+  type UrlPolicyRules,
+  type UrlPolicyService,
+  UrlRefused
+} from "./services/UrlPolicy.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
 export * as Tool from "./tools/define.js"
 export {

@@ -25,6 +25,7 @@ import { SandboxPool } from "../services/SandboxPool.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
+import { UrlPolicy } from "../services/UrlPolicy.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
@@ -37,7 +38,7 @@ export type PlatformServices =
   | HttpClient.HttpClient
 
 /** The library's services that tool handlers may ask for; the graph provides them. */
-export type LibraryServices = Workspace | SandboxPool | PdfWorkers
+export type LibraryServices = Workspace | SandboxPool | PdfWorkers | UrlPolicy
 
 /** The services a builtin tool handler may ask for. */
 export type ToolServices = LibraryServices | PlatformServices
@@ -75,6 +76,8 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly sandbox?: Layer.Layer<SandboxPool>
   /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
   readonly pdfWorkers?: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem>
+  /** Default `UrlPolicy.layer` (public addresses only); `UrlPolicy.layerAllowLoopback` in tests. */
+  readonly urlPolicy?: Layer.Layer<UrlPolicy>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
 }
@@ -122,7 +125,11 @@ export const makeGraph = <A, E, Extra>(
     ToolRegistry.layerEmpty
   )
   const executor = ToolExecutor.layer.pipe(Layer.provideMerge(gates))
-  const workers = Layer.merge(options.sandbox ?? SandboxPool.layer(), options.pdfWorkers ?? PdfWorkers.layer)
+  const workers = Layer.mergeAll(
+    options.sandbox ?? SandboxPool.layer(),
+    options.pdfWorkers ?? PdfWorkers.layer,
+    options.urlPolicy ?? UrlPolicy.layer
+  )
   const core = executor.pipe(Layer.provideMerge(workspace))
   // only the library's services come out: the workers and gates are provided, not merged
   return facade.pipe(Layer.provide(workers), Layer.provideMerge(core))

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { ToolSystem, Workspace } from "../../../../src/index.js"
+import { generateImage, GENERATE_IMAGE_UNAVAILABLE, makeGenerateImage } from "../../../../src/tools/ported/media/generateImage.js"
+import { type Respond, sendJson, sendText, testServer } from "../../../helpers/httpServer.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+
+const KEY = "mm-test-key-0123456789"
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xd9])
+
+let ws: string
+
+beforeAll(() => {
+  ws = makeTempDirSync("generate-image-")
+})
+
+afterAll(() => {
+  Fs.rmSync(ws, { recursive: true, force: true })
+})
+
+const call = (args: unknown, env: ReadonlyArray<readonly [string, string]>, tool = generateImage) =>
+  Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", args)).pipe(
+    Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(ws) })),
+    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
+  )
+
+const env = (origin: string) => [["MINIMAX_API_KEY", KEY], ["MINIMAX_API_URL", `${origin}/v1/image_generation`]] as const
+
+/** Answers like MiniMax's image API: the image as base64, `base_resp` 0. */
+const minimax = (image: Buffer = PNG): Respond => (_, response) =>
+  sendJson(response, 200, {
+    id: "03ff3cd0820949eb8a410056b5f21d38",
+    data: { image_base64: [image.toString("base64")] },
+    metadata: { failed_count: "0", success_count: "1" },
+    base_resp: { status_code: 0, status_msg: "success" }
+  })
+
+const baseResp = (status_code: number, status_msg: string): Respond => (_, response) =>
+  sendJson(response, 200, { id: "x", data: null, base_resp: { status_code, status_msg } })
+
+describe("generate_image", () => {
+  it.scopedLive("without a key: the unavailable message, a success, nothing sent", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax())
+      for (const key of [[], [["MINIMAX_API_KEY", "  "]]] as const) {
+        const r = yield* call({ prompt: "a cat", filepath: "cat.png" }, [...key, ["MINIMAX_API_URL", server.origin]])
+        expect(r.success).toBe(true)
+        expect(r.output).toBe(GENERATE_IMAGE_UNAVAILABLE)
+      }
+      expect(server.requests).toHaveLength(0)
+      expect(Fs.existsSync(Path.join(ws, "cat.png"))).toBe(false)
+    }))
+
+  it.scopedLive("POSTs the prompt with the bearer key and saves the image into the workspace", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax())
+      const r = yield* call({ prompt: "a red square", filepath: "art/square.png", aspect_ratio: "16:9" }, env(server.origin))
+      expect(r.output).toBe("Generated a 16:9 PNG image (70 bytes) and saved it to art/square.png")
+      expect(Fs.readFileSync(Path.join(ws, "art/square.png")).equals(PNG)).toBe(true)
+      const request = server.requests[0]
+      expect(request?.method).toBe("POST")
+      expect(request?.path).toBe("/v1/image_generation")
+      expect(request?.headers.authorization).toBe(`Bearer ${KEY}`)
+      expect(JSON.parse(request?.body ?? "")).toEqual({
+        model: "image-01",
+        prompt: "a red square",
+        aspect_ratio: "16:9",
+        response_format: "base64",
+        n: 1
+      })
+    }))
+
+  it.scopedLive("aspect_ratio defaults to 1:1; JPEG data under a .png name is said", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax(JPEG))
+      const r = yield* call({ prompt: "p", filepath: "photo.png" }, env(server.origin))
+      expect(r.output).toBe("Generated a 1:1 JPEG image (14 bytes) and saved it to photo.png (note: the file holds JPEG data)")
+      expect(JSON.parse(server.requests[0]?.body ?? "").aspect_ratio).toBe("1:1")
+      const invalid = yield* call({ prompt: "p", filepath: "x.png", aspect_ratio: "5:4" }, env(server.origin))
+      expect(invalid.errorCode).toBe("INVALID_ARGUMENTS")
+    }))
+
+  it.scopedLive("MiniMax's refusals (base_resp) are TOOL_ERRORs that say what they mean; nothing saved", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [Respond, string]> = [
+        [baseResp(1026, "input new_sensitive"), "MiniMax refused the request (status 1026: input new_sensitive): the prompt was flagged as sensitive content; rephrase it"],
+        [baseResp(1004, `authorized failed for ${KEY}`), "MiniMax refused the request (status 1004: authorized failed for [REDACTED]): the API key was rejected"],
+        [baseResp(9999, "odd"), "MiniMax refused the request (status 9999: odd)"]
+      ]
+      for (const [respond, message] of cases) {
+        const server = yield* testServer(respond)
+        const r = yield* call({ prompt: "p", filepath: "refused.png" }, env(server.origin))
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toBe(message)
+      }
+      expect(Fs.existsSync(Path.join(ws, "refused.png"))).toBe(false)
+    }))
+
+  it.scopedLive("HTTP errors, odd answers and bad payloads are clear TOOL_ERRORs, the key redacted", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<readonly [Respond, string]> = [
+        [(_, response) => sendText(response, 401, "bad key"), "MiniMax rejected the API key (HTTP 401)"],
+        [(req, response) => sendText(response, 500, `boom: ${req.headers.authorization}`), "MiniMax image generation failed with HTTP 500: boom: Bearer [REDACTED]"],
+        [(_, response) => sendText(response, 200, "<html>gateway</html>", "text/html"), "MiniMax answered HTTP 200 with a body that is not JSON (or nested too deep)"],
+        [(_, response) => sendJson(response, 200, { data: "nope" }), "MiniMax answered HTTP 200 with an unexpected shape"],
+        [(_, response) => sendJson(response, 200, { data: { image_base64: [] }, base_resp: { status_code: 0 } }), "MiniMax answered without an image"],
+        [(_, response) => sendJson(response, 200, { data: { image_base64: ["!!not base64!!"] } }), "MiniMax's image is not valid base64"],
+        [minimax(Buffer.from("just some text, not an image")), "MiniMax's answer is not a PNG, JPEG, WebP or GIF image"]
+      ]
+      for (const [respond, message] of cases) {
+        const server = yield* testServer(respond)
+        const r = yield* call({ prompt: "p", filepath: "bad.png" }, env(server.origin))
+        expect(r.error).toBe(message)
+      }
+      expect(Fs.existsSync(Path.join(ws, "bad.png"))).toBe(false)
+    }))
+
+  it.live("an unreachable endpoint says so, without the key", () =>
+    Effect.gen(function*() {
+      // nothing listens on port 1 of loopback (and only root could)
+      const r = yield* call({ prompt: "p", filepath: "x.png" }, env("http://127.0.0.1:1"))
+      expect(r.error).toMatch(/^could not reach the MiniMax API at http:\/\/127\.0\.0\.1:1\/v1\/image_generation: /)
+      expect(r.error).not.toContain(KEY)
+    }))
+
+  it.scopedLive("a slow API meets the tool's timeout", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => undefined)
+      const r = yield* call({ prompt: "p", filepath: "slow.png" }, env(server.origin), makeGenerateImage({ timeout: "500 millis" }))
+      expect(r.errorCode).toBe("TIMEOUT")
+      expect(Fs.existsSync(Path.join(ws, "slow.png"))).toBe(false)
+    }))
+})

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Option } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import * as Zlib from "node:zlib"
+import { pathTraversalOf } from "../../../../src/index.js"
+import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
+import { downloadFile, makeDownloadFile } from "../../../../src/tools/ported/web/downloadFile.js"
+import { repeated, sendStream, sendText, testServer } from "../../../helpers/httpServer.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { callTool, type WebSystem } from "./support.js"
+
+let base: string
+let ws: string
+let outside: string
+
+beforeAll(() => {
+  base = makeTempDirSync("download-file-")
+  ws = Path.join(base, "ws")
+  outside = Path.join(base, "outside")
+  Fs.mkdirSync(ws)
+  Fs.mkdirSync(outside)
+})
+
+afterAll(() => {
+  Fs.rmSync(base, { recursive: true, force: true })
+})
+
+const MiB = 1024 * 1024
+
+const download = (args: unknown, over: Partial<WebSystem> = {}) =>
+  callTool({ dir: ws, tools: [downloadFile], ...over }, "download_file", args)
+
+/** Every entry below `dir` (temp files included), relative to it. */
+const tree = (dir: string) => Fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()
+
+/** A fresh directory inside the workspace for one test, and its workspace-relative name. */
+const fresh = (name: string) => {
+  Fs.mkdirSync(Path.join(ws, name))
+  return { abs: Path.join(ws, name), rel: name }
+}
+
+describe("download_file", () => {
+  it.scopedLive("streams the answer into a new file, creating directories, and says what it saved", () =>
+    Effect.gen(function*() {
+      const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251))
+      const server = yield* testServer((_, response) => {
+        response.writeHead(200, { "content-type": "application/octet-stream" })
+        response.end(body)
+      })
+      const dir = fresh("new")
+      const r = yield* download({ url: `${server.origin}/data.bin`, filepath: "new/sub/data.bin" })
+      expect(r.output).toBe(`Downloaded 300000 bytes of application/octet-stream from ${server.origin}/data.bin to new/sub/data.bin`)
+      expect(Fs.readFileSync(Path.join(dir.abs, "sub/data.bin")).equals(body)).toBe(true)
+      expect(tree(dir.abs)).toEqual(["sub", "sub/data.bin"])
+    }))
+
+  it.scopedLive("replaces an existing file, keeps its mode, and says so", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "new content"))
+      const dir = fresh("replace")
+      const file = Path.join(dir.abs, "notes.txt")
+      Fs.writeFileSync(file, "old")
+      Fs.chmodSync(file, 0o640)
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/notes.txt` })
+      expect(r.output).toBe(`Downloaded 11 bytes of text/plain from ${server.origin}/ to replace/notes.txt (overwrote an existing file)`)
+      expect(Fs.readFileSync(file, "utf8")).toBe("new content")
+      expect(Fs.statSync(file).mode & 0o777).toBe(0o640)
+    }))
+
+  it.scopedLive("past the size cap (no length declared, or a gzip bomb): an error, no partial file, the old file kept", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((request, response) =>
+        request.path === "/bomb"
+          ? sendStream(
+            response,
+            200,
+            { "content-encoding": "gzip" },
+            repeated(new Uint8Array(65_536), 1024 * MiB),
+            Zlib.createGzip({ level: 9 })
+          )
+          : sendStream(response, 200, {}, repeated(new Uint8Array(65_536).fill(7), 5 * MiB))
+      )
+      const dir = fresh("capped")
+      Fs.writeFileSync(Path.join(dir.abs, "keep.bin"), "previous")
+      const tool = makeDownloadFile({ maxBytes: MiB })
+      for (const path of ["/big", "/bomb"]) {
+        const r = yield* download({ url: `${server.origin}${path}`, filepath: `${dir.rel}/keep.bin` }, { tools: [tool] })
+        expect(r.error).toBe(`${server.origin}${path} is larger than 1 MiB, the download limit; nothing was saved`)
+        expect(r.durationMs).toBeLessThan(5_000)
+        expect(tree(dir.abs)).toEqual(["keep.bin"])
+        expect(Fs.readFileSync(Path.join(dir.abs, "keep.bin"), "utf8")).toBe("previous")
+      }
+    }))
+
+  it.scopedLive("a declared Content-Length over the cap is refused before reading", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => {
+        response.writeHead(200, { "content-length": String(50 * MiB) })
+        response.write(Buffer.alloc(1024))
+      })
+      const dir = fresh("declared")
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/x.bin` }, { tools: [makeDownloadFile({ maxBytes: MiB })] })
+      expect(r.error).toBe(`${server.origin}/ is larger than 1 MiB, the download limit; nothing was saved`)
+      expect(tree(dir.abs)).toEqual([])
+    }))
+
+  it.scopedLive("a connection that breaks off mid-body leaves no partial file", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => {
+        response.writeHead(200, { "content-length": String(MiB) })
+        response.write(Buffer.alloc(200_000, 1), () => response.destroy())
+      })
+      const dir = fresh("broken")
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/part.bin` })
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toMatch(new RegExp(`^the download of ${server.origin}/ broke off: .*; nothing was saved$`))
+      expect(tree(dir.abs)).toEqual([])
+    }))
+
+  it.scopedLive("a stalled download meets the timeout: no partial file", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => {
+        response.writeHead(200)
+        response.write(Buffer.alloc(100_000, 2))
+      })
+      const dir = fresh("stalled")
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/slow.bin` }, { tools: [makeDownloadFile({ timeout: "700 millis" })] })
+      expect(r.errorCode).toBe("TIMEOUT")
+      expect(tree(dir.abs)).toEqual([])
+    }))
+
+  it.scopedLive("an error status saves nothing and shows an excerpt", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 403, "forbidden here"))
+      const dir = fresh("status")
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/x` })
+      expect(r.error).toBe(`${server.origin}/ answered HTTP 403 Forbidden: forbidden here`)
+      expect(tree(dir.abs)).toEqual([])
+    }))
+
+  it.scopedLive("a path out of the workspace is the PathTraversal defect: nothing is fetched, nothing written outside", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
+      for (const filepath of ["../outside/evil.txt", Path.join(outside, "evil.txt")]) {
+        const exit = yield* Effect.exit(download({ url: server.origin, filepath }))
+        expect(Exit.isFailure(exit) && Option.isSome(pathTraversalOf(exit.cause)), filepath).toBe(true)
+      }
+      expect(server.requests).toHaveLength(0)
+      expect(tree(outside)).toEqual([])
+    }))
+
+  it.scopedLive("a symlink to outside as the target's directory is refused by the resolver", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
+      Fs.symlinkSync(outside, Path.join(ws, "link-out"))
+      const exit = yield* Effect.exit(download({ url: server.origin, filepath: "link-out/evil.txt" }))
+      expect(Exit.isFailure(exit) && Option.isSome(pathTraversalOf(exit.cause))).toBe(true)
+      expect(tree(outside)).toEqual([])
+    }))
+
+  it.scopedLive("a directory at the target is an error; a refused URL saves nothing", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
+      const dir = fresh("targets")
+      Fs.mkdirSync(Path.join(dir.abs, "adir"))
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/adir` })
+      expect(r.error).toMatch(/is a directory/)
+      const refused = yield* download({ url: server.origin, filepath: `${dir.rel}/x.txt` }, { policy: UrlPolicy.layer })
+      expect(refused.error).toBe(`refused ${server.origin}/: 127.0.0.1 is a loopback address, which the URL policy refuses`)
+      expect(tree(dir.abs)).toEqual(["adir"])
+      expect(server.requests).toHaveLength(1)
+    }))
+})
