@@ -1,0 +1,137 @@
+/**
+ * `search_files` and `find_files` on a big tree, beside the command-line tools, in one run:
+ * a generated tree of 50,000 files in 500 folders (in a temp directory, removed at the end);
+ * `search_files` for a literal that occurs in 1% of the files beside `grep -rn`, and
+ * `find_files` by a `*.md` glob (1% of the files) beside `find -name`. Both tools are asked for
+ * every match (`max_results` above the count), so they do the same work as the commands.
+ * Goal: search_files <= 1.0x grep -rn, find_files <= 2x find.
+ *
+ *   npx tsx bench/search.ts          (BENCH_RUNS=5: the median of that many runs of each)
+ *
+ * The tools run through the real executor. They are loaded from the compiled package
+ * (`dist/`) when it holds them and is newer than their sources, else from the sources (the
+ * first line printed says which).
+ */
+import { ManagedRuntime } from "effect"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import type * as Library from "../src/index.js"
+import type * as Reading from "../src/tools/ported/reading/index.js"
+
+const FOLDERS = 500
+const FILES_PER_FOLDER = 100
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const LITERAL = "NEEDLE_7f3a9c"
+
+const root = new URL("..", import.meta.url).pathname
+
+/** The newest modification time of the files under `dir` (ms), or 0. */
+const newest = (dir: string): number =>
+  fs.existsSync(dir)
+    ? Math.max(0, ...fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs))
+    : 0
+
+/** The library and the reading tools: compiled when `dist/` is fresh, else the sources. */
+const load = async (): Promise<{ lib: typeof Library; reading: typeof Reading; from: string }> => {
+  const distReading = path.join(root, "dist/tools/ported/reading/index.js")
+  const sources = Math.max(newest(path.join(root, "src/tools/ported/reading")), newest(path.join(root, "src/tools/shared")))
+  if (fs.existsSync(distReading) && fs.statSync(distReading).mtimeMs >= sources) {
+    const lib: typeof Library = await import(path.join(root, "dist/index.js"))
+    const reading: typeof Reading = await import(distReading)
+    return { lib, reading, from: "the compiled package (dist/)" }
+  }
+  const lib: typeof Library = await import("../src/index.js")
+  const reading: typeof Reading = await import("../src/tools/ported/reading/index.js")
+  return { lib, reading, from: "the sources (dist/ is missing the reading tools or older than their sources)" }
+}
+
+/** Writes the tree: 1% of the files hold the literal, 1% are `.md`. */
+const generate = (dir: string): void => {
+  const line = (i: number) => `const value${i} = compute(alpha, beta, gamma) // ordinary source text, line ${i}\n`
+  const body = Array.from({ length: 20 }, (_, i) => line(i)).join("")
+  const hit = `${body}// the ${LITERAL} literal is here\n${line(21)}`
+  for (let d = 0; d < FOLDERS; d++) {
+    const folder = path.join(dir, `dir${String(d).padStart(3, "0")}`)
+    fs.mkdirSync(folder)
+    for (let f = 0; f < FILES_PER_FOLDER; f++) {
+      const i = d * FILES_PER_FOLDER + f
+      fs.writeFileSync(path.join(folder, `file${String(i).padStart(5, "0")}${i % 100 === 37 ? ".md" : ".ts"}`), i % 100 === 13 ? hit : body)
+    }
+  }
+}
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
+
+const command = (cmd: string, args: ReadonlyArray<string>, cwd: string): { ms: number; lines: number } => {
+  const start = performance.now()
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  const ms = performance.now() - start
+  if (r.error !== undefined || (r.status !== 0 && r.status !== 1)) throw new Error(`${cmd} failed: ${r.error ?? r.stderr}`)
+  return { ms, lines: r.stdout.split("\n").filter((l) => l !== "").length }
+}
+
+const main = async () => {
+  const { from, lib, reading } = await load()
+  process.stdout.write(`tools loaded from ${from}\n`)
+  // the machine may be shared: the load it had says how far to trust the numbers
+  process.stdout.write(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)\n`)
+  const tree = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-")))
+  const system = ManagedRuntime.make(
+    lib.ToolSystem.layerNode({ builtins: false, tools: [...reading.readingTools], workspace: lib.Workspace.layerFixed(tree) })
+  )
+  try {
+    const started = performance.now()
+    generate(tree)
+    process.stdout.write(
+      `tree: ${FOLDERS * FILES_PER_FOLDER} files in ${FOLDERS} folders, generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
+    )
+    const executor = await system.runPromise(lib.ToolExecutor)
+    const tool = async (name: string, args: Record<string, unknown>) => {
+      const start = performance.now()
+      const r = await system.runPromise(executor.execute(name, args))
+      const ms = performance.now() - start
+      if (!r.success) throw new Error(`${name} failed: ${r.error}`)
+      return { ms, lines: String(r.output).split("\n").filter((l) => !l.startsWith("(")).length }
+    }
+    const cases = {
+      grep: () => Promise.resolve(command("grep", ["-rn", LITERAL, "."], tree)),
+      search: () => tool("search_files", { pattern: LITERAL, max_results: 1000 }),
+      find: () => Promise.resolve(command("find", [".", "-name", "*.md"], tree)),
+      findFiles: () => tool("find_files", { name_pattern: "*.md", max_results: 1000 })
+    }
+    const times: Record<keyof typeof cases, Array<number>> = { grep: [], search: [], find: [], findFiles: [] }
+    // one warm-up round (page cache, JIT), then the runs, interleaved so that load hits all alike
+    for (let run = -1; run < RUNS; run++) {
+      for (const [name, go] of Object.entries(cases) as Array<[keyof typeof cases, () => Promise<{ ms: number; lines: number }>]>) {
+        const { lines, ms } = await go()
+        const expected = FOLDERS * FILES_PER_FOLDER / 100
+        if (lines !== expected) throw new Error(`${name} found ${lines} lines, expected ${expected}`)
+        if (run >= 0) times[name].push(ms)
+      }
+    }
+    const row = (label: string, xs: ReadonlyArray<number>) =>
+      `${label.padEnd(40)} ${median(xs).toFixed(1).padStart(8)} ms  (median of ${RUNS})\n`
+    const ratio = (label: string, a: ReadonlyArray<number>, b: ReadonlyArray<number>, goal: number) => {
+      const r = median(a) / median(b)
+      return `${label.padEnd(40)} = ${r.toFixed(2)}x  (goal <= ${goal}x) ${r <= goal ? "met" : "NOT met"}\n`
+    }
+    process.stdout.write(
+      row(`grep -rn ${LITERAL}`, times.grep) +
+        row(`search_files "${LITERAL}"`, times.search) +
+        row("find -name '*.md'", times.find) +
+        row("find_files \"*.md\"", times.findFiles) +
+        "\n" +
+        ratio("search_files / grep -rn", times.search, times.grep, 1) +
+        ratio("find_files / find -name", times.findFiles, times.find, 2)
+    )
+  } finally {
+    await system.dispose()
+    fs.rmSync(tree, { recursive: true, force: true })
+  }
+}
+
+main()

@@ -1,0 +1,60 @@
+/**
+ * A file read as a stream of chunks from a checked descriptor (`openFile`): the first block is
+ * checked for binary content before anything else is looked at, and a read never holds more
+ * than one chunk, whatever the file's size or its longest line.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import type { OpenFile } from "../../shared/safeFs.js"
+import { BinaryFile, type SafeFsError } from "../../shared/safeFsError.js"
+import * as Node from "../../shared/safeFsNode.js"
+import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
+import { looksBinary } from "../../shared/text.js"
+
+/** Every read after the first block. */
+export const CHUNK_BYTES = 1024 * 1024
+
+/** The line feed byte. */
+export const NEWLINE = 10
+
+/** How a chunked read ended. */
+export interface ChunksRead {
+  /** Bytes read. */
+  readonly read: number
+  /** The end of the file was reached (not stopped by the callback or the budget). */
+  readonly complete: boolean
+}
+
+/**
+ * Reads `file` from its start, handing each chunk to `onChunk` (valid only during the call;
+ * `false` stops), until its end or until `budget` bytes have been read. Fails with
+ * `BinaryFile` when the first block is not UTF-8 text.
+ */
+export const readChunks = (
+  file: OpenFile,
+  budget: number,
+  onChunk: (bytes: Uint8Array) => boolean
+): Effect.Effect<ChunksRead, SafeFsError | BinaryFile> =>
+  Effect.gen(function*() {
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(FIRST_BLOCK_BYTES, file.size + 1)))
+    let position = 0
+    for (;;) {
+      if (position >= budget) return { read: position, complete: false }
+      const length = position === 0 ? FIRST_BLOCK_BYTES : Math.min(buffer.length, budget - position)
+      const n = yield* Node.read(file.fd, file.path, buffer, length, position)
+      if (position === 0 && looksBinary(buffer.subarray(0, n), n < FIRST_BLOCK_BYTES)) {
+        return yield* new BinaryFile({ path: file.path, size: file.size })
+      }
+      if (n === 0) return { read: position, complete: true }
+      position += n
+      if (!onChunk(buffer.subarray(0, n))) return { read: position, complete: false }
+    }
+  })
+
+/** Newlines in `bytes`. */
+export const countNewlines = (bytes: Uint8Array): number => {
+  let n = 0
+  for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) n++
+  return n
+}

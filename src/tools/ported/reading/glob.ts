@@ -1,0 +1,75 @@
+/**
+ * Glob patterns for the walking tools, parsed by picomatch and matched without backtracking
+ * blow-ups. picomatch turns a glob into a JavaScript regular expression, and V8 matches those
+ * by backtracking: `*a*a*a*a*a*b` takes seconds on one 100-character name, and a workspace
+ * (a cloned repository) chooses its names. So the expression picomatch makes is compiled by
+ * re2js (linear time) as well: when it has at most one unbounded repetition, V8's regular
+ * expression (fast, and linear for such an expression) matches; otherwise re2js does.
+ *
+ * picomatch's look-aheads only keep `*` from matching the `.` and `..` segments, and `**` from
+ * matching an empty path; the paths a walk matches never have such segments and are never
+ * empty, so they are dropped (RE2 has no look-around). A glob that needs one to mean what it
+ * says (a negated extglob, `!(x)`) is refused with a clear error.
+ *
+ * A pattern without a `/` is matched against an entry's name; with one, against its path
+ * below the walked directory (picomatch's `basename` option). Hidden names match (`dot`).
+ *
+ * @since 0.1.0
+ */
+import { Either } from "effect"
+import picomatch from "picomatch"
+import { RE2JS } from "re2js"
+
+/** The look-aheads picomatch adds (with `dot: true`) that a walk's paths make redundant. */
+const REDUNDANT_LOOKAHEADS = ["(?!(?:^|\\/)\\.{1,2}(?:\\/|$))", "(?!\\.{1,2}(?:\\/|$))", "(?=.)"]
+
+/** What picomatch makes of `*` and of `**` (its look-aheads dropped): one character class, repeated. */
+const SIMPLE_REPETITIONS = ["[^/]*?", "(?:.)*?"]
+
+/** Unbounded repetitions (`*`, `+`, `{n,}`) outside character classes and escapes. */
+const unboundedRepetitions = (source: string): number => {
+  let count = 0
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === "\\") i++
+    else if (inClass) inClass = c !== "]"
+    else if (c === "[") inClass = true
+    else if (c === "*" || c === "+") count++
+    else if (c === "{" && /^\{\d*,\}/.test(source.slice(i, i + 12))) count++
+  }
+  return count
+}
+
+/** A compiled glob: whether a walked entry (its name and its path below the directory) matches. */
+export type GlobMatcher = (name: string, rel: string) => boolean
+
+/** Compiles a glob, or says why it cannot be used. */
+export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string> => {
+  let source: string
+  try {
+    source = picomatch.makeRe(pattern, { dot: true }).source
+  } catch (error) {
+    return Either.left(`the glob "${pattern}" is not valid: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  for (const lookahead of REDUNDANT_LOOKAHEADS) source = source.split(lookahead).join("")
+  let re2: RE2JS
+  try {
+    re2 = RE2JS.compile(source)
+  } catch {
+    return Either.left(`the glob "${pattern}" uses a feature that is not supported here (a negated extglob such as "!(x)"); ` +
+      "use a simpler pattern")
+  }
+  // one simple repetition and no other: no backtracking blow-up is possible
+  let simple = 0
+  let rest = source
+  for (const repetition of SIMPLE_REPETITIONS) {
+    const parts = rest.split(repetition)
+    simple += parts.length - 1
+    rest = parts.join("")
+  }
+  const test: (s: string) => boolean = simple <= 1 && unboundedRepetitions(rest) === 0
+    ? ((re) => (s: string) => re.test(s))(new RegExp(source))
+    : (s) => re2.test(s)
+  return Either.right(pattern.includes("/") ? (_name, rel) => test(rel) : (name) => test(name))
+}

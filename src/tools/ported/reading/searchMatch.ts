@@ -1,0 +1,131 @@
+/**
+ * What `search_files` looks for, and how it finds the matching lines of a piece of a file.
+ *
+ * - A case-sensitive literal is searched in the raw bytes (`Buffer.indexOf`, UTF-8 being
+ *   self-synchronizing a byte match is a character match): a file without it is never decoded.
+ * - A case-insensitive literal is a V8 expression of the escaped literal (no repetition, so
+ *   linear).
+ * - A regular expression is compiled by re2js (RE2 syntax, linear time: `(a+)+$` cannot hang
+ *   the process), with `^` and `$` at line boundaries.
+ *
+ * @since 0.1.0
+ */
+import { Either } from "effect"
+import { RE2JS } from "re2js"
+import { decodeUtf8 } from "../../shared/text.js"
+import { NEWLINE } from "./chunks.js"
+import { around } from "./common.js"
+
+/** Longest line text shown for a match; a longer line is shown around its match. */
+export const MATCH_LINE_CHARS = 300
+
+/** How matches are found. */
+export interface Matcher {
+  /** The literal's UTF-8 bytes when a match is exactly these bytes (a case-sensitive literal). */
+  readonly needle: Buffer | undefined
+  /** The offset of the first match in `text` at or after `from`, or -1. */
+  readonly next: (text: string, from: number) => number
+}
+
+/** A matching line. */
+export interface Hit {
+  readonly line: number
+  readonly text: string
+}
+
+const escapeRegExp = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+
+/** The matcher of a search, or why its pattern is not valid. */
+export const compileMatcher = (
+  pattern: string,
+  options: { readonly regex: boolean; readonly caseSensitive: boolean }
+): Either.Either<Matcher, string> => {
+  if (!options.regex && options.caseSensitive) {
+    return Either.right({ needle: Buffer.from(pattern, "utf8"), next: (text, from) => text.indexOf(pattern, from) })
+  }
+  if (!options.regex) {
+    const re = new RegExp(escapeRegExp(pattern), "giu")
+    return Either.right({
+      needle: undefined,
+      next: (text, from) => {
+        re.lastIndex = from
+        return re.exec(text)?.index ?? -1
+      }
+    })
+  }
+  let re: RE2JS
+  try {
+    re = RE2JS.compile(pattern, RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE))
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    return Either.left(`invalid regular expression "${pattern}": ${why} (RE2 syntax: no look-around or back-references)`)
+  }
+  // one matcher per text, reused while the same text is searched
+  let current: { readonly text: string; readonly matcher: ReturnType<RE2JS["matcher"]> } | undefined
+  return Either.right({
+    needle: undefined,
+    next: (text, from) => {
+      if (current?.text !== text) current = { text, matcher: re.matcher(text) }
+      return from <= text.length && current.matcher.find(from) ? current.matcher.start() : -1
+    }
+  })
+}
+
+/** A matching line as shown: without its `\r`, and around the match when it is long. */
+const lineText = (line: string, matcher: Matcher): string => {
+  const text = line.endsWith("\r") ? line.slice(0, -1) : line
+  return text.length <= MATCH_LINE_CHARS ? text : around(text, Math.max(0, matcher.next(text, 0)), MATCH_LINE_CHARS)
+}
+
+/** Matches in raw bytes (a case-sensitive literal). */
+const searchBytes = (bytes: Buffer, needle: Buffer, firstLine: number, matcher: Matcher, limit: number, hits: Array<Hit>) => {
+  let line = firstLine
+  let counted = 0
+  let at = bytes.indexOf(needle)
+  while (at !== -1 && hits.length < limit) {
+    for (let nl = bytes.indexOf(NEWLINE, counted); nl !== -1 && nl < at; nl = bytes.indexOf(NEWLINE, nl + 1)) {
+      line++
+      counted = nl + 1
+    }
+    const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1
+    const nl = bytes.indexOf(NEWLINE, at)
+    const end = nl === -1 ? bytes.length : nl
+    hits.push({ line, text: lineText(decodeUtf8(bytes.subarray(start, end)), matcher) })
+    if (nl === -1) return
+    line++
+    counted = nl + 1
+    at = bytes.indexOf(needle, counted)
+  }
+}
+
+/** Matches in decoded text. */
+const searchText = (text: string, firstLine: number, matcher: Matcher, limit: number, hits: Array<Hit>) => {
+  let line = firstLine
+  let counted = 0
+  let from = 0
+  while (hits.length < limit) {
+    const at = matcher.next(text, from)
+    // an empty match after the last line ending is not on a line
+    if (at === -1 || (at === text.length && (text.length === 0 || text.endsWith("\n")))) return
+    for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < at; nl = text.indexOf("\n", nl + 1)) {
+      line++
+      counted = nl + 1
+    }
+    const start = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1
+    const nl = text.indexOf("\n", at)
+    hits.push({ line, text: lineText(text.slice(start, nl === -1 ? text.length : nl), matcher) })
+    if (nl === -1) return
+    line++
+    counted = nl + 1
+    from = nl + 1
+  }
+}
+
+/**
+ * Adds the matching lines of `bytes` (whole lines of a file, the first being line `firstLine`)
+ * to `hits`, until it holds `limit`.
+ */
+export const searchRegion = (bytes: Buffer, firstLine: number, matcher: Matcher, limit: number, hits: Array<Hit>): void =>
+  matcher.needle !== undefined
+    ? searchBytes(bytes, matcher.needle, firstLine, matcher, limit, hits)
+    : searchText(decodeUtf8(bytes), firstLine, matcher, limit, hits)
