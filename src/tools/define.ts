@@ -112,10 +112,23 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
     )
   }
   const noPaths: ReadonlyArray<PathSlot> = []
+  // `Schema.Struct({})` lets any property through, even with `onExcessProperty: "error"`
+  const noParameters = Object.keys(parameters.properties ?? {}).length === 0 && parameters.additionalProperties === false
 
   const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> => {
     const tooBig = argumentsProblem(input)
     if (tooBig !== undefined) return Either.left(new InvalidArguments({ tool: name, issues: [tooBig] }))
+    if (noParameters && typeof input === "object" && input !== null && !Array.isArray(input)) {
+      const extra = Object.keys(input)
+      if (extra.length > 0) {
+        return Either.left(
+          new InvalidArguments({
+            tool: name,
+            issues: extra.slice(0, 20).map((key) => ({ path: [key], message: "unknown property; this tool takes no arguments" }))
+          })
+        )
+      }
+    }
     return Either.match(decode(input ?? {}), {
       onLeft: (error) => Either.left(new InvalidArguments({ tool: name, issues: issuesOf(error) })),
       onRight: (args) => {

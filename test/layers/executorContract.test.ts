@@ -92,6 +92,13 @@ describe("arguments", () => {
       expect(inner.error).toMatch(/nested\.z: unknown property/)
     }).pipe(Effect.provide(system())))
 
+  it.effect("a tool without parameters refuses any property", () =>
+    Effect.gen(function*() {
+      const r = yield* exec("slow", { extra: 1 })
+      expect(r).toMatchObject({ success: false, errorCode: "INVALID_ARGUMENTS" })
+      expect(r.error).toContain("extra: unknown property")
+    }).pipe(Effect.provide(system())))
+
   it.effect("argument errors are one short line per problem, with its path", () =>
     Effect.gen(function*() {
       const r = yield* exec("echo", { x: "not a number ".repeat(1000), nested: { y: 5 } })

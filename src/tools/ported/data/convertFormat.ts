@@ -1,0 +1,61 @@
+/**
+ * `convert_format`: a JSON, YAML or CSV workspace file converted to another of the three (or
+ * rewritten in its own), returned as text. The source format comes from the extension (a file
+ * without a known one is JSON when it starts with `{` or `[`). CSV with a header row becomes a
+ * list of objects, without one a list of arrays; fields stay text. Writing CSV needs a list of
+ * objects (their keys become the header), of arrays or of plain values.
+ *
+ * YAML is parsed and written in a worker with a deadline (`yamlWorker.ts`); sources are
+ * limited to `CONVERT_MAX_BYTES`, and the answer to `OUTPUT_MAX_CHARS`.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { ToolError } from "../../../domain/errors.js"
+import { WorkspacePath } from "../../../domain/WorkspacePath.js"
+import { Workspace } from "../../../services/Workspace.js"
+import { make } from "../../define.js"
+import { capOutput, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
+import { readTextFile } from "./files.js"
+import { type Format, formatOfPath, FORMATS, parseAs, serializeAs } from "./formats.js"
+
+const TOOL = "convert_format"
+
+/** The largest source file converted. */
+export const CONVERT_MAX_BYTES = 1024 * 1024
+
+const fail = (message: string) => new ToolError({ tool: TOOL, message })
+
+export const convertFormat = make(TOOL, {
+  description: "Convert a JSON, YAML (.yaml/.yml) or CSV (.csv/.tsv) file of the workspace to json, yaml or csv, " +
+    "returned as text (nothing is written). The source format is taken from the file extension. CSV with a header " +
+    "row becomes a list of objects, otherwise a list of arrays; to write CSV the data must be a list of objects, " +
+    `arrays or plain values. Sources up to ${CONVERT_MAX_BYTES / 1024} KiB; the answer is cut at ${OUTPUT_MAX_CHARS} characters.`,
+  parameters: Schema.Struct({
+    filepath: WorkspacePath.annotations({ description: "Path of the file to convert, relative to the workspace root" }),
+    to: Schema.Literal(...FORMATS).annotations({ description: "The format to convert to: json, yaml or csv" })
+  }),
+  readOnly: true,
+  tags: ["data", "ported"],
+  timeout: "30 seconds",
+  handler: ({ filepath, to }) =>
+    Effect.gen(function*() {
+      const text = yield* readTextFile(
+        TOOL,
+        filepath,
+        CONVERT_MAX_BYTES,
+        "convert_format reads files up to 1 MiB; read_json with a pointer or read_csv with a limit reads parts of larger ones"
+      )
+      const shown = yield* Effect.flatMap(Workspace, (ws) => ws.display(filepath))
+      const from: Format | undefined = formatOfPath(filepath) ?? (/^\s*[[{]/.test(text.slice(0, 1024)) ? "json" : undefined)
+      if (from === undefined) {
+        return yield* fail(`cannot tell the format of "${shown}" from its name: use a .json, .yaml, .yml, .csv or .tsv file`)
+      }
+      const value = yield* parseAs(from, text, filepath).pipe(Effect.mapError((why) => fail(`"${shown}": ${why}`)))
+      const out = yield* serializeAs(to, value).pipe(Effect.mapError((why) => fail(`cannot convert "${shown}" to ${to}: ${why}`)))
+      return capOutput(out, {
+        atLine: true,
+        rest: `the whole conversion is too long for one answer; convert a smaller file`
+      })
+    })
+})

@@ -1,0 +1,157 @@
+/**
+ * `read_csv`: the first rows of a CSV (or TSV) file as a Markdown table. The delimiter is
+ * guessed, a header row detected; `columns` picks columns by name or 1-based number. Only the
+ * file's first `DATA_FILE_MAX_BYTES` are read, and parsing stops one row after `limit`, so a
+ * file of any size answers at once.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Either, Schema } from "effect"
+import * as NodePath from "node:path"
+import { ToolError } from "../../../domain/errors.js"
+import { WorkspacePath } from "../../../domain/WorkspacePath.js"
+import { Workspace } from "../../../services/Workspace.js"
+import { make } from "../../define.js"
+import { capOutput, headOf, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
+import { openFile } from "../../shared/safeFs.js"
+import { readFirstLines } from "../../shared/safeFsRead.js"
+import { columnNames, delimiterName, guessDelimiter, hasHeader, parseRecords } from "./csv.js"
+import { DATA_FILE_MAX_BYTES, readError } from "./files.js"
+
+const TOOL = "read_csv"
+
+/** The most rows one call returns. */
+export const READ_CSV_MAX_ROWS = 1000
+
+/** Columns shown when `columns` does not pick them. */
+export const READ_CSV_MAX_COLUMNS = 50
+
+/** A cell longer than this many characters is cut. */
+export const READ_CSV_CELL_MAX_CHARS = 200
+
+const fail = (message: string, cause?: unknown) => new ToolError({ tool: TOOL, message, cause })
+
+/** A cell in a Markdown table: one line, `|` escaped, cut at `READ_CSV_CELL_MAX_CHARS`. */
+const cell = (value: string): string => {
+  const head = value.length > READ_CSV_CELL_MAX_CHARS ? `${headOf(value, READ_CSV_CELL_MAX_CHARS)}…` : value
+  return head.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r\n|\r|\n/g, "\\n").replace(/[\u0000-\u001f\u007f]/g, " ")
+}
+
+/**
+ * The Markdown table of the picked columns. Rows stop being added once the table is over
+ * `OUTPUT_MAX_CHARS` (the answer is cut there anyway), so a wide file costs no more than that.
+ */
+const tableOf = (names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, picked: ReadonlyArray<number>) => {
+  const lines = [`| ${picked.map((i) => cell(names[i] ?? "")).join(" | ")} |`, `| ${picked.map(() => "---").join(" | ")} |`]
+  let size = lines[0]?.length ?? 0
+  for (const row of rows) {
+    if (size > OUTPUT_MAX_CHARS) break
+    const line = `| ${picked.map((i) => cell(row[i] ?? "")).join(" | ")} |`
+    lines.push(line)
+    size += line.length + 1
+  }
+  return lines.join("\n")
+}
+
+/** The indices of the requested columns: by name (exact, then ignoring case) or 1-based number. */
+const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | undefined): Either.Either<Array<number>, ToolError> => {
+  if (wanted === undefined || wanted.length === 0) {
+    return Either.right(names.slice(0, READ_CSV_MAX_COLUMNS).map((_, i) => i))
+  }
+  const out: Array<number> = []
+  for (const name of wanted) {
+    let index = names.indexOf(name)
+    if (index < 0) {
+      const folded = names.flatMap((n, i) => (n.toLowerCase() === name.toLowerCase() ? [i] : []))
+      if (folded.length === 1) index = folded[0] ?? -1
+    }
+    if (index < 0 && /^[1-9][0-9]*$/.test(name) && Number(name) <= names.length) index = Number(name) - 1
+    if (index < 0) {
+      const shown = names.slice(0, 50).map((n) => JSON.stringify(headOf(n, 60))).join(", ")
+      return Either.left(fail(
+        `no column ${JSON.stringify(headOf(name, 60))}; the columns are ${shown}${names.length > 50 ? ", ..." : ""} ` +
+          "(or give 1-based column numbers)"
+      ))
+    }
+    out.push(index)
+  }
+  return Either.right(out)
+}
+
+export const readCsv = make(TOOL, {
+  description: "Read the first rows of a CSV or TSV file as a Markdown table. The delimiter (comma, tab, semicolon or " +
+    "pipe) is guessed and a header row detected; quoted fields may hold delimiters, quotes and line breaks. " +
+    `Use columns to pick columns (names or 1-based numbers; the first ${READ_CSV_MAX_COLUMNS} are shown otherwise). ` +
+    `At most ${READ_CSV_MAX_ROWS} rows per call; ` +
+    `cells are cut at ${READ_CSV_CELL_MAX_CHARS} characters; only the first ${DATA_FILE_MAX_BYTES / 1024 / 1024} MiB ` +
+    "of a file are read.",
+  parameters: Schema.Struct({
+    filepath: WorkspacePath.annotations({ description: "Path of the CSV file, relative to the workspace root" }),
+    limit: Schema.optionalWith(
+      Schema.Int.pipe(Schema.between(1, READ_CSV_MAX_ROWS)).annotations({
+        description: "How many data rows to return (the header row is not counted)"
+      }),
+      { default: () => 50 }
+    ),
+    columns: Schema.optional(
+      Schema.Array(Schema.String).pipe(Schema.maxItems(100)).annotations({
+        description: "Columns to show, by header name or 1-based number, e.g. [\"name\", \"email\"]; the first 50 when omitted"
+      })
+    )
+  }),
+  readOnly: true,
+  tags: ["data", "ported"],
+  timeout: "30 seconds",
+  handler: ({ columns, filepath, limit }) =>
+    Effect.gen(function*() {
+      const first = yield* Effect.scoped(Effect.flatMap(openFile(filepath), (file) =>
+        readFirstLines(file, {
+          maxLines: Number.MAX_SAFE_INTEGER,
+          maxBytes: DATA_FILE_MAX_BYTES,
+          readBytes: DATA_FILE_MAX_BYTES
+        }))).pipe(Effect.mapError(readError(TOOL)))
+      const shown = yield* Effect.flatMap(Workspace, (ws) => ws.display(filepath))
+      const capped = first._tag === "Capped"
+      const text = first.text
+      if (text.trim() === "") return `${shown}: the file is empty (no rows)`
+
+      const delimiter = guessDelimiter(text, NodePath.extname(filepath).toLowerCase() === ".tsv" ? "\t" : ",")
+      const parsed = parseRecords(text, delimiter, limit + 2)
+      if (Either.isLeft(parsed)) {
+        const where = capped ? ` (only the first ${DATA_FILE_MAX_BYTES} bytes of the file were read)` : ""
+        return yield* fail(`${parsed.left.message}${where}`, parsed.left.cause)
+      }
+      const records = parsed.right
+      const header = hasHeader(records)
+      let data = header ? records.slice(1) : records
+      // the read stopped inside the file: the last record read may be cut
+      if (capped && data.length <= limit) data = data.slice(0, -1)
+      const rows = data.slice(0, limit)
+      const more = data.length > limit || capped
+      const names = columnNames(records, header)
+      const picked = pick(names, columns)
+      if (Either.isLeft(picked)) return yield* picked.left
+
+      const summary = [
+        `${shown}: delimiter ${delimiterName(delimiter)}`,
+        header ? "header row detected" : "no header row (columns numbered from 1)",
+        `${names.length} columns${
+          picked.right.length < names.length
+            ? ` (${picked.right.length} shown${columns === undefined || columns.length === 0 ? "; pick others with columns" : ""})`
+            : ""
+        }`,
+        rows.length === 0
+          ? "no data rows"
+          : capped && rows.length < limit
+          ? `rows 1-${rows.length} shown, then the ${DATA_FILE_MAX_BYTES / 1024 / 1024} MiB read limit was reached ` +
+            "(use read_lines for the rest)"
+          : more
+          ? `rows 1-${rows.length} shown, more follow (raise limit, at most ${READ_CSV_MAX_ROWS}, or use read_lines for the rest)`
+          : `${rows.length} rows`
+      ].join(", ")
+      return capOutput(`${summary}\n${tableOf(names, rows, picked.right)}`, {
+        atLine: true,
+        rest: "lower limit or pick fewer columns"
+      })
+    })
+})

@@ -1,0 +1,38 @@
+/**
+ * `format_json`: validates JSON text and pretty-prints it. An error names the line and column
+ * of the first problem and shows that line with a caret (`shared/jsonSyntax.ts`).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Either, Schema } from "effect"
+import { ToolError } from "../../../domain/errors.js"
+import { make } from "../../define.js"
+import { DATA_JSON_MAX_DEPTH, parseJsonLocated } from "../../shared/jsonSyntax.js"
+import { capOutput, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
+
+const TOOL = "format_json"
+
+export const formatJson = make(TOOL, {
+  description: "Check that a text is valid JSON and return it pretty-printed with the given indent (0 for one compact " +
+    "line). Invalid JSON gets an error naming the line and column of the first problem. " +
+    `Nested at most ${DATA_JSON_MAX_DEPTH} deep; the answer is cut at ${OUTPUT_MAX_CHARS} characters.`,
+  parameters: Schema.Struct({
+    text: Schema.String.annotations({ description: "The JSON text" }),
+    indent: Schema.optionalWith(
+      Schema.Int.pipe(Schema.between(0, 8)).annotations({ description: "Spaces per level; 0 writes one compact line" }),
+      { default: () => 2 }
+    )
+  }),
+  readOnly: true,
+  tags: ["text", "ported"],
+  timeout: "30 seconds",
+  handler: ({ indent, text }) =>
+    Effect.suspend(() => {
+      const parsed = parseJsonLocated(text, DATA_JSON_MAX_DEPTH)
+      if (Either.isLeft(parsed)) return Effect.fail(new ToolError({ tool: TOOL, message: parsed.left.message, cause: parsed.left }))
+      return Effect.succeed(capOutput(JSON.stringify(parsed.right, null, indent), {
+        atLine: indent > 0,
+        rest: "use query_json with a pointer to format a part"
+      }))
+    })
+})

@@ -1,0 +1,139 @@
+/**
+ * `text_stats`: counts of a text in one linear pass: characters (code points), words (runs of
+ * non-white-space, as `wc -w` counts them), lines, sentences (an approximation: runs of
+ * `.`, `!`, `?` or their CJK forms followed by white space or the end), paragraphs, bytes.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { make } from "../../define.js"
+
+/** What `textStats` counts. */
+export interface TextStats {
+  readonly characters: number
+  readonly nonWhitespace: number
+  readonly codeUnits: number
+  readonly utf8Bytes: number
+  readonly words: number
+  readonly lines: number
+  readonly sentences: number
+  readonly paragraphs: number
+  readonly lineEndings: "none" | "LF" | "CRLF" | "CR" | "mixed"
+}
+
+const UNICODE_SPACE = /\s/
+
+const isSpace = (c: number): boolean =>
+  c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && UNICODE_SPACE.test(String.fromCharCode(c)))
+
+/** `.` `!` `?` `。` `！` `？` `…` */
+const isTerminator = (c: number): boolean =>
+  c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x2026
+
+/** Closing quotes and brackets that may follow a terminator: `"` `'` `)` `]` `”` `’` `»` `」` */
+const isCloser = (c: number): boolean =>
+  c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d || c === 0x201d || c === 0x2019 || c === 0xbb || c === 0x300d
+
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
+
+/** The counts of `text`, in one pass. */
+export const textStats = (text: string): TextStats => {
+  const n = text.length
+  let characters = 0
+  let nonWhitespace = 0
+  let words = 0
+  let inWord = false
+  let breaks = 0
+  let lf = 0
+  let crlf = 0
+  let cr = 0
+  let sentences = 0
+  let openSentence = false // text seen since the last sentence end
+  let paragraphs = 0
+  let lineBlank = true
+  let inParagraph = false
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i)
+    if (isLowSurrogate(c) && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) continue
+    characters++
+    if (c === 0x0a || c === 0x0d) {
+      if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+        crlf++
+        characters++ // the LF of the pair
+        i++
+      } else if (c === 0x0d) cr++
+      else lf++
+      breaks++
+      if (lineBlank) inParagraph = false
+      lineBlank = true
+      inWord = false
+      continue
+    }
+    if (isSpace(c)) {
+      inWord = false
+      continue
+    }
+    nonWhitespace++
+    if (lineBlank) {
+      lineBlank = false
+      if (!inParagraph) {
+        paragraphs++
+        inParagraph = true
+      }
+    }
+    if (!inWord) {
+      words++
+      inWord = true
+    }
+    if (!isTerminator(c)) {
+      if (!isCloser(c)) openSentence = true
+    } else if (openSentence) {
+      let j = i + 1
+      while (j < n && (isTerminator(text.charCodeAt(j)) || isCloser(text.charCodeAt(j)))) j++
+      const next = text.charCodeAt(j)
+      // CJK terminators end a sentence even without a following space
+      if (j >= n || isSpace(next) || c >= 0x3000) {
+        sentences++
+        openSentence = false
+      }
+    }
+  }
+  if (openSentence) sentences++
+  const endsWithBreak = n > 0 && (text.charCodeAt(n - 1) === 0x0a || text.charCodeAt(n - 1) === 0x0d)
+  const kinds = [lf > 0, crlf > 0, cr > 0].filter(Boolean).length
+  return {
+    characters,
+    nonWhitespace,
+    codeUnits: n,
+    utf8Bytes: Buffer.byteLength(text, "utf8"),
+    words,
+    lines: n === 0 ? 0 : breaks + (endsWithBreak ? 0 : 1),
+    sentences,
+    paragraphs,
+    lineEndings: kinds === 0 ? "none" : kinds > 1 ? "mixed" : lf > 0 ? "LF" : crlf > 0 ? "CRLF" : "CR"
+  }
+}
+
+/** The counts as the tool shows them. */
+export const renderStats = (s: TextStats): string =>
+  [
+    `characters: ${s.characters} (${s.nonWhitespace} not white space; ${s.codeUnits} UTF-16 code units; ` +
+    `${s.utf8Bytes} bytes as UTF-8)`,
+    `words: ${s.words}`,
+    `lines: ${s.lines}${s.lineEndings === "none" ? "" : ` (line endings: ${s.lineEndings})`}`,
+    `sentences: ${s.sentences}`,
+    `paragraphs: ${s.paragraphs}`
+  ].join("\n")
+
+export const textStatsTool = make("text_stats", {
+  description: "Count the characters, words, lines, sentences and paragraphs of a text. Words are runs of " +
+    "non-white-space (as wc -w counts them); sentences end with . ! ? (or their CJK forms) followed by white space " +
+    "or the end, so abbreviations like \"e.g.\" can count as ends; lines count a last line without a line break.",
+  parameters: Schema.Struct({
+    text: Schema.String.annotations({ description: "The text to count" })
+  }),
+  readOnly: true,
+  tags: ["text", "ported"],
+  timeout: "30 seconds",
+  handler: ({ text }) => Effect.sync(() => renderStats(textStats(text)))
+})

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Option } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { guessDelimiter, hasHeader, parseRecords } from "../../../../src/tools/ported/data/csv.js"
+import { DATA_FILE_MAX_BYTES } from "../../../../src/tools/ported/data/files.js"
+import { dataTools } from "../../../../src/tools/ported/data/index.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { runner, traversalOf, writeIn } from "./harness.js"
+
+let base: string
+let ws: string
+const run = runner(dataTools, () => ws)
+
+beforeAll(() => {
+  base = makeTempDirSync("ported-csv-")
+  ws = Path.join(base, "ws")
+  Fs.mkdirSync(ws)
+  const write = writeIn(ws)
+  write("people.csv", "name,age,city\nAlice,30,Paris\nBob,25,\"New York, NY\"\n\"Carol \"\"CJ\"\" Jones\",41,\"Multi\nline\"\n")
+  write("crlf.csv", "\uFEFFid;label\r\n1;one\r\n2;\"two; or three\"\r\n")
+  write("numbers.csv", "1,2,3\n4,5,6\n")
+  write("data.tsv", "a\tb\nx|y\tz\n")
+  write("pipes.csv", "k|v\n\"a|b\"|c\n")
+  write("ragged.csv", "a,b,c\n1,2\n3,4,5,6\n")
+  write("unicode.csv", "ville,pays\nZürich,Schweiz\n東京,日本\n")
+  write("empty.csv", "")
+  write("blank.csv", "\n\n  \n")
+  write("unclosed.csv", "a,b\n\"x,1\n")
+  write("bin.csv", Buffer.from([0x61, 0x2c, 0x00, 0x62]))
+  write("many.csv", `n,sq\n${Array.from({ length: 2000 }, (_, i) => `${i},${i * i}`).join("\n")}\n`)
+  write("wide-cell.csv", `k,v\nx,${"y".repeat(500)}\n`)
+  Fs.mkdirSync(Path.join(ws, "dir.csv"))
+  writeIn(base)("outside.csv", "a\n1\n")
+})
+
+afterAll(() => {
+  Fs.rmSync(base, { recursive: true, force: true })
+})
+
+describe("read_csv", () => {
+  it.effect("a header row, quoted fields with delimiters, doubled quotes and line breaks", () =>
+    Effect.gen(function*() {
+      const r = yield* run("read_csv", { filepath: "people.csv" })
+      expect(r.success).toBe(true)
+      expect(r.output).toBe([
+        "people.csv: delimiter \",\", header row detected, 3 columns, 3 rows",
+        "| name | age | city |",
+        "| --- | --- | --- |",
+        "| Alice | 30 | Paris |",
+        "| Bob | 25 | New York, NY |",
+        "| Carol \"CJ\" Jones | 41 | Multi\\nline |"
+      ].join("\n"))
+    }))
+
+  it.effect("CRLF, a BOM, a semicolon delimiter; tabs for .tsv; pipes", () =>
+    Effect.gen(function*() {
+      expect((yield* run("read_csv", { filepath: "crlf.csv" })).output).toBe([
+        "crlf.csv: delimiter \";\", header row detected, 2 columns, 2 rows",
+        "| id | label |",
+        "| --- | --- |",
+        "| 1 | one |",
+        "| 2 | two; or three |"
+      ].join("\n"))
+      const tsv = String((yield* run("read_csv", { filepath: "data.tsv" })).output)
+      expect(tsv).toContain("delimiter tab")
+      expect(tsv).toContain("| x\\|y | z |")
+      expect(String((yield* run("read_csv", { filepath: "pipes.csv" })).output)).toContain("| a\\|b | c |")
+    }))
+
+  it.effect("no header when the first row has numbers; columns are then numbered", () =>
+    Effect.gen(function*() {
+      expect((yield* run("read_csv", { filepath: "numbers.csv" })).output).toBe([
+        "numbers.csv: delimiter \",\", no header row (columns numbered from 1), 3 columns, 2 rows",
+        "| 1 | 2 | 3 |",
+        "| --- | --- | --- |",
+        "| 1 | 2 | 3 |",
+        "| 4 | 5 | 6 |"
+      ].join("\n"))
+      expect(String((yield* run("read_csv", { filepath: "numbers.csv", columns: ["3", "1"] })).output)).toContain("| 3 | 1 |\n| --- | --- |\n| 3 | 1 |\n| 6 | 4 |")
+    }))
+
+  it.effect("ragged rows are shown padded; unicode as it is", () =>
+    Effect.gen(function*() {
+      const ragged = String((yield* run("read_csv", { filepath: "ragged.csv" })).output)
+      expect(ragged).toContain("4 columns")
+      expect(ragged).toContain("| 1 | 2 |  |  |")
+      expect(ragged).toContain("| 3 | 4 | 5 | 6 |")
+      expect(String((yield* run("read_csv", { filepath: "unicode.csv" })).output)).toContain("| 東京 | 日本 |")
+    }))
+
+  it.effect("limit and columns; an unknown column lists the known ones", () =>
+    Effect.gen(function*() {
+      const r = String((yield* run("read_csv", { filepath: "many.csv", limit: 2 })).output)
+      expect(r).toBe([
+        "many.csv: delimiter \",\", header row detected, 2 columns, rows 1-2 shown, more follow (raise limit, at most 1000, or use read_lines for the rest)",
+        "| n | sq |",
+        "| --- | --- |",
+        "| 0 | 0 |",
+        "| 1 | 1 |"
+      ].join("\n"))
+      expect(String((yield* run("read_csv", { filepath: "people.csv", columns: ["CITY", "name"] })).output)).toContain(
+        "3 columns (2 shown), 3 rows\n| city | name |"
+      )
+      expect((yield* run("read_csv", { filepath: "people.csv", columns: ["email"] })).error).toBe(
+        "no column \"email\"; the columns are \"name\", \"age\", \"city\" (or give 1-based column numbers)"
+      )
+      expect((yield* run("read_csv", { filepath: "many.csv", limit: 1001 })).errorCode).toBe("INVALID_ARGUMENTS")
+      expect((yield* run("read_csv", { filepath: "many.csv", limit: 0 })).errorCode).toBe("INVALID_ARGUMENTS")
+    }))
+
+  it.effect("long cells are cut; a wide file shows its first 50 columns; a huge table is cut", () =>
+    Effect.gen(function*() {
+      const r = String((yield* run("read_csv", { filepath: "wide-cell.csv" })).output)
+      expect(r).toContain(`| x | ${"y".repeat(200)}… |`)
+      const header = Array.from({ length: 5000 }, (_, i) => `c${i}`).join(",")
+      // the first 50 cells long (cut to 200 characters in the table), the others short: ~1 MB in all
+      const row = Array.from({ length: 5000 }, (_, i) => (i < 50 ? "v".repeat(250) : "w")).join(",")
+      writeIn(ws)("wide.csv", `${header}\n${Array.from({ length: 40 }, () => row).join("\n")}\n`)
+      const wide = String((yield* run("read_csv", { filepath: "wide.csv", limit: 40 })).output)
+      expect(wide.split("\n")[0]).toBe(
+        "wide.csv: delimiter \",\", header row detected, 5000 columns (50 shown; pick others with columns), 40 rows"
+      )
+      expect(wide.split("\n")[1]).toBe(`| ${Array.from({ length: 50 }, (_, i) => `c${i}`).join(" | ")} |`)
+      expect(wide).toMatch(/\.\.\. \(cut after \d+ of \d+ characters; lower limit or pick fewer columns\)$/)
+      const picked = String((yield* run("read_csv", { filepath: "wide.csv", limit: 1, columns: ["c4999"] })).output)
+      expect(picked).toContain("5000 columns (1 shown), rows 1-1 shown, more follow")
+    }))
+
+  it.effect("empty, blank, unclosed quote, binary, missing, directory: clear answers", () =>
+    Effect.gen(function*() {
+      expect((yield* run("read_csv", { filepath: "empty.csv" })).output).toBe("empty.csv: the file is empty (no rows)")
+      expect((yield* run("read_csv", { filepath: "blank.csv" })).output).toBe("blank.csv: the file is empty (no rows)")
+      const unclosed = yield* run("read_csv", { filepath: "unclosed.csv" })
+      expect(unclosed.errorCode).toBe("TOOL_ERROR")
+      expect(unclosed.error).toMatch(/^not valid CSV: Quote Not Closed/)
+      expect((yield* run("read_csv", { filepath: "bin.csv" })).error).toBe("\"bin.csv\" is a binary file (4 bytes), not UTF-8 text")
+      expect((yield* run("read_csv", { filepath: "missing.csv" })).error).toBe("\"missing.csv\" does not exist")
+      expect((yield* run("read_csv", { filepath: "dir.csv" })).error).toBe("\"dir.csv\" is a directory, not a file")
+      const exit = yield* Effect.exit(run("read_csv", { filepath: "../outside.csv" }))
+      expect(Option.isSome(traversalOf(exit))).toBe(true)
+    }))
+
+  it.effect("a file over the read limit: its first rows at once, and more are announced", () =>
+    Effect.gen(function*() {
+      const row = `${"z".repeat(1000)}\n`
+      const fd = Fs.openSync(Path.join(ws, "huge.csv"), "w")
+      Fs.writeSync(fd, "col\n")
+      const chunk = row.repeat(1024)
+      for (let written = 0; written < DATA_FILE_MAX_BYTES + 2 * 1024 * 1024; written += chunk.length) Fs.writeSync(fd, chunk)
+      Fs.closeSync(fd)
+      const head = String((yield* run("read_csv", { filepath: "huge.csv", limit: 3 })).output)
+      expect(head).toContain("rows 1-3 shown, more follow")
+      const all = String((yield* run("read_csv", { filepath: "huge.csv", limit: 1000 })).output)
+      expect(all).toContain("rows 1-1000 shown, more follow")
+    }))
+})
+
+describe("CSV helpers", () => {
+  it("guess the delimiter from consistent counts, quotes skipped", () => {
+    expect(guessDelimiter("a,b,c\n1,2,3\n")).toBe(",")
+    expect(guessDelimiter("a;b\n\"1,5\";2\n\"3,5\";4\n")).toBe(";")
+    expect(guessDelimiter("a\tb\n1\t2\n")).toBe("\t")
+    expect(guessDelimiter("single\ncolumn\n")).toBe(",")
+    expect(guessDelimiter("single\ncolumn\n", "\t")).toBe("\t")
+  })
+
+  it("detect a header only when the first row looks like names", () => {
+    const records = (text: string) => Either.getOrThrow(parseRecords(text, ","))
+    expect(hasHeader(records("name,age\nx,1\n"))).toBe(true)
+    expect(hasHeader(records("1,2\n3,4\n"))).toBe(false)
+    expect(hasHeader(records("a,a\n1,2\n"))).toBe(false)
+    expect(hasHeader(records("a,\n1,2\n"))).toBe(false)
+  })
+})

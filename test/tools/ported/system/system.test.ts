@@ -1,0 +1,159 @@
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, TestClock } from "effect"
+import * as Fs from "node:fs"
+import { evaluate, formatNumber } from "../../../../src/tools/ported/system/calculatorEngine.js"
+import { systemTools } from "../../../../src/tools/ported/system/index.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { runner } from "../data/harness.js"
+
+const ws = makeTempDirSync("ported-system-")
+const run = runner(systemTools, () => ws)
+
+afterAll(() => {
+  Fs.rmSync(ws, { recursive: true, force: true })
+})
+
+const value = (expression: string): number => Either.getOrThrow(evaluate(expression))
+const problem = (expression: string): string => Either.match(evaluate(expression), { onLeft: (e) => e.message, onRight: String })
+
+describe("calculator", () => {
+  it.effect("evaluates and shows the expression with its result", () =>
+    Effect.gen(function*() {
+      expect((yield* run("calculator", { expression: "(2 + 3) * sqrt(16) / 4" })).output).toBe("(2 + 3) * sqrt(16) / 4 = 5")
+      expect((yield* run("calculator", { expression: "0.1 + 0.2" })).output).toBe("0.1 + 0.2 = 0.3")
+      expect((yield* run("calculator", { expression: "1 /\n 0" })).error).toBe("division by zero (at position 3)")
+      expect((yield* run("calculator", { expression: "" })).errorCode).toBe("INVALID_ARGUMENTS")
+    }))
+
+  it("precedence, associativity, unary signs, numbers", () => {
+    expect(value("2 + 3 * 4")).toBe(14)
+    expect(value("2 ^ 3 ^ 2")).toBe(512)
+    expect(value("2 ** 10")).toBe(1024)
+    expect(value("-2 ^ 2")).toBe(-4)
+    expect(value("(-2) ^ 2")).toBe(4)
+    expect(value("2 ^ -1")).toBe(0.5)
+    expect(value("--3")).toBe(3)
+    expect(value("+-+3")).toBe(-3)
+    expect(value("10 - 4 - 3")).toBe(3)
+    expect(value("64 / 4 / 2")).toBe(8)
+    expect(value("7 % 3")).toBe(1)
+    expect(value("-7 % 3")).toBe(-1)
+    expect(value("1.5e3 + .5 + 2E-1")).toBe(1500.7)
+    expect(value("  3\t*\n2 ")).toBe(6)
+  })
+
+  it("functions and constants", () => {
+    expect(value("abs(-3) + floor(2.7) + ceil(2.1) + round(2.5)")).toBe(11)
+    expect(value("round(1.005, 2)")).toBe(1.01)
+    expect(value("min(3, 1, 2) + max(3, 1, 2)")).toBe(4)
+    expect(value("log(1000)")).toBe(3)
+    expect(value("log(8, 2)")).toBeCloseTo(3, 12)
+    expect(value("ln(e)")).toBe(1)
+    expect(value("exp(0) + sin(0) + cos(0) + tan(0)")).toBe(2)
+    expect(value("PI")).toBe(Math.PI)
+    expect(value("sqrt(2)^2")).toBeCloseTo(2, 12)
+    expect(value("hypot(3, 4)")).toBe(5)
+  })
+
+  it("errors: division by zero, overflow, not real, domain, arity, syntax", () => {
+    expect(problem("1/0")).toBe("division by zero (at position 2)")
+    expect(problem("5 % 0")).toBe("modulo by zero (at position 3)")
+    expect(problem("0 ^ -1")).toBe("division by zero (0 raised to a negative power) (at position 3)")
+    expect(problem("10 ^ 400")).toBe("overflow: the result is beyond ±1.8e308 (at position 4)")
+    expect(problem("1e999")).toBe("overflow: the result is beyond ±1.8e308 (at position 1)")
+    expect(problem("exp(1000)")).toBe("overflow: the result is beyond ±1.8e308 (at position 1)")
+    expect(problem("(-8) ^ (1/3)")).toBe("-8 ^ 0.3333333333333333 is not a real number (at position 6)")
+    expect(problem("sqrt(-1)")).toBe("sqrt of a negative number is not a real number (at position 1)")
+    expect(problem("ln(0)")).toBe("ln is defined for positive numbers only (at position 1)")
+    expect(problem("asin(2)")).toBe("asin is defined for -1 to 1 only (at position 1)")
+    expect(problem("sqrt(1, 2)")).toBe("sqrt takes 1 argument, not 2 (at position 1)")
+    expect(problem("max()")).toBe("max takes at least 1 arguments, not 0 (at position 1)")
+    expect(problem("2 +")).toBe("expected a number, a name or \"(\" but found the end (at position 4)")
+    expect(problem("(1 + 2")).toBe("expected \")\" but found the end (at position 7)")
+    expect(problem("2 3")).toBe("expected an operator but found the number 3 (write multiplication with \"*\") (at position 3)")
+    expect(problem("2(3)")).toBe("expected an operator but found \"(\" (write multiplication with \"*\") (at position 2)")
+    expect(problem("1 + 2)")).toBe("unexpected \")\" (at position 6)")
+    expect(problem("3 # 4")).toBe("unexpected character \"#\" at position 3")
+  })
+
+  it.effect("no host access: constructor, __proto__, process.exit(), eval are just unknown names or bad syntax", () =>
+    Effect.gen(function*() {
+      for (const expression of ["constructor", "__proto__", "process.exit()", "eval(\"1\")", "toString()", "this", "Function(\"x\")", "[].constructor", "hasOwnProperty(1)", "valueOf"]) {
+        const r = yield* run("calculator", { expression })
+        expect(r.errorCode, expression).toBe("TOOL_ERROR")
+        expect(r.error, expression).toMatch(/^(unknown name|unexpected character|expected)/)
+      }
+      expect(problem("constructor")).toMatch(/^unknown name "constructor" \(constants: pi, e, tau; functions: sqrt, /)
+      expect(problem("process.exit()")).toBe("unexpected character \".\" at position 8")
+    }))
+
+  it("bounded: nesting depth and length", () => {
+    expect(problem(`${"(".repeat(100)}1${")".repeat(100)}`)).toMatch(/^the expression is nested more than 64 deep/)
+    expect(problem(`${"-".repeat(500)}1`)).toMatch(/^the expression is nested more than 64 deep/)
+    expect(problem(Array.from({ length: 200 }, () => "2").join("^"))).toMatch(/^the expression is nested more than 64 deep/)
+    expect(problem(`${"sqrt(".repeat(70)}1${")".repeat(70)}`)).toMatch(/^the expression is nested more than 64 deep/)
+    expect(value(Array.from({ length: 400 }, () => "1").join("+"))).toBe(400)
+    expect(problem("1+".repeat(600) + "1")).toBe("the expression is longer than 1000 characters")
+  })
+
+  it("formats results to 15 significant digits", () => {
+    expect(formatNumber(-0)).toBe("0")
+    expect(formatNumber(1 / 3)).toBe("0.333333333333333")
+    expect(formatNumber(2 ** 60)).toBe("1152921504606847000 (approximately: beyond 2^53 not every integer is exact)")
+    expect(formatNumber(1e-20)).toBe("1e-20")
+    expect(formatNumber(1e300)).toBe("1e+300")
+  })
+})
+
+describe("get_current_time", () => {
+  it.effect("the clock's time in a zone, with its offset and weekday, and in UTC", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2024, 1, 29, 23, 59, 59, 5))
+      expect((yield* run("get_current_time", { timezone: "Europe/Paris" })).output).toBe(
+        "2024-03-01T00:59:59.005+01:00 (Friday, Europe/Paris, UTC+01:00)\nUTC: 2024-02-29T23:59:59.005Z"
+      )
+      expect((yield* run("get_current_time", { timezone: "america/new_york" })).output).toBe(
+        "2024-02-29T18:59:59.005-05:00 (Thursday, America/New_York, UTC-05:00)\nUTC: 2024-02-29T23:59:59.005Z"
+      )
+      expect((yield* run("get_current_time", { timezone: "UTC" })).output).toBe(
+        "2024-02-29T23:59:59.005+00:00 (Thursday, UTC, UTC+00:00)\nUTC: 2024-02-29T23:59:59.005Z"
+      )
+      expect((yield* run("get_current_time", { timezone: "+05:30" })).output).toBe(
+        "2024-03-01T05:29:59.005+05:30 (Friday, UTC+05:30, UTC+05:30)\nUTC: 2024-02-29T23:59:59.005Z"
+      )
+      expect((yield* run("get_current_time", { timezone: "UTC-3" })).output).toContain("2024-02-29T20:59:59.005-03:00 (Thursday")
+      expect(String((yield* run("get_current_time", {})).output)).toContain("\nUTC: 2024-02-29T23:59:59.005Z")
+    }))
+
+  it.effect("an unknown zone is a clear error, with suggestions when some are close", () =>
+    Effect.gen(function*() {
+      expect((yield* run("get_current_time", { timezone: "Mars/Olympus_Mons" })).error).toBe(
+        "unknown time zone \"Mars/Olympus_Mons\": use an IANA name such as \"Europe/Paris\", \"America/New_York\" or \"UTC\", " +
+          "or an offset such as \"+05:30\""
+      )
+      expect((yield* run("get_current_time", { timezone: "Paris" })).error).toContain("did you mean \"Europe/Paris\"?")
+      expect((yield* run("get_current_time", { timezone: "+15:00" })).error).toBe(
+        "the offset \"+15:00\" is out of range (-14:00 to +14:00)"
+      )
+      expect((yield* run("get_current_time", { timezone: "x".repeat(65) })).errorCode).toBe("INVALID_ARGUMENTS")
+    }))
+})
+
+describe("get_environment_info", () => {
+  it.effect("OS, architecture, Node; no environment values, no absolute paths", () =>
+    Effect.gen(function*() {
+      process.env.ETS_TEST_SECRET_VALUE = "s3cr3t-value-for-test"
+      const r = yield* run("get_environment_info", {})
+      delete process.env.ETS_TEST_SECRET_VALUE
+      const text = String(r.output)
+      expect(text).toContain(`architecture: ${process.arch}`)
+      expect(text).toContain(`Node.js: ${process.version}`)
+      expect(text).toContain("workspace root: \".\"")
+      expect(text).not.toContain("s3cr3t-value-for-test")
+      expect(text).not.toContain(ws)
+      expect(text).not.toContain(process.cwd())
+      for (const value of [process.env.HOME, process.env.USER, process.env.PATH]) {
+        if (value !== undefined && value.length > 3) expect(text).not.toContain(value)
+      }
+    }))
+})
