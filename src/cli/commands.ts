@@ -33,17 +33,32 @@ const tagOption = Options.text("tag").pipe(Options.withDescription("Only tools w
 
 const modeOf = (name: Option.Option<string>) => Option.flatMap(name, AgentMode.fromName).pipe(Option.getOrUndefined)
 
+const mcpConfigOption = Options.file("mcp-config", { exists: "yes" }).pipe(
+  Options.withDescription("An MCP configuration ({ \"mcpServers\": {...} }): its stdio servers' tools are bridged in"),
+  Options.optional
+)
+
+/** The MCP servers of a configuration file (the MCP code is loaded only when one is given). */
+const mcpServersOf = (file: Option.Option<string>) =>
+  Option.match(file, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (path) =>
+      Effect.flatMap(Effect.promise(() => import("../tools/mcp/config.js")), (config) => config.loadMcpConfig(path))
+  })
+
 const withSystem = <E>(
   effect: Effect.Effect<number, E, ToolSystem | ToolRegistry | FileSystem.FileSystem>,
-  workspace: Option.Option<string> = Option.none()
+  workspace: Option.Option<string> = Option.none(),
+  mcpConfig: Option.Option<string> = Option.none()
 ) =>
-  exitWith(Effect.provide(
-    effect,
-    ToolSystem.layerNode(Option.match(workspace, {
-      onNone: () => ({}),
-      onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
-    }))
-  ))
+  exitWith(Effect.flatMap(mcpServersOf(mcpConfig), (mcpServers) =>
+    Effect.provide(
+      effect,
+      ToolSystem.layerNode({
+        ...Option.match(workspace, { onNone: () => ({}), onSome: (root) => ({ workspace: Workspace.layerFixed(root) }) }),
+        ...(mcpServers === undefined ? {} : { mcpServers })
+      })
+    )))
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -51,8 +66,13 @@ const pad = (text: string, width: number) => text.length >= width ? text.slice(0
 
 const list = Command.make(
   "list",
-  { tag: tagOption, mode: modeOption, json: Options.boolean("json").pipe(Options.withDescription("Print JSON")) },
-  ({ json, mode, tag }) =>
+  {
+    tag: tagOption,
+    mode: modeOption,
+    json: Options.boolean("json").pipe(Options.withDescription("Print JSON")),
+    mcpConfig: mcpConfigOption
+  },
+  ({ json, mcpConfig, mode, tag }) =>
     withSystem(Effect.gen(function*() {
       const registry = yield* ToolRegistry
       const tools = yield* registry.list({ tags: Option.toArray(tag), mode: modeOf(mode) })
@@ -76,7 +96,7 @@ const list = Command.make(
         yield* Console.log(`\n${tools.length} tools (ro = read-only, cf = requires confirmation)`)
       }
       return ExitCode.ok
-    }))
+    }), Option.none(), mcpConfig)
 ).pipe(Command.withDescription("List the registered tools"))
 
 const describe = Command.make(
@@ -119,9 +139,10 @@ const call = Command.make(
     version: Options.text("tool-version").pipe(
       Options.withDescription("A semver range of the tool's version (`--version RANGE` also works after `call`)"),
       Options.optional
-    )
+    ),
+    mcpConfig: mcpConfigOption
   },
-  ({ args, mode, name, version, workspace, yes }) =>
+  ({ args, mcpConfig, mode, name, version, workspace, yes }) =>
     Effect.gen(function*() {
       const parsed = Either.try({
         try: (): unknown => JSON.parse(args),
@@ -154,7 +175,7 @@ const call = Command.make(
       }
       yield* Console.error(Cause.pretty(exit.cause))
       return ExitCode.failed
-    }).pipe((effect) => withSystem(effect, workspace))
+    }).pipe((effect) => withSystem(effect, workspace, mcpConfig))
 ).pipe(Command.withDescription("Call a tool and print its ToolExecutionResult as JSON"))
 
 const exportCommand = Command.make(
@@ -203,7 +224,30 @@ const docs = Command.make(
 ).pipe(Command.withDescription("Regenerate the tool table in docs/tools.md (or check it with --check)"))
 
 /** The root command. */
+const mcp = Command.make(
+  "mcp",
+  {
+    mode: modeOption,
+    workspace: Options.directory("workspace").pipe(Options.withDescription("The workspace root"), Options.optional),
+    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("Confirm every call")),
+    mcpConfig: mcpConfigOption,
+    tag: tagOption
+  },
+  ({ mcpConfig, mode, tag, workspace, yes }) =>
+    exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
+      Effect.as(
+        runMcpCommand({
+          mode: modeOf(mode),
+          workspace: Option.getOrUndefined(workspace),
+          yes,
+          mcpConfig: Option.getOrUndefined(mcpConfig),
+          tags: Option.toArray(tag)
+        }),
+        ExitCode.ok
+      )))
+).pipe(Command.withDescription("Serve the registry as an MCP server over stdio"))
+
 export const root = Command.make("effect-tool-system", {}, () => Effect.succeed(ExitCode.ok)).pipe(
   Command.withDescription("List, describe, call and export the tools of effect-tool-system"),
-  Command.withSubcommands([list, describe, call, exportCommand, docs])
+  Command.withSubcommands([list, describe, call, exportCommand, docs, mcp])
 )

@@ -17,6 +17,8 @@ import type * as Path from "@effect/platform/Path"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
+import type { McpBridgeOptions } from "../tools/mcp/bridge.js"
+import type { McpServersConfig } from "../tools/mcp/config.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
 import { PdfWorkers } from "../services/PdfWorkers.js"
@@ -29,6 +31,7 @@ import { UrlPolicy } from "../services/UrlPolicy.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
+import { portedTools } from "../tools/ported/index.js"
 
 /** The platform services the graph requires; `ToolSystem.layerNode` provides Node's. */
 export type PlatformServices =
@@ -56,6 +59,8 @@ export type RequirementsOf<Tools extends ReadonlyArray<Tool<unknown>>> = Exclude
 export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>> {
   /** Register the builtin tools. Default `true`. */
   readonly builtins?: boolean
+  /** Register the 46 ported tools (files, data, text, git, shell, web, media). Default `builtins`. */
+  readonly ported?: boolean
   /** More tools to register; their handlers may need the application's own services. */
   readonly tools?: Tools
 }
@@ -80,6 +85,28 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly urlPolicy?: Layer.Layer<UrlPolicy>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
+  /**
+   * MCP servers (the `mcpServers` object of an MCP configuration) whose tools are bridged in
+   * as proxies `"{server}__{tool}"` for the layer's lifetime; fail-open.
+   */
+  readonly mcpServers?: McpServersConfig
+  /** How the MCP bridge starts and calls its servers. */
+  readonly mcp?: McpBridgeOptions
+}
+
+/**
+ * The MCP bridge of `options.mcpServers`, or nothing. The MCP SDK is loaded only when servers
+ * are configured, so importing the library does not load it.
+ */
+export const mcpBridge = (options: GraphOptions<ReadonlyArray<Tool<unknown>>>): Layer.Layer<never, never, ToolRegistry> => {
+  const servers = options.mcpServers
+  if (servers === undefined) return Layer.empty
+  return Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("../services/McpBridge.js")),
+      ({ McpBridge }) => Layer.discard(McpBridge.layer(servers, options.mcp))
+    )
+  )
 }
 
 /** The facade: registers the builtins and the given tools with the services of the context. */
@@ -93,8 +120,10 @@ export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
   Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const executor = yield* ToolExecutor
+    const builtins = options.builtins !== false
     const tools: ReadonlyArray<Tool<unknown>> = [
-      ...(options.builtins === false ? [] : builtinTools),
+      ...(builtins ? builtinTools : []),
+      ...((options.ported ?? builtins) ? portedTools : []),
       ...(options.tools ?? [])
     ]
     // Each tool's requirements are captured from this context (the registry keeps them).

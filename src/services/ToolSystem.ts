@@ -14,6 +14,7 @@ import {
   type CoreOptions,
   type GraphOptions,
   makeGraph,
+  mcpBridge,
   makeToolSystem,
   nodePlatform,
   type PlatformServices,
@@ -95,7 +96,7 @@ export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<Too
   static readonly layer = <const Tools extends ReadonlyArray<Tool<unknown>> = readonly []>(
     options: GraphOptions<Tools> = {}
   ): Layer.Layer<SystemServices, InvalidToolDefinition, PlatformServices | RequirementsOf<Tools>> =>
-    makeGraph(ToolSystem.layerWith(options), options)
+    makeGraph(Layer.merge(ToolSystem.layerWith(options), mcpBridge(options)), options)
 
   /**
    * `layer` with Node's platform services provided (file system, path, child processes,

@@ -1,0 +1,39 @@
+/**
+ * `McpBridge`: stdio MCP servers' tools as proxies in the registry, for as long as a scope
+ * lives. Each configured server is started, initialized and listed; each of its tools is
+ * registered as `"{server}__{tool}"` (sanitized and shortened with a hash when needed, the
+ * mapping kept in `proxies`). Servers that fail are logged and skipped. When the scope
+ * closes, the proxies are unregistered and every server process is ended.
+ *
+ * @since 0.1.0
+ */
+import { Context, Layer } from "effect"
+import { makeBridge, type McpBridgeOptions, type McpBridgeService } from "../tools/mcp/bridge.js"
+import type { McpServersConfig } from "../tools/mcp/config.js"
+import type { ToolRegistry } from "./ToolRegistry.js"
+
+export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "../tools/mcp/bridge.js"
+export type { McpServerConfig, McpServersConfig } from "../tools/mcp/config.js"
+export type { ProxyTarget } from "../tools/mcp/names.js"
+export type { ServerStatus as McpServerStatus } from "../tools/mcp/serverHandle.js"
+
+/**
+ * The MCP bridge.
+ *
+ * @example
+ * ```ts
+ * const Tools = McpBridge.layer({ files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } })
+ *   .pipe(Layer.provideMerge(ToolSystem.layerNode()))
+ * ```
+ */
+export class McpBridge extends Context.Tag("effect-tool-system/McpBridge")<McpBridge, McpBridgeService>() {
+  /**
+   * Bridges `servers` into the `ToolRegistry` for the layer's lifetime. Never fails: a
+   * server that cannot be used is logged and listed in `skipped`.
+   */
+  static readonly layer = (
+    servers: McpServersConfig,
+    options?: McpBridgeOptions
+  ): Layer.Layer<McpBridge, never, ToolRegistry> =>
+    Layer.scoped(McpBridge, makeBridge(servers, options))
+}

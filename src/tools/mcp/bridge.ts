@@ -1,0 +1,122 @@
+/**
+ * The bridge: every configured stdio server started in the layer's scope, its tools
+ * registered as proxies, and every server process ended when the scope closes.
+ *
+ * Fail-open: a server that will not start, exits at once, or does not answer `initialize`
+ * in time is logged with the reason and skipped; the others come up. A tool whose schema
+ * cannot be compiled, or whose proxy name is taken, is logged and skipped the same way.
+ *
+ * @since 0.1.0
+ */
+import { Duration, Effect, Either, Option, type Scope } from "effect"
+import { InvalidToolDefinition } from "../../domain/errors.js"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
+import type { McpServersConfig } from "./config.js"
+import type { ProxyTarget } from "./names.js"
+import { makeProxy, PROXY_VERSION } from "./proxy.js"
+import { openServer, type ServerHandle, type ServerStatus } from "./serverHandle.js"
+
+/** How the bridge connects, restarts and bounds its servers. */
+export interface McpBridgeOptions {
+  /** How long a server may take to answer `initialize` (and each `tools/list` page). Default 10 s. */
+  readonly initTimeout?: Duration.DurationInput
+  /** The first restart's delay after a crash; it doubles with each crash. Default 1 s. */
+  readonly restartBackoff?: Duration.DurationInput
+  /** Most restarts of one server in the bridge's life. Default 3. */
+  readonly maxRestarts?: number
+  /** How long a server has to exit after its stdin closes, and again after SIGTERM. Default 2 s. */
+  readonly stopGrace?: Duration.DurationInput
+  /** Longest output of one proxied call, in characters. Default 100,000. */
+  readonly maxOutputChars?: number
+}
+
+/** A server left out, and why. */
+export interface SkippedServer {
+  readonly server: string
+  readonly reason: string
+}
+
+/** The bridge, as a service. */
+export interface McpBridgeService {
+  /** How each server that came up stands now (up, or down after failed restarts). */
+  readonly servers: Effect.Effect<ReadonlyArray<ServerStatus>>
+  /** The servers left out at start, with the reason. */
+  readonly skipped: ReadonlyArray<SkippedServer>
+  /** Every registered proxy's name and where it leads. */
+  readonly proxies: ReadonlyMap<string, ProxyTarget>
+  /** Where a proxy leads (`None` for a name that is not a proxy). */
+  readonly target: (name: string) => Option.Option<ProxyTarget>
+}
+
+/**
+ * Starts the servers in the current scope and registers their proxies in the registry;
+ * when the scope closes, the proxies are unregistered and every server process ended.
+ */
+export const makeBridge = (
+  servers: McpServersConfig,
+  options: McpBridgeOptions = {}
+): Effect.Effect<McpBridgeService, never, ToolRegistry | Scope.Scope> =>
+  Effect.gen(function*() {
+    const registry = yield* ToolRegistry
+    const scope = yield* Effect.scope
+    const handleOptions = {
+      initTimeout: Duration.decode(options.initTimeout ?? Duration.seconds(10)),
+      stopGrace: Duration.decode(options.stopGrace ?? Duration.seconds(2)),
+      restartBackoff: Duration.decode(options.restartBackoff ?? Duration.seconds(1)),
+      maxRestarts: options.maxRestarts ?? 3
+    }
+    const maxOutputChars = options.maxOutputChars ?? 100_000
+
+    // side by side: a server that is slow to answer holds no other up
+    const opened = yield* Effect.forEach(
+      Object.entries(servers),
+      ([name, config]) => Effect.either(openServer(name, config, handleOptions, scope)),
+      { concurrency: "unbounded" }
+    )
+    const handles: Array<ServerHandle> = []
+    const skipped: Array<SkippedServer> = []
+    for (const result of opened) {
+      if (Either.isRight(result)) {
+        handles.push(result.right)
+        continue
+      }
+      const { reason, server } = result.left
+      skipped.push({ server, reason })
+      yield* Effect.logWarning(`MCP server "${server}" skipped: ${reason}`)
+    }
+
+    const proxies = new Map<string, ProxyTarget>()
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach(proxies.keys(), (name) => registry.unregister(name, PROXY_VERSION), { discard: true })
+    )
+    for (const handle of handles) {
+      for (const tool of handle.tools) {
+        const registered = yield* Effect.try({
+          try: () => makeProxy(handle, tool, { maxOutputChars }),
+          catch: (error) =>
+            error instanceof InvalidToolDefinition
+              ? error
+              : new InvalidToolDefinition({ name: tool.name, reason: String(error) })
+        }).pipe(
+          Effect.tap((proxy) => registry.register(proxy)),
+          Effect.either
+        )
+        if (Either.isLeft(registered)) {
+          yield* Effect.logWarning(
+            `MCP server "${handle.name}": tool "${tool.name}" skipped: ${registered.left.reason}`
+          )
+          continue
+        }
+        proxies.set(registered.right.name, { server: handle.name, tool: tool.name })
+      }
+      const status = yield* handle.status
+      yield* Effect.logInfo(`MCP server "${handle.name}" is up (pid ${status.pid}, ${handle.tools.length} tools)`)
+    }
+
+    return {
+      servers: Effect.forEach(handles, (handle) => handle.status),
+      skipped,
+      proxies,
+      target: (name) => Option.fromNullable(proxies.get(name))
+    }
+  })

@@ -1,0 +1,133 @@
+/**
+ * The MCP bridge's configuration, in the format MCP users already write:
+ * `{ "mcpServers": { "name": { "command", "args", "env" } } }` (Claude Desktop, Cursor, ...),
+ * with a few optional keys of our own per server (`trusted`, `requiresConfirmation`,
+ * `cwd`, `initTimeoutMs`, `callTimeoutMs`, `disabled`).
+ *
+ * Only stdio servers are bridged: an entry with a `url` (or a `type` other than `stdio`) is
+ * logged and skipped; keys we do not know are ignored, so a file written for another client
+ * loads as it is.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import { Data, Effect, Either, ParseResult, Schema } from "effect"
+import * as NodePath from "node:path"
+
+const PositiveMs = Schema.Number.pipe(Schema.int(), Schema.positive())
+
+/** One stdio MCP server. */
+export const McpServerConfig = Schema.Struct({
+  /** The executable (looked up on the `PATH` given to the server). */
+  command: Schema.String.pipe(Schema.minLength(1)),
+  args: Schema.optional(Schema.Array(Schema.String)),
+  /**
+   * Variables for the server. It gets only these plus a short safe list of ours (`HOME`,
+   * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), never our whole environment.
+   */
+  env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  /** The server's working directory (in a file: relative to the file's directory). */
+  cwd: Schema.optional(Schema.String),
+  /** Believe the server's `readOnlyHint`: its read-only tools then run in read-only modes. Default `false`. */
+  trusted: Schema.optional(Schema.Boolean),
+  /**
+   * `false`: no proxy of this server asks for confirmation; `true`: every one does.
+   * Default: a proxy asks unless the server marks the tool `readOnlyHint: true`.
+   */
+  requiresConfirmation: Schema.optional(Schema.Boolean),
+  /** How long `initialize` may take (default: the bridge's, 10 s). */
+  initTimeoutMs: Schema.optional(PositiveMs),
+  /** The timeout of each proxied call (default 60 s). */
+  callTimeoutMs: Schema.optional(PositiveMs),
+  /** Leave the server out. */
+  disabled: Schema.optional(Schema.Boolean),
+  type: Schema.optional(Schema.Literal("stdio"))
+})
+export type McpServerConfig = typeof McpServerConfig.Type
+
+/** The servers to bridge, by name (the `mcpServers` object of a configuration file). */
+export type McpServersConfig = Readonly<Record<string, McpServerConfig>>
+
+/** A configuration file that cannot be read or is not an `mcpServers` configuration. */
+export class McpConfigError extends Data.TaggedError("McpConfigError")<{
+  readonly file: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `MCP configuration ${this.file}: ${this.reason}`
+  }
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const decodeServer = Schema.decodeUnknownEither(McpServerConfig, { errors: "all", onExcessProperty: "ignore" })
+
+/** An entry for a remote (HTTP/SSE) server: not bridged. */
+const isRemote = (entry: unknown): boolean =>
+  isRecord(entry) && (typeof entry.url === "string" || (typeof entry.type === "string" && entry.type !== "stdio"))
+
+/** What parsing a configuration found: the servers, and the entries left out with the reason. */
+export interface ParsedMcpConfig {
+  readonly servers: McpServersConfig
+  readonly skipped: ReadonlyArray<{ readonly server: string; readonly reason: string }>
+}
+
+/**
+ * Reads a configuration object (`{ mcpServers: {...} }`). Remote and disabled entries are
+ * left out with the reason; a malformed stdio entry is an error naming it.
+ */
+export const parseMcpConfig = (value: unknown): Either.Either<ParsedMcpConfig, string> => {
+  if (!isRecord(value) || !isRecord(value.mcpServers)) return Either.left(`expected an object with an "mcpServers" object`)
+  const servers: Record<string, McpServerConfig> = {}
+  const skipped: Array<{ server: string; reason: string }> = []
+  for (const [server, entry] of Object.entries(value.mcpServers)) {
+    if (isRemote(entry)) {
+      skipped.push({ server, reason: "only stdio servers (with a command) are bridged" })
+      continue
+    }
+    const decoded = decodeServer(entry)
+    if (Either.isLeft(decoded)) {
+      return Either.left(`server "${server}": ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+    }
+    if (decoded.right.disabled === true) {
+      skipped.push({ server, reason: "disabled" })
+      continue
+    }
+    servers[server] = decoded.right
+  }
+  return Either.right({ servers, skipped })
+}
+
+/**
+ * Loads a configuration file. A relative `cwd` is taken from the file's directory; remote and
+ * disabled entries are logged and left out.
+ *
+ * @example
+ * ```ts
+ * const servers = yield* loadMcpConfig("mcp.json")
+ * ```
+ */
+export const loadMcpConfig = (
+  file: string
+): Effect.Effect<McpServersConfig, McpConfigError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(file).pipe(
+      Effect.mapError((error) => new McpConfigError({ file, reason: error.message }))
+    )
+    const json = yield* Effect.try({
+      try: (): unknown => JSON.parse(text),
+      catch: (error) => new McpConfigError({ file, reason: `not JSON: ${error instanceof Error ? error.message : String(error)}` })
+    })
+    const parsed = parseMcpConfig(json)
+    if (Either.isLeft(parsed)) return yield* new McpConfigError({ file, reason: parsed.left })
+    for (const { reason, server } of parsed.right.skipped) {
+      yield* Effect.logWarning(`MCP server "${server}" in ${file} is skipped: ${reason}`)
+    }
+    const base = NodePath.dirname(NodePath.resolve(file))
+    const servers: Record<string, McpServerConfig> = {}
+    for (const [name, server] of Object.entries(parsed.right.servers)) {
+      servers[name] = server.cwd === undefined ? server : { ...server, cwd: NodePath.resolve(base, server.cwd) }
+    }
+    return servers
+  })

@@ -1,0 +1,118 @@
+/**
+ * One connection to a stdio MCP server: the process, the SDK `Client` over it, `initialize`
+ * under a timeout, and the server's tools (every page of `tools/list`).
+ *
+ * What fails here, with the reason a person can act on: a command that does not exist
+ * (`ENOENT` from spawn), a server that exits before it answers (`MCP error -32000:
+ * Connection closed`, with its exit code and the end of its stderr), one that does not
+ * answer `initialize` in time (`MCP error -32001: Request timed out`).
+ *
+ * @since 0.1.0
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
+import { Data, Duration, Effect, Runtime, type Scope } from "effect"
+import type { McpServerConfig } from "./config.js"
+import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
+
+export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
+
+/** Most tools taken from one server. */
+export const MAX_TOOLS_PER_SERVER = 1000
+/** Our name and version, as a client. */
+const CLIENT_INFO = { name: "effect-tool-system", version: "0.1.0" }
+
+/** A server could not be started or connected. */
+export class McpConnectError extends Data.TaggedError("McpConnectError")<{
+  readonly server: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `MCP server "${this.server}" is unavailable: ${this.reason}`
+  }
+}
+
+/** A live connection. */
+export interface Connection {
+  readonly client: Client
+  readonly process: ServerProcess
+  /** The server's tools as it listed them when the connection was made. */
+  readonly tools: ReadonlyArray<McpTool>
+  /** `false` once the connection has closed (the process ended or stopped talking). */
+  readonly isOpen: () => boolean
+}
+
+/** The message of anything the SDK or the platform threw. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * `reason`, plus how the process ended and the end of its stderr, when it ended by itself
+ * (not when we stopped it, after a timeout say).
+ */
+export const withProcessState = (process: ServerProcess, reason: string): Effect.Effect<string> =>
+  !process.endedOnItsOwn() ? Effect.succeed(reason) : Effect.map(
+    // the exit event may come just after the pipe closes
+    Effect.timeoutOption(process.exited, Duration.millis(300)).pipe(Effect.withClock(liveClock)),
+    (exit) => {
+      if (exit._tag === "None") return reason
+      const stderr = process.stderrTail()
+      return `${reason} (the server ${exit.value}${stderr === "" ? "" : `; stderr: ${stderr}`})`
+    }
+  )
+
+/** Options of a connection. */
+export interface ConnectOptions {
+  readonly initTimeout: Duration.Duration
+  readonly stopGrace: Duration.Duration
+}
+
+/**
+ * Starts the server in the current scope, initializes it and lists its tools. The scope
+ * owns the process: closing it ends the server, also after a failure here.
+ */
+export const connect = (
+  server: string,
+  config: McpServerConfig,
+  options: ConnectOptions
+): Effect.Effect<Connection, McpConnectError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const fail = (reason: string) => new McpConnectError({ server, reason })
+    const child = yield* startServerProcess(config, options).pipe(
+      Effect.mapError((error) => fail(error.message))
+    )
+    const timeout = Duration.toMillis(
+      config.initTimeoutMs === undefined ? options.initTimeout : Duration.millis(config.initTimeoutMs)
+    )
+    const client = new Client(CLIENT_INFO, { capabilities: {} })
+    const runtime = yield* Effect.runtime<never>()
+    let open = true
+    client.onclose = () => {
+      open = false
+    }
+    client.onerror = (error) => {
+      Runtime.runFork(runtime)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
+    }
+    const request = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
+      Effect.tryPromise({ try: run, catch: errorText }).pipe(
+        Effect.catchAll((reason) =>
+          Effect.flatMap(withProcessState(child, `${what}: ${reason}`), (text) => Effect.fail(fail(text)))
+        )
+      )
+    yield* request("initialize failed", (signal) => client.connect(child.transport, { timeout, signal }))
+    const tools: Array<McpTool> = []
+    let cursor: string | undefined
+    do {
+      const page = yield* request(
+        "tools/list failed",
+        (signal) => client.listTools(cursor === undefined ? {} : { cursor }, { timeout, signal })
+      )
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor !== undefined && tools.length < MAX_TOOLS_PER_SERVER)
+    return {
+      client,
+      process: child,
+      tools: tools.slice(0, MAX_TOOLS_PER_SERVER),
+      isOpen: () => open
+    }
+  })

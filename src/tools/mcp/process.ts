@@ -1,0 +1,221 @@
+/**
+ * A stdio MCP server as a child process owned by a scope, and the SDK `Transport` that
+ * speaks to it.
+ *
+ * The process runs in a process group of its own and is ended as a group. It gets only the
+ * configured variables plus the SDK's short safe list, never our whole environment. Ending
+ * it (`stop`, or the scope closing) closes its stdin, waits a grace period, then sends
+ * SIGTERM to the group, then SIGKILL: every process it started ends, even one that ignores
+ * SIGTERM. Its stderr is drained into a short tail, kept for the messages that say why it
+ * stopped.
+ *
+ * The pipes are Node's streams, used directly: the messages of a call cross them twice, and
+ * Effect streams over the same pipes (`@effect/platform`'s `Command`) cost a few hundred
+ * microseconds more per call, more than a call to a local server takes (see bench/mcp.ts).
+ *
+ * @since 0.1.0
+ */
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { Clock, Data, Deferred, type Duration, Effect, Runtime, type Scope } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { oneLine } from "../shared/sanitize.js"
+import type { McpServerConfig } from "./config.js"
+
+/** Most bytes of one message from a server (the SDK's default). */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
+/** How much of a server's stderr is kept for messages. */
+const STDERR_TAIL_CHARS = 2048
+
+/** A server process could not be started. */
+export class SpawnFailed extends Data.TaggedError("SpawnFailed")<{
+  readonly command: string
+  /** The system's reason, e.g. `spawn foo ENOENT`. */
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `cannot start "${this.command}": ${this.reason}`
+  }
+}
+
+/** A running server process. */
+export interface ServerProcess {
+  readonly pid: number
+  /** The SDK transport over its stdin and stdout; `start` begins reading. */
+  readonly transport: Transport
+  /** Completes when the process has ended, with how (`exited with code 1`, ...). */
+  readonly exited: Effect.Effect<string>
+  /** Whether it closed its stdout before anyone asked it to stop (it exited or crashed by itself). */
+  readonly endedOnItsOwn: () => boolean
+  /** The last lines of its stderr, on one line (empty when it wrote none). */
+  readonly stderrTail: () => string
+  /** Ends the process and the processes it started (idempotent). */
+  readonly stop: Effect.Effect<void>
+}
+
+/** The bridge's own timers run on the real clock, whatever clock the caller's fiber has. */
+export const liveClock = Clock.make()
+
+/**
+ * Waits at most `timeout` for `effect`. The wait stays interruptible where it is used: in a
+ * finalizer, which runs uninterruptibly, a timeout could not stop it otherwise.
+ */
+const waitFor = <A>(effect: Effect.Effect<A>, timeout: Duration.DurationInput) =>
+  Effect.timeoutOption(Effect.interruptible(effect), timeout).pipe(Effect.withClock(liveClock))
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Spawns the process; succeeds once it runs, fails on `error` (a missing command: ENOENT).
+ * `onExit` is attached at once, so no exit can be missed.
+ */
+const spawnServer = (
+  config: McpServerConfig,
+  onExit: (code: number | null, signal: NodeJS.Signals | null) => void
+): Effect.Effect<ChildProcess, SpawnFailed> =>
+  Effect.async<ChildProcess, SpawnFailed>((resume) => {
+    let child: ChildProcess
+    try {
+      child = spawn(config.command, [...(config.args ?? [])], {
+        env: { ...getDefaultEnvironment(), ...config.env },
+        cwd: config.cwd,
+        stdio: ["pipe", "pipe", "pipe"],
+        // its own process group, so that it ends with every process it started
+        detached: process.platform !== "win32",
+        windowsHide: true
+      })
+    } catch (error) {
+      resume(Effect.fail(new SpawnFailed({ command: config.command, reason: errorText(error) })))
+      return
+    }
+    const onError = (error: Error) => {
+      child.off("spawn", onSpawn)
+      resume(Effect.fail(new SpawnFailed({ command: config.command, reason: error.message })))
+    }
+    const onSpawn = () => {
+      child.off("error", onError)
+      resume(Effect.succeed(child))
+    }
+    child.once("error", onError)
+    child.once("spawn", onSpawn)
+    child.once("exit", onExit)
+  })
+
+/** Sends a signal to the process's group (or, where there are none, to the process). */
+const signal = (child: ChildProcess, name: NodeJS.Signals) => {
+  try {
+    if (process.platform !== "win32" && child.pid !== undefined) process.kill(-child.pid, name)
+    else child.kill(name)
+  } catch {
+    // the group is gone already: nothing left to signal
+  }
+}
+
+/**
+ * Starts a server in the current scope (closing the scope ends it). Fails with
+ * `SpawnFailed` when it cannot be started.
+ */
+export const startServerProcess = (
+  config: McpServerConfig,
+  options: { readonly stopGrace: Duration.DurationInput }
+): Effect.Effect<ServerProcess, SpawnFailed, Scope.Scope> =>
+  Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<never>()
+    const exitedDeferred = yield* Deferred.make<string>()
+    let open = true
+    let closedOnce = false
+    let stopRequested = false
+    let endedOnItsOwn = false
+    let tail = ""
+
+    const exited = Deferred.await(exitedDeferred)
+    const stopWith = (child: ChildProcess): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        open = false
+        stopRequested = true
+        child.stdin?.end()
+        if (!(yield* Deferred.isDone(exitedDeferred)) && (yield* waitFor(exited, options.stopGrace))._tag === "None") {
+          signal(child, "SIGTERM")
+          if ((yield* waitFor(exited, options.stopGrace))._tag === "None") {
+            signal(child, "SIGKILL")
+            yield* waitFor(exited, options.stopGrace)
+          }
+        }
+        // what it started and left behind in its group ends too
+        signal(child, "SIGTERM")
+      })
+
+    const onExit = (code: number | null, name: NodeJS.Signals | null) =>
+      Deferred.unsafeDone(
+        exitedDeferred,
+        Effect.succeed(code === null ? `ended by a signal (${name ?? "unknown"})` : `exited with code ${code}`)
+      )
+    const child = yield* Effect.acquireRelease(spawnServer(config, onExit), stopWith)
+    const pid = child.pid ?? 0
+    const stop = Effect.uninterruptible(stopWith(child))
+    const decoder = new TextDecoder()
+    child.stderr?.on("data", (chunk: Buffer) => {
+      tail = (tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS)
+    })
+
+    const transport: Transport = {
+      start: () => {
+        // stdout stays paused (buffered) until the client is ready to read
+        child.stdout?.on("data", onData)
+        child.stdout?.once("close", closed)
+        return Promise.resolve()
+      },
+      send: (message: JSONRPCMessage) =>
+        new Promise<void>((resolve, reject) => {
+          const stdin = child.stdin
+          if (!open || stdin === null || stdin.destroyed) return reject(new Error("Not connected"))
+          if (stdin.write(serializeMessage(message))) resolve()
+          else stdin.once("drain", resolve)
+        }),
+      close: () => Runtime.runPromise(runtime)(stop)
+    }
+    const report = (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error)))
+    const closed = () => {
+      open = false
+      if (closedOnce) return
+      closedOnce = true
+      endedOnItsOwn = !stopRequested
+      transport.onclose?.()
+    }
+    const buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES })
+    const onData = (chunk: Buffer) => {
+      try {
+        buffer.append(chunk)
+      } catch (error) {
+        // a message past the size cap: the connection is not usable any more
+        report(error)
+        Runtime.runFork(runtime)(stop)
+        return
+      }
+      for (;;) {
+        let message: JSONRPCMessage | null
+        try {
+          message = buffer.readMessage()
+        } catch (error) {
+          // a line that is not a JSON-RPC message: reported, and the next line is read
+          report(error)
+          continue
+        }
+        if (message === null) return
+        transport.onmessage?.(message)
+      }
+    }
+    child.stdin?.on("error", report)
+    child.stdout?.on("error", report)
+
+    return {
+      pid,
+      transport,
+      exited,
+      endedOnItsOwn: () => endedOnItsOwn,
+      stderrTail: () => oneLine(tail, 500),
+      stop
+    }
+  })

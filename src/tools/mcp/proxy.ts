@@ -1,0 +1,111 @@
+/**
+ * The proxy of one server tool: a raw-JSON-Schema tool named `"{server}__{tool}"` whose
+ * handler calls the server. It goes through the same executor and gates as every tool.
+ *
+ * Annotations are hints from a server we may not trust:
+ * - `readOnly` (allowed in `explore` and `plan`) only when the server says
+ *   `readOnlyHint: true` AND the configuration marks the server `trusted: true`;
+ * - `requiresConfirmation` unless the server says `readOnlyHint: true`, or as the server's
+ *   `requiresConfirmation` in the configuration says.
+ *
+ * Paths: a server's `inputSchema` marks no argument as a workspace path, so a proxy has no
+ * `WorkspacePath` fields. The executor resolves nothing, the mode gate and the policy see no
+ * paths, and a proxy is never a scoped write: what a server does with a path is its own
+ * business, inside whatever roots it was started with.
+ *
+ * @since 0.1.0
+ */
+import { Duration, Effect } from "effect"
+import { ToolError } from "../../domain/errors.js"
+import type { Tool } from "../../domain/Tool.js"
+import type { JsonSchema } from "../../domain/ToolSpec.js"
+import type { McpTool } from "./connection.js"
+import { proxyName } from "./names.js"
+import { makeRawTool } from "./rawTool.js"
+import type { CallResult, ServerHandle } from "./serverHandle.js"
+
+/** The default timeout of a proxied call. */
+export const DEFAULT_CALL_TIMEOUT = Duration.seconds(60)
+/** The version every proxy is registered with. */
+export const PROXY_VERSION = "1.0.0"
+/** Longest description taken from a server. */
+const MAX_DESCRIPTION_CHARS = 4096
+/** Longest error text taken from an `isError` answer. */
+const MAX_ERROR_CHARS = 4000
+
+/** The text of one content block; non-text blocks are named, not inlined. */
+const blockText = (block: Readonly<Record<string, unknown>>): string => {
+  const size = (data: unknown) => (typeof data === "string" ? `, ${Math.floor((data.length * 3) / 4)} bytes` : "")
+  switch (block.type) {
+    case "text":
+      return typeof block.text === "string" ? block.text : ""
+    case "image":
+    case "audio":
+      return `[${block.type} ${String(block.mimeType)}${size(block.data)}]`
+    case "resource_link":
+      return `[resource ${String(block.uri)}]`
+    case "resource": {
+      const resource = block.resource
+      if (typeof resource !== "object" || resource === null) return "[resource]"
+      const text: unknown = Reflect.get(resource, "text")
+      return typeof text === "string" ? text : `[resource ${String(Reflect.get(resource, "uri"))}${size(Reflect.get(resource, "blob"))}]`
+    }
+    default:
+      return `[${String(block.type)} content]`
+  }
+}
+
+/** A call's answer as text: its content blocks, or its structured content as JSON. */
+export const resultText = (result: CallResult): string => {
+  const content = Array.isArray(result.content) ? result.content : []
+  if (content.length > 0) return content.map((block) => blockText(block)).join("\n")
+  if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent)
+  if ("toolResult" in result) return JSON.stringify(result.toolResult) ?? ""
+  return ""
+}
+
+/** `text` cut at `max` characters, saying so. */
+export const capText = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max)}\n… [output cut at ${max} of ${text.length} characters]`
+
+/** Options of the proxies. */
+export interface ProxyOptions {
+  /** Longest output of a call, in characters. */
+  readonly maxOutputChars: number
+}
+
+/**
+ * The proxy of `tool` on `handle`'s server. Throws `InvalidToolDefinition` when the tool's
+ * `inputSchema` cannot be compiled.
+ */
+export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOptions): Tool => {
+  const name = proxyName(handle.name, tool.name)
+  const readOnlyHint = tool.annotations?.readOnlyHint === true
+  const timeout = handle.config.callTimeoutMs === undefined
+    ? DEFAULT_CALL_TIMEOUT
+    : Duration.millis(handle.config.callTimeoutMs)
+  const timeoutMs = Duration.toMillis(timeout)
+  const described = tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${handle.name}"`
+  const parameters: JsonSchema = tool.inputSchema
+  return makeRawTool(name, {
+    description: described.slice(0, MAX_DESCRIPTION_CHARS),
+    parameters,
+    readOnly: readOnlyHint && handle.config.trusted === true,
+    requiresConfirmation: handle.config.requiresConfirmation ?? !readOnlyHint,
+    tags: ["mcp", `mcp:${handle.name}`],
+    version: PROXY_VERSION,
+    timeout,
+    handler: (args) =>
+      handle.call(tool.name, args, timeoutMs).pipe(
+        Effect.mapError((error) => new ToolError({ tool: name, message: error.message })),
+        Effect.flatMap((result) => {
+          const text = resultText(result)
+          if (result.isError === true) {
+            const reason = text.trim() === "" ? "the tool reported an error" : capText(text, MAX_ERROR_CHARS)
+            return Effect.fail(new ToolError({ tool: name, message: reason, details: { server: handle.name, tool: tool.name } }))
+          }
+          return Effect.succeed(capText(text, options.maxOutputChars))
+        })
+      )
+  })
+}

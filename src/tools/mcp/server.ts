@@ -1,0 +1,195 @@
+/**
+ * The registry served as an MCP server: `tools/list` from our specs (MCP shape, with
+ * `title`, `readOnlyHint` and `destructiveHint`), `tools/call` through `ToolSystem.execute`
+ * in the chosen mode, so every gate applies.
+ *
+ * A call that needs confirmation asks the client through MCP elicitation when the client
+ * supports it (`confirmation: "ask"`, the default), is confirmed up front (`"auto"`, the
+ * command line's `--yes`), or is refused (`"refuse"`); a refused or failed call is an
+ * `isError: true` result whose text starts with its error code (`CONFIRMATION_REQUIRED:
+ * ...`). A workspace escape (the `PATH_TRAVERSAL` defect) is an error result for that call,
+ * naming the path and never a file's content, and the server keeps serving.
+ *
+ * @since 0.1.0
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Data, Effect, Option, Runtime } from "effect"
+import type { AgentMode } from "../../domain/AgentMode.js"
+import { pathTraversalOf } from "../../domain/errors.js"
+import { toMcpTool } from "../../domain/exports.js"
+import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
+import { ToolSystem } from "../../services/ToolSystem.js"
+
+/** The server could not be connected to its transport. */
+export class McpServeError extends Data.TaggedError("McpServeError")<{ readonly reason: string }> {
+  override get message(): string {
+    return `Cannot serve MCP: ${this.reason}`
+  }
+}
+
+/** How a served call that needs confirmation is handled. */
+export type McpConfirmation = "ask" | "auto" | "refuse"
+
+/** What the served registry shows and how its calls run. */
+export interface McpServeOptions {
+  /** The agent mode of every call (and of `tools/list`). Default: the default mode. */
+  readonly mode?: AgentMode | undefined
+  /**
+   * `ask` (default): through MCP elicitation when the client supports it, else refused;
+   * `auto`: every call is confirmed (`--yes`); `refuse`: never confirmed.
+   */
+  readonly confirmation?: McpConfirmation | undefined
+  /** Only tools with one of these tags. */
+  readonly tags?: ReadonlyArray<string> | undefined
+  /** The server's name in `initialize`. Default `effect-tool-system`. */
+  readonly name?: string | undefined
+  readonly version?: string | undefined
+}
+
+/** Longest rendering of a call's arguments in a confirmation question. */
+const MAX_QUESTION_ARGS = 500
+
+/** `read_file` as `Read file`. */
+const titleOf = (name: string): string => {
+  const words = name.replace(/[_-]+/g, " ").trim()
+  return words.length === 0 ? name : words[0]?.toUpperCase() + words.slice(1)
+}
+
+const textResult = (text: string, isError: boolean): CallToolResult =>
+  isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] }
+
+/** A result of ours in MCP's shape. */
+export const toCallToolResult = (result: ToolExecutionResult): CallToolResult => {
+  if (result.success) {
+    const output = result.output
+    return textResult(typeof output === "string" ? output : JSON.stringify(output, null, 2) ?? "", false)
+  }
+  return textResult(`${result.errorCode}: ${result.error}`, true)
+}
+
+/**
+ * An MCP `Server` (not yet connected) whose tools are the registry's. Its handlers run in
+ * the calling context; connect it to any transport (`serveMcp` does, and waits).
+ */
+export const makeMcpServer = (
+  options: McpServeOptions = {}
+): Effect.Effect<Server, never, ToolSystem | ToolRegistry> =>
+  Effect.gen(function*() {
+    const system = yield* ToolSystem
+    const registry = yield* ToolRegistry
+    const runtime = yield* Effect.runtime<never>()
+    const confirmation = options.confirmation ?? "ask"
+    const server = new Server(
+      { name: options.name ?? "effect-tool-system", version: options.version ?? "0.1.0" },
+      { capabilities: { tools: {} } }
+    )
+
+    const listTools = Effect.map(
+      registry.specs({ tags: options.tags, mode: options.mode }),
+      (specs) => ({
+        tools: specs.map((spec) => {
+          const tool = toMcpTool(spec)
+          const title = titleOf(spec.name)
+          return { ...tool, title, annotations: { ...tool.annotations, title } }
+        })
+      })
+    )
+
+    /** Asks the client; `true` only for an explicit yes. */
+    const ask = (name: string, args: unknown): Effect.Effect<boolean> => {
+      if (server.getClientCapabilities()?.elicitation?.form === undefined) return Effect.succeed(false)
+      const shown = (JSON.stringify(args) ?? "{}").slice(0, MAX_QUESTION_ARGS)
+      return Effect.tryPromise((signal) =>
+        server.elicitInput(
+          {
+            mode: "form",
+            message: `Run the tool "${name}" with ${shown}?`,
+            requestedSchema: {
+              type: "object",
+              properties: { confirm: { type: "boolean", title: "Run it", description: `Run "${name}" now` } },
+              required: ["confirm"]
+            }
+          },
+          { signal }
+        )
+      ).pipe(
+        Effect.map((answer) => answer.action === "accept" && answer.content?.confirm === true),
+        Effect.catchAll((error) =>
+          Effect.as(Effect.logWarning(`MCP confirmation of "${name}" failed: ${String(error.error)}`), false)
+        )
+      )
+    }
+
+    /** One call; `result` is `undefined` when the call died (a workspace escape). */
+    const run = (
+      name: string,
+      args: unknown,
+      confirm: boolean
+    ): Effect.Effect<{ readonly result: ToolExecutionResult | undefined; readonly reply: CallToolResult }> =>
+      Effect.matchCauseEffect(system.execute(name, args, { mode: options.mode, confirm }), {
+        onSuccess: (result) => Effect.succeed({ result, reply: toCallToolResult(result) }),
+        onFailure: (cause) => {
+          const escape = pathTraversalOf(cause)
+          if (Option.isSome(escape)) {
+            const { path, reason } = escape.value
+            const text = `PATH_TRAVERSAL: the path ${JSON.stringify(path)} is outside the workspace (${reason})`
+            return Effect.succeed({ result: undefined, reply: textResult(text, true) })
+          }
+          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          return Effect.as(
+            Effect.logError(`MCP call of "${name}" died`, cause),
+            { result: undefined, reply: textResult("TOOL_ERROR: the call failed unexpectedly", true) }
+          )
+        }
+      })
+
+    const callTool = (name: string, args: unknown): Effect.Effect<CallToolResult> =>
+      Effect.flatMap(run(name, args, confirmation === "auto"), ({ reply, result }) => {
+        if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask") return Effect.succeed(reply)
+        return Effect.flatMap(
+          ask(name, args),
+          (yes) => (yes ? Effect.map(run(name, args, true), (second) => second.reply) : Effect.succeed(reply))
+        )
+      })
+
+    const runPromise = Runtime.runPromise(runtime)
+    server.setRequestHandler(ListToolsRequestSchema, () => runPromise(listTools))
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      (request, extra) => runPromise(callTool(request.params.name, request.params.arguments ?? {}), { signal: extra.signal })
+    )
+    return server
+  })
+
+/**
+ * Serves the registry on `transport` until the transport closes (or the fiber is
+ * interrupted, which closes it).
+ *
+ * @example
+ * ```ts
+ * yield* serveMcp(new StdioServerTransport(), { mode: AgentMode.Explore })
+ * ```
+ */
+export const serveMcp = (
+  transport: Transport,
+  options: McpServeOptions = {}
+): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
+  Effect.scoped(Effect.gen(function*() {
+    const server = yield* makeMcpServer(options)
+    const closed = yield* Effect.makeLatch(false)
+    server.onclose = () => closed.unsafeOpen()
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => server.connect(transport),
+        catch: (error) => new McpServeError({ reason: error instanceof Error ? error.message : String(error) })
+      }),
+      () =>
+        Effect.tryPromise(() => server.close()).pipe(
+          Effect.catchAll((error) => Effect.logWarning(`Closing the MCP server failed: ${String(error.error)}`))
+        )
+    )
+    yield* closed.await
+  }))

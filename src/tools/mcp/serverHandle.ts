@@ -1,0 +1,174 @@
+/**
+ * One bridged server over its life: the current connection, the calls made through it, and
+ * the restart after a crash.
+ *
+ * A server that dies: the calls in flight end with an error naming how it ended (exit code,
+ * end of stderr). The next call restarts it, once per crash, after a back-off that doubles
+ * with each crash (at most `maxRestarts` restarts in the bridge's life); if the restart
+ * fails, or the restarts are used up, the server is down and its calls fail at once. Calls
+ * to other servers are not affected: each server has its own handle.
+ *
+ * @since 0.1.0
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Data, Duration, Effect, ExecutionStrategy, Exit, Scope } from "effect"
+import type { McpServerConfig } from "./config.js"
+import { type Connection, connect, type ConnectOptions, errorText, McpConnectError, type McpTool, withProcessState } from "./connection.js"
+import { liveClock } from "./process.js"
+
+/** What `tools/call` answered. */
+export type CallResult = Awaited<ReturnType<Client["callTool"]>>
+
+/** A call to a server's tool failed (not an `isError` answer: the call itself). */
+export class McpCallError extends Data.TaggedError("McpCallError")<{
+  readonly server: string
+  readonly tool: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `MCP server "${this.server}", tool "${this.tool}": ${this.reason}`
+  }
+}
+
+/** Where a server stands. */
+export interface ServerStatus {
+  readonly name: string
+  /** `crashed`: it stopped, and the next call restarts it; `down`: it will not be restarted. */
+  readonly state: "up" | "crashed" | "down"
+  /** The current process (the last one when down). */
+  readonly pid: number
+  readonly restarts: number
+  /** Why it is down. */
+  readonly reason: string | undefined
+}
+
+/** A bridged server. */
+export interface ServerHandle {
+  readonly name: string
+  readonly config: McpServerConfig
+  /** The tools listed when the server first came up (the proxies are made from these). */
+  readonly tools: ReadonlyArray<McpTool>
+  readonly call: (
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    timeoutMs: number | undefined
+  ) => Effect.Effect<CallResult, McpCallError | McpConnectError>
+  readonly status: Effect.Effect<ServerStatus>
+}
+
+/** How handles connect and restart. */
+export interface HandleOptions extends ConnectOptions {
+  readonly restartBackoff: Duration.Duration
+  readonly maxRestarts: number
+}
+
+type State =
+  | { readonly _tag: "Up"; readonly connection: Connection; readonly scope: Scope.CloseableScope }
+  | { readonly _tag: "Down"; readonly reason: string; readonly pid: number }
+
+/**
+ * Connects a server in a scope of its own under `parent` (closing `parent` ends it, and
+ * every process a restart started). Fails when the first connection fails; the process is
+ * ended then.
+ */
+export const openServer = (
+  name: string,
+  config: McpServerConfig,
+  options: HandleOptions,
+  parent: Scope.Scope
+): Effect.Effect<ServerHandle, McpConnectError> =>
+  Effect.gen(function*() {
+    const connectIn = Effect.gen(function*() {
+      const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+      return yield* connect(name, config, options).pipe(
+        Scope.extend(scope),
+        Effect.map((connection) => ({ _tag: "Up" as const, connection, scope })),
+        Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
+      )
+    })
+    const watch = (state: State & { _tag: "Up" }) =>
+      state.connection.process.exited.pipe(
+        Effect.flatMap((how) =>
+          Effect.logWarning(
+            `MCP server "${name}" (pid ${state.connection.process.pid}) ${how}` +
+              `${state.connection.process.stderrTail() === "" ? "" : `; stderr: ${state.connection.process.stderrTail()}`}` +
+              "; its next call restarts it"
+          )
+        ),
+        Effect.forkIn(state.scope),
+        Effect.asVoid
+      )
+
+    const first = yield* connectIn
+    yield* watch(first)
+    let state: State = first
+    let restarts = 0
+    const lock = yield* Effect.makeSemaphore(1)
+
+    const restart = (up: State & { _tag: "Up" }): Effect.Effect<State & { _tag: "Up" }, McpConnectError> =>
+      Effect.gen(function*() {
+        const pid = up.connection.process.pid
+        const how = yield* withProcessState(up.connection.process, "it stopped")
+        yield* Scope.close(up.scope, Exit.void)
+        if (restarts >= options.maxRestarts) {
+          state = { _tag: "Down", reason: `${how}; it was restarted ${restarts} times already`, pid }
+          return yield* new McpConnectError({ server: name, reason: state.reason })
+        }
+        restarts += 1
+        const delay = Duration.times(options.restartBackoff, 2 ** (restarts - 1))
+        yield* Effect.logInfo(`Restarting MCP server "${name}" in ${Duration.format(delay)} (${how})`)
+        yield* Effect.sleep(delay).pipe(Effect.withClock(liveClock))
+        const next = yield* connectIn.pipe(
+          Effect.tapError((error) =>
+            Effect.sync(() => {
+              state = { _tag: "Down", reason: `the restart failed: ${error.reason}`, pid }
+            })
+          )
+        )
+        yield* watch(next)
+        state = next
+        yield* Effect.logInfo(`MCP server "${name}" restarted (pid ${next.connection.process.pid})`)
+        return next
+      })
+
+    const current: Effect.Effect<Connection, McpConnectError> = Effect.suspend(() => {
+      if (state._tag === "Up" && state.connection.isOpen()) return Effect.succeed(state.connection)
+      return lock.withPermits(1)(Effect.suspend(() => {
+        const now = state
+        if (now._tag === "Down") return Effect.fail(new McpConnectError({ server: name, reason: now.reason }))
+        if (now.connection.isOpen()) return Effect.succeed(now.connection)
+        return Effect.map(restart(now), (up) => up.connection)
+      }))
+    })
+
+    const call: ServerHandle["call"] = (tool, args, timeoutMs) =>
+      Effect.flatMap(current, (connection) =>
+        Effect.tryPromise({
+          try: (signal) =>
+            connection.client.callTool(
+              { name: tool, arguments: { ...args } },
+              undefined,
+              // the executor's deadline (the proxy's timeout) comes first; this one only backs it up
+              { signal, timeout: timeoutMs === undefined ? 2 ** 31 - 1 : timeoutMs + 1000 }
+            ),
+          catch: (error) => error
+        }).pipe(
+          Effect.catchAll((error) => {
+            const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+            const reason = closed
+              ? withProcessState(connection.process, "the server closed the connection during the call")
+              : Effect.succeed(errorText(error))
+            return Effect.flatMap(reason, (text) => Effect.fail(new McpCallError({ server: name, tool, reason: text })))
+          })
+        ))
+
+    const status = Effect.sync((): ServerStatus => {
+      const now = state
+      if (now._tag === "Down") return { name, state: "down", pid: now.pid, restarts, reason: now.reason }
+      const standing = now.connection.isOpen() ? "up" : "crashed"
+      return { name, state: standing, pid: now.connection.process.pid, restarts, reason: undefined }
+    })
+
+    return { name, config, tools: first.connection.tools, call, status }
+  })

@@ -1,0 +1,100 @@
+/**
+ * Serving the registry on this process's stdin and stdout, and the pieces the command line
+ * needs: a system layer with the servers of an `--mcp-config` file bridged in, and the
+ * `mcp` command itself.
+ *
+ * On stdio, stdout carries the protocol only: Effect's default logger (which writes to
+ * stdout) is replaced by one on stderr for as long as the server runs.
+ *
+ * @since 0.1.0
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { Effect, Layer, Logger, Runtime } from "effect"
+import type { AgentMode } from "../../domain/AgentMode.js"
+import type { InvalidToolDefinition } from "../../domain/errors.js"
+import { McpBridge } from "../../services/McpBridge.js"
+import type { ToolRegistry } from "../../services/ToolRegistry.js"
+import { ToolSystem } from "../../services/ToolSystem.js"
+import { Workspace } from "../../services/Workspace.js"
+import type { McpBridgeOptions } from "./bridge.js"
+import { loadMcpConfig, type McpConfigError } from "./config.js"
+import { type McpServeError, type McpServeOptions, serveMcp } from "./server.js"
+
+/** Effect's default logger on stderr instead of stdout (other loggers are left alone). */
+const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false }))
+
+/**
+ * Serves the registry over this process's stdin and stdout until stdin ends (the client
+ * went away) or the fiber is interrupted.
+ */
+export const serveMcpStdio = (
+  options: McpServeOptions = {}
+): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
+  Effect.gen(function*() {
+    const transport = new StdioServerTransport(process.stdin, process.stdout)
+    const runtime = yield* Effect.runtime<never>()
+    // the SDK's stdio transport does not watch for the end of stdin
+    const onEnd = () => {
+      Runtime.runFork(runtime)(
+        Effect.tryPromise(() => transport.close()).pipe(
+          Effect.catchAll((error) => Effect.logWarning(`Closing stdio failed: ${String(error.error)}`))
+        )
+      )
+    }
+    yield* Effect.acquireUseRelease(
+      Effect.sync(() => process.stdin.once("end", onEnd)),
+      () => serveMcp(transport, options),
+      () => Effect.sync(() => process.stdin.off("end", onEnd))
+    )
+  }).pipe(Effect.provide(stderrLogger))
+
+/**
+ * `system` with the servers of a configuration file bridged into its registry (unchanged
+ * when `file` is `undefined`). The servers live as long as the layer.
+ *
+ * @example
+ * ```ts
+ * Effect.provide(program, withMcpConfigFile(ToolSystem.layerNode(), "mcp.json"))
+ * ```
+ */
+export const withMcpConfigFile = <A, E, R>(
+  system: Layer.Layer<A | ToolRegistry, E, R>,
+  file: string | undefined,
+  options?: McpBridgeOptions
+): Layer.Layer<A | ToolRegistry, E | McpConfigError, R | FileSystem.FileSystem> =>
+  file === undefined ? system : Layer.unwrapEffect(
+    Effect.map(loadMcpConfig(file), (servers) => McpBridge.layer(servers, options).pipe(Layer.provideMerge(system)))
+  )
+
+/** What `effect-tool-system mcp` takes. */
+export interface McpCommandOptions {
+  readonly mode?: AgentMode | undefined
+  /** The workspace root (default: the live resolver: `WORKSPACE_ROOT`, else the cwd). */
+  readonly workspace?: string | undefined
+  /** `--yes`: every call is confirmed. */
+  readonly yes?: boolean | undefined
+  /** `--mcp-config FILE`: servers to bridge in (and serve on). */
+  readonly mcpConfig?: string | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * `effect-tool-system mcp`: serves the whole registry (builtins, plus the bridged servers of
+ * `--mcp-config`) over stdio until the client goes away. Logs, the bridge's included, go to
+ * stderr.
+ */
+export const runMcpCommand = (
+  options: McpCommandOptions
+): Effect.Effect<void, McpServeError | McpConfigError | InvalidToolDefinition, FileSystem.FileSystem> =>
+  serveMcpStdio({
+    mode: options.mode,
+    confirmation: options.yes === true ? "auto" : "ask",
+    tags: options.tags
+  }).pipe(
+    Effect.provide(withMcpConfigFile(
+      ToolSystem.layerNode(options.workspace === undefined ? {} : { workspace: Workspace.layerFixed(options.workspace) }),
+      options.mcpConfig
+    )),
+    Effect.provide(stderrLogger)
+  )

@@ -1,0 +1,73 @@
+/**
+ * The `mcpServers` configuration: from a file (relative `cwd` from the file's directory,
+ * remote and disabled entries skipped, unknown keys ignored) and its errors.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { loadMcpConfig, McpConfigError, parseMcpConfig } from "../../../src/tools/mcp/config.js"
+import { tempDir } from "../../helpers/tempDir.js"
+
+describe("parseMcpConfig", () => {
+  it("reads the format other MCP clients write, ignoring keys it does not know", () => {
+    const parsed = parseMcpConfig({
+      mcpServers: {
+        files: { command: "npx", args: ["-y", "server"], env: { TOKEN: "t" }, alwaysAllow: ["x"] },
+        mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 },
+        remote: { url: "https://example.invalid/mcp" },
+        http: { type: "http", command: "x" },
+        off: { command: "node", disabled: true }
+      },
+      globalShortcut: "Ctrl+Space"
+    })
+    expect(parsed).toEqual(Either.right({
+      servers: {
+        files: { command: "npx", args: ["-y", "server"], env: { TOKEN: "t" } },
+        mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 }
+      },
+      skipped: [
+        { server: "remote", reason: "only stdio servers (with a command) are bridged" },
+        { server: "http", reason: "only stdio servers (with a command) are bridged" },
+        { server: "off", reason: "disabled" }
+      ]
+    }))
+  })
+
+  it("names the entry and the problem of a malformed configuration", () => {
+    expect(parseMcpConfig({ servers: {} })).toEqual(Either.left(`expected an object with an "mcpServers" object`))
+    const bad = parseMcpConfig({ mcpServers: { broken: { command: "", args: "not-a-list" } } })
+    expect(Either.isLeft(bad)).toBe(true)
+    if (Either.isLeft(bad)) {
+      expect(bad.left).toContain(`server "broken"`)
+      expect(bad.left).toContain("args")
+    }
+    expect(Either.isLeft(parseMcpConfig({ mcpServers: { t: { command: "x", initTimeoutMs: -1 } } }))).toBe(true)
+  })
+})
+
+describe("loadMcpConfig", () => {
+  it.scoped("loads a file; a relative cwd is taken from the file's directory", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("mcp-config-")
+      const file = path.join(dir, "mcp.json")
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: "node", cwd: "servers" }, b: { command: "x" } } }))
+      const servers = yield* loadMcpConfig(file)
+      expect(servers).toEqual({ a: { command: "node", cwd: path.join(dir, "servers") }, b: { command: "x" } })
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scoped("fails with McpConfigError for a missing file, bad JSON or a bad entry", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("mcp-config-")
+      const missing = yield* Effect.flip(loadMcpConfig(path.join(dir, "nope.json")))
+      expect(missing).toBeInstanceOf(McpConfigError)
+      expect(missing.message).toContain("nope.json")
+      const badJson = path.join(dir, "bad.json")
+      fs.writeFileSync(badJson, "{ mcpServers: ")
+      expect((yield* Effect.flip(loadMcpConfig(badJson))).reason).toMatch(/^not JSON: /)
+      const badEntry = path.join(dir, "entry.json")
+      fs.writeFileSync(badEntry, JSON.stringify({ mcpServers: { x: { args: [] } } }))
+      expect((yield* Effect.flip(loadMcpConfig(badEntry))).reason).toContain(`server "x"`)
+    }).pipe(Effect.provide(NodeContext.layer)))
+})

@@ -1,0 +1,135 @@
+/**
+ * The bridge's life: fail-open start (a missing command, a server that exits at once, a
+ * silent one), a crash mid-call and the restart on the next call, a server that dies on its
+ * own, and every process (and the processes they started) ended when the scope closes.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { ToolSystem } from "../../../src/index.js"
+import { McpBridge } from "../../../src/services/McpBridge.js"
+import { tempDir } from "../../helpers/tempDir.js"
+import { alive, bridged, eventually, fast, marker, nodeServer, processesWith } from "./helpers.js"
+
+/** What the echo server's `pids` tool answers. */
+const Pids = Schema.parseJson(Schema.Struct({ pid: Schema.Number, child: Schema.Number }))
+
+/** Builds the bridged system in a scope of its own, so a test can close it and look. */
+const open = (ws: string, servers: Parameters<typeof bridged>[1], options = fast) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const context = yield* Layer.buildWithScope(bridged(ws, servers, options), scope)
+    return { scope, system: Context.get(context, ToolSystem), bridge: Context.get(context, McpBridge) }
+  })
+
+describe("fail-open start", () => {
+  it.scopedLive("skips a missing command, a server that exits at once and a silent one, with the reason; the rest come up", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-failopen-")
+      const silentMark = marker("silent")
+      const stubbornMark = marker("stubborn")
+      const { bridge, scope, system } = yield* open(ws, {
+        missing: { command: "no-such-mcp-server-command" },
+        exits: nodeServer("exitAtOnce.mjs"),
+        silent: nodeServer("silent.mjs", [silentMark], { initTimeoutMs: 400 }),
+        stubborn: nodeServer("silent.mjs", ["--ignore-sigterm", stubbornMark], { initTimeoutMs: 400 }),
+        echo: nodeServer("echo.mjs")
+      })
+      const reasons = Object.fromEntries(bridge.skipped.map((s) => [s.server, s.reason]))
+      expect(Object.keys(reasons).sort()).toEqual(["exits", "missing", "silent", "stubborn"])
+      expect(reasons.missing).toContain("ENOENT")
+      expect(reasons.missing).toContain("no-such-mcp-server-command")
+      expect(reasons.exits).toContain("MCP error -32000: Connection closed")
+      expect(reasons.exits).toContain("exited with code 3")
+      expect(reasons.exits).toContain("fatal: missing configuration FOO_TOKEN")
+      expect(reasons.silent).toContain("MCP error -32001: Request timed out")
+      expect(reasons.stubborn).toContain("MCP error -32001: Request timed out")
+      // the skipped servers' processes are gone already, the stubborn one by SIGKILL
+      expect(processesWith(silentMark)).toEqual([])
+      expect(processesWith(stubbornMark)).toEqual([])
+      expect((yield* bridge.servers).map((s) => [s.name, s.state])).toEqual([["echo", "up"]])
+      const r = yield* system.execute("echo__echo", { text: "up" })
+      expect(r.output).toBe("up")
+      const listed = yield* system.registry.list({ tags: ["mcp"] })
+      expect(listed.every((t) => t.name.startsWith("echo__"))).toBe(true)
+      yield* Scope.close(scope, Exit.void)
+    }))
+})
+
+describe("crashes and restarts", () => {
+  it.scopedLive("a crash ends the pending call with a clear error; the next call restarts the server once; others are not affected", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-crash-")
+      const log = path.join(ws, "starts.log")
+      const { bridge, scope, system } = yield* open(ws, {
+        flaky: nodeServer("echo.mjs", ["--start-log", log], { requiresConfirmation: false }),
+        steady: nodeServer("echo.mjs")
+      }, { ...fast, maxRestarts: 1 })
+      const before = (yield* bridge.servers).find((s) => s.name === "flaky")?.pid ?? 0
+      const [crash, other] = yield* Effect.all([
+        system.execute("flaky__crash", {}),
+        Effect.zipRight(Effect.sleep("100 millis"), system.execute("steady__slow", { ms: 50 }))
+      ], { concurrency: 2 })
+      expect(crash).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(crash.error).toContain("the server closed the connection during the call")
+      expect(crash.error).toContain("exited with code 5")
+      expect(other).toMatchObject({ success: true, output: "slept 50" })
+      expect(alive(before)).toBe(false)
+      // the next call restarts it
+      const again = yield* system.execute("flaky__echo", { text: "back" })
+      expect(again).toMatchObject({ success: true, output: "back" })
+      const status = (yield* bridge.servers).find((s) => s.name === "flaky")
+      expect(status).toMatchObject({ state: "up", restarts: 1 })
+      expect(status?.pid).not.toBe(before)
+      expect(fs.readFileSync(log, "utf8").trim().split("\n")).toHaveLength(2)
+      // a second crash: the restarts are used up, and the server is reported down
+      yield* system.execute("flaky__crash", {})
+      const down = yield* system.execute("flaky__echo", { text: "?" })
+      expect(down).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(down.error).toContain(`MCP server "flaky" is unavailable`)
+      expect(down.error).toContain("restarted 1 times already")
+      expect((yield* bridge.servers).find((s) => s.name === "flaky")?.state).toBe("down")
+      expect(fs.readFileSync(log, "utf8").trim().split("\n")).toHaveLength(2)
+      // the other server never noticed
+      expect((yield* system.execute("steady__echo", { text: "fine" })).output).toBe("fine")
+      yield* Scope.close(scope, Exit.void)
+    }))
+
+  it.scopedLive("a server that dies on its own after start is restarted by the next call", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-dies-")
+      const { bridge, scope, system } = yield* open(ws, { mortal: nodeServer("echo.mjs", ["--die-after", "400"]) })
+      const first = (yield* bridge.servers)[0]?.pid ?? 0
+      expect(yield* eventually(() => !alive(first))).toBe(true)
+      // the bridge notices (the pipe closes); a call made before that would meet the dying server
+      let state = ""
+      for (let i = 0; i < 100 && state !== "crashed"; i++) {
+        state = (yield* bridge.servers)[0]?.state ?? ""
+        if (state !== "crashed") yield* Effect.sleep("20 millis")
+      }
+      expect(state).toBe("crashed")
+      const r = yield* system.execute("mortal__echo", { text: "again" })
+      expect(r).toMatchObject({ success: true, output: "again" })
+      expect((yield* bridge.servers)[0]).toMatchObject({ state: "up", restarts: 1 })
+      yield* Scope.close(scope, Exit.void)
+    }))
+})
+
+describe("the end of the scope", () => {
+  it.scopedLive("ends every server process and the processes they started, and unregisters the proxies", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-scope-")
+      const { bridge, scope, system } = yield* open(ws, {
+        a: nodeServer("echo.mjs", ["--spawn-child"]),
+        b: nodeServer("echo.mjs")
+      })
+      const pids = Schema.decodeUnknownSync(Pids)((yield* system.execute("a__pids", {})).output)
+      const servers = (yield* bridge.servers).map((s) => s.pid)
+      expect(servers).toContain(pids.pid)
+      for (const pid of [...servers, pids.child]) expect(alive(pid)).toBe(true)
+      yield* Scope.close(scope, Exit.void)
+      for (const pid of [...servers, pids.child]) expect(alive(pid)).toBe(false)
+      expect(yield* system.registry.list({ tags: ["mcp"] })).toEqual([])
+    }))
+})

@@ -1,0 +1,3 @@
+// A server that exits before it answers anything.
+process.stderr.write("fatal: missing configuration FOO_TOKEN\n")
+process.exit(3)
