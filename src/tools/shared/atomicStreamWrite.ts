@@ -20,9 +20,8 @@
  * @since 0.1.0
  */
 import { Data, Effect, Option, Stream } from "effect"
-import { randomBytes } from "node:crypto"
 import * as NodePath from "node:path"
-import { ensureDirectory, type WriteOutcome } from "./atomicWrite.js"
+import { ensureDirectory, removeOwn, tempNameOf, type WriteOutcome } from "./atomicWrite.js"
 import { changed, isAt } from "./safeFs.js"
 import { SafeFsError } from "./safeFsError.js"
 import * as Node from "./safeFsNode.js"
@@ -31,30 +30,6 @@ import * as Node from "./safeFsNode.js"
 export class StreamTooLarge extends Data.TaggedError("StreamTooLarge")<{
   readonly maxBytes: number
 }> {}
-
-/** The name of a temp file beside `name`: hidden, unique, short enough for any file system (as `atomicWrite.ts`). */
-const tempNameOf = (name: string): string => {
-  let stem = ""
-  for (const char of name) {
-    if (Buffer.byteLength(stem + char) > 64) break
-    stem += char
-  }
-  return `.${stem}.${randomBytes(8).toString("hex")}.tmp`
-}
-
-/** Removes the file open as `fd` from the first of `candidates` holding that very inode (as `atomicWrite.ts`). */
-const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<boolean> =>
-  Effect.gen(function*() {
-    const own = yield* Node.fstat(fd, path)
-    for (const candidate of candidates) {
-      const there = yield* Effect.option(Node.lstat(candidate, path))
-      if (Option.isSome(there) && Node.sameFile(own, there.value)) {
-        yield* Node.unlink(candidate, path)
-        return true
-      }
-    }
-    return false
-  }).pipe(Effect.catchAll((error) => Effect.as(Effect.logWarning(`could not remove a temp file of "${path}"`, error), false)))
 
 /**
  * Writes what `content` streams to `path` (a resolved path inside the workspace `root`)

@@ -32,7 +32,7 @@ export interface WriteOutcome {
 }
 
 /** The name of a temp file beside `name`: hidden, unique, and short enough for any file system. */
-const tempNameOf = (name: string): string => {
+export const tempNameOf = (name: string): string => {
   let stem = ""
   for (const char of name) {
     if (Buffer.byteLength(stem + char) > 64) break
@@ -45,7 +45,7 @@ const tempNameOf = (name: string): string => {
  * Removes the file open as `fd` from the first of `candidates` that holds that very inode
  * (never another file that took its name). Whether it was found and removed.
  */
-const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<boolean> =>
+export const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<boolean> =>
   Effect.gen(function*() {
     const own = yield* Node.fstat(fd, path)
     for (const candidate of candidates) {
