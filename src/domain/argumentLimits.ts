@@ -21,43 +21,47 @@ const MAX_ISSUES = 20
 /** Longest message of one issue. */
 const MAX_ISSUE_CHARS = 200
 
-/**
- * The first bound the arguments break, as an issue, or `undefined`. Iterative (no recursion),
- * linear in the size of the input and stopped at the first bound it crosses.
- */
-export const argumentsProblem = (input: unknown): ArgumentIssue | undefined => {
-  if (typeof input !== "object" || input === null) return undefined
-  const stack: Array<unknown> = [input]
-  const depths: Array<number> = [1]
-  let nodes = 0
-  let chars = 0
-  while (stack.length > 0) {
-    const value = stack.pop()
-    const depth = depths.pop() ?? 0
-    nodes += 1
-    if (nodes > MAX_ARGUMENT_NODES) return { path: [], message: `more than ${MAX_ARGUMENT_NODES} values` }
-    if (typeof value === "string") {
-      chars += value.length
-      if (chars > MAX_ARGUMENT_CHARS) return { path: [], message: `more than ${MAX_ARGUMENT_CHARS} characters of text` }
-      continue
+/** What a check has counted so far. */
+interface Tally {
+  nodes: number
+  chars: number
+}
+
+const tooDeep: ArgumentIssue = { path: [], message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }
+const tooMany: ArgumentIssue = { path: [], message: `more than ${MAX_ARGUMENT_NODES} values` }
+const tooLong: ArgumentIssue = { path: [], message: `more than ${MAX_ARGUMENT_CHARS} characters of text` }
+
+/** Counts one value (and what it holds). Recursion stops at `MAX_ARGUMENT_DEPTH`, so it stays shallow. */
+const visit = (value: unknown, depth: number, tally: Tally): ArgumentIssue | undefined => {
+  if (++tally.nodes > MAX_ARGUMENT_NODES) return tooMany
+  if (typeof value === "string") {
+    tally.chars += value.length
+    return tally.chars > MAX_ARGUMENT_CHARS ? tooLong : undefined
+  }
+  if (typeof value !== "object" || value === null) return undefined
+  if (depth > MAX_ARGUMENT_DEPTH) return tooDeep
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = visit(value[i], depth + 1, tally)
+      if (problem !== undefined) return problem
     }
-    if (typeof value !== "object" || value === null) continue
-    if (depth > MAX_ARGUMENT_DEPTH) return { path: [], message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }
-    if (Array.isArray(value)) {
-      for (const item of value) {
-        stack.push(item)
-        depths.push(depth + 1)
-      }
-      continue
-    }
-    for (const key of Object.keys(value)) {
-      chars += key.length
-      stack.push(Reflect.get(value, key))
-      depths.push(depth + 1)
-    }
+    return undefined
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    tally.chars += key.length
+    const problem = visit(Reflect.get(value, key), depth + 1, tally)
+    if (problem !== undefined) return problem
   }
   return undefined
 }
+
+/**
+ * The first bound the arguments break, as an issue, or `undefined`. Linear in the size of the
+ * input, stopped at the first bound it crosses; its recursion is bounded by the depth limit.
+ */
+export const argumentsProblem = (input: unknown): ArgumentIssue | undefined =>
+  typeof input !== "object" || input === null ? undefined : visit(input, 1, { nodes: 0, chars: 0 })
 
 /** Flattens `text` to one line of at most `max` characters. */
 const oneLine = (text: string, max: number): string => {
