@@ -6,7 +6,10 @@
  * outside the workspace.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, FastCheck as fc } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Cause, ConfigProvider, Effect, Exit, FastCheck as fc, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -15,6 +18,7 @@ import {
   type JsonSchema,
   RateLimiter,
   ToolRegistry,
+  UrlPolicy,
   ToolSystem,
   Workspace
 } from "../../src/index.js"
@@ -110,11 +114,21 @@ const argumentsFor = (parameters: JsonSchema): fc.Arbitrary<unknown> => {
   )
 }
 
-const system = ToolSystem.layerNode({
+/** No request leaves the process: every URL the fuzzing makes up is answered "offline" at once. */
+const offline = HttpClient.make((request) =>
+  Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "offline (fuzz test)" }))
+)
+const offlinePolicy = Layer.succeed(UrlPolicy, { check: () => Option.none(), client: offline })
+
+const system = ToolSystem.layer({
   workspace: Workspace.layerFixed(ws),
   confirmation: ConfirmationGate.layerAutoConfirm,
-  rateLimiter: RateLimiter.layerUnlimited
-})
+  rateLimiter: RateLimiter.layerUnlimited,
+  urlPolicy: offlinePolicy
+}).pipe(
+  // the platform's HttpClient (web_search, generate_image) is offline too, and no API key is read
+  Layer.provide(Layer.merge(NodeContext.layer, Layer.succeed(HttpClient.HttpClient, offline)))
+)
 
 describe("fuzz: every registered tool", () => {
   it.live(`answers ${RUNS} generated argument sets each with a structured result`, () =>
@@ -159,5 +173,5 @@ describe("fuzz: every registered tool", () => {
       expect(fs.readFileSync(path.join(outside, "secret"), "utf8")).toBe("TOP SECRET")
       // every tool got past validation at least sometimes, or the fuzzing proved little
       for (const [name, counts] of Object.entries(summary)) expect(counts.results, name).toBeGreaterThan(0)
-    }).pipe(Effect.provide(system)), { timeout: 600_000 })
+    }).pipe(Effect.provide(system), Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))), { timeout: 600_000 })
 })
