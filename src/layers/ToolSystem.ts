@@ -31,7 +31,6 @@ import { UrlPolicy } from "../services/UrlPolicy.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
-import { portedTools } from "../tools/ported/index.js"
 
 /** The platform services the graph requires; `ToolSystem.layerNode` provides Node's. */
 export type PlatformServices =
@@ -121,11 +120,11 @@ export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
     const registry = yield* ToolRegistry
     const executor = yield* ToolExecutor
     const builtins = options.builtins !== false
-    const tools: ReadonlyArray<Tool<unknown>> = [
-      ...(builtins ? builtinTools : []),
-      ...((options.ported ?? builtins) ? portedTools : []),
-      ...(options.tools ?? [])
-    ]
+    // the ported tools (and their parsers, diff, CSV, ...) load when the layer is built, not on import
+    const ported: ReadonlyArray<Tool<unknown>> = (options.ported ?? builtins)
+      ? (yield* Effect.promise(() => import("../tools/ported/index.js"))).portedTools
+      : []
+    const tools: ReadonlyArray<Tool<unknown>> = [...(builtins ? builtinTools : []), ...ported, ...(options.tools ?? [])]
     // Each tool's requirements are captured from this context (the registry keeps them).
     // `RequirementsOf<Tools>` in this effect's type makes the application provide every one
     // of them; the list is typed `Tool<unknown>`, so the context is handed over untyped.
