@@ -19,7 +19,7 @@ import type { ToolSpec } from "../domain/ToolSpec.js"
 import { type SessionOptions, ToolCallHandler, type ToolCallSession } from "../services/ToolCallHandler.js"
 
 /**
- * The parameters of every registry tool on the `@effect/ai` side: any JSON object. The
+ * The parameters of every registry tool on the `@effect/ai` side: every JSON object passes. The
  * executor validates them against the tool's own schema.
  */
 export const AnyArguments = Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Unknown }))

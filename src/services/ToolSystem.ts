@@ -61,7 +61,7 @@ export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspac
  *   const tools = yield* ToolSystem
  *   return yield* tools.execute("read_file", { filepath: "README.md", max_lines: 5 })
  * })
- * Effect.runPromise(program.pipe(Effect.provide(ToolSystem.layerNode()))).then(console.log)
+ * Effect.runPromise(program.pipe(Effect.tap(Effect.log), Effect.provide(ToolSystem.layerNode())))
  * ```
  */
 export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<ToolSystem, ToolSystemService>() {

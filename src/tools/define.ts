@@ -12,12 +12,11 @@ import { parametersJsonSchema } from "../domain/parametersSchema.js"
 import type { PreparedCall, Tool } from "../domain/Tool.js"
 import { ToolSpec } from "../domain/ToolSpec.js"
 import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
-import { definitionProblem, detailsOf, messageOf } from "./definition.js"
+import { DEFAULT_TIMEOUT, definitionBasics, detailsOf, messageOf } from "./definition.js"
 
 export type { PreparedCall, Tool } from "../domain/Tool.js"
 
-/** The default run timeout of a tool that names none. */
-export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
+export { DEFAULT_TIMEOUT }
 
 /** What `Tool.make` takes. `A` is the decoded arguments, `O` the handler's output. */
 export interface MakeOptions<A, I, O, E, R, OI = O> {
@@ -73,12 +72,7 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  * ```
  */
 export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A, I, O, E, R, OI>): Tool<R> => {
-  const version = options.version ?? "1.0.0"
-  const timeoutMs = options.timeout === "none"
-    ? undefined
-    : Duration.toMillis(Duration.decode(options.timeout ?? DEFAULT_TIMEOUT))
-  const problem = definitionProblem({ name, version, timeoutMs, rateLimitRpm: options.rateLimitRpm })
-  if (problem !== undefined) throw new InvalidToolDefinition({ name, reason: problem })
+  const { timeoutMs, version } = definitionBasics(name, options)
 
   let parameters
   try {

@@ -4,8 +4,13 @@
  *
  * @since 0.1.0
  */
+import { Duration } from "effect"
 import parse from "semver/functions/parse.js"
+import { InvalidToolDefinition } from "../domain/errors.js"
 import { NAME_PATTERN } from "../domain/ToolSpec.js"
+
+/** The default run timeout of a tool that names none. */
+export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
 
 /** A version exactly as semver writes it (no `v` prefix, no spaces), build metadata allowed. */
 const isCanonicalSemver = (version: string): boolean => {
@@ -81,4 +86,23 @@ export const definitionProblem = (tool: {
   if (tool.timeoutMs !== undefined && !(tool.timeoutMs > 0)) return "the timeout must be positive"
   if (tool.rateLimitRpm !== undefined && !(tool.rateLimitRpm > 0)) return "rateLimitRpm must be positive"
   return undefined
+}
+
+/**
+ * The version and timeout (ms) of a tool being defined, from its options with their defaults
+ * (`1.0.0`, 60 s, `"none"` for no timeout). Throws `InvalidToolDefinition` when the name,
+ * version, timeout or rate limit is not acceptable.
+ */
+export const definitionBasics = (name: string, options: {
+  readonly version?: string | undefined
+  readonly timeout?: Duration.DurationInput | "none" | undefined
+  readonly rateLimitRpm?: number | undefined
+}): { readonly version: string; readonly timeoutMs: number | undefined } => {
+  const version = options.version ?? "1.0.0"
+  const timeoutMs = options.timeout === "none"
+    ? undefined
+    : Duration.toMillis(Duration.decode(options.timeout ?? DEFAULT_TIMEOUT))
+  const problem = definitionProblem({ name, version, timeoutMs, rateLimitRpm: options.rateLimitRpm })
+  if (problem !== undefined) throw new InvalidToolDefinition({ name, reason: problem })
+  return { version, timeoutMs }
 }

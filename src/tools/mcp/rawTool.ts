@@ -15,8 +15,7 @@ import { InvalidArguments, InvalidToolDefinition, type PathTraversalError, ToolE
 import type { PreparedCall, Tool } from "../../domain/Tool.js"
 import { type JsonSchema, ToolSpec } from "../../domain/ToolSpec.js"
 import type { PathSlot } from "../../domain/WorkspacePath.js"
-import { DEFAULT_TIMEOUT } from "../define.js"
-import { definitionProblem, messageOf } from "../definition.js"
+import { definitionBasics, messageOf } from "../definition.js"
 import { compileArgumentsValidator } from "./jsonSchema.js"
 
 /** What `makeRawTool` takes. */
@@ -56,12 +55,7 @@ const noPaths: ReadonlyArray<PathSlot> = []
  * ```
  */
 export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R> => {
-  const version = options.version ?? "1.0.0"
-  const timeoutMs = options.timeout === "none"
-    ? undefined
-    : Duration.toMillis(Duration.decode(options.timeout ?? DEFAULT_TIMEOUT))
-  const problem = definitionProblem({ name, version, timeoutMs, rateLimitRpm: options.rateLimitRpm })
-  if (problem !== undefined) throw new InvalidToolDefinition({ name, reason: problem })
+  const { timeoutMs, version } = definitionBasics(name, options)
   if (options.parameters.type !== undefined && options.parameters.type !== "object") {
     throw new InvalidToolDefinition({ name, reason: `parameters: the schema's type must be "object"` })
   }

@@ -45,7 +45,7 @@ export const tempNameOf = (name: string): string => {
  * Removes the file open as `fd` from the first of `candidates` that holds that very inode
  * (never another file that took its name). Whether it was found and removed.
  */
-export const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<boolean> =>
+const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<boolean> =>
   Effect.gen(function*() {
     const own = yield* Node.fstat(fd, path)
     for (const candidate of candidates) {
@@ -91,16 +91,16 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
   )
 
 /**
- * Writes `content` to `path` (a resolved path inside the workspace `root`) atomically, creating
- * parent directories, bound to what it opens (see the module comment). `IsDirectory` when a
- * directory is there; `NotRegularFile` for a FIFO, socket or device; `Changed` when a link or a
- * move interfered, with nothing left behind.
+ * The shared body of the atomic writers: checks the target, creates the temp file bound to
+ * the checked directory, lets `fill` write it (returning how many bytes it wrote), syncs it with
+ * the replaced file's permission bits, renames it into place and verifies where it landed.
+ * On any failure or interruption before the rename the temp file is removed.
  */
-export const writeFileAtomic = (
+export const writeAtomicWith = <E>(
   root: string,
   path: string,
-  content: string | Uint8Array
-): Effect.Effect<WriteOutcome, SafeFsError> =>
+  fill: (fd: number) => Effect.Effect<number, E | SafeFsError>
+): Effect.Effect<WriteOutcome, E | SafeFsError> =>
   Effect.scoped(Effect.gen(function*() {
     if (path === root) return yield* new SafeFsError({ reason: "IsDirectory", path, message: `"${path}" is a directory` })
     const dir = yield* ensureDirectory(root, NodePath.dirname(path))
@@ -116,7 +116,6 @@ export const writeFileAtomic = (
         return yield* new SafeFsError({ reason: "NotRegularFile", path, kind, message: `"${path}" is a ${kind}, not a regular file` })
       }
     }
-    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content
 
     const tempName = tempNameOf(name)
     const temp = Node.childOf(dir.fd, dir.path, tempName)
@@ -135,7 +134,7 @@ export const writeFileAtomic = (
         )
     )
     if (!(yield* isAt(fd, tempPath))) return yield* changed(path, "it was being written")
-    yield* Node.writeAll(fd, path, bytes, 0)
+    const bytes = yield* fill(fd)
     // the permission bits only: a set-user-ID bit is not carried over to new content
     if (Option.isSome(existing)) yield* Node.fchmod(fd, path, Number(existing.value.mode) & 0o777)
     yield* Node.fsync(fd, path)
@@ -150,5 +149,21 @@ export const writeFileAtomic = (
       yield* removeOwn(fd, path, Option.isSome(landed) ? [target, landed.value] : [target])
       return yield* changed(path, "it was being written")
     }))
-    return { replaced: Option.isSome(existing), bytes: bytes.length }
+    return { replaced: Option.isSome(existing), bytes }
   }))
+
+/**
+ * Writes `content` to `path` (a resolved path inside the workspace `root`) atomically, creating
+ * parent directories, bound to what it opens (see the module comment). `IsDirectory` when a
+ * directory is there; `NotRegularFile` for a FIFO, socket or device; `Changed` when a link or a
+ * move interfered, with nothing left behind.
+ */
+export const writeFileAtomic = (
+  root: string,
+  path: string,
+  content: string | Uint8Array
+): Effect.Effect<WriteOutcome, SafeFsError> =>
+  writeAtomicWith(root, path, (fd) => {
+    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content
+    return Effect.as(Node.writeAll(fd, path, bytes, 0), bytes.length)
+  })

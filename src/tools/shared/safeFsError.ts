@@ -13,7 +13,7 @@ import { Data } from "effect"
  * - `NotRegularFile`: a FIFO, socket or device (`kind` says which), refused without reading;
  * - `Changed`: the path changed between the workspace check and the use (a symbolic link was
  *   swapped in, a directory moved): nothing was read, and nothing written was left;
- * - `Io`: any other system error (`code` is its errno name).
+ * - `Io`: every other system error (`code` is its errno name).
  */
 export type SafeFsReason = "NotFound" | "IsDirectory" | "NotDirectory" | "NotRegularFile" | "Changed" | "Io"
 

@@ -17,9 +17,8 @@
  * @since 0.1.0
  */
 import { Effect, Option } from "effect"
-import { randomBytes } from "node:crypto"
 import * as NodePath from "node:path"
-import { ensureDirectory, writeFileAtomic, type WriteOutcome } from "./atomicWrite.js"
+import { ensureDirectory, tempNameOf, writeFileAtomic, type WriteOutcome } from "./atomicWrite.js"
 import { changed, isAt, openFile } from "./safeFs.js"
 import {
   DestinationExists,
@@ -40,16 +39,6 @@ export interface PlaceOptions {
   readonly overwrite: boolean
   /** The permission bits of a new file; default 0666 less the umask. */
   readonly mode?: number | undefined
-}
-
-/** A hidden name beside `name`, unique and short enough for any file system. */
-const tempNameOf = (name: string): string => {
-  let stem = ""
-  for (const char of name) {
-    if (Buffer.byteLength(stem + char) > 64) break
-    stem += char
-  }
-  return `.${stem}.${randomBytes(8).toString("hex")}.part`
 }
 
 /** Removes a temp file of ours (a regular file under its random name), through the directory and by its path. */

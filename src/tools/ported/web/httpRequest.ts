@@ -1,5 +1,5 @@
 /**
- * `http_request`: any method, headers and a text body; answers the status, the headers and the
+ * `http_request`: every method, headers and a text body; answers the status, the headers and the
  * body (text, cut; binary bodies are described, not shown). Any status is an answer, not a
  * failure. Through `UrlPolicy` (http(s) only, no private or loopback address, redirects
  * followed and checked, credentials dropped when a redirect changes origin). Needs
