@@ -21,7 +21,7 @@ const dist = new URL("../dist/index.js", import.meta.url)
 const { Tool, ToolExecutor, ToolSystem, Workspace }: typeof Library = await import(dist.href)
 
 const N = Number(process.env.BENCH_CALLS ?? 50_000)
-const ROUNDS = 3
+const ROUNDS = 5
 
 const handler = ({ x }: { readonly x: number }) => Effect.succeed(x + 1)
 
@@ -71,7 +71,7 @@ const countingTracer = Tracer.make({
 const traced = Layer.setTracer(countingTracer)
 
 const CONCURRENT = 200
-const BATCHES = Math.max(1, Math.floor(N / CONCURRENT / 5))
+const BATCHES = Math.max(1, Math.floor(N / CONCURRENT / 2))
 
 const time = async (label: string, run: (i: number) => Promise<unknown>): Promise<number> => {
   const samples: Array<number> = []

@@ -43,7 +43,10 @@ const external = [
   "pdfjs-dist",
   "quickjs-emscripten",
   // imported only when the sources run (pdf/workerScript.ts transpiles pdfWorker.ts then)
-  "typescript"
+  "typescript",
+  // `RateLimiter.layerRedis` only (optional peers); the command line never builds it
+  "ioredis",
+  "@effect/experimental"
 ]
 
 /** The names the `effect` barrel exports as `export * as Name from "./Name.js"`. */

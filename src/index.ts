@@ -32,6 +32,14 @@ export {
   type ToolCallOutcome
 } from "./domain/toolCalls.js"
 export * as ToolCalls from "./domain/toolCalls.js"
+export {
+  type CallExplanation,
+  type GateDecision,
+  type GateName,
+  gateOrder
+} from "./domain/GateDecision.js"
+export { CallSpanAttributes } from "./layers/callSpan.js"
+export { AuditLog, type AuditLogService, type AuditRecord } from "./services/AuditLog.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export {
   type ConfirmationDecision,
@@ -55,7 +63,13 @@ export {
   type SandboxPoolService
 } from "./services/SandboxPool.js"
 export { type PdfPoolOptions, type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
-export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
+export {
+  type RedisConnection,
+  type RedisRateLimiterOptions,
+  type RedisUnavailablePolicy,
+  RateLimiter,
+  type RateLimiterService
+} from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
 export { type ListOptions, ToolRegistry, type ToolRegistryService } from "./services/ToolRegistry.js"

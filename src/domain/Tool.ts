@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Context, Effect, Either } from "effect"
+import type { Context, Effect, Either, Tracer } from "effect"
 import type { InvalidArguments, PathTraversalError, ToolError } from "./errors.js"
 import type { ToolSpec } from "./ToolSpec.js"
 import type { PathSlot } from "./WorkspacePath.js"
@@ -64,7 +64,7 @@ export interface BoundCall {
   readonly use: <X>(
     f: <R>(
       run: Effect.Effect<unknown, ToolError | PathTraversalError, R>,
-      withServices: (caller: Context.Context<never>) => Context.Context<R>
+      withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>
     ) => X
   ) => X
 }

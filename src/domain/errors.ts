@@ -21,6 +21,7 @@ export type ErrorCode =
   | "MEMORY_LIMIT"
   | "TOOL_ERROR"
   | "PATH_TRAVERSAL"
+  | "MCP_TOOL_CHANGED"
 
 /** No tool (or no version of it in the requested range) is registered under `name`. */
 export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{
@@ -90,15 +91,21 @@ export class ConfirmationRequired extends Data.TaggedError("ConfirmationRequired
   }
 }
 
-/** The tool's rate limit is used up; a call may succeed again after `retryAfterMs`. */
+/**
+ * The tool's rate limit is used up (or, with `reason`, could not be checked); a call may
+ * succeed again after `retryAfterMs`.
+ */
 export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly tool: string
   readonly limitRpm: number
   readonly retryAfterMs: number
+  /** Set when the limiter refused without counting, e.g. "Redis unavailable: ..." (fail closed). */
+  readonly reason?: string | undefined
 }> {
   readonly code = "RATE_LIMITED" as const
   override get message(): string {
-    return `Rate limit of ${this.limitRpm}/min for "${this.tool}" reached; retry after ${this.retryAfterMs} ms`
+    const why = this.reason === undefined ? "reached" : `not checked (${this.reason})`
+    return `Rate limit of ${this.limitRpm}/min for "${this.tool}" ${why}; retry after ${this.retryAfterMs} ms`
   }
 }
 
@@ -150,6 +157,25 @@ export class PathTraversalError extends Data.TaggedError("PathTraversalError")<{
   }
 }
 
+/**
+ * A bridged MCP tool is held: its server changed it (its description, its input schema or its
+ * `readOnlyHint`) after it was first seen, and the application has not approved the new
+ * version (see `McpBridge.approve`). Nothing was sent to the server.
+ */
+export class McpToolChanged extends Data.TaggedError("McpToolChanged")<{
+  /** The server's name in the configuration. */
+  readonly server: string
+  /** The tool's name on that server. */
+  readonly tool: string
+  /** What changed and what waits, in a few words (e.g. `description changed; version 2.0.0 waits for approval`). */
+  readonly changed: string
+}> {
+  readonly code = "MCP_TOOL_CHANGED" as const
+  override get message(): string {
+    return `The MCP server "${this.server}" changed its tool "${this.tool}" after it was first seen: ${this.changed}`
+  }
+}
+
 /** A tool definition was refused at `Tool.make` or registration (bad name, bad version, duplicate). */
 export class InvalidToolDefinition extends Data.TaggedError("InvalidToolDefinition")<{
   readonly name: string
@@ -171,6 +197,7 @@ export type ToolCallError =
   | ToolTimeout
   | MemoryLimitExceeded
   | ToolError
+  | McpToolChanged
 
 /**
  * The `PathTraversalError` in a cause, as a failure or (as the executor raises it) a defect.

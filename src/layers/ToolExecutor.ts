@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Clock, Context, DefaultServices, Effect, Either, type Exit, FiberRef, Option, Tracer } from "effect"
+import { Cause, Clock, Context, DefaultServices, Effect, Either, Exit, type Fiber, Option, Tracer } from "effect"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
   MemoryLimitExceeded,
@@ -19,6 +19,7 @@ import { fromStrictArguments } from "../domain/exports.js"
 import type { BoundCall, RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
+import { AuditLog, type AuditLogService } from "../services/AuditLog.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
 import { RateLimiter } from "../services/RateLimiter.js"
@@ -26,7 +27,11 @@ import type { ExecuteOptions, ToolExecutorService } from "../services/ToolExecut
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { Workspace } from "../services/Workspace.js"
+import { auditRecordOf } from "./auditRecord.js"
+import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
+import { makeExplain } from "./explainCall.js"
 import { guard } from "./guard.js"
+import { relativeToRoot } from "./relativeToRoot.js"
 import { allowAll } from "./ToolPolicy.js"
 
 /** The tracer every fiber has unless the application installs one. */
@@ -35,15 +40,10 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
 
-
 /** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
 
 const noPaths: ReadonlyArray<ResolvedPath> = []
-
-/** `text` with the workspace root's absolute path taken out: messages name workspace-relative paths. */
-export const relativeToRoot = (text: string, root: string): string =>
-  root === "/" || !text.includes(root) ? text : text.replaceAll(`${root}/`, "").replaceAll(root, ".")
 
 /** The message of a defect, bounded (a defect's own formatting may recurse over deep data). */
 const crashMessage = (cause: Cause.Cause<unknown>): string => {
@@ -55,12 +55,8 @@ const crashMessage = (cause: Cause.Cause<unknown>): string => {
   }
 }
 
-/** Ends a span at the fiber clock's time, as `Effect.withSpan` does. */
-const endSpan = (span: Tracer.Span, exit: Exit.Exit<unknown, unknown>) =>
-  Effect.flatMap(FiberRef.get(FiberRef.currentTracerTimingEnabled), (timing) =>
-    timing
-      ? Effect.map(Clock.currentTimeNanos, (nanos) => span.end(nanos, exit))
-      : Effect.sync(() => span.end(BigInt(0), exit)))
+/** The audit log when none is in context. */
+const noAudit: AuditLogService = { enabled: false, includeArguments: false, write: () => Effect.void }
 
 export const makeExecutor = Effect.gen(function*() {
   const registry = yield* ToolRegistry
@@ -69,6 +65,7 @@ export const makeExecutor = Effect.gen(function*() {
   const confirmation = yield* ConfirmationGate
   const rateLimiter = yield* RateLimiter
   const workspace = yield* Workspace
+  const audit: AuditLogService = Option.getOrElse(yield* Effect.serviceOption(AuditLog), () => noAudit)
 
   /**
    * Resolves every path argument of a call through the `Workspace` (an escape dies with
@@ -96,7 +93,7 @@ export const makeExecutor = Effect.gen(function*() {
     const confirmed = options?.confirm === true
     const run = call.use((handler, context) =>
       // the handler runs under the call's span (its own spans nest under it)
-      guard(handler, span === undefined ? context : (caller) => Context.add(context(caller), Tracer.ParentSpan, span), {
+      guard(handler, span === undefined ? context : (caller) => context(caller, span), {
         timeoutMs: tool.timeoutMs,
         memoryLimitMb: tool.memoryLimitMb,
         onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
@@ -105,7 +102,7 @@ export const makeExecutor = Effect.gen(function*() {
     )
     // Gates that pass without work (`Effect.void`, the allow-all policy) are left out of the
     // chain: the order stays mode, policy, confirmation, rate limit, run.
-    const limited: Step = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool), run)
+    const limited: Step = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool, options?.rateLimitKey), run)
     // only tools that need confirmation are put to the confirmation gate
     const confirmation_ = tool.requiresConfirmation ? confirmation.check(tool, confirmed) : Effect.void
     const confirmed_: Step = confirmation_ === Effect.void ? limited : Effect.zipRight(confirmation_, limited)
@@ -139,29 +136,86 @@ export const makeExecutor = Effect.gen(function*() {
     )
   }
 
-  const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<Result.ToolExecutionResult> =>
-    Effect.withFiberRuntime((fiber) => {
-      const start = now()
-      const found = registry.lookup(name, options?.versionRange)
-      if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
-      const tool = found.right
-      const body = (span: Tracer.Span | undefined) =>
-        Effect.matchCauseEffect(pipeline(tool, input, options, span), {
-          onFailure: onFailure(tool, start),
-          onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
-        })
-      if (fiber.currentTracer === nativeTracer) return body(undefined)
-      // A span made and ended by hand, the handler's fiber started under it: `withSpan` would
-      // also re-provide the context around the whole pipeline, which costs several times more.
-      // No stack trace: capturing one costs more than the rest of the span together.
-      return Effect.flatMap(
-        Effect.makeSpan("tool.execute", {
-          attributes: { tool: tool.name, version: tool.version, mode: (options?.mode ?? AgentMode.Default).name },
-          captureStackTrace: false
-        }),
-        (span) => Effect.onExit(body(span), (exit) => endSpan(span, exit))
-      )
+  /** A refused or failed call ends its span as an error, with the code as `error.type`. */
+  const endCallSpan = (callSpan: CallSpan, exit: Exit.Exit<Result.ToolExecutionResult>) =>
+    Effect.sync(() => {
+      if (Exit.isSuccess(exit) && !exit.value.success) {
+        callSpan.span.attribute(CallSpanAttributes.errorType, exit.value.errorCode)
+        callSpan.end(Exit.fail(exit.value.errorCode))
+      } else {
+        callSpan.end(exit)
+      }
     })
 
-  return { execute } satisfies ToolExecutorService
+  /** One call; `onSpan` learns the call's span (for the audit record). */
+  const run = (
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    name: string,
+    input: unknown,
+    options: ExecuteOptions | undefined,
+    onSpan?: (span: Tracer.Span) => void
+  ): Effect.Effect<Result.ToolExecutionResult> => {
+    const start = now()
+    const found = registry.lookup(name, options?.versionRange)
+    if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
+    const tool = found.right
+    const body = (span: Tracer.Span | undefined) =>
+      Effect.matchCauseEffect(pipeline(tool, input, options, span), {
+        onFailure: onFailure(tool, start),
+        onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
+      })
+    if (fiber.currentTracer === nativeTracer) return body(undefined)
+    // The span is made and ended by hand and the handler's fiber started under it: `withSpan`
+    // would also re-provide the context around the whole pipeline, which costs several times
+    // more. No stack trace: capturing one costs more than the rest of the span together.
+    const callSpan = startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
+    if (callSpan === undefined) return body(undefined)
+    onSpan?.(callSpan.span)
+    return Effect.onExit(body(callSpan.span), (exit) => endCallSpan(callSpan, exit))
+  }
+
+  /** `run`, then one audit record of what happened (an escape and an interruption included). */
+  const audited = (
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    name: string,
+    input: unknown,
+    options: ExecuteOptions | undefined
+  ): Effect.Effect<Result.ToolExecutionResult> => {
+    const start = now()
+    const startedAtMillis = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
+      .unsafeCurrentTimeMillis()
+    const caller = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+    let span: Tracer.AnySpan | undefined = Option.getOrUndefined(caller)
+    return Effect.onExit(run(fiber, name, input, options, (own) => (span = own)), (exit) => {
+      const found = registry.lookup(name, options?.versionRange)
+      const tool = Either.getOrUndefined(found)
+      const traversal = Exit.isFailure(exit) ? pathTraversalOf(exit.cause) : Option.none()
+      const result = Exit.isSuccess(exit) ? exit.value : undefined
+      return audit.write(auditRecordOf({
+        startedAtMillis,
+        tool,
+        name,
+        version: result?.version ?? tool?.version ?? null,
+        options,
+        mode: (options?.mode ?? AgentMode.Default).name,
+        args: input,
+        includeArguments: audit.includeArguments,
+        success: result?.success === true,
+        errorCode: result?.errorCode ?? (Option.isSome(traversal) ? "PATH_TRAVERSAL" : null),
+        message: result?.error ?? (Option.isSome(traversal) ? traversal.value.message : "interrupted"),
+        durationMs: result?.durationMs ?? elapsed(start),
+        traceId: span?.traceId ?? null,
+        spanId: span?.spanId ?? null
+      }))
+    })
+  }
+
+  const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<Result.ToolExecutionResult> =>
+    Effect.withFiberRuntime((fiber) =>
+      audit.enabled ? audited(fiber, name, input, options) : run(fiber, name, input, options)
+    )
+
+  const explain = makeExplain({ registry, modeGate, policy, confirmation, rateLimiter, workspace })
+
+  return { execute, explain } satisfies ToolExecutorService
 })

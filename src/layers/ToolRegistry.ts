@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Either } from "effect"
+import { Context, Effect, Either, Tracer } from "effect"
 import maxSatisfying from "semver/ranges/max-satisfying.js"
 import rsort from "semver/functions/rsort.js"
 import type { AgentMode } from "../domain/AgentMode.js"
@@ -76,12 +76,24 @@ export const makeRegistry = (): ToolRegistryService => {
           new InvalidToolDefinition({ name: tool.name, reason: `version ${tool.version} is already registered` })
         )
       }
-      const merged = new WeakMap<Context.Context<never>, Context.Context<R>>()
-      const withServices = (caller: Context.Context<never>): Context.Context<R> => {
-        const cached = merged.get(caller)
-        if (cached !== undefined) return cached
+      // The last caller's context and its merge: a caller in a steady context (a runtime, a
+      // server loop) merges once. A caller whose context changes per call (each call under a
+      // new request span) merges per call; a WeakMap of every caller would cost more in
+      // garbage collection (an ephemeron per call) than the merge it saves.
+      let lastCaller: Context.Context<never> | undefined
+      let lastMerged: Context.Context<R> | undefined
+      const withServices = (caller: Context.Context<never>, span?: Tracer.AnySpan): Context.Context<R> => {
+        if (span !== undefined) {
+          // the caller's context, the tool's services and the call's span: one copy, not two
+          const map = new Map(caller.unsafeMap)
+          for (const [key, service] of context.unsafeMap) map.set(key, service)
+          map.set(Tracer.ParentSpan.key, span)
+          return Context.unsafeMake(map)
+        }
+        if (caller === lastCaller && lastMerged !== undefined) return lastMerged
         const fresh = Context.merge(caller, context)
-        merged.set(caller, fresh)
+        lastCaller = caller
+        lastMerged = fresh
         return fresh
       }
       const stored: RegisteredTool = {

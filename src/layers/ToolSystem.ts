@@ -19,6 +19,7 @@ import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
 import type { McpBridgeOptions } from "../tools/mcp/bridge.js"
 import type { McpServersConfig } from "../tools/mcp/config.js"
+import { AuditLog } from "../services/AuditLog.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
 import { PdfWorkers } from "../services/PdfWorkers.js"
@@ -74,8 +75,16 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly policy?: Layer.Layer<ToolPolicy>
   /** Default `ConfirmationGate.layer`. */
   readonly confirmation?: Layer.Layer<ConfirmationGate>
-  /** Default `RateLimiter.layerMemory`. */
+  /**
+   * Default `RateLimiter.layerMemory`; `RateLimiter.layerRedis` shares the limits of every
+   * process that uses one Redis.
+   */
   readonly rateLimiter?: Layer.Layer<RateLimiter>
+  /**
+   * Default `AuditLog.layerNoop` (no records, no cost); `AuditLog.layerJsonl(...)` writes one
+   * JSON line per call, `AuditLog.layerLogger()` logs each call.
+   */
+  readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path>
   /** Default `SandboxPool.layer()` (the Workers of `execute_javascript`). */
   readonly sandbox?: Layer.Layer<SandboxPool>
   /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
@@ -134,6 +143,7 @@ export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
     return {
       registry,
       execute: executor.execute,
+      explain: executor.explain,
       register: registry.register,
       openAITools: (listOptions) => Effect.map(registry.specs(listOptions), (specs) => specs.map((s) => s.toOpenAITool()))
     }
@@ -150,6 +160,7 @@ export const makeGraph = <A, E, Extra>(
     options.policy ?? ToolPolicy.layerAllowAll,
     options.confirmation ?? ConfirmationGate.layer,
     options.rateLimiter ?? RateLimiter.layerMemory,
+    options.audit ?? AuditLog.layerNoop,
     ToolRegistry.layerEmpty
   )
   const executor = ToolExecutor.layer.pipe(Layer.provideMerge(gates))

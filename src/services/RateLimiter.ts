@@ -11,8 +11,52 @@ import { makeTokenBuckets } from "../layers/RateLimiter.js"
 
 /** The `RateLimiter` service interface. */
 export interface RateLimiterService {
-  /** Takes one token of the tool's bucket, or fails with `RateLimited`. */
-  readonly acquire: (tool: ToolInfo) => Effect.Effect<void, RateLimited>
+  /**
+   * Takes one token of the bucket of the tool (and of `key`, when given: one bucket per
+   * tool and key), or fails with `RateLimited`.
+   */
+  readonly acquire: (tool: ToolInfo, key?: string) => Effect.Effect<void, RateLimited>
+  /**
+   * Would `acquire` admit a call now? Takes no token (for `ToolSystem.explain`).
+   */
+  readonly check: (tool: ToolInfo, key?: string) => Effect.Effect<void, RateLimited>
+}
+
+/**
+ * Where `RateLimiter.layerRedis` finds Redis: a URL (`redis://[user:password@]host[:port][/db]`,
+ * `rediss://` for TLS), a host and port, or an existing ioredis client, whose connection
+ * options are reused for a connection of the limiter's own (the `@effect/experimental` store
+ * opens and closes its connection itself).
+ */
+export type RedisConnection =
+  | string
+  | {
+    readonly host?: string | undefined
+    readonly port?: number | undefined
+    readonly db?: number | undefined
+    readonly username?: string | undefined
+    readonly password?: string | undefined
+    readonly tls?: boolean | undefined
+  }
+  | { readonly client: { readonly options: object } }
+
+/** What `RateLimiter.layerRedis` does with a call it cannot check on Redis. */
+export type RedisUnavailablePolicy = "fail-closed" | "fallback-memory"
+
+/** The options of `RateLimiter.layerRedis`. */
+export interface RedisRateLimiterOptions {
+  /** Default `redis://127.0.0.1:6379`. */
+  readonly redis?: RedisConnection | undefined
+  /** Prefix of every key the limiter writes. Default `"effect-tool-system:ratelimit:"`. */
+  readonly prefix?: string | undefined
+  /** The longest a call waits on Redis, in milliseconds. Default 200. */
+  readonly timeoutMs?: number | undefined
+  /**
+   * When Redis does not answer in time (down, restarting, slow): `"fail-closed"` (default)
+   * refuses the call with `RateLimited` and a `reason`; `"fallback-memory"` applies the limits
+   * per process (`layerMemory`'s buckets) until Redis answers again. Each change is logged.
+   */
+  readonly onUnavailable?: RedisUnavailablePolicy | undefined
 }
 
 /** Per-tool rate limits. */
@@ -23,5 +67,45 @@ export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<R
    */
   static readonly layerMemory: Layer.Layer<RateLimiter> = Layer.sync(RateLimiter, makeTokenBuckets)
   /** Admits everything. */
-  static readonly layerUnlimited: Layer.Layer<RateLimiter> = Layer.succeed(RateLimiter, { acquire: () => Effect.void })
+  static readonly layerUnlimited: Layer.Layer<RateLimiter> = Layer.succeed(RateLimiter, {
+    acquire: () => Effect.void,
+    check: () => Effect.void
+  })
+  /**
+   * The limits shared by every process that uses the same Redis (and `prefix`): a token bucket
+   * per tool (and rate-limit key) of `rateLimitRpm` per minute, kept in Redis by
+   * `@effect/experimental`'s `RateLimiter` store. A refused call fails with `RateLimited` and
+   * `retryAfterMs`, as with `layerMemory`. A call waits on Redis `timeoutMs` at most; past that,
+   * or while Redis is unreachable, `onUnavailable` decides (logged with `Effect.logWarning`
+   * when it starts, `Effect.logInfo` when Redis answers again). The connection reconnects on
+   * its own and is closed with the layer's scope.
+   *
+   * Needs the packages `ioredis` (5) and `@effect/experimental`; they are loaded when the
+   * layer is built, so importing the library does not load them. The clocks of the processes
+   * should agree (the bucket is refilled on the caller's time).
+   *
+   * @example
+   * ```ts
+   * import { RateLimiter, ToolSystem } from "effect-tool-system"
+   *
+   * const tools = ToolSystem.layerNode({
+   *   rateLimiter: RateLimiter.layerRedis({
+   *     redis: "redis://127.0.0.1:6379",
+   *     onUnavailable: "fallback-memory"
+   *   })
+   * })
+   * // per user: tools.execute("web_fetch", args, { rateLimitKey: userId })
+   * ```
+   */
+  static readonly layerRedis = (options: RedisRateLimiterOptions = {}): Layer.Layer<RateLimiter> =>
+    Layer.unwrapScoped(
+      Effect.map(
+        Effect.tryPromise({
+          try: () => import("../layers/RateLimiterRedis.js"),
+          catch: (cause) =>
+            new Error("RateLimiter.layerRedis needs the packages ioredis@5 and @effect/experimental", { cause })
+        }).pipe(Effect.orDie),
+        ({ makeRedisRateLimiter }) => Layer.scoped(RateLimiter, makeRedisRateLimiter(options))
+      )
+    )
 }

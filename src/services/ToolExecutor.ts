@@ -7,6 +7,7 @@
  */
 import { Context, type Effect, Layer } from "effect"
 import type { AgentMode } from "../domain/AgentMode.js"
+import type { CallExplanation } from "../domain/GateDecision.js"
 import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 import { makeExecutor } from "../layers/ToolExecutor.js"
 import type { ConfirmationGate } from "./ConfirmationGate.js"
@@ -29,6 +30,13 @@ export interface ExecuteOptions {
    * every optional field it leaves out: those nulls are dropped before validation.
    */
   readonly strictArguments?: boolean | undefined
+  /**
+   * Who the call's rate limit is counted for (a user, a tenant): each key has its own bucket
+   * per tool. Default: one bucket per tool.
+   */
+  readonly rateLimitKey?: string | undefined
+  /** The model's id for this call (`tool_call_id`); recorded on the span and in the audit log. */
+  readonly callId?: string | undefined
 }
 
 /** The `ToolExecutor` service interface. */
@@ -38,6 +46,11 @@ export interface ToolExecutorService {
    * escape (`PathTraversalError`) is a defect and never a result.
    */
   readonly execute: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<ToolExecutionResult>
+  /**
+   * What `execute` would decide for this call, gate by gate, without running the handler or
+   * taking a rate-limit token. A workspace escape is a `fail` of the `paths` gate here.
+   */
+  readonly explain: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<CallExplanation>
 }
 
 /** The gated executor. */

@@ -7,6 +7,7 @@
  */
 import { Context, type Effect, Layer } from "effect"
 import type { InvalidToolDefinition } from "../domain/errors.js"
+import type { CallExplanation } from "../domain/GateDecision.js"
 import type { Tool } from "../domain/Tool.js"
 import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 import type { OpenAITool } from "../domain/ToolSpec.js"
@@ -40,6 +41,17 @@ export interface ToolSystemService {
   readonly registry: ToolRegistryService
   /** Runs one call through every gate; see `ToolExecutor`. */
   readonly execute: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<ToolExecutionResult>
+  /**
+   * A dry run of the gates: what `execute` would decide for this call, gate by gate, with
+   * each gate's reason, without running the handler or taking a rate-limit token.
+   *
+   * @example
+   * ```ts
+   * const why = yield* tools.explain("write_file", { filepath: "a.txt", content: "" }, { mode: AgentMode.Explore })
+   * // why.wouldRun === false, why.errorCode === "MODE_BLOCKED"
+   * ```
+   */
+  readonly explain: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<CallExplanation>
   /** Registers a tool (its requirements are captured from the registering context). */
   readonly register: <R>(tool: Tool<R>) => Effect.Effect<void, InvalidToolDefinition, R>
   /** The tools in OpenAI's function-calling shape, for the model. */

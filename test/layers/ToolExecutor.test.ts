@@ -367,7 +367,7 @@ describe("ToolExecutor", () => {
     }).pipe(Effect.provide(system({ policy })))
   })
 
-  it.effect("every call runs in a tool.execute span when a tracer is installed", () =>
+  it.effect("every call runs in an execute_tool span when a tracer is installed", () =>
     Effect.gen(function*() {
       const native = yield* Effect.tracer
       const spans: Array<{ name: string; attributes: Record<string, unknown> }> = []
@@ -380,7 +380,7 @@ describe("ToolExecutor", () => {
         }
       })
       yield* exec("echo", { x: 1 }, { mode: AgentMode.Explore }).pipe(Effect.withTracer(recording))
-      expect(spans.map((s) => s.name)).toContain("tool.execute")
+      expect(spans.map((s) => s.name)).toContain("execute_tool echo")
       yield* exec("echo", { x: 1 })
       expect(spans.length).toBe(1)
     }).pipe(Effect.provide(system())))

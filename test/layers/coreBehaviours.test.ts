@@ -89,10 +89,11 @@ describe("tracing", () => {
       const spans: Array<{ name: string; attributes: ReadonlyMap<string, unknown> }> = []
       const tracer = yield* recording(spans)
       yield* exec("echo", { x: 1 }, { mode: AgentMode.Plan }).pipe(Effect.withTracer(tracer))
-      const span = spans.find((s) => s.name === "tool.execute")
-      expect(span?.attributes.get("tool")).toBe("echo")
-      expect(span?.attributes.get("version")).toBe("2.1.0")
-      expect(span?.attributes.get("mode")).toBe("plan")
+      const span = spans.find((s) => s.name === "execute_tool echo")
+      expect(span?.attributes.get("gen_ai.operation.name")).toBe("execute_tool")
+      expect(span?.attributes.get("gen_ai.tool.name")).toBe("echo")
+      expect(span?.attributes.get("effect_tool_system.tool.version")).toBe("2.1.0")
+      expect(span?.attributes.get("effect_tool_system.agent.mode")).toBe("plan")
     }).pipe(Effect.provide(system)))
 
   it.effect("without a tracer, no span work is done: the handler runs under no span", () =>
@@ -107,7 +108,7 @@ describe("tracing", () => {
       yield* registry.register(spanName)
       expect(yield* exec("span_name", {})).toMatchObject({ output: "none" })
       const tracer = yield* recording([])
-      expect(yield* exec("span_name", {}).pipe(Effect.withTracer(tracer))).toMatchObject({ output: "tool.execute" })
+      expect(yield* exec("span_name", {}).pipe(Effect.withTracer(tracer))).toMatchObject({ output: "execute_tool span_name" })
     }).pipe(Effect.provide(system)))
 })
 
@@ -133,6 +134,29 @@ describe("interruption", () => {
         events.push("caller resumed")
       }).pipe(Effect.provide(layer))
       expect(events).toEqual(["finalized", "caller resumed"])
+    }))
+})
+
+describe("timeout", () => {
+  it.live("a TIMEOUT result comes back only after the handler's asynchronous finalizer has run", () =>
+    Effect.gen(function*() {
+      const events: Array<string> = []
+      const slowFinalizer = Tool.make("slow_finalizer_timeout", {
+        description: "Never ends; its finalizer takes 100 ms",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        timeout: "50 millis",
+        handler: () =>
+          Effect.never.pipe(
+            Effect.ensuring(Effect.zipRight(Effect.sleep("100 millis"), Effect.sync(() => void events.push("finalized"))))
+          )
+      })
+      const layer = ToolSystem.layerNode({ builtins: false, tools: [slowFinalizer], workspace: Workspace.layerFixed(ws) })
+      const r = yield* exec("slow_finalizer_timeout", {}).pipe(Effect.provide(layer))
+      events.push("result")
+      expect(r.errorCode).toBe("TIMEOUT")
+      expect(events).toEqual(["finalized", "result"])
+      expect(r.durationMs).toBeGreaterThanOrEqual(140)
     }))
 })
 

@@ -1,0 +1,321 @@
+/**
+ * `RateLimiter.layerRedis` against a real `redis-server` (Debian's package; `.ci/run` installs
+ * it): limits shared by separate processes, tenant keys, `check`, and what happens when Redis
+ * is killed, stalled and started again.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Duration, Effect, Exit, Layer, Logger, Schedule, Schema } from "effect"
+import { Redis } from "ioredis"
+import { spawn } from "node:child_process"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { RateLimited } from "../../src/domain/errors.js"
+import { RateLimiter, Tool, ToolSystem, Workspace } from "../../src/index.js"
+import type { RedisRateLimiterOptions } from "../../src/services/RateLimiter.js"
+import { type RedisServer, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const workerScript = path.join(root, "test/fixtures/ratelimit/worker.ts")
+
+const TIMEOUT_MS = 200
+/** What a call may take beyond `timeoutMs` on this shared 2-core machine. */
+const MARGIN_MS = 500
+
+let prefixes = 0
+/** A key prefix of its own per limiter set, so no test sees another's buckets. */
+const freshPrefix = () => `ets-test-${process.pid}-${++prefixes}:`
+
+const toolWith = (name: string, rpm: number) =>
+  Tool.make(name, {
+    description: `${rpm} calls a minute`,
+    parameters: Schema.Struct({}),
+    readOnly: true,
+    rateLimitRpm: rpm,
+    handler: () => Effect.succeed("ran")
+  })
+
+/** The limiter of a `layerRedis`, open for the scope. */
+const redisLimiter = (options: RedisRateLimiterOptions) =>
+  Effect.map(Layer.build(RateLimiter.layerRedis(options)), (context) => Context.get(context, RateLimiter))
+
+/** The log lines (level and message) of the effect. */
+const withLogs = <A, E, R>(body: (logs: ReadonlyArray<string>) => Effect.Effect<A, E, R>) => {
+  const logs: Array<string> = []
+  const logger = Logger.make(({ logLevel, message }) => {
+    logs.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+  })
+  return body(logs).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+}
+
+/** The exit of `effect` and how long it took, in ms. */
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.timed(Effect.exit(effect)), ([duration, exit]) => ({ exit, ms: Duration.toMillis(duration) }))
+
+const failureOf = <A>(exit: Exit.Exit<A, RateLimited>): RateLimited | undefined =>
+  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+
+/** Retries `acquire` until Redis counts again (bounded). */
+const untilAdmitted = (effect: Effect.Effect<void, RateLimited>) =>
+  effect.pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("6 seconds"))))
+
+interface WorkerResult {
+  readonly admitted: number
+  readonly limited: number
+  readonly retryAfterMs: readonly [number, number] | null
+  readonly unchecked: number
+  readonly other: ReadonlyArray<string>
+}
+
+/** One worker process (`test/fixtures/ratelimit/worker.ts` through tsx), killed with the scope. */
+const startWorker = (config: Record<string, unknown>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const child = spawn(process.execPath, ["--import", "tsx", workerScript, JSON.stringify(config)], {
+        cwd: root,
+        stdio: ["pipe", "pipe", "pipe"]
+      })
+      let stdout = ""
+      let stderr = ""
+      child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")))
+      const ready = new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString("utf8")
+          if (stdout.startsWith("ready\n")) resolve()
+        })
+        child.on("exit", (code) => reject(new Error(`worker exited (${code}) before ready: ${stderr}`)))
+      })
+      const result = new Promise<WorkerResult>((resolve, reject) => {
+        child.on("exit", (code) => {
+          const last = stdout.trim().split("\n").at(-1) ?? ""
+          if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last))
+          else reject(new Error(`worker exited (${code}): ${stdout}\n${stderr}`))
+        })
+      })
+      return { child, ready, result }
+    }),
+    ({ child }) => Effect.sync(() => void (child.exitCode === null && child.kill("SIGKILL")))
+  )
+
+// Without redis-server the tests are skipped on a developer's machine; under CI they must run.
+describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimiter.layerRedis", { timeout: 60_000 }, () => {
+  it.scopedLive("4 processes making 1,000 calls together against 100/min admit exactly 100", () =>
+    Effect.gen(function*() {
+      const redis = yield* redisServer()
+      const prefix = freshPrefix()
+      // A generous wait on Redis: 250 calls at once in one process under tsx, on a loaded
+      // machine, can keep the process itself busy past 200 ms; this test is about counting.
+      // The workers' clocks stand at one instant, so no token is refilled (one every 600 ms)
+      // while the slowest process is still making its calls.
+      const config = { url: redis.url, prefix, rpm: 100, calls: 250, timeoutMs: 5_000, now: Date.now() }
+      const workers = yield* Effect.all(Array.from({ length: 4 }, () => startWorker(config)))
+      yield* Effect.promise(() => Promise.all(workers.map((w) => w.ready)))
+      for (const { child } of workers) child.stdin.write("go\n")
+      const results = yield* Effect.promise(() => Promise.all(workers.map((w) => w.result)))
+
+      const total = (f: (r: WorkerResult) => number) => results.reduce((sum, r) => sum + f(r), 0)
+      expect(results.flatMap((r) => r.other)).toEqual([])
+      expect(total((r) => r.unchecked)).toBe(0)
+      expect(total((r) => r.admitted)).toBe(100)
+      expect(total((r) => r.limited)).toBe(900)
+      // each refusal carries when a token is back: at most one refill interval (60 s / 100)
+      for (const r of results) {
+        if (r.retryAfterMs === null) continue
+        expect(r.retryAfterMs[0]).toBeGreaterThan(0)
+        expect(r.retryAfterMs[1]).toBeLessThanOrEqual(600)
+      }
+    }))
+
+  it.scopedLive("a tenant key is a bucket of its own; the RATE_LIMITED results are the memory layer's", () =>
+    Effect.gen(function*() {
+      const redis = yield* redisServer()
+      const limited = toolWith("limited", 3)
+      const run = (rateLimiter: Layer.Layer<RateLimiter>) =>
+        Effect.gen(function*() {
+          const tools = yield* ToolSystem
+          const calls = (key: string | undefined, n: number) =>
+            Effect.forEach(
+              Array.from({ length: n }),
+              () => tools.execute("limited", {}, key === undefined ? {} : { rateLimitKey: key })
+            )
+          const a = yield* calls("alice", 4)
+          const b = yield* calls("bob", 3)
+          const none = yield* calls(undefined, 3)
+          // a key that looks like the store's own suffix stays a bucket of its own
+          const odd = yield* calls(":refill", 3)
+          return { a, b, none, odd }
+        }).pipe(
+          Effect.provide(ToolSystem.layerNode({
+            builtins: false,
+            tools: [limited],
+            workspace: Workspace.layerFixed(os.tmpdir()),
+            rateLimiter
+          }))
+        )
+      const viaRedis = yield* run(RateLimiter.layerRedis({ redis: redis.url, prefix: freshPrefix() }))
+      const inMemory = yield* run(RateLimiter.layerMemory)
+
+      const shape = (r: typeof viaRedis) =>
+        Object.fromEntries(Object.entries(r).map(([k, results]) => [k, results.map((x) => x.errorCode)]))
+      expect(shape(viaRedis)).toEqual({
+        a: [null, null, null, "RATE_LIMITED"],
+        b: [null, null, null],
+        none: [null, null, null],
+        odd: [null, null, null]
+      })
+      expect(shape(viaRedis)).toEqual(shape(inMemory))
+      const refused = viaRedis.a[3]
+      const memoryRefused = inMemory.a[3]
+      expect(refused?.success).toBe(false)
+      if (refused?.success === false && memoryRefused?.success === false) {
+        // one token every 20 s: both say when it is back, within one refill interval
+        expect(refused.retryAfterMs).toBeGreaterThan(0)
+        expect(refused.retryAfterMs).toBeLessThanOrEqual(20_000)
+        expect(memoryRefused.retryAfterMs).toBeGreaterThan(0)
+        expect(refused.error).toContain("Rate limit of 3/min")
+        expect(refused.error).not.toContain("not checked")
+      }
+    }))
+
+  it.scopedLive("check takes no token; limiters on one Redis (URL, host and port, a client's options) share the bucket", () =>
+    Effect.gen(function*() {
+      const redis = yield* redisServer()
+      const prefix = freshPrefix()
+      const client = yield* Effect.acquireRelease(
+        Effect.sync(() => new Redis(redis.port, "127.0.0.1", { lazyConnect: true })),
+        (client) => Effect.sync(() => client.disconnect())
+      )
+      const one = yield* redisLimiter({ redis: redis.url, prefix })
+      const two = yield* redisLimiter({ redis: { host: "127.0.0.1", port: redis.port }, prefix })
+      const three = yield* redisLimiter({ redis: { client }, prefix })
+      const tool = toolWith("checked", 3)
+      for (let i = 0; i < 10; i++) yield* one.check(tool, "t")
+      yield* one.acquire(tool, "t")
+      yield* two.check(tool, "t")
+      yield* two.acquire(tool, "t")
+      yield* three.acquire(tool, "t")
+      const checked = failureOf(yield* Effect.exit(one.check(tool, "t")))
+      const acquired = failureOf(yield* Effect.exit(three.acquire(tool, "t")))
+      expect(checked).toBeInstanceOf(RateLimited)
+      expect(checked?.reason).toBeUndefined()
+      expect(checked?.retryAfterMs).toBe(20_000)
+      expect(acquired).toBeInstanceOf(RateLimited)
+      expect(acquired?.retryAfterMs).toBeLessThanOrEqual(20_000)
+      // the tool without a key is another bucket
+      yield* one.acquire(tool)
+    }))
+
+  it.scopedLive("fail-closed (default): Redis killed, every call refused with the reason in bounded time; restarted, it counts again", () =>
+    withLogs((logs) =>
+      Effect.gen(function*() {
+        const redis = yield* redisServer()
+        const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: TIMEOUT_MS })
+        const tool = toolWith("closed", 1_000)
+        yield* limiter.acquire(tool)
+
+        yield* redis.kill
+        const calls = yield* Effect.all(
+          [
+            ...Array.from({ length: 5 }, () => timed(limiter.acquire(tool))),
+            ...Array.from({ length: 5 }, () => timed(limiter.check(tool, "k")))
+          ],
+          { concurrency: "unbounded" }
+        )
+        const sequential = yield* Effect.forEach(Array.from({ length: 3 }), () => timed(limiter.acquire(tool)))
+        for (const { exit, ms } of [...calls, ...sequential]) {
+          const error = failureOf(exit)
+          expect(error).toBeInstanceOf(RateLimited)
+          expect(error?.reason).toMatch(/^Redis unavailable: /)
+          expect(error?.retryAfterMs).toBe(1_000)
+          expect(error?.message).toContain("not checked (Redis unavailable")
+          expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS)
+        }
+        expect(logs.filter((l) => l.startsWith("WARN") && l.includes("(fail-closed)"))).toHaveLength(1)
+
+        yield* redis.restart
+        yield* untilAdmitted(limiter.acquire(tool))
+        expect(logs.filter((l) => l.startsWith("INFO") && l.includes("answers again"))).toHaveLength(1)
+      })
+    ))
+
+  it.scopedLive("a stalled Redis (SIGSTOP): calls give up after timeoutMs; resumed, they count again", () =>
+    Effect.gen(function*() {
+      const redis = yield* redisServer()
+      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: TIMEOUT_MS })
+      const tool = toolWith("stalled", 1_000)
+      yield* limiter.acquire(tool)
+
+      yield* redis.pause
+      yield* Effect.addFinalizer(() => redis.resume)
+      const calls = yield* Effect.all(Array.from({ length: 5 }, () => timed(limiter.acquire(tool))), {
+        concurrency: "unbounded"
+      })
+      for (const { exit, ms } of calls) {
+        expect(failureOf(exit)?.reason).toMatch(/^Redis unavailable: /)
+        expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20)
+        expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS)
+      }
+
+      yield* redis.resume
+      yield* untilAdmitted(limiter.acquire(tool))
+    }))
+
+  it.scopedLive("fallback-memory: Redis killed, the limits apply per process in bounded time; restarted, they are shared again", () =>
+    withLogs((logs) =>
+      Effect.gen(function*() {
+        const redis = yield* redisServer()
+        const prefix = freshPrefix()
+        const limiter = yield* redisLimiter({
+          redis: redis.url,
+          prefix,
+          timeoutMs: TIMEOUT_MS,
+          onUnavailable: "fallback-memory"
+        })
+        const tool = toolWith("fallback", 2)
+        yield* limiter.acquire(tool)
+
+        yield* redis.kill
+        // the process's own bucket (full: 2) decides now
+        const calls = yield* Effect.forEach(Array.from({ length: 3 }), () => timed(limiter.acquire(tool)))
+        expect(calls.map(({ exit }) => exit._tag)).toEqual(["Success", "Success", "Failure"])
+        for (const { ms } of calls) expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS)
+        const refused = failureOf(calls[2]!.exit)
+        expect(refused?.reason).toBeUndefined()
+        expect(refused?.retryAfterMs).toBeGreaterThan(0)
+        expect(logs.filter((l) => l.startsWith("WARN") && l.includes("(fallback-memory)"))).toHaveLength(1)
+
+        // restarted (empty): the process's bucket is used up, so an admitted call was counted by Redis
+        yield* redis.restart
+        yield* untilAdmitted(limiter.acquire(tool))
+        expect(logs.filter((l) => l.startsWith("INFO") && l.includes("answers again"))).toHaveLength(1)
+        // and the bucket is shared again: another limiter takes the last token
+        const other = yield* redisLimiter({ redis: redis.url, prefix })
+        yield* other.acquire(tool)
+        const after = failureOf(yield* Effect.exit(limiter.acquire(tool)))
+        expect(after).toBeInstanceOf(RateLimited)
+        expect(after?.reason).toBeUndefined()
+      })
+    ))
+
+  it.scopedLive("a limiter whose Redis never started refuses at once and closes without hanging", () =>
+    Effect.gen(function*() {
+      const redis: RedisServer = yield* redisServer()
+      yield* redis.kill
+      const { exit, ms } = yield* timed(
+        Effect.scoped(Effect.flatMap(redisLimiter({ redis: redis.url, prefix: freshPrefix() }), (limiter) =>
+          limiter.acquire(toolWith("nowhere", 10))))
+      )
+      expect(failureOf(exit)?.reason).toMatch(/^Redis unavailable: /)
+      expect(ms).toBeLessThan(TIMEOUT_MS + 2 * MARGIN_MS)
+    }))
+})
+
+describe("RateLimiter.layerRedis options", () => {
+  it.effect("a bad URL is a defect with the reason", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(Effect.scoped(redisLimiter({ redis: "http://127.0.0.1:6379" })))
+      expect(Exit.isFailure(exit) && exit.cause._tag === "Die" ? String(exit.cause.defect) : "").toContain(
+        "expected a redis:// or rediss:// URL"
+      )
+    }))
+})

@@ -1,0 +1,78 @@
+/**
+ * The executor's spans follow OpenTelemetry's semantic conventions for tool execution,
+ * checked through `@effect/opentelemetry` and an in-memory span exporter (no network).
+ */
+import * as OtelTracer from "@effect/opentelemetry/Tracer"
+import * as Resource from "@effect/opentelemetry/Resource"
+import { describe, expect, it } from "@effect/vitest"
+import { SpanStatusCode } from "@opentelemetry/api"
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { Effect, Layer, Schema } from "effect"
+import { AgentMode, Tool, ToolSystem, Workspace } from "../../src/index.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("otel-")
+
+const echo = Tool.make("echo", {
+  description: "Echoes, inside a span of its own",
+  parameters: Schema.Struct({ x: Schema.Number }),
+  readOnly: true,
+  version: "1.2.3",
+  handler: ({ x }) => Effect.withSpan(Effect.succeed(x), "echo.inner")
+})
+const broken = Tool.make("broken", {
+  description: "Always fails",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () => Effect.fail("no")
+})
+
+const exporter = new InMemorySpanExporter()
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
+const otel = OtelTracer.layer.pipe(
+  Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)),
+  Layer.provide(Resource.layer({ serviceName: "tool-tests" }))
+)
+const system = ToolSystem.layerNode({ builtins: false, tools: [echo, broken], workspace: Workspace.layerFixed(ws) })
+
+describe("OpenTelemetry spans", () => {
+  it.effect("a call is an execute_tool span with the GenAI attributes; the handler's spans nest under it", () =>
+    Effect.gen(function*() {
+      exporter.reset()
+      const tools = yield* ToolSystem
+      const result = yield* tools.execute("echo", { x: 4 }, { mode: AgentMode.Plan, callId: "call_42" }).pipe(
+        Effect.withSpan("request")
+      )
+      expect(result.success).toBe(true)
+      const spans = exporter.getFinishedSpans()
+      const call = spans.find((s) => s.name === "execute_tool echo")
+      const request = spans.find((s) => s.name === "request")
+      const inner = spans.find((s) => s.name === "echo.inner")
+      expect(call?.attributes).toMatchObject({
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "echo",
+        "gen_ai.tool.type": "function",
+        "gen_ai.tool.call.id": "call_42",
+        "effect_tool_system.tool.version": "1.2.3",
+        "effect_tool_system.agent.mode": "plan"
+      })
+      expect(call?.status.code).not.toBe(SpanStatusCode.ERROR)
+      expect(call?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId)
+      expect(inner?.parentSpanContext?.spanId).toBe(call?.spanContext().spanId)
+      expect(call?.spanContext().traceId).toBe(request?.spanContext().traceId)
+    }).pipe(Effect.provide(Layer.merge(system, otel))))
+
+  it.effect("a failed call's span is an error with error.type set to the error code", () =>
+    Effect.gen(function*() {
+      exporter.reset()
+      const tools = yield* ToolSystem
+      expect((yield* tools.execute("broken", {})).errorCode).toBe("TOOL_ERROR")
+      expect((yield* tools.execute("echo", { x: "four" })).errorCode).toBe("INVALID_ARGUMENTS")
+      const spans = exporter.getFinishedSpans().filter((s) => s.name.startsWith("execute_tool"))
+      expect(spans.map((s) => [s.name, s.attributes["error.type"], s.status.code])).toEqual([
+        ["execute_tool broken", "TOOL_ERROR", SpanStatusCode.ERROR],
+        ["execute_tool echo", "INVALID_ARGUMENTS", SpanStatusCode.ERROR]
+      ])
+      expect(spans.every((s) => s.attributes["gen_ai.tool.call.id"] === undefined)).toBe(true)
+    }).pipe(Effect.provide(Layer.merge(system, otel))))
+})
