@@ -39,7 +39,13 @@ export {
   gateOrder
 } from "./domain/GateDecision.js"
 export { CallSpanAttributes } from "./layers/callSpan.js"
-export { AuditLog, type AuditLogService, type AuditRecord } from "./services/AuditLog.js"
+export {
+  AuditLog,
+  type AuditLogJsonlOptions,
+  type AuditLogLoggerOptions,
+  type AuditLogService,
+  type AuditRecord
+} from "./services/AuditLog.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export {
   type ConfirmationDecision,

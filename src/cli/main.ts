@@ -17,10 +17,11 @@ import { ExitCode, runCli } from "./run.js"
 const cli = Command.run(root, { name: "effect-tool-system", version: "0.1.0" })
 
 /**
- * `call NAME ARGS --version RANGE`: `--version` is a built-in flag of @effect/cli (it prints
- * the program's version), so after `call` it is read as `--tool-version`.
+ * `call NAME ARGS --version RANGE` (and `explain`): `--version` is a built-in flag of
+ * @effect/cli (it prints the program's version), so after `call` or `explain` it is read as
+ * `--tool-version`.
  */
-const argv = process.argv[2] === "call"
+const argv = process.argv[2] === "call" || process.argv[2] === "explain"
   ? process.argv.map((arg, i) => (i > 2 && arg === "--version" ? "--tool-version" : arg))
   : process.argv
 

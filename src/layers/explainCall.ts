@@ -64,8 +64,13 @@ export const makeExplain = (services: ExplainServices) =>
       tool: RegisteredTool | undefined,
       refused?: { readonly gate: GateName; readonly error: { readonly code: CallExplanation["errorCode"]; readonly message: string } }
     ): CallExplanation => {
-      if (refused !== undefined) {
-        const message = relativeToRoot(refused.error.message, root)
+      // an escape's message names the workspace as it is; other messages name relative paths
+      const message = refused === undefined
+        ? null
+        : refused.gate === "paths"
+        ? refused.error.message
+        : relativeToRoot(refused.error.message, root)
+      if (refused !== undefined && message !== null) {
         decisions.push({ gate: refused.gate, outcome: "fail", reason: message, code: refused.error.code ?? undefined })
       }
       for (const gate of gateOrder.slice(decisions.length)) {
@@ -77,7 +82,7 @@ export const makeExplain = (services: ExplainServices) =>
         mode: mode.name,
         wouldRun: refused === undefined,
         errorCode: refused?.error.code ?? null,
-        message: refused === undefined ? null : relativeToRoot(refused.error.message, root),
+        message,
         gates: decisions
       }
     }

@@ -91,7 +91,9 @@ export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLo
    * An append-only JSON-lines file, one record a line. `write` only enqueues; a background
    * fiber writes the records in batches (`batchSize`, or `flushInterval` after the first
    * one), rotates the file by size (`FILE.1` … `FILE.maxFiles`), and, when the layer's scope
-   * closes, writes everything still queued before it closes the file.
+   * closes, writes everything still queued before it closes the file. The queue is unbounded:
+   * a disk slower than the calls costs memory, never a call's time. `options` may be just the
+   * file's path.
    *
    * A batch the file refuses (disk full, permissions) is not retried: it is logged with
    * `Effect.logError`, its records in the message, so they end up in the application's logs;
@@ -109,8 +111,9 @@ export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLo
     Layer.scoped(AuditLog, makeJsonl(typeof options === "string" ? { file: options } : options))
 
   /**
-   * Each record to Effect's logger: a one-line message (`tool call read_file@1.0.0: ok in 3 ms`)
-   * and the record as the `audit` annotation (structured under a JSON logger).
+   * Each record to Effect's logger, from the calling fiber: a one-line message
+   * (`tool call read_file@1.0.0 (mode default): ok in 3 ms`) and the record as the `audit`
+   * annotation (structured under a JSON logger).
    */
   static readonly layerLogger = (options: AuditLogLoggerOptions = {}): Layer.Layer<AuditLog> =>
     Layer.sync(AuditLog, () => makeLogger(options))

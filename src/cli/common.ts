@@ -1,0 +1,110 @@
+/**
+ * What the commands share: their options, the tool system they run against, the parsing of
+ * a call's JSON arguments, and how a command ends with an exit code.
+ *
+ * @since 0.2.0
+ */
+import * as Options from "@effect/cli/Options"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import { Console, Effect, Either, type Layer, Option } from "effect"
+import * as AgentMode from "../domain/AgentMode.js"
+import type { AuditLog } from "../services/AuditLog.js"
+import type { ToolRegistry } from "../services/ToolRegistry.js"
+import { type GraphOptions, ToolSystem } from "../services/ToolSystem.js"
+import { Workspace } from "../services/Workspace.js"
+import { ExitCode } from "./run.js"
+
+/** Ends a command with an exit code (read by `main`'s teardown). */
+export const exitWith = <E, R>(effect: Effect.Effect<number, E, R>): Effect.Effect<void, E, R> =>
+  Effect.flatMap(effect, (code) =>
+    Effect.sync(() => {
+      process.exitCode = code
+    }))
+
+export const modeOption = Options.choice("mode", AgentMode.builtins.map((m) => m.name)).pipe(
+  Options.withDescription("Agent mode: default, explore (read-only) or plan (read-only, writes under plans/)"),
+  Options.optional
+)
+
+export const tagOption = Options.text("tag").pipe(Options.withDescription("Only tools with this tag"), Options.optional)
+
+export const workspaceOption = Options.directory("workspace").pipe(
+  Options.withDescription("The workspace root"),
+  Options.optional
+)
+
+export const toolVersionOption = Options.text("tool-version").pipe(
+  Options.withDescription("A semver range of the tool's version (`--version RANGE` also works after the command)"),
+  Options.optional
+)
+
+export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
+
+export const mcpConfigOption = Options.file("mcp-config", { exists: "yes" }).pipe(
+  Options.withDescription("An MCP configuration ({ \"mcpServers\": {...} }): its stdio servers' tools are bridged in"),
+  Options.optional
+)
+
+/** The agent mode of a `--mode` value. */
+export const modeOf = (name: Option.Option<string>) =>
+  Option.flatMap(name, AgentMode.fromName).pipe(Option.getOrUndefined)
+
+/** The MCP servers of a configuration file (the MCP code is loaded only when one is given). */
+const mcpServersOf = (file: Option.Option<string>) =>
+  Option.match(file, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (path) =>
+      Effect.flatMap(Effect.promise(() => import("../tools/mcp/config.js")), (config) => config.loadMcpConfig(path))
+  })
+
+/** What the tool system of a command is built with. */
+export interface SystemOptions {
+  readonly workspace?: Option.Option<string>
+  readonly mcpConfig?: Option.Option<string>
+  /** The audit log of the calls (`--audit FILE`). */
+  readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> | undefined
+}
+
+/** Runs a command against Node's tool system and ends with the exit code it returns. */
+export const withSystem = <E>(
+  effect: Effect.Effect<number, E, ToolSystem | ToolRegistry | FileSystem.FileSystem>,
+  options: SystemOptions = {}
+) =>
+  exitWith(Effect.flatMap(mcpServersOf(options.mcpConfig ?? Option.none()), (mcpServers) => {
+    const graph: GraphOptions<readonly []> = {
+      ...Option.match(options.workspace ?? Option.none(), {
+        onNone: () => ({}),
+        onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
+      }),
+      ...(mcpServers === undefined ? {} : { mcpServers })
+    }
+    return Effect.provide(
+      effect,
+      ToolSystem.layerNode(options.audit === undefined ? graph : { ...graph, audit: options.audit })
+    )
+  }))
+
+export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+export const pad = (text: string, width: number) =>
+  text.length >= width ? text.slice(0, width) : text + " ".repeat(width - text.length)
+
+/**
+ * A call's arguments from their JSON text: an object, or the usage error (printed on stderr)
+ * as the exit code.
+ */
+export const parseArguments = (text: string): Effect.Effect<Either.Either<object, number>> => {
+  const parsed = Either.try({
+    try: (): unknown => JSON.parse(text),
+    catch: (error) => (error instanceof Error ? error.message : String(error))
+  })
+  if (Either.isLeft(parsed)) {
+    return Effect.as(Console.error(`Invalid JSON arguments: ${parsed.left}`), Either.left(ExitCode.usage))
+  }
+  const value = parsed.right
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return Effect.as(Console.error("The arguments must be a JSON object"), Either.left(ExitCode.usage))
+  }
+  return Effect.succeed(Either.right(value))
+}
