@@ -1,14 +1,17 @@
 /**
- * Latency of a bridged MCP tool: the median of sequential `echo` calls through our bridge
- * and executor (`ToolSystem.execute("bench__echo", ...)`: argument check with ajv, every
- * gate, the proxy, the SDK client over our process transport) beside the same calls made
+ * Latency of a bridged MCP tool: the median of 1,000 sequential `echo` calls on
+ * `@modelcontextprotocol/server-everything` (a devDependency) through our bridge and executor
+ * (`ToolSystem.execute("bench__echo", ...)`: argument check with ajv, every gate, the guard's
+ * deadline, the proxy, the SDK client over our process transport) beside the same calls made
  * straight with the SDK's `Client` over its own `StdioClientTransport`, to a second copy of
- * the same server, in one run. Goal: at most 1.1x the direct call. Prints the ratio.
+ * the same server, in one run, the two taking turns in rounds. Goal: at most 1.1x the direct
+ * call. Prints the ratio, and the CPU time of this process per call for each (the wall time of
+ * a call on a busy machine also holds the scheduler's delays; the CPU time is what we add).
  *
- * The server is `@modelcontextprotocol/server-everything` when it is installed, else the
- * test suite's tiny SDK echo server. Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000).
- * The library is loaded from `dist/` when it was built with the bridge (as it ships), else
- * from `src/` (under tsx, esbuild's keep-names wrappers add to every call of the executor).
+ * Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000). The library is loaded from `dist/`
+ * when it was built with the bridge and is not older than the sources of the bridge (as it
+ * ships), else from `src/` (under tsx, esbuild's keep-names wrappers add to every call);
+ * BENCH_FROM=dist or BENCH_FROM=src chooses.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -20,41 +23,56 @@ import type * as Bridge from "../src/services/McpBridge.js"
 
 const N = Number(process.env.BENCH_CALLS ?? 1000)
 const WARMUP = 300
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
-const built = fs.existsSync(path.join(root, "dist/services/McpBridge.js"))
-const from = built ? "dist" : "src"
-const { ToolSystem, Workspace }: typeof Library = await import(path.join(root, from, "index.js"))
-const { McpBridge }: typeof Bridge = await import(path.join(root, from, "services/McpBridge.js"))
-const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-const useEverything = fs.existsSync(everything)
-const server = useEverything
-  ? { command: process.execPath, args: [everything, "stdio"], label: "server-everything" }
-  : { command: process.execPath, args: [path.join(root, "test/tools/mcp/servers/echo.mjs")], label: "test echo server" }
-const args = useEverything ? { message: "hello" } : { text: "hello" }
-
-const median = (xs: Array<number>) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? 0
-}
-
 /** Rounds of calls, the two ways taking turns, so that drift on a busy machine hits both. */
 const ROUNDS = 10
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
+const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)
+/** `dist/` holds the bridge, built after the last change to its sources. */
+const distIsCurrent = () => {
+  const sources = path.join(root, "src/tools/mcp")
+  return fs.existsSync(path.join(root, "dist/services/McpBridge.js")) &&
+    fs.readdirSync(sources).every((file) =>
+      !file.endsWith(".ts") ||
+      mtime(path.join(root, "dist/tools/mcp", file.replace(/\.ts$/, ".js"))) >= mtime(path.join(sources, file))
+    )
+}
+const from = process.env.BENCH_FROM ?? (distIsCurrent() ? "dist" : "src")
+const { ToolSystem, Workspace }: typeof Library = await import(path.join(root, from, "index.js"))
+const { McpBridge }: typeof Bridge = await import(path.join(root, from, "services/McpBridge.js"))
+
+const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+if (!fs.existsSync(everything)) throw new Error(`${everything} is missing: run npm install (it is a devDependency)`)
+const server = { command: process.execPath, args: [everything, "stdio"] }
+const args = { message: "hello" }
+
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+
+/** Runs `round` and adds this process's CPU time (µs) to `cpu[0]`. */
+const timed = <E, R>(round: Effect.Effect<void, E, R>, cpu: Array<number>) =>
+  Effect.suspend(() => {
+    const start = process.cpuUsage()
+    return Effect.ensuring(
+      round,
+      Effect.sync(() => {
+        const used = process.cpuUsage(start)
+        cpu[0] = (cpu[0] ?? 0) + used.user + used.system
+      })
+    )
+  })
 
 const program = Effect.gen(function*() {
   const system = yield* ToolSystem
   const client = new Client({ name: "bench", version: "1.0.0" })
   yield* Effect.acquireRelease(
-    Effect.promise(() =>
-      client.connect(new StdioClientTransport({ command: server.command, args: server.args, stderr: "ignore" }))
-    ),
+    Effect.promise(() => client.connect(new StdioClientTransport({ ...server, stderr: "ignore" }))),
     () => Effect.promise(() => client.close())
   )
-  const directCall = () => client.callTool({ name: "echo", arguments: args })
   const directRound = (n: number, out: Array<number>) =>
     Effect.promise(async () => {
       for (let i = 0; i < n; i++) {
         const start = performance.now()
-        await directCall()
+        await client.callTool({ name: "echo", arguments: args })
         out.push(performance.now() - start)
       }
     })
@@ -62,7 +80,7 @@ const program = Effect.gen(function*() {
     Effect.gen(function*() {
       for (let i = 0; i < n; i++) {
         const start = performance.now()
-        const r = yield* system.execute("bench__echo", args, { confirm: true })
+        const r = yield* system.execute("bench__echo", args)
         out.push(performance.now() - start)
         if (!r.success) return yield* Effect.dieMessage(`bench__echo failed: ${r.error}`)
       }
@@ -72,24 +90,31 @@ const program = Effect.gen(function*() {
   yield* bridgedRound(WARMUP, [])
   const direct: Array<number> = []
   const bridged: Array<number> = []
+  const directCpu: Array<number> = []
+  const bridgedCpu: Array<number> = []
   for (let round = 0; round < ROUNDS; round++) {
-    yield* directRound(Math.ceil(N / ROUNDS), direct)
-    yield* bridgedRound(Math.ceil(N / ROUNDS), bridged)
+    yield* timed(directRound(Math.ceil(N / ROUNDS), direct), directCpu)
+    yield* timed(bridgedRound(Math.ceil(N / ROUNDS), bridged), bridgedCpu)
   }
-  return { anchor: median(direct), ours: median(bridged) }
+  return {
+    anchor: median(direct),
+    ours: median(bridged),
+    anchorCpu: (directCpu[0] ?? 0) / direct.length,
+    oursCpu: (bridgedCpu[0] ?? 0) / bridged.length
+  }
 }).pipe(
   Effect.scoped,
   Effect.provide(
-    McpBridge.layer({ bench: { command: server.command, args: [...server.args] } }).pipe(
+    McpBridge.layer({ bench: server }).pipe(
       Layer.provideMerge(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(root) }))
     )
   )
 )
 
-const { anchor, ours } = await Effect.runPromise(program)
+const { anchor, anchorCpu, ours, oursCpu } = await Effect.runPromise(program)
 console.log(
-  `MCP echo on the ${server.label}, ${N} sequential calls each, ${ROUNDS} rounds taking turns (median), library from ${from}/:`
+  `MCP echo on server-everything, ${N} sequential calls each, ${ROUNDS} rounds taking turns, library from ${from}/:`
 )
-console.log(`  direct SDK client:   ${(anchor * 1000).toFixed(0)} µs`)
-console.log(`  bridge + executor:   ${(ours * 1000).toFixed(0)} µs`)
-console.log(`  ratio: ${(ours / anchor).toFixed(2)}x (goal <= 1.1x)`)
+console.log(`  direct SDK client:   ${(anchor * 1000).toFixed(0)} µs median, ${anchorCpu.toFixed(0)} µs CPU per call`)
+console.log(`  bridge + executor:   ${(ours * 1000).toFixed(0)} µs median, ${oursCpu.toFixed(0)} µs CPU per call`)
+console.log(`  ratio: ${(ours / anchor).toFixed(2)}x (goal <= 1.1x); CPU ratio ${(oursCpu / anchorCpu).toFixed(2)}x`)

@@ -11,7 +11,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import { Console, Effect, Option } from "effect"
 import { formats } from "../domain/exports.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
-import { call } from "./call.js"
+import { auditLayerOf, auditOption, call } from "./call.js"
 import {
   exitWith,
   jsonOption,
@@ -148,9 +148,10 @@ const mcp = Command.make(
     workspace: workspaceOption,
     yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("Confirm every call")),
     mcpConfig: mcpConfigOption,
-    tag: tagOption
+    tag: tagOption,
+    audit: auditOption
   },
-  ({ mcpConfig, mode, tag, workspace, yes }) =>
+  ({ audit, mcpConfig, mode, tag, workspace, yes }) =>
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
         runMcpCommand({
@@ -158,7 +159,8 @@ const mcp = Command.make(
           workspace: Option.getOrUndefined(workspace),
           yes,
           mcpConfig: Option.getOrUndefined(mcpConfig),
-          tags: Option.toArray(tag)
+          tags: Option.toArray(tag),
+          audit: auditLayerOf(audit)
         }),
         ExitCode.ok
       )))

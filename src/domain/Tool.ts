@@ -5,11 +5,17 @@
  * @since 0.1.0
  */
 import type { Context, Effect, Either, Tracer } from "effect"
-import type { InvalidArguments, PathTraversalError, ToolError } from "./errors.js"
+import type { InvalidArguments, McpToolChanged, PathTraversalError, ToolError } from "./errors.js"
 import type { ToolSpec } from "./ToolSpec.js"
 import type { PathSlot } from "./WorkspacePath.js"
 
 /** A call whose arguments were validated: its path arguments and the effect that runs it. */
+/**
+ * How a handler's run can fail, as the executor receives it: a `ToolError`, a workspace escape
+ * (a defect once it reaches the executor) or, for a held MCP proxy, `McpToolChanged`.
+ */
+export type HandlerFailure = ToolError | PathTraversalError | McpToolChanged
+
 export interface PreparedCall<R> {
   /** The decoded arguments. */
   readonly args: unknown
@@ -19,7 +25,7 @@ export interface PreparedCall<R> {
    */
   readonly paths: ReadonlyArray<PathSlot>
   /** Runs the handler; its failures are already `ToolError` or `PathTraversalError`. */
-  readonly run: Effect.Effect<unknown, ToolError | PathTraversalError, R>
+  readonly run: Effect.Effect<unknown, HandlerFailure, R>
 }
 
 /** What the gates and listings read of a tool: everything but how to run it. */
@@ -63,7 +69,7 @@ export interface BoundCall {
   readonly paths: ReadonlyArray<PathSlot>
   readonly use: <X>(
     f: <R>(
-      run: Effect.Effect<unknown, ToolError | PathTraversalError, R>,
+      run: Effect.Effect<unknown, HandlerFailure, R>,
       withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>
     ) => X
   ) => X

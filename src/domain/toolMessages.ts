@@ -22,7 +22,9 @@ const NEXT_STEP: Readonly<Record<ErrorCode, string>> = {
   TIMEOUT: "The call took too long and was stopped. Try a smaller request.",
   MEMORY_LIMIT: "The call used too much memory and was stopped. Try a smaller input.",
   TOOL_ERROR: "Read the error, change the call accordingly, and do not repeat it unchanged.",
-  PATH_TRAVERSAL: "Use paths inside the workspace."
+  PATH_TRAVERSAL: "Use paths inside the workspace.",
+  MCP_TOOL_CHANGED: "This tool changed on its MCP server and waits for the user's approval. " +
+    "Do not retry it; tell the user it needs approval, or continue without it."
 }
 
 /** A refusal or failure: the code, the readable error, the next step. */

@@ -95,7 +95,9 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
   /**
    * MCP servers (the `mcpServers` object of an MCP configuration) whose tools are bridged in
-   * as proxies `"{server}__{tool}"` for the layer's lifetime; fail-open.
+   * as proxies `"{server}__{tool}"` for the layer's lifetime; fail-open. The bridge stays
+   * inside the layer: to approve a changed tool (`MCP_TOOL_CHANGED`), build
+   * `McpBridge.layer(servers)` over this layer instead and use its `approve`.
    */
   readonly mcpServers?: McpServersConfig
   /** How the MCP bridge starts and calls its servers. */

@@ -5,6 +5,28 @@
  * mapping kept in `proxies`). Servers that fail are logged and skipped. When the scope
  * closes, the proxies are unregistered and every server process is ended.
  *
+ * A server's `notifications/tools/list_changed` (and each restart) lists its tools again:
+ * new tools are registered, removed ones unregistered. A tool whose description, input
+ * schema or `readOnlyHint` changed after it was first seen is held (the "rug-pull" attack on
+ * MCP clients): its calls end with `MCP_TOOL_CHANGED`, nothing is sent, and listings keep
+ * showing the definition that was trusted, until the application approves the change. The
+ * registry keeps both: the new definition as the next major version, deprecated while held.
+ *
+ * @example
+ * ```ts
+ * // show each held change to a person, approve the ones they accept
+ * const bridge = yield* McpBridge
+ * for (const change of yield* bridge.pending) {
+ *   if (yield* askUser(change)) yield* bridge.approve(change.name, change.version)
+ * }
+ * // or react as it happens
+ * yield* bridge.events.pipe(
+ *   Stream.filter(McpToolEvent.$is("ToolHeld")),
+ *   Stream.runForEach(({ change }) => Effect.logWarning(`${change.name} changed: ${change.changed.join(", ")}`)),
+ *   Effect.forkScoped
+ * )
+ * ```
+ *
  * @since 0.1.0
  */
 import { Context, Layer } from "effect"
@@ -13,6 +35,13 @@ import type { McpServersConfig } from "../tools/mcp/config.js"
 import type { ToolRegistry } from "./ToolRegistry.js"
 
 export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "../tools/mcp/bridge.js"
+export {
+  type McpChangedPart,
+  McpNotPending,
+  type McpToolChange,
+  type McpToolDefinition,
+  McpToolEvent
+} from "../tools/mcp/changes.js"
 export type { McpServerConfig, McpServersConfig } from "../tools/mcp/config.js"
 export type { ProxyTarget } from "../tools/mcp/names.js"
 export type { ServerStatus as McpServerStatus } from "../tools/mcp/serverHandle.js"

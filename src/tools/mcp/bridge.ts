@@ -6,14 +6,19 @@
  * in time is logged with the reason and skipped; the others come up. A tool whose schema
  * cannot be compiled, or whose proxy name is taken, is logged and skipped the same way.
  *
+ * After the start, each server's `notifications/tools/list_changed` (and each restart) lists
+ * its tools again: new tools are registered, removed ones unregistered, and changed ones held
+ * until the application approves them (`pending`, `approve`, `events`; see `catalog.ts`).
+ *
  * @since 0.1.0
  */
-import { Duration, Effect, Either, Option, type Scope } from "effect"
-import { InvalidToolDefinition } from "../../domain/errors.js"
-import { ToolRegistry } from "../../services/ToolRegistry.js"
+import { Duration, Effect, Either, Option, type Scope, type Stream } from "effect"
+import type { InvalidToolDefinition } from "../../domain/errors.js"
+import type { ToolRegistry } from "../../services/ToolRegistry.js"
+import { makeCatalog } from "./catalog.js"
+import type { McpNotPending, McpToolChange, McpToolEvent } from "./changes.js"
 import type { McpServersConfig } from "./config.js"
 import type { ProxyTarget } from "./names.js"
-import { makeProxy, PROXY_VERSION } from "./proxy.js"
 import { openServer, type ServerHandle, type ServerStatus } from "./serverHandle.js"
 
 /** How the bridge connects, restarts and bounds its servers. */
@@ -42,10 +47,27 @@ export interface McpBridgeService {
   readonly servers: Effect.Effect<ReadonlyArray<ServerStatus>>
   /** The servers left out at start, with the reason. */
   readonly skipped: ReadonlyArray<SkippedServer>
-  /** Every registered proxy's name and where it leads. */
+  /** Every registered proxy's name and where it leads (live: it follows the servers' changes). */
   readonly proxies: ReadonlyMap<string, ProxyTarget>
   /** Where a proxy leads (`None` for a name that is not a proxy). */
   readonly target: (name: string) => Option.Option<ProxyTarget>
+  /**
+   * The tools held because their server changed them after they were first seen: each call
+   * of one ends with `MCP_TOOL_CHANGED` until its change is approved.
+   */
+  readonly pending: Effect.Effect<ReadonlyArray<McpToolChange>>
+  /**
+   * Approves the held change of the proxy `name`: its new version is the one that runs from
+   * now on (the old one stays registered, deprecated, and refused). With `version`, only that
+   * held version is approved: if the server changed the tool again since it was shown to
+   * someone, this fails with `McpNotPending` naming the version held now.
+   */
+  readonly approve: (
+    name: string,
+    version?: string
+  ) => Effect.Effect<McpToolChange, McpNotPending | InvalidToolDefinition>
+  /** What happens to the bridged tools from now on: added, removed, held, approved, restored. */
+  readonly events: Stream.Stream<McpToolEvent>
 }
 
 /**
@@ -57,7 +79,6 @@ export const makeBridge = (
   options: McpBridgeOptions = {}
 ): Effect.Effect<McpBridgeService, never, ToolRegistry | Scope.Scope> =>
   Effect.gen(function*() {
-    const registry = yield* ToolRegistry
     const scope = yield* Effect.scope
     const handleOptions = {
       initTimeout: Duration.decode(options.initTimeout ?? Duration.seconds(10)),
@@ -85,30 +106,10 @@ export const makeBridge = (
       yield* Effect.logWarning(`MCP server "${server}" skipped: ${reason}`)
     }
 
-    const proxies = new Map<string, ProxyTarget>()
-    yield* Effect.addFinalizer(() =>
-      Effect.forEach(proxies.keys(), (name) => registry.unregister(name, PROXY_VERSION), { discard: true })
-    )
+    const catalog = yield* makeCatalog({ maxOutputChars })
     for (const handle of handles) {
-      for (const tool of handle.tools) {
-        const registered = yield* Effect.try({
-          try: () => makeProxy(handle, tool, { maxOutputChars }),
-          catch: (error) =>
-            error instanceof InvalidToolDefinition
-              ? error
-              : new InvalidToolDefinition({ name: tool.name, reason: String(error) })
-        }).pipe(
-          Effect.tap((proxy) => registry.register(proxy)),
-          Effect.either
-        )
-        if (Either.isLeft(registered)) {
-          yield* Effect.logWarning(
-            `MCP server "${handle.name}": tool "${tool.name}" skipped: ${registered.left.reason}`
-          )
-          continue
-        }
-        proxies.set(registered.right.name, { server: handle.name, tool: tool.name })
-      }
+      yield* catalog.apply(handle, handle.tools)
+      yield* handle.listen((tools) => catalog.apply(handle, tools))
       const status = yield* handle.status
       yield* Effect.logInfo(`MCP server "${handle.name}" is up (pid ${status.pid}, ${handle.tools.length} tools)`)
     }
@@ -116,7 +117,10 @@ export const makeBridge = (
     return {
       servers: Effect.forEach(handles, (handle) => handle.status),
       skipped,
-      proxies,
-      target: (name) => Option.fromNullable(proxies.get(name))
+      proxies: catalog.proxies,
+      target: (name) => Option.fromNullable(catalog.proxies.get(name)),
+      pending: catalog.pending,
+      approve: catalog.approve,
+      events: catalog.events
     }
   })

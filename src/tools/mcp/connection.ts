@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
+import { type Tool as McpTool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Data, Duration, Effect, Runtime, type Scope } from "effect"
 import type { McpServerConfig } from "./config.js"
 import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
@@ -67,13 +67,30 @@ export interface ConnectOptions {
 }
 
 /**
+ * Every page of the server's `tools/list` (at most `MAX_TOOLS_PER_SERVER` tools), each page
+ * under `timeoutMs`. Fails with the SDK's error.
+ */
+export const listAllTools = async (client: Client, timeoutMs: number, signal: AbortSignal): Promise<Array<McpTool>> => {
+  const tools: Array<McpTool> = []
+  let cursor: string | undefined
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal })
+    tools.push(...page.tools)
+    cursor = page.nextCursor
+  } while (cursor !== undefined && tools.length < MAX_TOOLS_PER_SERVER)
+  return tools.slice(0, MAX_TOOLS_PER_SERVER)
+}
+
+/**
  * Starts the server in the current scope, initializes it and lists its tools. The scope
  * owns the process: closing it ends the server, also after a failure here.
+ * `onToolsChanged` runs on each `notifications/tools/list_changed` from the server.
  */
 export const connect = (
   server: string,
   config: McpServerConfig,
-  options: ConnectOptions
+  options: ConnectOptions,
+  onToolsChanged: () => void = () => {}
 ): Effect.Effect<Connection, McpConnectError, Scope.Scope> =>
   Effect.gen(function*() {
     const fail = (reason: string) => new McpConnectError({ server, reason })
@@ -92,6 +109,8 @@ export const connect = (
     client.onerror = (error) => {
       Runtime.runFork(runtime)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
     }
+    // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged())
     const request = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
       Effect.tryPromise({ try: run, catch: errorText }).pipe(
         Effect.catchAll((reason) =>
@@ -99,20 +118,6 @@ export const connect = (
         )
       )
     yield* request("initialize failed", (signal) => client.connect(child.transport, { timeout, signal }))
-    const tools: Array<McpTool> = []
-    let cursor: string | undefined
-    do {
-      const page = yield* request(
-        "tools/list failed",
-        (signal) => client.listTools(cursor === undefined ? {} : { cursor }, { timeout, signal })
-      )
-      tools.push(...page.tools)
-      cursor = page.nextCursor
-    } while (cursor !== undefined && tools.length < MAX_TOOLS_PER_SERVER)
-    return {
-      client,
-      process: child,
-      tools: tools.slice(0, MAX_TOOLS_PER_SERVER),
-      isOpen: () => open
-    }
+    const tools = yield* request("tools/list failed", (signal) => listAllTools(client, timeout, signal))
+    return { client, process: child, tools, isOpen: () => open }
   })

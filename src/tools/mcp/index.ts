@@ -5,6 +5,13 @@
  * @since 0.1.0
  */
 export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "./bridge.js"
+export {
+  type McpChangedPart,
+  McpNotPending,
+  type McpToolChange,
+  type McpToolDefinition,
+  McpToolEvent
+} from "./changes.js"
 export { loadMcpConfig, McpConfigError, McpServerConfig, type McpServersConfig, parseMcpConfig, type ParsedMcpConfig } from "./config.js"
 export { McpConnectError } from "./connection.js"
 export { proxyName, type ProxyTarget } from "./names.js"

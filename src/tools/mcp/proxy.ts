@@ -13,12 +13,18 @@
  * paths, and a proxy is never a scoped write: what a server does with a path is its own
  * business, inside whatever roots it was started with.
  *
+ * The rug-pull hold: each proxy is one version of a server tool's definition, and a call goes
+ * to the server only when `admit` lets it (the definition is the one the application approved
+ * and the one the server lists now); otherwise it ends with `McpToolChanged`.
+ *
  * @since 0.1.0
  */
 import { Duration, Effect } from "effect"
+import type { McpToolChanged } from "../../domain/errors.js"
 import { ToolError } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
+import type { McpToolDefinition } from "./changes.js"
 import type { McpTool } from "./connection.js"
 import { proxyName } from "./names.js"
 import { makeRawTool } from "./rawTool.js"
@@ -26,7 +32,7 @@ import type { CallResult, ServerHandle } from "./serverHandle.js"
 
 /** The default timeout of a proxied call. */
 export const DEFAULT_CALL_TIMEOUT = Duration.seconds(60)
-/** The version every proxy is registered with. */
+/** The version of a tool's first proxy (each approved change is the next major version). */
 export const PROXY_VERSION = "1.0.0"
 /** Longest description taken from a server. */
 const MAX_DESCRIPTION_CHARS = 4096
@@ -68,10 +74,22 @@ export const resultText = (result: CallResult): string => {
 export const capText = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}\n… [output cut at ${max} of ${text.length} characters]`
 
-/** Options of the proxies. */
+/** What a proxy of `tool` shows and how it is gated. */
+export const definitionOf = (server: string, tool: McpTool): McpToolDefinition => ({
+  description: (tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${server}"`)
+    .slice(0, MAX_DESCRIPTION_CHARS),
+  inputSchema: tool.inputSchema,
+  readOnlyHint: tool.annotations?.readOnlyHint === true
+})
+
+/** Options of a proxy. */
 export interface ProxyOptions {
   /** Longest output of a call, in characters. */
   readonly maxOutputChars: number
+  /** Its version (semver). */
+  readonly version: string
+  /** Runs just before each request is sent; an error it returns (the hold) stops the call. */
+  readonly admit: () => McpToolChanged | undefined
 }
 
 /**
@@ -80,32 +98,32 @@ export interface ProxyOptions {
  */
 export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOptions): Tool => {
   const name = proxyName(handle.name, tool.name)
-  const readOnlyHint = tool.annotations?.readOnlyHint === true
+  const definition = definitionOf(handle.name, tool)
   const timeout = handle.config.callTimeoutMs === undefined
     ? DEFAULT_CALL_TIMEOUT
     : Duration.millis(handle.config.callTimeoutMs)
   const timeoutMs = Duration.toMillis(timeout)
-  const described = tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${handle.name}"`
-  const parameters: JsonSchema = tool.inputSchema
+  const parameters: JsonSchema = definition.inputSchema
   return makeRawTool(name, {
-    description: described.slice(0, MAX_DESCRIPTION_CHARS),
+    description: definition.description,
     parameters,
-    readOnly: readOnlyHint && handle.config.trusted === true,
-    requiresConfirmation: handle.config.requiresConfirmation ?? !readOnlyHint,
+    readOnly: definition.readOnlyHint && handle.config.trusted === true,
+    requiresConfirmation: handle.config.requiresConfirmation ?? !definition.readOnlyHint,
     tags: ["mcp", `mcp:${handle.name}`],
-    version: PROXY_VERSION,
+    version: options.version,
     timeout,
     handler: (args) =>
-      handle.call(tool.name, args, timeoutMs).pipe(
-        Effect.mapError((error) => new ToolError({ tool: name, message: error.message })),
-        Effect.flatMap((result) => {
+      Effect.matchEffect(handle.call(tool.name, args, timeoutMs, options.admit), {
+        onFailure: (error) =>
+          Effect.fail(error._tag === "McpToolChanged" ? error : new ToolError({ tool: name, message: error.message })),
+        onSuccess: (result) => {
           const text = resultText(result)
           if (result.isError === true) {
             const reason = text.trim() === "" ? "the tool reported an error" : capText(text, MAX_ERROR_CHARS)
             return Effect.fail(new ToolError({ tool: name, message: reason, details: { server: handle.name, tool: tool.name } }))
           }
           return Effect.succeed(capText(text, options.maxOutputChars))
-        })
-      )
+        }
+      })
   })
 }

@@ -11,8 +11,14 @@
  */
 import { Duration, Effect, Either } from "effect"
 import { argumentsProblem } from "../../domain/argumentLimits.js"
-import { InvalidArguments, InvalidToolDefinition, type PathTraversalError, ToolError } from "../../domain/errors.js"
-import type { PreparedCall, Tool } from "../../domain/Tool.js"
+import {
+  InvalidArguments,
+  InvalidToolDefinition,
+  McpToolChanged,
+  type PathTraversalError,
+  ToolError
+} from "../../domain/errors.js"
+import type { HandlerFailure, PreparedCall, Tool } from "../../domain/Tool.js"
 import { type JsonSchema, ToolSpec } from "../../domain/ToolSpec.js"
 import type { PathSlot } from "../../domain/WorkspacePath.js"
 import { definitionBasics, messageOf } from "../definition.js"
@@ -31,8 +37,13 @@ export interface RawToolOptions<R> {
   /** Run timeout; default 60 s; `"none"` for no timeout. */
   readonly timeout?: Duration.DurationInput | "none"
   readonly rateLimitRpm?: number
-  /** The handler gets the arguments as validated (an object). */
-  readonly handler: (args: Readonly<Record<string, unknown>>) => Effect.Effect<unknown, ToolError, R>
+  /**
+   * The handler gets the arguments as validated (an object). An `McpToolChanged` failure
+   * (a held MCP proxy) reaches the result as `MCP_TOOL_CHANGED`.
+   */
+  readonly handler: (
+    args: Readonly<Record<string, unknown>>
+  ) => Effect.Effect<unknown, ToolError | McpToolChanged, R>
 }
 
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
@@ -77,8 +88,10 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
     required,
     readOnly: options.readOnly ?? false
   })
-  const toFailure = (error: unknown): ToolError =>
-    error instanceof ToolError && error.tool === name ? error : new ToolError({ tool: name, message: messageOf(error), cause: error })
+  const toFailure = (error: unknown): ToolError | McpToolChanged =>
+    (error instanceof ToolError && error.tool === name) || error instanceof McpToolChanged
+      ? error
+      : new ToolError({ tool: name, message: messageOf(error), cause: error })
 
   const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> => {
     const args = input ?? {}
@@ -89,7 +102,7 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
     }
     const issues = validate(args)
     if (issues !== undefined) return Either.left(new InvalidArguments({ tool: name, issues }))
-    const run: Effect.Effect<unknown, ToolError | PathTraversalError, R> = Effect.mapError(
+    const run: Effect.Effect<unknown, HandlerFailure, R> = Effect.mapError(
       Effect.suspend(() => options.handler(args)),
       toFailure
     )

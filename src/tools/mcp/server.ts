@@ -10,16 +10,22 @@
  * ...`). A workspace escape (the `PATH_TRAVERSAL` defect) is an error result for that call,
  * naming the path and never a file's content, and the server keeps serving.
  *
+ * Bridged tools keep their rug-pull hold: a held proxy's call is an `MCP_TOOL_CHANGED: ...`
+ * error result, and `tools/list` shows the approved definition. When an `McpBridge` is in
+ * the context, the server declares `tools.listChanged` and `serveMcp` tells the client
+ * (`notifications/tools/list_changed`) whenever a bridged server's tools change.
+ *
  * @since 0.1.0
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Data, Effect, Option, Runtime } from "effect"
+import { Cause, Data, Effect, Option, Runtime, Stream } from "effect"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import { pathTraversalOf } from "../../domain/errors.js"
 import { toMcpTool } from "../../domain/exports.js"
 import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
+import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 
@@ -82,9 +88,10 @@ export const makeMcpServer = (
     const registry = yield* ToolRegistry
     const runtime = yield* Effect.runtime<never>()
     const confirmation = options.confirmation ?? "ask"
+    const bridged = Option.isSome(yield* Effect.serviceOption(McpBridge))
     const server = new Server(
       { name: options.name ?? "effect-tool-system", version: options.version ?? "0.1.0" },
-      { capabilities: { tools: {} } }
+      { capabilities: { tools: bridged ? { listChanged: true } : {} } }
     )
 
     const listTools = Effect.map(
@@ -191,5 +198,16 @@ export const serveMcp = (
           Effect.catchAll((error) => Effect.logWarning(`Closing the MCP server failed: ${String(error.error)}`))
         )
     )
+    const bridge = yield* Effect.serviceOption(McpBridge)
+    if (Option.isSome(bridge)) {
+      yield* bridge.value.events.pipe(
+        Stream.runForEach(() =>
+          Effect.tryPromise(() => server.sendToolListChanged()).pipe(
+            Effect.catchAll((error) => Effect.logWarning(`Telling the MCP client of changed tools failed: ${String(error.error)}`))
+          )
+        ),
+        Effect.forkScoped
+      )
+    }
     yield* closed.await
   }))

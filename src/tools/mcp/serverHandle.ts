@@ -8,13 +8,26 @@
  * fails, or the restarts are used up, the server is down and its calls fail at once. Calls
  * to other servers are not affected: each server has its own handle.
  *
+ * The server's tools are listed again on each `notifications/tools/list_changed` (several
+ * notifications in a row make one listing) and by each restart; every such listing goes to
+ * the listener (`listen`) before any call can reach the process it came from.
+ *
  * @since 0.1.0
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js"
-import { Data, Duration, Effect, ExecutionStrategy, Exit, Scope } from "effect"
+import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
+import { Data, Duration, Effect, ExecutionStrategy, Exit, Queue, Scope } from "effect"
 import type { McpServerConfig } from "./config.js"
-import { type Connection, connect, type ConnectOptions, errorText, McpConnectError, type McpTool, withProcessState } from "./connection.js"
+import {
+  type Connection,
+  connect,
+  type ConnectOptions,
+  errorText,
+  listAllTools,
+  McpConnectError,
+  type McpTool,
+  withProcessState
+} from "./connection.js"
 import { liveClock } from "./process.js"
 
 /** What `tools/call` answered. */
@@ -43,18 +56,32 @@ export interface ServerStatus {
   readonly reason: string | undefined
 }
 
+/** Takes each later listing of a server's tools. */
+export type ToolsListener = (tools: ReadonlyArray<McpTool>) => Effect.Effect<void>
+
 /** A bridged server. */
 export interface ServerHandle {
   readonly name: string
   readonly config: McpServerConfig
-  /** The tools listed when the server first came up (the proxies are made from these). */
+  /** The tools listed when the server first came up (the first proxies are made from these). */
   readonly tools: ReadonlyArray<McpTool>
-  readonly call: (
+  /**
+   * Calls a tool. `admit` runs once the connection is up (after a restart, once its listing
+   * went to the listener), just before the request is sent: an error it returns stops the
+   * call. Interrupting the call tells the server (`notifications/cancelled`).
+   */
+  readonly call: <E>(
     tool: string,
     args: Readonly<Record<string, unknown>>,
-    timeoutMs: number | undefined
-  ) => Effect.Effect<CallResult, McpCallError | McpConnectError>
+    timeoutMs: number | undefined,
+    admit: () => E | undefined
+  ) => Effect.Effect<CallResult, McpCallError | McpConnectError | E>
   readonly status: Effect.Effect<ServerStatus>
+  /**
+   * Hands every later listing (after `list_changed`, after a restart) to `listener`, from now
+   * on; notifications that came before are not lost. Call it once.
+   */
+  readonly listen: (listener: ToolsListener) => Effect.Effect<void>
 }
 
 /** How handles connect and restart. */
@@ -79,9 +106,17 @@ export const openServer = (
   parent: Scope.Scope
 ): Effect.Effect<ServerHandle, McpConnectError> =>
   Effect.gen(function*() {
+    // a pending refresh; a second notification before it is taken adds nothing
+    const changed = yield* Queue.sliding<void>(1)
+    const onToolsChanged = () => {
+      Queue.unsafeOffer(changed, undefined)
+    }
+    let listener: ToolsListener | undefined
+    const listTimeoutMs = config.initTimeoutMs ?? Duration.toMillis(options.initTimeout)
+
     const connectIn = Effect.gen(function*() {
       const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-      return yield* connect(name, config, options).pipe(
+      return yield* connect(name, config, options, onToolsChanged).pipe(
         Scope.extend(scope),
         Effect.map((connection) => ({ _tag: "Up" as const, connection, scope })),
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
@@ -127,8 +162,14 @@ export const openServer = (
           )
         )
         yield* watch(next)
-        state = next
         yield* Effect.logInfo(`MCP server "${name}" restarted (pid ${next.connection.process.pid})`)
+        // what the new process lists is checked before any call can reach it
+        yield* Effect.uninterruptible(Effect.zipRight(
+          listener === undefined ? Effect.void : listener(next.connection.tools),
+          Effect.sync(() => {
+            state = next
+          })
+        ))
         return next
       })
 
@@ -142,26 +183,86 @@ export const openServer = (
       }))
     })
 
-    const call: ServerHandle["call"] = (tool, args, timeoutMs) =>
-      Effect.flatMap(current, (connection) =>
-        Effect.tryPromise({
-          try: (signal) =>
-            connection.client.callTool(
-              { name: tool, arguments: { ...args } },
-              undefined,
-              // the executor's deadline (the proxy's timeout) comes first; this one only backs it up
-              { signal, timeout: timeoutMs === undefined ? 2 ** 31 - 1 : timeoutMs + 1000 }
-            ),
-          catch: (error) => error
-        }).pipe(
-          Effect.catchAll((error) => {
-            const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed
-            const reason = closed
-              ? withProcessState(connection.process, "the server closed the connection during the call")
-              : Effect.succeed(errorText(error))
-            return Effect.flatMap(reason, (text) => Effect.fail(new McpCallError({ server: name, tool, reason: text })))
-          })
-        ))
+    const failed = (connection: Connection, tool: string, error: unknown): Effect.Effect<never, McpCallError> => {
+      const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+      const reason = closed
+        ? withProcessState(connection.process, "the server closed the connection during the call")
+        : Effect.succeed(errorText(error))
+      return Effect.flatMap(reason, (text) => Effect.fail(new McpCallError({ server: name, tool, reason: text })))
+    }
+
+    const cancel = (connection: Connection, requestId: RequestId) =>
+      Effect.tryPromise(() =>
+        connection.client.notification({
+          method: "notifications/cancelled",
+          params: { requestId, reason: "the call was interrupted" }
+        })
+      ).pipe(Effect.catchAll((error) => Effect.logDebug(`MCP server "${name}": cancelling a call failed: ${String(error.error)}`)))
+
+    /**
+     * One request, in one `Effect.async`: no `AbortSignal` (the id the transport noted is
+     * enough to cancel), and no step more than the call needs.
+     */
+    const send = <E>(
+      connection: Connection,
+      tool: string,
+      args: Readonly<Record<string, unknown>>,
+      timeoutMs: number | undefined,
+      admit: () => E | undefined
+    ) =>
+      Effect.async<CallResult, McpCallError | E>((resume) => {
+        const refused = admit()
+        if (refused !== undefined) return resume(Effect.fail(refused))
+        const params = { name: tool, arguments: { ...args } }
+        let settled = false
+        connection.client.callTool(params, undefined, {
+          // the executor's deadline (the proxy's timeout) comes first; this one only backs it up
+          timeout: timeoutMs === undefined ? 2 ** 31 - 1 : timeoutMs + 1000
+        }).then(
+          (result) => {
+            settled = true
+            resume(Effect.succeed(result))
+          },
+          (error: unknown) => {
+            settled = true
+            resume(failed(connection, tool, error))
+          }
+        )
+        const requestId = connection.process.requestIdOf(params)
+        return Effect.suspend(() => (settled || requestId === undefined ? Effect.void : cancel(connection, requestId)))
+      })
+
+    const call: ServerHandle["call"] = (tool, args, timeoutMs, admit) =>
+      Effect.suspend(() => {
+        const now = state
+        return now._tag === "Up" && now.connection.isOpen()
+          ? send(now.connection, tool, args, timeoutMs, admit)
+          : Effect.flatMap(current, (connection) => send(connection, tool, args, timeoutMs, admit))
+      })
+
+    /** Lists the current connection's tools and hands them on, unless a restart came in between. */
+    const refresh = Effect.suspend(() => {
+      const now = state
+      if (now._tag !== "Up" || !now.connection.isOpen()) return Effect.void
+      return Effect.tryPromise({
+        try: (signal) => listAllTools(now.connection.client, listTimeoutMs, signal),
+        catch: errorText
+      }).pipe(
+        Effect.tap((tools) => Effect.logDebug(`MCP server "${name}" changed its tools; it lists ${tools.length} now`)),
+        Effect.flatMap((tools) =>
+          lock.withPermits(1)(Effect.suspend(() => (state === now && listener !== undefined ? listener(tools) : Effect.void)))
+        ),
+        Effect.catchAll((reason) =>
+          Effect.logWarning(`MCP server "${name}": listing its changed tools failed (${reason}); its proxies stay as they were`)
+        )
+      )
+    })
+
+    const listen: ServerHandle["listen"] = (next) =>
+      Effect.suspend(() => {
+        listener = next
+        return Effect.forever(Effect.zipRight(Queue.take(changed), refresh)).pipe(Effect.forkIn(parent), Effect.asVoid)
+      })
 
     const status = Effect.sync((): ServerStatus => {
       const now = state
@@ -170,5 +271,5 @@ export const openServer = (
       return { name, state: standing, pid: now.connection.process.pid, restarts, reason: undefined }
     })
 
-    return { name, config, tools: first.connection.tools, call, status }
+    return { name, config, tools: first.connection.tools, call, status, listen }
   })

@@ -9,10 +9,12 @@
  * @since 0.1.0
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Effect, Layer, Logger, Runtime } from "effect"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
+import type { AuditLog } from "../../services/AuditLog.js"
 import { McpBridge } from "../../services/McpBridge.js"
 import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
@@ -77,6 +79,8 @@ export interface McpCommandOptions {
   /** `--mcp-config FILE`: servers to bridge in (and serve on). */
   readonly mcpConfig?: string | undefined
   readonly tags?: ReadonlyArray<string> | undefined
+  /** `--audit FILE`: the audit log of every served call. */
+  readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> | undefined
 }
 
 /**
@@ -93,7 +97,10 @@ export const runMcpCommand = (
     tags: options.tags
   }).pipe(
     Effect.provide(withMcpConfigFile(
-      ToolSystem.layerNode(options.workspace === undefined ? {} : { workspace: Workspace.layerFixed(options.workspace) }),
+      ToolSystem.layerNode({
+        ...(options.workspace === undefined ? {} : { workspace: Workspace.layerFixed(options.workspace) }),
+        ...(options.audit === undefined ? {} : { audit: options.audit })
+      }),
       options.mcpConfig
     )),
     Effect.provide(stderrLogger)

@@ -10,15 +10,16 @@ import * as path from "node:path"
 import { AgentMode, ToolRegistry, ToolSystem } from "../../../src/index.js"
 import { McpBridge } from "../../../src/services/McpBridge.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
-import { bridged, nodeServer } from "./helpers.js"
+import { bridged, eventually, nodeServer } from "./helpers.js"
 
 const ws = makeTempDirSync("mcp-bridge-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 const lieTarget = path.join(ws, "lie.txt")
 const trustedLieTarget = path.join(ws, "trusted-lie.txt")
+const cancelLog = path.join(ws, "cancelled.log")
 
 const system = bridged(ws, {
-  echo: nodeServer("echo.mjs", [], { callTimeoutMs: 1500 }),
+  echo: nodeServer("echo.mjs", ["--cancel-log", cancelLog], { callTimeoutMs: 1500 }),
   trusted: nodeServer("echo.mjs", [], { trusted: true, requiresConfirmation: false }),
   liar: nodeServer("liar.mjs", [lieTarget]),
   trustedLiar: nodeServer("liar.mjs", [trustedLieTarget], { trusted: true })
@@ -104,11 +105,15 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("the bridge", (it)
       expect(image.output).toBe("[image image/png, 6 bytes]\na picture")
     }))
 
-  it.effect("a call past the proxy's timeout is a TIMEOUT, and the server keeps serving", () =>
+  it.effect("a call past the proxy's timeout is a TIMEOUT, the server is told to cancel it, and it keeps serving", () =>
     Effect.gen(function*() {
       const r = yield* execute("echo__slow", { ms: 5000 })
       expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT" })
       expect(r.durationMs).toBeLessThan(3000)
+      // notifications/cancelled reached the server (it aborted the call's signal) at once, not
+      // when the SDK's own backstop timeout (1 s later) would have sent it
+      expect(yield* eventually(() => fs.existsSync(cancelLog), 800)).toBe(true)
+      expect(fs.readFileSync(cancelLog, "utf8")).toBe("cancelled 5000\n")
       const next = yield* execute("echo__echo", { text: "still here" })
       expect(next.output).toBe("still here")
     }))

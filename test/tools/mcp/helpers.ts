@@ -3,7 +3,7 @@
  * process checks (by pid, and by a marker in the command line for processes whose pid we
  * never learn, such as a server that was skipped).
  */
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { McpBridge, type McpBridgeOptions, type McpServerConfig, type McpServersConfig } from "../../../src/services/McpBridge.js"
@@ -31,6 +31,17 @@ export const bridged = (ws: string, servers: McpServersConfig, options: McpBridg
   McpBridge.layer(servers, options).pipe(
     Layer.provideMerge(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(ws) }))
   )
+
+/**
+ * Builds the bridged system in a scope of its own, so a test can close it and look; the
+ * test's scope closes it too, if the test did not.
+ */
+export const openBridged = (ws: string, servers: McpServersConfig, options: McpBridgeOptions = fast) =>
+  Effect.gen(function*() {
+    const scope = yield* Effect.acquireRelease(Scope.make(), (scope, exit) => Scope.close(scope, exit))
+    const context = yield* Layer.buildWithScope(bridged(ws, servers, options), scope)
+    return { scope, system: Context.get(context, ToolSystem), bridge: Context.get(context, McpBridge) }
+  })
 
 /** Whether a process is alive (a zombie counts as gone). */
 export const alive = (pid: number): boolean => {

@@ -3,12 +3,12 @@
  * driven by the SDK's own `Client`: tools/list in MCP's shape, tools/call through every
  * gate, errors as `isError` results led by their code, confirmation by elicitation, a
  * traversal attempt answered as an error while the server keeps serving, and bridged tools
- * served back out.
+ * served back out, with their changes announced and their rug-pull hold kept.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -20,7 +20,10 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../.
 const script = path.join(root, "test/tools/mcp/servers/serveToolSystem.ts")
 
 /** Our server as a child process, and an SDK client connected to it (closed with the scope). */
-const connect = (args: ReadonlyArray<string>, options: { elicit?: (message: string) => boolean } = {}) =>
+const connect = (
+  args: ReadonlyArray<string>,
+  options: { elicit?: (message: string) => boolean; onToolsChanged?: () => void } = {}
+) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const transport = new StdioClientTransport({
@@ -40,13 +43,30 @@ const connect = (args: ReadonlyArray<string>, options: { elicit?: (message: stri
             elicit(request.params.message) ? { action: "accept", content: { confirm: true } } : { action: "decline" }
           ))
       }
+      const onToolsChanged = options.onToolsChanged
+      if (onToolsChanged !== undefined) {
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged())
+      }
       // anything on the server's stdout that is not a JSON-RPC message shows up here
       const errors: Array<string> = []
       client.onerror = (error) => errors.push(error.message)
+      // the server's stderr (its logs) is drained, and shown if it ends before the test closes it
+      let stderr = ""
+      let closing = false
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-4000)
+      })
+      client.onclose = () => {
+        if (!closing) process.stderr.write(`our MCP server closed the connection; its stderr:\n${stderr}\n`)
+      }
       await client.connect(transport, { timeout: 20_000 })
-      return { client, pid: transport.pid ?? 0, errors }
+      const close = () => {
+        closing = true
+        return client.close()
+      }
+      return { client, pid: transport.pid ?? 0, errors, close }
     }),
-    ({ client }) => Effect.promise(() => client.close())
+    ({ close }) => Effect.promise(close)
   )
 
 describe("effect-tool-system mcp", () => {
@@ -57,7 +77,7 @@ describe("effect-tool-system mcp", () => {
       fs.writeFileSync(path.join(ws, "hello.txt"), "hello from the workspace\n")
       fs.writeFileSync(path.join(outside, "secret.txt"), "TOP-SECRET-CONTENT\n")
       fs.symlinkSync(path.join(outside, "secret.txt"), path.join(ws, "link.txt"))
-      const { client, errors, pid } = yield* connect([ws])
+      const { client, close, errors, pid } = yield* connect([ws])
       const { tools } = yield* Effect.promise(() => client.listTools())
       const readFile = tools.find((t) => t.name === "read_file")
       expect(readFile?.annotations).toEqual({ title: "Read file", readOnlyHint: true, destructiveHint: false })
@@ -93,7 +113,7 @@ describe("effect-tool-system mcp", () => {
       const again = yield* Effect.promise(() => client.callTool({ name: "read_file", arguments: { filepath: "hello.txt" } }))
       expect(text(again)).toContain("hello from the workspace")
       expect(errors).toEqual([])
-      yield* Effect.promise(() => client.close())
+      yield* Effect.promise(close)
       expect(yield* eventually(() => !alive(pid))).toBe(true)
     }), 60_000)
 
@@ -135,7 +155,7 @@ describe("effect-tool-system mcp", () => {
       const config = path.join(ws, "mcp.json")
       const log = path.join(ws, "starts.log")
       fs.writeFileSync(config, JSON.stringify({ mcpServers: { echo: nodeServer("echo.mjs", ["--start-log", log]) } }))
-      const { client, errors } = yield* connect([ws, "default", "yes", config])
+      const { client, close, errors } = yield* connect([ws, "default", "yes", config])
       const { tools } = yield* Effect.promise(() => client.listTools())
       expect(tools.map((t) => t.name)).toContain("echo__echo")
       expect(tools.map((t) => t.name)).toContain("write_file")
@@ -154,7 +174,41 @@ describe("effect-tool-system mcp", () => {
       expect(errors).toEqual([])
       const bridgedPid = Number(fs.readFileSync(log, "utf8").trim().split(" ")[1])
       expect(alive(bridgedPid)).toBe(true)
-      yield* Effect.promise(() => client.close())
+      yield* Effect.promise(close)
       expect(yield* eventually(() => !alive(bridgedPid), 5000)).toBe(true)
+    }), 60_000)
+
+  it.scopedLive("tells the client when bridged tools change, and keeps a changed tool held", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-serve-")
+      const config = path.join(ws, "mcp.json")
+      const calls = path.join(ws, "calls.log")
+      fs.writeFileSync(config, JSON.stringify({ mcpServers: { changing: nodeServer("changing.mjs", ["--calls", calls]) } }))
+      let notices = 0
+      const { client, errors } = yield* connect([ws, "default", "yes", config], { onToolsChanged: () => notices++ })
+      expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true)
+      const weather = (yield* Effect.promise(() => client.listTools())).tools.find((t) => t.name === "changing__weather")
+      expect(weather?.description).toBe("Tells the weather")
+      const control = (actions: Array<string>) =>
+        Effect.promise(() => client.callTool({ name: "changing__control", arguments: { actions } }))
+
+      yield* control(["add"])
+      expect(yield* eventually(() => notices >= 1, 5000)).toBe(true)
+      const added = (yield* Effect.promise(() => client.listTools())).tools.map((t) => t.name)
+      expect(added).toContain("changing__extra")
+
+      yield* control(["rug"])
+      expect(yield* eventually(() => notices >= 2, 5000)).toBe(true)
+      const held = yield* Effect.promise(() => client.callTool({ name: "changing__weather", arguments: { city: "Oslo" } }))
+      expect(held.isError).toBe(true)
+      expect(text(held)).toBe(
+        `MCP_TOOL_CHANGED: The MCP server "changing" changed its tool "weather" after it was first seen: ` +
+          "description changed; version 2.0.0 waits for approval"
+      )
+      // the client is shown the definition it had, not the injected one; the server never saw the call
+      const listed = (yield* Effect.promise(() => client.listTools())).tools.find((t) => t.name === "changing__weather")
+      expect(listed?.description).toBe("Tells the weather")
+      expect(fs.readFileSync(calls, "utf8").trim().split("\n")).toEqual(["control", "control"])
+      expect(errors).toEqual([])
     }), 60_000)
 })

@@ -1,6 +1,7 @@
 // A well-behaved stdio MCP server for the bridge tests, plus a few tools that misbehave on
 // request. Flags: --start-log FILE (appends "start <pid>" at each start), --spawn-child
-// (starts a `sleep` child that must end with the server), --die-after MS (exits on its own).
+// (starts a `sleep` child that must end with the server), --die-after MS (exits on its own),
+// --cancel-log FILE (appends "cancelled <ms>" when a `slow` call is cancelled by the client).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
@@ -14,6 +15,7 @@ const flag = (name) => {
 const startLog = flag("--start-log")
 if (startLog !== undefined) appendFileSync(startLog, `start ${process.pid}\n`)
 const child = process.argv.includes("--spawn-child") ? spawn("sleep", ["1000"], { stdio: "ignore" }) : undefined
+const cancelLog = flag("--cancel-log")
 const dieAfter = flag("--die-after")
 if (dieAfter !== undefined) setTimeout(() => process.exit(7), Number(dieAfter))
 
@@ -57,7 +59,7 @@ const text = (t) => ({ content: [{ type: "text", text: t }] })
 
 const server = new Server({ name: "echo", version: "1.0.0" }, { capabilities: { tools: {} } })
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }))
-server.setRequestHandler(CallToolRequestSchema, async (request) => {
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {}
   switch (request.params.name) {
     case "echo":
@@ -69,6 +71,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     case "big":
       return text("x".repeat(args.n))
     case "slow":
+      if (cancelLog !== undefined) extra.signal.addEventListener("abort", () => appendFileSync(cancelLog, `cancelled ${args.ms}\n`))
       await new Promise((resolve) => setTimeout(resolve, args.ms))
       return text(`slept ${args.ms}`)
     case "crash":
