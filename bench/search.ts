@@ -4,7 +4,11 @@
  * `search_files` for a literal that occurs in 1% of the files beside `grep -rn`, and
  * `find_files` by a `*.md` glob (1% of the files) beside `find -name`. Both tools are asked for
  * every match (`max_results` above the count), so they do the same work as the commands.
- * Goal: search_files <= 1.0x grep -rn, find_files <= 2x find.
+ * Goal: search_files <= 1.0x grep -rn, find_files <= 2x find. The ratios are of wall times
+ * (medians). CPU times are printed beside them (the commands' from `/proc/self/stat`, the tools'
+ * from `process.cpuUsage`, worker threads included): on a machine whose cores are busy with
+ * other work, the wall times follow the CPU times and a tool's worker threads help little; the
+ * load average is printed before and after.
  *
  *   npx tsx bench/search.ts          (BENCH_RUNS=5: the median of that many runs of each)
  *
@@ -19,6 +23,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import type * as Library from "../src/index.js"
 import type * as Reading from "../src/tools/ported/reading/index.js"
+import type * as SearchFiles from "../src/tools/ported/reading/searchFiles.js"
 
 const FOLDERS = 500
 const FILES_PER_FOLDER = 100
@@ -36,17 +41,21 @@ const newest = (dir: string): number =>
     : 0
 
 /** The library and the reading tools: compiled when `dist/` is fresh, else the sources. */
-const load = async (): Promise<{ lib: typeof Library; reading: typeof Reading; from: string }> => {
+const load = async (): Promise<
+  { lib: typeof Library; reading: typeof Reading; searchFiles: typeof SearchFiles; from: string }
+> => {
   const distReading = path.join(root, "dist/tools/ported/reading/index.js")
   const sources = Math.max(newest(path.join(root, "src/tools/ported/reading")), newest(path.join(root, "src/tools/shared")))
   if (fs.existsSync(distReading) && fs.statSync(distReading).mtimeMs >= sources) {
     const lib: typeof Library = await import(path.join(root, "dist/index.js"))
     const reading: typeof Reading = await import(distReading)
-    return { lib, reading, from: "the compiled package (dist/)" }
+    const searchFiles: typeof SearchFiles = await import(path.join(root, "dist/tools/ported/reading/searchFiles.js"))
+    return { lib, reading, searchFiles, from: "the compiled package (dist/)" }
   }
   const lib: typeof Library = await import("../src/index.js")
   const reading: typeof Reading = await import("../src/tools/ported/reading/index.js")
-  return { lib, reading, from: "the sources (dist/ is missing the reading tools or older than their sources)" }
+  const searchFiles: typeof SearchFiles = await import("../src/tools/ported/reading/searchFiles.js")
+  return { lib, reading, searchFiles, from: "the sources (dist/ is missing the reading tools or older than their sources)" }
 }
 
 /** Writes the tree: 1% of the files hold the literal, 1% are `.md`. */
@@ -66,19 +75,38 @@ const generate = (dir: string): void => {
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
 
-const command = (cmd: string, args: ReadonlyArray<string>, cwd: string): { ms: number; lines: number } => {
+/** CPU time (ms) of the children waited for, from `/proc/self/stat` (clock ticks of 10 ms), or NaN elsewhere. */
+const childrenCpu = (): number => {
+  try {
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? []
+    return (Number(fields[13]) + Number(fields[14])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
+interface Timed {
+  readonly ms: number
+  readonly cpu: number
+  readonly lines: number
+}
+
+const command = (cmd: string, args: ReadonlyArray<string>, cwd: string): Timed => {
+  const cpu = childrenCpu()
   const start = performance.now()
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   const ms = performance.now() - start
   if (r.error !== undefined || (r.status !== 0 && r.status !== 1)) throw new Error(`${cmd} failed: ${r.error ?? r.stderr}`)
-  return { ms, lines: r.stdout.split("\n").filter((l) => l !== "").length }
+  return { ms, cpu: childrenCpu() - cpu, lines: r.stdout.split("\n").filter((l) => l !== "").length }
 }
 
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" ")
+
 const main = async () => {
-  const { from, lib, reading } = await load()
+  const { from, lib, reading, searchFiles } = await load()
   process.stdout.write(`tools loaded from ${from}\n`)
   // the machine may be shared: the load it had says how far to trust the numbers
-  process.stdout.write(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)\n`)
+  process.stdout.write(`load average: ${loadAverage()} (${os.cpus().length} cores)\n`)
   const tree = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-")))
   const system = ManagedRuntime.make(
     lib.ToolSystem.layerNode({ builtins: false, tools: [...reading.readingTools], workspace: lib.Workspace.layerFixed(tree) })
@@ -90,40 +118,54 @@ const main = async () => {
       `tree: ${FOLDERS * FILES_PER_FOLDER} files in ${FOLDERS} folders, generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
     )
     const executor = await system.runPromise(lib.ToolExecutor)
-    const tool = async (name: string, args: Record<string, unknown>) => {
+    const tool = async (name: string, args: Record<string, unknown>): Promise<Timed> => {
+      const cpu = process.cpuUsage()
       const start = performance.now()
       const r = await system.runPromise(executor.execute(name, args))
       const ms = performance.now() - start
+      const used = process.cpuUsage(cpu)
       if (!r.success) throw new Error(`${name} failed: ${r.error}`)
-      return { ms, lines: String(r.output).split("\n").filter((l) => !l.startsWith("(")).length }
+      return { ms, cpu: (used.user + used.system) / 1000, lines: String(r.output).split("\n").filter((l) => !l.startsWith("(")).length }
     }
+    const workerCounts: Array<number> = []
     const cases = {
       grep: () => Promise.resolve(command("grep", ["-rn", LITERAL, "."], tree)),
-      search: () => tool("search_files", { pattern: LITERAL, max_results: 1000 }),
+      search: () => {
+        // what the call decides from the load it meets
+        workerCounts.push(searchFiles.searchParallelism().workers)
+        return tool("search_files", { pattern: LITERAL, max_results: 1000 })
+      },
       find: () => Promise.resolve(command("find", [".", "-name", "*.md"], tree)),
       findFiles: () => tool("find_files", { name_pattern: "*.md", max_results: 1000 })
     }
     const times: Record<keyof typeof cases, Array<number>> = { grep: [], search: [], find: [], findFiles: [] }
+    const cpus: Record<keyof typeof cases, Array<number>> = { grep: [], search: [], find: [], findFiles: [] }
     // one warm-up round (page cache, JIT), then the runs, interleaved so that load hits all alike
     for (let run = -1; run < RUNS; run++) {
-      for (const [name, go] of Object.entries(cases) as Array<[keyof typeof cases, () => Promise<{ ms: number; lines: number }>]>) {
-        const { lines, ms } = await go()
+      for (const [name, go] of Object.entries(cases) as Array<[keyof typeof cases, () => Promise<Timed>]>) {
+        const { cpu, lines, ms } = await go()
         const expected = FOLDERS * FILES_PER_FOLDER / 100
         if (lines !== expected) throw new Error(`${name} found ${lines} lines, expected ${expected}`)
-        if (run >= 0) times[name].push(ms)
+        if (run >= 0) {
+          times[name].push(ms)
+          cpus[name].push(cpu)
+        }
       }
     }
-    const row = (label: string, xs: ReadonlyArray<number>) =>
-      `${label.padEnd(40)} ${median(xs).toFixed(1).padStart(8)} ms  (median of ${RUNS})\n`
+    const row = (label: string, name: keyof typeof cases) =>
+      `${label.padEnd(40)} ${median(times[name]).toFixed(1).padStart(8)} ms  (median of ${RUNS}; CPU ${
+        median(cpus[name]).toFixed(0)
+      } ms)\n`
     const ratio = (label: string, a: ReadonlyArray<number>, b: ReadonlyArray<number>, goal: number) => {
       const r = median(a) / median(b)
       return `${label.padEnd(40)} = ${r.toFixed(2)}x  (goal <= ${goal}x) ${r <= goal ? "met" : "NOT met"}\n`
     }
     process.stdout.write(
-      row(`grep -rn ${LITERAL}`, times.grep) +
-        row(`search_files "${LITERAL}"`, times.search) +
-        row("find -name '*.md'", times.find) +
-        row("find_files \"*.md\"", times.findFiles) +
+      row(`grep -rn ${LITERAL}`, "grep") +
+        row(`search_files "${LITERAL}"`, "search") +
+        row("find -name '*.md'", "find") +
+        row("find_files \"*.md\"", "findFiles") +
+        `load average after: ${loadAverage()}; search_files started ${workerCounts.join(", ")} worker thread(s) in its runs\n` +
         "\n" +
         ratio("search_files / grep -rn", times.search, times.grep, 1) +
         ratio("find_files / find -name", times.findFiles, times.find, 2)

@@ -121,3 +121,33 @@ export const fileSizeSync = (fd: number, path: string): number | undefined => {
   const stats = attempt("stat", path, () => NodeFs.fstatSync(fd))
   return stats.isFile() ? stats.size : undefined
 }
+
+/**
+ * The regular file `name` of an open directory read whole into `buffer` when it is shorter than
+ * `length`, for searches over many small files: opened as `openChildFileSync` opens it (through
+ * the directory's descriptor, never through a link, never blocking), read once, closed. Its
+ * length; `undefined` when it fills `length`, when anything fails, or where descriptors have no
+ * paths: the caller then takes the long way (`openChildFileSync`, `fileSizeSync`, `readSync`),
+ * which reports what went wrong.
+ */
+export const readSmallChildSync = (dir: OpenDirectory, name: string, buffer: Uint8Array, length: number): number | undefined => {
+  if (!hasFdPaths()) return undefined
+  let fd: number
+  try {
+    fd = NodeFs.openSync(childOf(dir.fd, dir.path, name), READ_FLAGS)
+  } catch {
+    return undefined
+  }
+  let n: number | undefined
+  try {
+    n = NodeFs.readSync(fd, buffer, 0, length, 0)
+  } catch {
+    n = undefined
+  }
+  try {
+    NodeFs.closeSync(fd)
+  } catch {
+    return undefined
+  }
+  return n !== undefined && n < length ? n : undefined
+}

@@ -69,10 +69,8 @@ export const findFiles = make(TOOL, {
             if (seen >= FIND_MAX_ENTRIES) return false
             seen += entries.length
             for (const entry of entries) {
-              if (entry._tag === "LinkOut") continue
-              const rel = dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}`
-              if (!matches(entry.name, rel)) continue
-              out.push(`${shownName(NodePath.join(shownDir, rel))}${entry._tag === "Directory" ? "/" : ""}`)
+              if (entry._tag === "LinkOut" || !matches(entry.name, dir.rel)) continue
+              out.push(`${shownName(NodePath.join(shownDir, dir.rel, entry.name))}${entry._tag === "Directory" ? "/" : ""}`)
               if (out.length >= limit) return false
             }
             return true

@@ -41,8 +41,12 @@ const unboundedRepetitions = (source: string): number => {
   return count
 }
 
-/** A compiled glob: whether a walked entry (its name and its path below the directory) matches. */
-export type GlobMatcher = (name: string, rel: string) => boolean
+/**
+ * A compiled glob: whether a walked entry matches, given its name and the path below the walked
+ * directory of the directory that holds it (`""` for the walked directory itself); the entry's
+ * own path is built only for a glob that needs it.
+ */
+export type GlobMatcher = (name: string, dirRel: string) => boolean
 
 /** Compiles a glob, or says why it cannot be used. */
 export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string> => {
@@ -71,5 +75,7 @@ export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string>
   const test: (s: string) => boolean = simple <= 1 && unboundedRepetitions(rest) === 0
     ? ((re) => (s: string) => re.test(s))(new RegExp(source))
     : (s) => re2.test(s)
-  return Either.right(pattern.includes("/") ? (_name, rel) => test(rel) : (name) => test(name))
+  return Either.right(
+    pattern.includes("/") ? (name, dirRel) => test(dirRel === "" ? name : `${dirRel}/${name}`) : (name) => test(name)
+  )
 }

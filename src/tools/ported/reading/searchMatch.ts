@@ -6,7 +6,12 @@
  * - A case-insensitive literal is a V8 expression of the escaped literal (no repetition, so
  *   linear).
  * - A regular expression is compiled by re2js (RE2 syntax, linear time: `(a+)+$` cannot hang
- *   the process), with `^` and `$` at line boundaries.
+ *   the process), with `^` and `$` at line boundaries. A model's expression is never handed to
+ *   V8's backtracking engine.
+ *
+ * Each matcher also carries its `Prefilter`: the same first test, as data a worker thread can
+ * rebuild (`searchWorkerSource.ts`), so that files without a match are told apart off the main
+ * thread.
  *
  * @since 0.1.0
  */
@@ -19,12 +24,26 @@ import { around } from "./common.js"
 /** Longest line text shown for a match; a longer line is shown around its match. */
 export const MATCH_LINE_CHARS = 300
 
+/**
+ * The first step of a matcher, as data: whether a whole file (its bytes) has a first match at
+ * all, decided exactly as `searchRegion` starts (so "no" from it means no matching line).
+ * - `bytes`: the needle occurs in the bytes;
+ * - `literal`: the escaped literal (no repetition: linear in V8), flags `giu`, matches the text;
+ * - `re2`: the RE2 expression, with its re2js flags, finds a match from offset 0 of the text.
+ */
+export type Prefilter =
+  | { readonly kind: "bytes"; readonly needle: Uint8Array }
+  | { readonly kind: "literal"; readonly source: string; readonly flags: string }
+  | { readonly kind: "re2"; readonly pattern: string; readonly flags: number }
+
 /** How matches are found. */
 export interface Matcher {
   /** The literal's UTF-8 bytes when a match is exactly these bytes (a case-sensitive literal). */
   readonly needle: Buffer | undefined
   /** The offset of the first match in `text` at or after `from`, or -1. */
   readonly next: (text: string, from: number) => number
+  /** The same first test, for a worker thread. */
+  readonly prefilter: Prefilter
 }
 
 /** A matching line. */
@@ -32,6 +51,9 @@ export interface Hit {
   readonly line: number
   readonly text: string
 }
+
+/** The flags of a case-insensitive literal's expression. */
+const LITERAL_FLAGS = "giu"
 
 const escapeRegExp = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 
@@ -41,21 +63,25 @@ export const compileMatcher = (
   options: { readonly regex: boolean; readonly caseSensitive: boolean }
 ): Either.Either<Matcher, string> => {
   if (!options.regex && options.caseSensitive) {
-    return Either.right({ needle: Buffer.from(pattern, "utf8"), next: (text, from) => text.indexOf(pattern, from) })
+    const needle = Buffer.from(pattern, "utf8")
+    return Either.right({ needle, next: (text, from) => text.indexOf(pattern, from), prefilter: { kind: "bytes", needle } })
   }
   if (!options.regex) {
-    const re = new RegExp(escapeRegExp(pattern), "giu")
+    const source = escapeRegExp(pattern)
+    const re = new RegExp(source, LITERAL_FLAGS)
     return Either.right({
       needle: undefined,
+      prefilter: { kind: "literal", source, flags: LITERAL_FLAGS },
       next: (text, from) => {
         re.lastIndex = from
         return re.exec(text)?.index ?? -1
       }
     })
   }
+  const flags = RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE)
   let re: RE2JS
   try {
-    re = RE2JS.compile(pattern, RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE))
+    re = RE2JS.compile(pattern, flags)
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
     return Either.left(`invalid regular expression "${pattern}": ${why} (RE2 syntax: no look-around or back-references)`)
@@ -64,6 +90,7 @@ export const compileMatcher = (
   let current: { readonly text: string; readonly matcher: ReturnType<RE2JS["matcher"]> } | undefined
   return Either.right({
     needle: undefined,
+    prefilter: { kind: "re2", pattern, flags },
     next: (text, from) => {
       if (current?.text !== text) current = { text, matcher: re.matcher(text) }
       return from <= text.length && current.matcher.find(from) ? current.matcher.start() : -1
