@@ -37,8 +37,11 @@ export type Outcome =
 const binary: Outcome = { _tag: "Binary" }
 const large: Outcome = { _tag: "Large" }
 
-/** The hits of a whole file held in `bytes` (binary content judged as the matcher needs). */
-const searchWhole = (bytes: Buffer, judged: boolean, matcher: Matcher, limit: number): Outcome => {
+/**
+ * The hits of a whole file held in `bytes`: binary content judged as the matcher needs, unless
+ * `judged` (the caller already judged it).
+ */
+export const searchWhole = (bytes: Buffer, judged: boolean, matcher: Matcher, limit: number): Outcome => {
   if (!judged && matcher.needle === undefined && looksBinary(bytes)) return binary
   const hits: Array<Hit> = []
   searchRegion(bytes, 1, matcher, limit, hits)

@@ -10,10 +10,9 @@
 import * as NodePath from "node:path"
 import type { OpenDirectory } from "../../shared/safeFs.js"
 import type { ScanEntry } from "../../shared/safeFsScan.js"
-import { looksBinary } from "../../shared/text.js"
 import { shownName } from "./common.js"
-import type { Outcome } from "./searchFile.js"
-import { type Hit, type Matcher, searchRegion } from "./searchMatch.js"
+import { type Outcome, searchWhole as searchWholeFile } from "./searchFile.js"
+import type { Hit, Matcher } from "./searchMatch.js"
 
 /** A regular file (or a link to one) the walk met. */
 export type FileEntry = Extract<ScanEntry, { _tag: "File" }>
@@ -52,7 +51,6 @@ export const makeChunk = (dirPath: string, shown: string, files: ReadonlyArray<F
   done: 0
 })
 
-const binary: Outcome = { _tag: "Binary" }
 
 /** A file without a matching line. */
 export const noHits: Outcome = { _tag: "Searched", hits: [], partial: false }
@@ -61,15 +59,8 @@ export const noHits: Outcome = { _tag: "Searched", hits: [], partial: false }
  * The outcome of a whole file held in `bytes` (shorter than a block): its matching lines, or
  * `Binary`, judged as `searchSmallSync` judges such a file.
  */
-export const searchWhole = (bytes: Buffer, matcher: Matcher, limit: number): Outcome => {
-  if (matcher.needle === undefined && looksBinary(bytes)) return binary
-  const hits: Array<Hit> = []
-  searchRegion(bytes, 1, matcher, limit, hits)
-  // a literal found in bytes: only now does it matter whether they are text
-  return hits.length > 0 && matcher.needle !== undefined && looksBinary(bytes)
-    ? binary
-    : { _tag: "Searched", hits, partial: false }
-}
+export const searchWhole = (bytes: Buffer, matcher: Matcher, limit: number): Outcome =>
+  searchWholeFile(bytes, false, matcher, limit)
 
 /** The chunks of a search in walk order, and what has been put out of them. */
 export interface SearchOutput {
