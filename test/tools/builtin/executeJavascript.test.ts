@@ -3,12 +3,12 @@ import { Context, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
-import { ToolSystem } from "../../../src/index.js"
+import { ToolSystem, Workspace } from "../../../src/index.js"
 import {
   EXECUTE_JAVASCRIPT_MAX_CODE_BYTES,
   executeJavascript
 } from "../../../src/tools/builtin/executeJavascript.js"
-import { SandboxPool } from "../../../src/services/SandboxPool.js"
+import { SandboxPool, type SandboxOutcome } from "../../../src/services/SandboxPool.js"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../src/tools/builtin/sandbox/pool.js"
 import { STDOUT_MAX_CHARS } from "../../../src/tools/builtin/sandbox/protocol.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
@@ -79,10 +79,10 @@ describe("execute_javascript", () => {
         expect(r.output).toEqual({ stdout: "", result: "42" })
       }))
 
-    it.effect("caps timeout_sec at 25 and refuses a timeout that is not positive", () =>
+    it.effect("takes a tiny or a huge timeout_sec and refuses one that is not positive", () =>
       Effect.gen(function*() {
-        const capped = yield* js("for (;;) {}", { timeout_sec: 1e-3 })
-        expect(capped.error).toMatch(/^The code did not finish within 0.001 s/)
+        const tiny = yield* js("for (;;) {}", { timeout_sec: 1e-3 })
+        expect(tiny.error).toMatch(/^The code did not finish within 0.001 s/)
         const large = yield* js("1", { timeout_sec: 3600 })
         expect(large.output).toEqual({ stdout: "", result: "1" })
         const zero = yield* js("1", { timeout_sec: 0 })
@@ -163,6 +163,14 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         expect(r.durationMs).toBeLessThan(3000)
       }))
 
+    it.effect("a guest that runs out of memory gets a clear error, and the next call works", () =>
+      Effect.gen(function*() {
+        const r = yield* js("console.log(\"started\"); const xs = []; for (;;) xs.push(new Float64Array(1 << 20))", { timeout_sec: 20 })
+        expect(r).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+        expect(r.error).toBe("The code ran out of memory (the sandbox allows 64 MiB)\nOutput before the failure:\nstarted\n")
+        expect((yield* js("6 * 7")).output).toEqual({ stdout: "", result: "42" })
+      }))
+
     it.effect("caps the output with a note", () =>
       Effect.gen(function*() {
         const r = yield* js("for (let i = 0; i < 100000; i++) console.log(\"line \" + i); \"done\"")
@@ -206,17 +214,54 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
 
     it.effect("runs calls concurrently on several workers", () =>
       Effect.gen(function*() {
-        const start = Date.now()
-        const results = yield* Effect.all(
-          [1, 2, 3].map((n) => js(`const end = Date.now() + 300; while (Date.now() < end) {} ${n}`)),
-          { concurrency: "unbounded" }
+        /** Three calls at once, each busy `ms` in the guest; each returns when (on the wall clock) it ran. */
+        const burst = (ms: number) =>
+          Effect.all(
+            [1, 2, 3].map((n) =>
+              Effect.map(
+                js(`const start = Date.now(); while (Date.now() < start + ${ms}) {} [${n}, start, Date.now()]`),
+                (r) => JSON.parse(outputOf(r.output).result ?? "null") as [number, number, number]
+              )
+            ),
+            { concurrency: "unbounded" }
+          )
+        // the first burst starts the Workers, which stay warm (the extra ones for `idleMs`)
+        expect((yield* burst(1)).map(([n]) => n)).toEqual([1, 2, 3])
+        const warm = yield* stats
+        expect(warm.idle).toBe(warm.live)
+        expect(warm.idle).toBeGreaterThanOrEqual(3)
+        // on warm Workers, the calls' busy times overlap: one after the other, none would
+        const runs = yield* burst(500)
+        expect(runs.map(([n]) => n)).toEqual([1, 2, 3])
+        const overlapping = runs.filter(([n, start, end]) =>
+          runs.some(([m, otherStart, otherEnd]) => m !== n && start < otherEnd && otherStart < end)
         )
-        expect(results.map((r) => r.output)).toEqual([1, 2, 3].map((n) => ({ stdout: "", result: String(n) })))
-        expect(Date.now() - start).toBeLessThan(3 * 300 + 2500)
-        // the Workers the calls ran on stay warm (the extra ones for `idleMs`)
-        const after = yield* stats
-        expect(after.idle).toBe(after.live)
-        expect(after.idle).toBeGreaterThanOrEqual(3)
+        expect(overlapping.length).toBeGreaterThanOrEqual(2)
+        expect((yield* stats).spawned).toBe(warm.spawned)
+      }))
+  })
+
+  describe("what reaches the pool", () => {
+    it.effect("timeout_sec is capped at 25 s before it reaches the pool, and given in whole milliseconds", () =>
+      Effect.gen(function*() {
+        // a pool that records the deadline it is given and answers that the guest ran past it
+        const deadlines: Array<number> = []
+        const pool = Layer.succeed(SandboxPool, {
+          run: (_code, timeoutMs) =>
+            Effect.sync((): SandboxOutcome => {
+              deadlines.push(timeoutMs)
+              return { kind: "timeout", stdout: "" }
+            }),
+          stats: Effect.succeed({ live: 0, idle: 0, spawned: 0 })
+        })
+        const layer = ToolSystem.layerNode({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir), sandbox: pool })
+        const run = (timeout_sec: number) =>
+          Effect.flatMap(ToolSystem, (ts) => ts.execute("execute_javascript", { code: "1", timeout_sec }, { confirm: true }))
+        const huge = yield* run(3600).pipe(Effect.provide(layer))
+        expect(huge.error).toMatch(/^The code did not finish within 25 s/)
+        yield* run(2.5).pipe(Effect.provide(layer))
+        yield* run(1e-4).pipe(Effect.provide(layer))
+        expect(deadlines).toEqual([25_000, 2500, 1])
       }))
   })
 
@@ -278,7 +323,7 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         yield* pool.shutdown()
       }))
 
-    it("does not keep the process alive, and works without cleanup", async () => {
+    it("a pool whose layer is never closed does not keep the process alive", async () => {
       const script = fileURLToPath(new URL("./sandbox/oneCall.ts", import.meta.url))
       const started = Date.now()
       const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
@@ -288,8 +333,12 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
       })
       expect(code).toBe(0)
-      expect(JSON.parse(stdout)).toEqual({ kind: "ok", stdout: "child\n", result: "42" })
-      // It exits on its own once the call is done: the layer closed the pool.
+      expect(JSON.parse(stdout)).toEqual({
+        outcome: { kind: "ok", stdout: "child\n", result: "42" },
+        // its Worker is still alive, warm, when the child is done
+        stats: { live: 1, idle: 1, spawned: 1 }
+      })
+      // it exits on its own (long before execFile's 30 s): the idle Worker is unref'd
       expect(Date.now() - started).toBeLessThan(15_000)
     }, 40_000)
   })

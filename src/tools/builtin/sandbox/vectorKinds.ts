@@ -40,7 +40,7 @@ export interface SandboxEscapeVector {
 export const TIMEOUT: EscapeExpectation = { outcome: "error", message: /did not finish within/ }
 /** The guest ran out of memory. */
 export const MEMORY: EscapeExpectation = { outcome: "error", message: /ran out of memory/ }
-/** Either, depending on which limit the attack reaches first. */
+/** Either, depending on which limit the attack reaches first (on a loaded machine, often the deadline). */
 export const TIMEOUT_OR_MEMORY: EscapeExpectation = {
   outcome: "error",
   message: /did not finish within|ran out of memory/

@@ -1,0 +1,54 @@
+// @ts-check
+/**
+ * StrykerJS, the project's mutation tester: `npm run mutate` (all of `src/`), or one folder with
+ * `npm run mutate -- --mutate 'src/domain/**\/*.ts'`. Incremental: a rerun tests only the mutants
+ * whose code or covering tests changed since the last run (reports/stryker-incremental.json).
+ * Too slow for every CI run; run it before a release and after a change to the core.
+ *
+ * Equivalent mutants (no test could ever tell them apart from the original) are marked where
+ * they are, with `// Stryker disable next-line <mutator>: <reason>` in the source, or listed in
+ * `mutate` below as excluded ranges with the reason beside each.
+ *
+ * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
+ */
+export default {
+  packageManager: "npm",
+  testRunner: "vitest",
+  // each mutant runs the test files that hold its covering tests, and no other
+  vitest: { configFile: "vitest.stryker.config.ts", related: false },
+  checkers: ["typescript"],
+  // src only (no tests, benches or scratch files): a mutant that does not type-check is not run
+  tsconfigFile: "tsconfig.build.json",
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  // each mutant runs only the tests that reached its code in the initial run
+  coverageAnalysis: "perTest",
+  // a mutant in module-level code (a constant, a tool's description) would need every test
+  // file reloaded per mutant; they are reported as ignored
+  ignoreStatic: true,
+  mutate: [
+    "src/**/*.ts",
+    // the sandbox's attack catalogs: test data, not behaviour
+    "!src/tools/builtin/sandbox/escapeVectors.ts",
+    "!src/tools/builtin/sandbox/denialOfServiceVectors.ts",
+    "!src/tools/builtin/sandbox/hostReachVectors.ts",
+    "!src/tools/builtin/sandbox/vectorKinds.ts",
+    // re-exports only
+    "!src/index.ts"
+  ],
+  incremental: true,
+  incrementalFile: "reports/stryker-incremental.json",
+  // two cores shared by several people
+  concurrency: 1,
+  // the initial run is the whole suite (less vitest.stryker.config.ts's exclusions) in one thread
+  dryRunTimeoutMinutes: 40,
+  timeoutMS: 10_000,
+  timeoutFactor: 2,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: ".stryker-tmp",
+  ignorePatterns: ["dist", "reports", ".stryker-tmp"],
+  cleanTempDir: true
+}

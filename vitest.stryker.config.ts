@@ -1,0 +1,36 @@
+/**
+ * The vitest configuration StrykerJS runs (`stryker.config.mjs`): the project's tests, less
+ * those no mutant can ever fail because they run the library in another process (the packed
+ * tarball, the examples and the CLI started through `tsx`: Stryker activates a mutant in the
+ * test process only), and without the closing-line reporter.
+ */
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: [
+      "**/node_modules/**",
+      // packs the tarball and installs it into a fresh project
+      "test/package/**",
+      // run the examples and the CLI as child processes
+      "test/examples/**",
+      "test/cli/cli.test.ts",
+      "test/cli/readmePromises.test.ts",
+      // serves the registry from the CLI started as a child process
+      "test/tools/mcp/server.test.ts",
+      // asserts which modules an import loads: meaningless where modules stay loaded (below)
+      "test/layers/RateLimiterRedis.import.test.ts"
+    ],
+    // One test runner process runs every mutant: the modules stay loaded between runs (a mutant
+    // is switched on at run time), which saves importing Effect and the test files again for
+    // each mutant (25 s a mutant otherwise on a loaded 2-core machine). Some test files of
+    // test/tools/ported, test/tools/mcp and test/cli do not pass when run after others this way
+    // (a TestClock that TestClock.adjust does not find), hence `testFiles` in stryker.config.mjs.
+    isolate: false,
+    // test files run in a worker thread here: `process.chdir` is emulated there
+    setupFiles: ["test/helpers/strykerSetup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000
+  }
+})
