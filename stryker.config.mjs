@@ -1,13 +1,23 @@
 // @ts-check
 /**
- * StrykerJS, the project's mutation tester: `npm run mutate` (all of `src/`), or one folder with
- * `npm run mutate -- --mutate 'src/domain/**\/*.ts'`. Incremental: a rerun tests only the mutants
- * whose code or covering tests changed since the last run (reports/stryker-incremental.json).
- * Too slow for every CI run; run it before a release and after a change to the core.
+ * StrykerJS, the project's mutation tester: `npm run mutate` (every file of `src/`, against the
+ * `testFiles` below), or one folder with `npm run mutate -- --mutate 'src/domain/**\/*.ts'`.
+ * Incremental: a rerun tests only the mutants whose code or covering tests changed since the
+ * last run (reports/stryker-incremental.json); the report is reports/mutation/index.html.
+ * Too slow for every CI run (src/domain alone: about 30 minutes on a shared 2-core machine);
+ * run it after a change to the core. The TypeScript checker needs a tree that type-checks:
+ * while one does not, add `--checkers ""` (type errors then count as killed or survived).
  *
  * Equivalent mutants (no test could ever tell them apart from the original) are marked where
- * they are, with `// Stryker disable next-line <mutator>: <reason>` in the source, or listed in
- * `mutate` below as excluded ranges with the reason beside each.
+ * they are, with `// Stryker disable next-line <mutator>: <reason>` in the source. So far:
+ * - src/domain/WorkspacePath.ts `shown`, the string branch: a string always decodes as a
+ *   WorkspacePath, so the message is never asked for one;
+ * - src/domain/argumentLimits.ts `plain`, the `startsWith` guard and the `^` anchor: the
+ *   phrase replaced only ever starts the message, so both only skip work;
+ * - src/domain/exports.ts `stripNulls`, `alternatives` defaulting to `[]`: a list without
+ *   objects finds no alternative, as the empty one does;
+ * - src/domain/toolCalls.ts `isRecord`: only asked of a block whose `type` is already
+ *   "tool_use", which is therefore an object.
  *
  * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
  */
@@ -34,6 +44,31 @@ export default {
     "!src/tools/builtin/sandbox/vectorKinds.ts",
     // re-exports only
     "!src/index.ts"
+  ],
+  // The test files of the initial run (each mutant then runs the tests of these that reached
+  // it). The default serves src/domain and src/layers: their own tests plus the fast ones of the
+  // executor. For the tools, name their tests too, e.g.
+  //   npm run mutate -- --mutate 'src/tools/builtin/**/*.ts' --testFiles 'test/tools/builtin/**/*.test.ts'
+  // (with `isolate: false` in vitest.stryker.config.ts some files of test/tools/ported,
+  // test/tools/mcp and test/cli do not pass after others yet, so a run over all of src/ with
+  // every test file does not start). test/layers/AuditLog*.test.ts are left out while the
+  // audit log is being written: one of them failed the initial run.
+  testFiles: [
+    "test/domain/**/*.test.ts",
+    "test/interop/**/*.test.ts",
+    "test/layers/coreBehaviours.test.ts",
+    "test/layers/executorContract.test.ts",
+    "test/layers/explain.test.ts",
+    "test/layers/pathArguments.test.ts",
+    "test/layers/RateLimiterRedis.test.ts",
+    "test/layers/telemetry.test.ts",
+    "test/layers/ToolCallHandler.concurrency.test.ts",
+    "test/layers/ToolCallHandler.test.ts",
+    "test/layers/ToolExecutor.test.ts",
+    "test/layers/ToolPolicy.test.ts",
+    "test/layers/ToolSystem.test.ts",
+    "test/layers/Workspace.test.ts",
+    "test/tools/ported/web/urlPolicy.test.ts"
   ],
   incremental: true,
   incrementalFile: "reports/stryker-incremental.json",

@@ -23,6 +23,7 @@ export const unsafeResolvedPath: Brand.Brand.Constructor<ResolvedPath> = Brand.n
 
 /** A short form of a value that is not a path, for the argument error. */
 const shown = (value: unknown): string => {
+  // Stryker disable next-line all: equivalent, a string always decodes as a WorkspacePath, so the message is never asked for one
   if (typeof value === "string") return JSON.stringify(value.slice(0, 40))
   if (Array.isArray(value)) return "an array"
   return typeof value === "object" && value !== null ? "an object" : String(value)

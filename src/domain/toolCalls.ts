@@ -89,6 +89,7 @@ export interface ToolCallOutcome {
   readonly result: ToolExecutionResult | null
 }
 
+// Stryker disable next-line all: equivalent, only asked of a block whose type is already "tool_use", so an object
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
 
 /** Parses OpenAI's JSON argument text; an empty text is `{}` (a call without arguments). */

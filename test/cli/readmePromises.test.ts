@@ -48,7 +48,7 @@ describe("the README's command line", { timeout: 120_000 }, () => {
     expect(names.map((t) => t.name)).not.toContain("execute_javascript")
   })
 
-  it("call: arguments that are JSON but not an object are a usage error (exit 2), and nothing runs", async () => {
+  it("call: arguments that are JSON but not an object are a usage error (exit 2), with no result printed", async () => {
     for (const args of ["[1,2]", "\"notes.txt\"", "null", "3"]) {
       const r = await cli("call", "read_file", args)
       expect(r.code, args).toBe(2)

@@ -90,6 +90,9 @@ describe("issuesOf", () => {
     expect(issue?.message).toHaveLength(200)
     expect(issue?.message.endsWith("…")).toBe(true)
     expect(issue?.message).not.toContain("\n")
+    // over 200 characters, though under the 400 read before flattening: cut too
+    const mid = Schema.String.pipe(Schema.filter(() => "y".repeat(300)))
+    expect(issues(Schema.Struct({ s: mid }), { s: "x" })).toEqual([{ path: ["s"], message: `${"y".repeat(199)}…` }])
     const short = Schema.String.pipe(Schema.filter(() => "  two\tparts  "))
     expect(issues(Schema.Struct({ s: short }), { s: "x" })).toEqual([{ path: ["s"], message: "two parts" }])
   })
