@@ -147,18 +147,25 @@ export const makeExecutor = Effect.gen(function*() {
       }
     })
 
-  /** One call; `onSpan` learns the call's span (for the audit record). */
+  /** What `run` found, for the audit record: the tool it looked up and the call's span. */
+  interface Seen {
+    tool?: RegisteredTool | undefined
+    span?: Tracer.AnySpan | undefined
+  }
+
+  /** One call; `seen` (when given) learns the tool and the call's span. */
   const run = (
     fiber: Fiber.RuntimeFiber<unknown, unknown>,
     name: string,
     input: unknown,
     options: ExecuteOptions | undefined,
-    onSpan?: (span: Tracer.Span) => void
+    seen?: Seen
   ): Effect.Effect<Result.ToolExecutionResult> => {
     const start = now()
     const found = registry.lookup(name, options?.versionRange)
     if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
     const tool = found.right
+    if (seen !== undefined) seen.tool = tool
     const body = (span: Tracer.Span | undefined) =>
       Effect.matchCauseEffect(pipeline(tool, input, options, span), {
         onFailure: onFailure(tool, start),
@@ -170,7 +177,7 @@ export const makeExecutor = Effect.gen(function*() {
     // more. No stack trace: capturing one costs more than the rest of the span together.
     const callSpan = startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
     if (callSpan === undefined) return body(undefined)
-    onSpan?.(callSpan.span)
+    if (seen !== undefined) seen.span = callSpan.span
     return Effect.onExit(body(callSpan.span), (exit) => endCallSpan(callSpan, exit))
   }
 
@@ -184,11 +191,10 @@ export const makeExecutor = Effect.gen(function*() {
     const start = now()
     const startedAtMillis = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
       .unsafeCurrentTimeMillis()
-    const caller = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
-    let span: Tracer.AnySpan | undefined = Option.getOrUndefined(caller)
-    return Effect.onExit(run(fiber, name, input, options, (own) => (span = own)), (exit) => {
-      const found = registry.lookup(name, options?.versionRange)
-      const tool = Either.getOrUndefined(found)
+    // the caller's span, unless the call makes its own
+    const seen: Seen = { span: Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)) }
+    return Effect.onExit(run(fiber, name, input, options, seen), (exit) => {
+      const { span, tool } = seen
       const traversal = Exit.isFailure(exit) ? pathTraversalOf(exit.cause) : Option.none()
       const result = Exit.isSuccess(exit) ? exit.value : undefined
       return audit.write(auditRecordOf({

@@ -5,7 +5,7 @@
  * The schema comes from a server we may not trust, so the validator is built to be safe to
  * run on our side: `pattern` and `patternProperties` run on a linear-time engine (re2js),
  * never on a backtracking one; remote `$ref`s are never fetched (they fail the compile);
- * formats are not checked (the server checks them); nothing is logged to the console.
+ * formats are not checked (the server checks them); ajv logs nothing.
  *
  * @since 0.1.0
  */
