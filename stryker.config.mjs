@@ -84,6 +84,6 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",
-  ignorePatterns: ["dist", "reports", ".stryker-tmp"],
+  ignorePatterns: ["dist", "reports", ".stryker-tmp*", "stryker.*.config.mjs"],
   cleanTempDir: true
 }
