@@ -5,16 +5,17 @@
  * @since 0.1.0
  */
 import type { Context, Effect, Either, Tracer } from "effect"
-import type { InvalidArguments, McpToolChanged, PathTraversalError, ToolError } from "./errors.js"
+import type { InvalidArguments, McpToolChanged, MemoryLimitExceeded, PathTraversalError, ToolError } from "./errors.js"
 import type { ToolSpec } from "./ToolSpec.js"
 import type { PathSlot } from "./WorkspacePath.js"
 
 /** A call whose arguments were validated: its path arguments and the effect that runs it. */
 /**
  * How a handler's run can fail, as the executor receives it: a `ToolError`, a workspace escape
- * (a defect once it reaches the executor) or, for a held MCP proxy, `McpToolChanged`.
+ * (a defect once it reaches the executor), a worker-based tool's own memory cap
+ * (`MemoryLimitExceeded`) or, for a held MCP proxy, `McpToolChanged`.
  */
-export type HandlerFailure = ToolError | PathTraversalError | McpToolChanged
+export type HandlerFailure = ToolError | PathTraversalError | MemoryLimitExceeded | McpToolChanged
 
 export interface PreparedCall<R> {
   /** The decoded arguments. */

@@ -124,10 +124,13 @@ export class ToolTimeout extends Data.TaggedError("ToolTimeout")<{
 export class MemoryLimitExceeded extends Data.TaggedError("MemoryLimitExceeded")<{
   readonly tool: string
   readonly limitMb: number
+  /** What the tool has to add, such as the output a guest printed before it ran out. */
+  readonly detail?: string | undefined
 }> {
   readonly code = "MEMORY_LIMIT" as const
   override get message(): string {
-    return `Tool "${this.tool}" exceeded its memory limit of ${this.limitMb} MB`
+    const head = `Tool "${this.tool}" exceeded its memory limit of ${this.limitMb} MB`
+    return this.detail === undefined || this.detail === "" ? head : `${head}${this.detail}`
   }
 }
 

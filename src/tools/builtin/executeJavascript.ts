@@ -12,13 +12,14 @@
  * Promise, its settled value. JSON text rather than a value, so no guest structure (however
  * deep) is ever rebuilt in the host.
  *
- * Guest failures (a syntax error, an uncaught exception, a rejected last Promise, the deadline,
- * out of memory) are `ToolError`s naming the error, with the output printed before it.
+ * Guest failures (a syntax error, an uncaught exception, a rejected last Promise, the deadline)
+ * are `ToolError`s naming the error, with the output printed before it. Running out of memory
+ * is `MemoryLimitExceeded` (`MEMORY_LIMIT`).
  *
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
-import { ToolError } from "../../domain/errors.js"
+import { MemoryLimitExceeded, ToolError } from "../../domain/errors.js"
 import { SandboxPool } from "../../services/SandboxPool.js"
 import { make } from "../define.js"
 import { GUEST_MEMORY_LIMIT_BYTES, type Outcome } from "./sandbox/protocol.js"
@@ -56,7 +57,13 @@ const printedBefore = (stdout: string): string => {
   return `\nOutput before the failure:\n${tail}`
 }
 
-const toResult = (outcome: Outcome, timeoutSec: number): Effect.Effect<ExecuteJavascriptOutput, ToolError> => {
+/** The guest heap limit, in MiB. */
+const GUEST_MEMORY_LIMIT_MB = GUEST_MEMORY_LIMIT_BYTES / (1024 * 1024)
+
+const toResult = (
+  outcome: Outcome,
+  timeoutSec: number
+): Effect.Effect<ExecuteJavascriptOutput, ToolError | MemoryLimitExceeded> => {
   switch (outcome.kind) {
     case "ok":
       return Effect.succeed({ stdout: outcome.stdout, result: outcome.result })
@@ -71,10 +78,7 @@ const toResult = (outcome: Outcome, timeoutSec: number): Effect.Effect<ExecuteJa
       )
     case "memory":
       return Effect.fail(
-        fail(
-          `The code ran out of memory (the sandbox allows ${GUEST_MEMORY_LIMIT_BYTES / (1024 * 1024)} MiB)` +
-            printedBefore(outcome.stdout)
-        )
+        new MemoryLimitExceeded({ tool: TOOL, limitMb: GUEST_MEMORY_LIMIT_MB, detail: printedBefore(outcome.stdout) })
       )
     case "crash":
       return Effect.fail(fail(`The sandbox failed: ${outcome.message}`))
@@ -85,7 +89,7 @@ const toResult = (outcome: Outcome, timeoutSec: number): Effect.Effect<ExecuteJa
 export const executeJavascript = make(TOOL, {
   description: "Run JavaScript (ES2023, QuickJS) in an isolated sandbox and return what it printed and " +
     "the value of its last expression. No require/import, no files, no network, no timers; " +
-    `memory is limited to ${GUEST_MEMORY_LIMIT_BYTES / (1024 * 1024)} MiB. console.log output is captured. ` +
+    `memory is limited to ${GUEST_MEMORY_LIMIT_MB} MiB. console.log output is captured. ` +
     "Returns { stdout, result } where result is the last value as JSON text (null for undefined); " +
     "a Promise as the last value is awaited. Each call starts from a fresh, empty global scope.",
   parameters: Schema.Struct({

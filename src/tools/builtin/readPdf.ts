@@ -3,13 +3,14 @@
  *
  * The host reads the file (after `Workspace.resolve`); pdf.js parses the bytes in a
  * `worker_threads` Worker whose heap is capped at the tool's `memoryLimitMb` and which is
- * terminated when the call times out or is interrupted (see `pdf/workerPool.ts`).
+ * terminated when the call times out or is interrupted (see `pdf/workerPool.ts`). A parser that
+ * runs out of that heap is `MemoryLimitExceeded` (`MEMORY_LIMIT`).
  *
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import { type Duration, Effect, Schema } from "effect"
-import { ToolError } from "../../domain/errors.js"
+import { MemoryLimitExceeded, ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make, type Tool } from "../define.js"
@@ -29,7 +30,7 @@ const TOOL = "read_pdf"
 const hasPdfHeader = (bytes: Uint8Array): boolean =>
   Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes("%PDF-")
 
-const messageOf = (error: PdfWorkerError, file: string, limitMb: number): string => {
+const messageOf = (error: PdfWorkerError, file: string): string => {
   switch (error.reason) {
     case "needs-password":
     case "wrong-password":
@@ -37,8 +38,6 @@ const messageOf = (error: PdfWorkerError, file: string, limitMb: number): string
         `read_pdf cannot read password-protected PDFs`
     case "invalid-pdf":
       return `"${file}" is not a valid PDF or is damaged: ${error.message}`
-    case "out-of-memory":
-      return `the PDF parser ran out of memory (limit ${limitMb} MB) on "${file}"`
     default:
       return `could not read "${file}": ${error.message}`
   }
@@ -107,7 +106,13 @@ export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | File
           maxPages: max_pages,
           maxChars: max_chars,
           memoryLimitMb: limitMb
-        }).pipe(Effect.mapError((error) => fail(messageOf(error, file, limitMb))))
+        }).pipe(
+          Effect.mapError((error) =>
+            error.reason === "out-of-memory"
+              ? new MemoryLimitExceeded({ tool: TOOL, limitMb })
+              : fail(messageOf(error, file))
+          )
+        )
         const { numPages, pages } = extraction
         if (start_page > numPages) {
           return yield* fail(

@@ -291,13 +291,13 @@ describe("read_pdf", () => {
       expect(after.spawned - before.spawned).toBe(1) // its own limit: a fresh worker, now gone
     })))
 
-  it.effect("ends a FlateDecode bomb at the memory cap with a clear error", () =>
+  it.effect("ends a FlateDecode bomb at the memory cap: MEMORY_LIMIT", () =>
     withPool((pool) => Effect.gen(function*() {
       yield* call({ filepath: "three.pdf" }, undefined, pool) // the worker script is ready before the clock starts
       const capped = makeReadPdf({ memoryLimitMb: 128 })
       const r = yield* call({ filepath: "bomb.pdf" }, capped, pool)
-      expect(r.errorCode).toBe("TOOL_ERROR")
-      expect(r.error).toContain("the PDF parser ran out of memory (limit 128 MB)")
+      expect(r.errorCode).toBe("MEMORY_LIMIT")
+      expect(r.error).toBe("Tool \"read_pdf\" exceeded its memory limit of 128 MB")
       expect((yield* pool.stats).busy).toBe(0)
     })), 60_000)
 })

@@ -16,10 +16,13 @@ export type EscapeCategory =
   | "source"
   | "output"
 
-/** The safe answer: a result whose JSON text matches, or a `ToolError` whose message matches. */
+/**
+ * The safe answer: a result whose JSON text matches, or a failure whose message matches, with
+ * one of `codes` (default `TOOL_ERROR`).
+ */
 export type EscapeExpectation =
   | { readonly outcome: "result"; readonly result: RegExp }
-  | { readonly outcome: "error"; readonly message: RegExp }
+  | { readonly outcome: "error"; readonly message: RegExp; readonly codes?: ReadonlyArray<"TOOL_ERROR" | "MEMORY_LIMIT"> }
 
 /** One attempt. */
 export interface SandboxEscapeVector {
@@ -38,12 +41,11 @@ export interface SandboxEscapeVector {
 
 /** The guest ran past its deadline. */
 export const TIMEOUT: EscapeExpectation = { outcome: "error", message: /did not finish within/ }
-/** The guest ran out of memory. */
-export const MEMORY: EscapeExpectation = { outcome: "error", message: /ran out of memory/ }
 /** Either, depending on which limit the attack reaches first (on a loaded machine, often the deadline). */
 export const TIMEOUT_OR_MEMORY: EscapeExpectation = {
   outcome: "error",
-  message: /did not finish within|ran out of memory/
+  message: /did not finish within|exceeded its memory limit/,
+  codes: ["TOOL_ERROR", "MEMORY_LIMIT"]
 }
 /** A catchable stack overflow. */
 export const STACK: EscapeExpectation = { outcome: "error", message: /stack overflow/ }
@@ -51,3 +53,9 @@ export const STACK: EscapeExpectation = { outcome: "error", message: /stack over
 export const result = (pattern: RegExp): EscapeExpectation => ({ outcome: "result", result: pattern })
 /** A `ToolError` whose message matches `pattern`. */
 export const error = (pattern: RegExp): EscapeExpectation => ({ outcome: "error", message: pattern })
+/** A `ToolError` whose message matches `pattern`, or running out of memory (`MEMORY_LIMIT`). */
+export const errorOrMemory = (pattern: RegExp): EscapeExpectation => ({
+  outcome: "error",
+  message: new RegExp(`${pattern.source}|exceeded its memory limit`),
+  codes: ["TOOL_ERROR", "MEMORY_LIMIT"]
+})
