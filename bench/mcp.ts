@@ -8,7 +8,12 @@
  * call. Prints the ratio, and the CPU time of this process per call for each (the wall time of
  * a call on a busy machine also holds the scheduler's delays; the CPU time is what we add).
  *
- * Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000). The library is loaded from `dist/`
+ * A third way, the same direct call awaited from an Effect fiber (`Effect.async` around the SDK's
+ * promise), shows the floor of any bridge built on Effect. On a 2-core VM a call's latency
+ * also holds the wake-up of the server's idle CPU, which grows with the time between calls:
+ * each microsecond of our work costs about two of latency.
+ *
+ * Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000; BENCH_WARMUP, default 2000). The library is loaded from `dist/`
  * when it was built with the bridge and is not older than the sources of the bridge (as it
  * ships), else from `src/` (under tsx, esbuild's keep-names wrappers add to every call);
  * BENCH_FROM=dist or BENCH_FROM=src chooses.
@@ -22,7 +27,8 @@ import type * as Library from "../src/index.js"
 import type * as Bridge from "../src/services/McpBridge.js"
 
 const N = Number(process.env.BENCH_CALLS ?? 1000)
-const WARMUP = 300
+/** Calls each way before measuring: the JIT settles the executor's path after a few thousand. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000)
 /** Rounds of calls, the two ways taking turns, so that drift on a busy machine hits both. */
 const ROUNDS = 10
 
@@ -85,21 +91,41 @@ const program = Effect.gen(function*() {
         if (!r.success) return yield* Effect.dieMessage(`bench__echo failed: ${r.error}`)
       }
     })
+  /** The direct call awaited from an Effect fiber: the floor of any bridge built on Effect. */
+  const fiberRound = (n: number, out: Array<number>) =>
+    Effect.gen(function*() {
+      for (let i = 0; i < n; i++) {
+        const start = performance.now()
+        yield* Effect.async<unknown>((resume) => {
+          client.callTool({ name: "echo", arguments: args }).then(
+            (result) => resume(Effect.succeed(result)),
+            (error: unknown) => resume(Effect.die(error))
+          )
+        })
+        out.push(performance.now() - start)
+      }
+    })
   // warm both servers and both clients
   yield* directRound(WARMUP, [])
+  yield* fiberRound(WARMUP, [])
   yield* bridgedRound(WARMUP, [])
   const direct: Array<number> = []
+  const fiber: Array<number> = []
   const bridged: Array<number> = []
   const directCpu: Array<number> = []
+  const fiberCpu: Array<number> = []
   const bridgedCpu: Array<number> = []
   for (let round = 0; round < ROUNDS; round++) {
     yield* timed(directRound(Math.ceil(N / ROUNDS), direct), directCpu)
+    yield* timed(fiberRound(Math.ceil(N / ROUNDS), fiber), fiberCpu)
     yield* timed(bridgedRound(Math.ceil(N / ROUNDS), bridged), bridgedCpu)
   }
   return {
     anchor: median(direct),
+    floor: median(fiber),
     ours: median(bridged),
     anchorCpu: (directCpu[0] ?? 0) / direct.length,
+    floorCpu: (fiberCpu[0] ?? 0) / fiber.length,
     oursCpu: (bridgedCpu[0] ?? 0) / bridged.length
   }
 }).pipe(
@@ -111,10 +137,14 @@ const program = Effect.gen(function*() {
   )
 )
 
-const { anchor, anchorCpu, ours, oursCpu } = await Effect.runPromise(program)
+const { anchor, anchorCpu, floor, floorCpu, ours, oursCpu } = await Effect.runPromise(program)
 console.log(
   `MCP echo on server-everything, ${N} sequential calls each, ${ROUNDS} rounds taking turns, library from ${from}/:`
 )
 console.log(`  direct SDK client:   ${(anchor * 1000).toFixed(0)} µs median, ${anchorCpu.toFixed(0)} µs CPU per call`)
+console.log(
+  `  same, from a fiber:  ${(floor * 1000).toFixed(0)} µs median, ${floorCpu.toFixed(0)} µs CPU per call ` +
+    `(${(floor / anchor).toFixed(2)}x: Effect.async around the SDK call, the floor of an Effect bridge)`
+)
 console.log(`  bridge + executor:   ${(ours * 1000).toFixed(0)} µs median, ${oursCpu.toFixed(0)} µs CPU per call`)
 console.log(`  ratio: ${(ours / anchor).toFixed(2)}x (goal <= 1.1x); CPU ratio ${(oursCpu / anchorCpu).toFixed(2)}x`)

@@ -5,7 +5,14 @@
  * @since 0.1.0
  */
 import type { Context, Effect, Either, Tracer } from "effect"
-import type { InvalidArguments, McpToolChanged, MemoryLimitExceeded, PathTraversalError, ToolError } from "./errors.js"
+import type {
+  InvalidArguments,
+  McpToolChanged,
+  MemoryLimitExceeded,
+  PathTraversalError,
+  ToolError,
+  ToolTimeout
+} from "./errors.js"
 import type { ToolSpec } from "./ToolSpec.js"
 import type { PathSlot } from "./WorkspacePath.js"
 
@@ -13,9 +20,10 @@ import type { PathSlot } from "./WorkspacePath.js"
 /**
  * How a handler's run can fail, as the executor receives it: a `ToolError`, a workspace escape
  * (a defect once it reaches the executor), a worker-based tool's own memory cap
- * (`MemoryLimitExceeded`) or, for a held MCP proxy, `McpToolChanged`.
+ * (`MemoryLimitExceeded`), the deadline of a tool that keeps its own (`ToolTimeout`, see
+ * `ToolInfo.ownDeadline`) or, for a held MCP proxy, `McpToolChanged`.
  */
-export type HandlerFailure = ToolError | PathTraversalError | MemoryLimitExceeded | McpToolChanged
+export type HandlerFailure = ToolError | PathTraversalError | MemoryLimitExceeded | ToolTimeout | McpToolChanged
 
 export interface PreparedCall<R> {
   /** The decoded arguments. */
@@ -38,6 +46,12 @@ export interface ToolInfo {
   readonly tags: ReadonlyArray<string>
   /** The run timeout in ms (`undefined`: no timeout). */
   readonly timeoutMs: number | undefined
+  /**
+   * `true` when the handler keeps the deadline itself: it ends with `ToolTimeout` at
+   * `timeoutMs`, its request cancelled (an MCP proxy, whose client request carries the
+   * deadline). The executor then runs it on the caller's fiber, with no timer of its own.
+   */
+  readonly ownDeadline?: boolean | undefined
   /** Calls per minute, enforced by the `RateLimiter` (`undefined`: no limit). */
   readonly rateLimitRpm: number | undefined
   readonly requiresConfirmation: boolean

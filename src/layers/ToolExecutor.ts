@@ -94,7 +94,8 @@ export const makeExecutor = Effect.gen(function*() {
     const run = call.use((handler, context) =>
       // the handler runs under the call's span (its own spans nest under it)
       guard(handler, span === undefined ? context : (caller) => context(caller, span), {
-        timeoutMs: tool.timeoutMs,
+        // a tool that keeps its own deadline ends itself with `ToolTimeout`
+        timeoutMs: tool.ownDeadline === true ? undefined : tool.timeoutMs,
         memoryLimitMb: tool.memoryLimitMb,
         onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
         onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })

@@ -5,6 +5,11 @@
  * `setTimeout` interrupts it at the deadline, and the caller resumes only after the child's
  * finalizers have run. When the caller is interrupted, so is the child (and we wait for it).
  *
+ * With neither a deadline nor a memory cap (a tool defined with `timeout: "none"`, or one that
+ * keeps its own deadline, as an MCP proxy does) there is nothing to stop the handler with: it
+ * runs on the caller's fiber, under the same context. A child fiber costs more than the rest of
+ * such a call (forking the fiber refs, and the garbage that leaves).
+ *
  * The deadline follows the fiber's `Clock`: on the live clock it is a plain timer; under
  * another clock (`TestClock`) it is that clock's `sleep`, so `TestClock.adjust` times a tool out.
  *
@@ -49,6 +54,9 @@ export const guard = <A, E, R, E1, E2>(
   options: GuardOptions<E1, E2>
 ): Effect.Effect<A, E | E1 | E2> =>
   Effect.withFiberRuntime<A, E | E1 | E2>((parent) => {
+    if (options.timeoutMs === undefined && options.memoryLimitMb === undefined) {
+      return Effect.mapInputContext(effect, withServices)
+    }
     const fiberRefs = parent.getFiberRefs()
     const runtimeFlags = RuntimeFlags.enable(
       FiberRefs.getOrDefault(fiberRefs, FiberRef.currentRuntimeFlags),

@@ -21,7 +21,7 @@
  */
 import { Duration, Effect } from "effect"
 import type { McpToolChanged } from "../../domain/errors.js"
-import { ToolError } from "../../domain/errors.js"
+import { ToolError, ToolTimeout } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
 import type { McpToolDefinition } from "./changes.js"
@@ -112,10 +112,19 @@ export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOpt
     tags: ["mcp", `mcp:${handle.name}`],
     version: options.version,
     timeout,
+    // the request's own timer is the deadline (it also cancels the call on the server), so
+    // the executor runs the proxy on the caller's fiber, with no timer of its own
+    ownDeadline: true,
     handler: (args) =>
       Effect.matchEffect(handle.call(tool.name, args, timeoutMs, options.admit), {
         onFailure: (error) =>
-          Effect.fail(error._tag === "McpToolChanged" ? error : new ToolError({ tool: name, message: error.message })),
+          Effect.fail(
+            error._tag === "McpToolChanged"
+              ? error
+              : error._tag === "McpCallError" && error.timedOut === true
+              ? new ToolTimeout({ tool: name, timeoutMs })
+              : new ToolError({ tool: name, message: error.message })
+          ),
         onSuccess: (result) => {
           const text = resultText(result)
           if (result.isError === true) {

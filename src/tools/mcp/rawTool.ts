@@ -16,7 +16,8 @@ import {
   InvalidToolDefinition,
   McpToolChanged,
   type PathTraversalError,
-  ToolError
+  ToolError,
+  ToolTimeout
 } from "../../domain/errors.js"
 import type { HandlerFailure, PreparedCall, Tool } from "../../domain/Tool.js"
 import { type JsonSchema, ToolSpec } from "../../domain/ToolSpec.js"
@@ -36,14 +37,20 @@ export interface RawToolOptions<R> {
   readonly version?: string
   /** Run timeout; default 60 s; `"none"` for no timeout. */
   readonly timeout?: Duration.DurationInput | "none"
+  /**
+   * The handler keeps the timeout itself: it ends with `ToolTimeout` (naming this tool) when
+   * `timeout` has passed, and the executor sets no timer of its own (`ToolInfo.ownDeadline`).
+   */
+  readonly ownDeadline?: boolean
   readonly rateLimitRpm?: number
   /**
    * The handler gets the arguments as validated (an object). An `McpToolChanged` failure
-   * (a held MCP proxy) reaches the result as `MCP_TOOL_CHANGED`.
+   * (a held MCP proxy) reaches the result as `MCP_TOOL_CHANGED`, a `ToolTimeout` naming this
+   * tool as `TIMEOUT`.
    */
   readonly handler: (
     args: Readonly<Record<string, unknown>>
-  ) => Effect.Effect<unknown, ToolError | McpToolChanged, R>
+  ) => Effect.Effect<unknown, ToolError | ToolTimeout | McpToolChanged, R>
 }
 
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
@@ -88,8 +95,9 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
     required,
     readOnly: options.readOnly ?? false
   })
-  const toFailure = (error: unknown): ToolError | McpToolChanged =>
-    (error instanceof ToolError && error.tool === name) || error instanceof McpToolChanged
+  const toFailure = (error: unknown): ToolError | ToolTimeout | McpToolChanged =>
+    ((error instanceof ToolError || error instanceof ToolTimeout) && error.tool === name) ||
+      error instanceof McpToolChanged
       ? error
       : new ToolError({ tool: name, message: messageOf(error), cause: error })
 
@@ -115,6 +123,7 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
     version,
     tags: options.tags ?? [],
     timeoutMs,
+    ownDeadline: options.ownDeadline === true && timeoutMs !== undefined,
     rateLimitRpm: options.rateLimitRpm,
     requiresConfirmation: options.requiresConfirmation ?? false,
     memoryLimitMb: undefined,

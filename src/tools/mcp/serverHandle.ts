@@ -30,6 +30,13 @@ import {
 } from "./connection.js"
 import { liveClock } from "./process.js"
 
+/** The longest timer Node can set (ms): a call without a timeout of its own. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** The `data` of the SDK's own request timeout, for a call with `timeoutMs`. */
+const ownTimeout = (data: unknown, timeoutMs: number): boolean =>
+  typeof data === "object" && data !== null && Reflect.get(data, "timeout") === timeoutMs
+
 /** What `tools/call` answered. */
 export type CallResult = Awaited<ReturnType<Client["callTool"]>>
 
@@ -38,6 +45,8 @@ export class McpCallError extends Data.TaggedError("McpCallError")<{
   readonly server: string
   readonly tool: string
   readonly reason: string
+  /** The call's `timeoutMs` passed without an answer (the server was told to cancel it). */
+  readonly timedOut?: boolean
 }> {
   override get message(): string {
     return `MCP server "${this.server}", tool "${this.tool}": ${this.reason}`
@@ -68,7 +77,9 @@ export interface ServerHandle {
   /**
    * Calls a tool. `admit` runs once the connection is up (after a restart, once its listing
    * went to the listener), just before the request is sent: an error it returns stops the
-   * call. Interrupting the call tells the server (`notifications/cancelled`).
+   * call. Interrupting the call tells the server (`notifications/cancelled`), and so does
+   * `timeoutMs` passing without an answer (an `McpCallError` with `timedOut`). The deadline
+   * is the client request's own timer, on the real clock.
    */
   readonly call: <E>(
     tool: string,
@@ -183,7 +194,16 @@ export const openServer = (
       }))
     })
 
-    const failed = (connection: Connection, tool: string, error: unknown): Effect.Effect<never, McpCallError> => {
+    const failed = (
+      connection: Connection,
+      tool: string,
+      error: unknown,
+      timeoutMs: number
+    ): Effect.Effect<never, McpCallError> => {
+      // the SDK's own timer (it sent notifications/cancelled), not an error answer of the server
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && ownTimeout(error.data, timeoutMs)) {
+        return Effect.fail(new McpCallError({ server: name, tool, reason: `no answer within ${timeoutMs} ms`, timedOut: true }))
+      }
       const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed
       const reason = closed
         ? withProcessState(connection.process, "the server closed the connection during the call")
@@ -215,17 +235,16 @@ export const openServer = (
         if (refused !== undefined) return resume(Effect.fail(refused))
         const params = { name: tool, arguments: { ...args } }
         let settled = false
-        connection.client.callTool(params, undefined, {
-          // the executor's deadline (the proxy's timeout) comes first; this one only backs it up
-          timeout: timeoutMs === undefined ? 2 ** 31 - 1 : timeoutMs + 1000
-        }).then(
+        // the call's deadline: the request's own timer, which also cancels it on the server
+        const timeout = timeoutMs ?? MAX_TIMER_MS
+        connection.client.callTool(params, undefined, { timeout }).then(
           (result) => {
             settled = true
             resume(Effect.succeed(result))
           },
           (error: unknown) => {
             settled = true
-            resume(failed(connection, tool, error))
+            resume(failed(connection, tool, error, timeout))
           }
         )
         const requestId = connection.process.requestIdOf(params)

@@ -1,0 +1,128 @@
+/**
+ * Tools the executor sets no deadline for: one defined with `timeout: "none"`, and one that
+ * keeps its own (`ownDeadline`, as an MCP proxy does). Their handlers run on the caller's fiber
+ * (no child fiber): what the child fiber gave the others must hold for them too.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Deferred, Effect, Fiber, Layer, Schema, Tracer } from "effect"
+import { makeRawTool } from "../../src/tools/mcp/index.js"
+import { Tool, ToolSystem, ToolTimeout, Workspace } from "../../src/index.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("no-deadline-")
+
+class Greeter extends Context.Tag("test/NoDeadlineGreeter")<Greeter, { readonly greet: (name: string) => string }>() {}
+
+const greet = Tool.make("greet", {
+  description: "Greets with the application's Greeter",
+  parameters: Schema.Struct({ name: Schema.String }),
+  readOnly: true,
+  timeout: "none",
+  handler: ({ name }) => Effect.map(Greeter, (g) => g.greet(name))
+})
+
+/** Where `held` reports what happened to it. */
+let started: Deferred.Deferred<void> | undefined
+const finalized: Array<string> = []
+const held = Tool.make("held", {
+  description: "Waits until interrupted; its finalizer is asynchronous",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  timeout: "none",
+  handler: () =>
+    Effect.zipRight(
+      Effect.suspend(() => (started === undefined ? Effect.void : Deferred.succeed(started, undefined))),
+      Effect.never
+    ).pipe(Effect.onInterrupt(() => Effect.sleep("30 millis").pipe(Effect.zipRight(Effect.sync(() => finalized.push("held"))))))
+})
+
+const spanName = Tool.make("span_name", {
+  description: "Names the span it runs under",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  timeout: "none",
+  handler: () => Effect.map(Effect.currentSpan, (span) => span.name).pipe(Effect.orElseSucceed(() => "no span"))
+})
+
+const selfTimed = makeRawTool("self_timed", {
+  description: "Ends itself with ToolTimeout, as a proxy whose request timed out",
+  parameters: { type: "object", properties: {} },
+  readOnly: true,
+  timeout: "250 millis",
+  ownDeadline: true,
+  handler: () => Effect.fail(new ToolTimeout({ tool: "self_timed", timeoutMs: 250 }))
+})
+
+const slowSelfTimed = makeRawTool("slow_self_timed", {
+  description: "Keeps its own deadline, and answers after the declared timeout",
+  parameters: { type: "object", properties: {} },
+  readOnly: true,
+  timeout: "20 millis",
+  ownDeadline: true,
+  handler: () => Effect.as(Effect.sleep("80 millis"), "late but answered")
+})
+
+const system = ToolSystem.layerNode({
+  builtins: false,
+  tools: [greet, held, spanName, selfTimed, slowSelfTimed],
+  workspace: Workspace.layerFixed(ws)
+}).pipe(Layer.provide(Layer.succeed(Greeter, { greet: (name) => `Hello, ${name}!` })))
+
+describe("tools without an executor deadline", () => {
+  it.effect("the handler gets the services bound at registration", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      expect(yield* tools.execute("greet", { name: "Ada" })).toMatchObject({ success: true, output: "Hello, Ada!" })
+    }).pipe(Effect.provide(system)))
+
+  it.effect("the handler runs under the call's span", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      // the default tracer, installed explicitly: the executor then makes the call's span
+      const tracer = yield* Effect.tracer
+      const r = yield* tools.execute("span_name", {}).pipe(Effect.withTracer(Tracer.make({ ...tracer })))
+      expect(r).toMatchObject({ success: true, output: "execute_tool span_name" })
+    }).pipe(Effect.provide(system)))
+
+  it.live("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      finalized.length = 0
+      const ready = yield* Deferred.make<void>()
+      started = ready
+      const fiber = yield* Effect.fork(tools.execute("held", {}))
+      yield* Deferred.await(ready)
+      yield* Fiber.interrupt(fiber)
+      expect(finalized).toEqual(["held"])
+      started = undefined
+    }).pipe(Effect.provide(system)), 10_000)
+
+  it.effect("a tool that keeps its own deadline reports TIMEOUT with its own message", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const r = yield* tools.execute("self_timed", {})
+      expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: "Tool \"self_timed\" timed out after 250 ms" })
+    }).pipe(Effect.provide(system)))
+
+  it.live("the executor sets no timer of its own for a tool that keeps its own deadline", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const info = (yield* tools.registry.list()).find((t) => t.name === "slow_self_timed")
+      expect(info).toMatchObject({ timeoutMs: 20, ownDeadline: true })
+      expect(yield* tools.execute("slow_self_timed", {})).toMatchObject({ success: true, output: "late but answered" })
+    }).pipe(Effect.provide(system)))
+})
+
+describe("makeRawTool ownDeadline", () => {
+  it("is off without a timeout to keep", () => {
+    const tool = makeRawTool("no_timer", {
+      description: "No timeout at all",
+      parameters: { type: "object", properties: {} },
+      timeout: "none",
+      ownDeadline: true,
+      handler: () => Effect.void
+    })
+    expect(tool.ownDeadline).toBe(false)
+    expect(tool.timeoutMs).toBeUndefined()
+  })
+})
