@@ -114,6 +114,7 @@ export const makeRedisRateLimiter = (
       // call that was refused (it errs towards fewer calls, never more).
       enableOfflineQueue: true,
       maxRetriesPerRequest: 0,
+      // Stryker disable next-line BooleanLiteral: with maxRetriesPerRequest 0 a lost connection fails the commands in flight, leaving none to resend
       autoResendUnfulfilledCommands: false,
       retryStrategy: (attempt) =>
         closing ? null : retry === undefined ? Math.min(attempt * 50, RECONNECT_MAX_MS) : retry(attempt)
@@ -161,6 +162,7 @@ export const makeRedisRateLimiter = (
       const rpm = tool.rateLimitRpm
       if (rpm === undefined) return Effect.void
       return limiter.consume({
+        // Stryker disable next-line StringLiteral: the store takes every algorithm but "fixed-window" as the token bucket
         algorithm: "token-bucket",
         onExceeded: "fail",
         window: WINDOW,
