@@ -21,7 +21,6 @@ import type { ExecuteOptions } from "../services/ToolExecutor.js"
 import type { ToolPolicyService } from "../services/ToolPolicy.js"
 import type { ToolRegistryService } from "../services/ToolRegistry.js"
 import type { WorkspaceService } from "../services/Workspace.js"
-import { relativeToRoot } from "./relativeToRoot.js"
 import { allowAll } from "./ToolPolicy.js"
 
 /** The services the gates are asked through. */
@@ -58,20 +57,15 @@ export const makeExplain = (services: ExplainServices) =>
 (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<CallExplanation> =>
   Effect.gen(function*() {
     const mode = options?.mode ?? AgentMode.Default
-    const root = yield* services.workspace.root
     const decisions: Array<GateDecision> = []
     const explanation = (
       tool: RegisteredTool | undefined,
       refused?: { readonly gate: GateName; readonly error: { readonly code: CallExplanation["errorCode"]; readonly message: string } }
     ): CallExplanation => {
-      // an escape's message names the workspace as it is; other messages name relative paths
-      const message = refused === undefined
-        ? null
-        : refused.gate === "paths"
-        ? refused.error.message
-        : relativeToRoot(refused.error.message, root)
-      if (refused !== undefined && message !== null) {
-        decisions.push({ gate: refused.gate, outcome: "fail", reason: message, code: refused.error.code ?? undefined })
+      // the message as `execute` returns it: a gate's refusal is passed on as written
+      const message = refused === undefined ? null : refused.error.message
+      if (refused !== undefined) {
+        decisions.push({ gate: refused.gate, outcome: "fail", reason: refused.error.message, code: refused.error.code ?? undefined })
       }
       for (const gate of gateOrder.slice(decisions.length)) {
         decisions.push({ gate, outcome: "not_reached", reason: "an earlier gate refused the call" })

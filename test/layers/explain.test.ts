@@ -4,7 +4,7 @@
  * rate-limit token.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Option, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AgentMode, RateLimiter, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
@@ -154,7 +154,7 @@ describe("ToolSystem.explain", () => {
       expect(byGate.policy).toMatchObject({ outcome: "pass" })
     }).pipe(Effect.provide(system())))
 
-  it.effect("without a policy, the policy gate does not apply; an escape message names no absolute root", () =>
+  it.effect("without a policy, the policy gate does not apply; an escape is the paths gate's refusal", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       const why = yield* tools.explain("peek", { file: "a.txt" })
@@ -163,5 +163,132 @@ describe("ToolSystem.explain", () => {
       expect(escape.errorCode).toBe("PATH_TRAVERSAL")
     }).pipe(
       Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [reader], workspace: Workspace.layerFixed(ws) }))
+    ))
+})
+
+const noted = Tool.make("noted", {
+  description: "An optional note",
+  parameters: Schema.Struct({ note: Schema.optional(Schema.String) }),
+  readOnly: true,
+  handler: () => Effect.sync(() => ++runs)
+})
+const planner = Tool.make("planner", {
+  description: "Writes under plans/ in plan mode",
+  parameters: Schema.Struct({ file: WorkspacePath }),
+  scopedWrite: true,
+  handler: () => Effect.sync(() => ++runs)
+})
+const rootVeto = ToolPolicy.layer(({ tool }) =>
+  Effect.succeed(tool.name === "vetoed" ? Option.some(`${ws}/secret is off limits`) : Option.none())
+)
+const reasons = (policyLayer = rootVeto) =>
+  ToolSystem.layerNode({
+    builtins: false,
+    tools: [reader, guarded, limited, vetoed, noted, planner],
+    workspace: Workspace.layerFixed(ws),
+    policy: policyLayer,
+    rateLimiter: RateLimiter.layerMemory
+  })
+
+describe("ToolSystem.explain: the reason of each gate", () => {
+  it.effect("a call that would run: why each gate passed or did not apply", () =>
+    Effect.gen(function*() {
+      const why = yield* explain("peek", { file: "a.txt" })
+      expect(why.gates).toEqual([
+        { gate: "lookup", outcome: "pass", reason: "peek 1.0.0" },
+        { gate: "arguments", outcome: "pass", reason: "the arguments match the parameter schema" },
+        { gate: "paths", outcome: "pass", reason: "1 path(s) inside the workspace" },
+        { gate: "mode", outcome: "pass", reason: "allowed in default mode" },
+        { gate: "policy", outcome: "pass", reason: "the policy allowed it" },
+        { gate: "confirmation", outcome: "skip", reason: "the tool needs no confirmation" },
+        { gate: "rateLimit", outcome: "skip", reason: "the tool has no rate limit" }
+      ])
+      expect(why.message).toBeNull()
+      const confirmed = yield* explain("guarded", {}, { confirm: true })
+      expect(confirmed.gates.slice(2)).toEqual([
+        { gate: "paths", outcome: "skip", reason: "no path arguments" },
+        { gate: "mode", outcome: "pass", reason: "allowed in default mode" },
+        { gate: "policy", outcome: "pass", reason: "the policy allowed it" },
+        { gate: "confirmation", outcome: "pass", reason: "confirmed" },
+        { gate: "rateLimit", outcome: "skip", reason: "the tool has no rate limit" }
+      ])
+      expect((yield* explain("limited", {})).gates.at(-1)).toEqual({
+        gate: "rateLimit",
+        outcome: "pass",
+        reason: "a token is free (2 calls a minute)"
+      })
+    }).pipe(Effect.provide(reasons())))
+
+  it.effect("without a policy installed, the policy gate is skipped and says so", () =>
+    Effect.gen(function*() {
+      const why = yield* Effect.flatMap(ToolSystem, (tools) => tools.explain("peek", { file: "a.txt" }))
+      expect(why.gates.find((g) => g.gate === "policy")).toEqual({
+        gate: "policy",
+        outcome: "skip",
+        reason: "no policy installed"
+      })
+    }).pipe(
+      Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [reader], workspace: Workspace.layerFixed(ws) }))
+    ))
+
+  it.effect("a refusal: the gate fails with execute's message and code, the later gates are not reached", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const why = yield* tools.explain("vetoed", {})
+      const result = yield* tools.execute("vetoed", {})
+      // the veto reason names the workspace's absolute path: passed on as written, as execute does
+      expect(result.error).toBe(`Policy vetoed "vetoed": ${ws}/secret is off limits`)
+      expect(why.message).toBe(result.error)
+      expect(why.gates.slice(4)).toEqual([
+        { gate: "policy", outcome: "fail", reason: result.error, code: "POLICY_VETO" },
+        { gate: "confirmation", outcome: "not_reached", reason: "an earlier gate refused the call" },
+        { gate: "rateLimit", outcome: "not_reached", reason: "an earlier gate refused the call" }
+      ])
+      // an escape names the workspace as it is (execute dies with the same error)
+      const escape = yield* tools.explain("peek", { file: "../outside.txt" })
+      expect(escape.message).toBe(`PATH_TRAVERSAL: "../outside.txt" is outside the workspace ${ws} (resolves outside the root)`)
+      expect(escape.gates[2]).toEqual({ gate: "paths", outcome: "fail", reason: escape.message, code: "PATH_TRAVERSAL" })
+    }).pipe(Effect.provide(reasons())))
+
+  it.effect("strict arguments: a null for a left-out optional field is dropped, as execute drops it", () =>
+    Effect.gen(function*() {
+      runs = 0
+      const strict = yield* explain("noted", { note: null }, { strictArguments: true })
+      expect(strict.wouldRun).toBe(true)
+      expect(yield* executeCode("noted", { note: null }, { strictArguments: true })).toBe(null)
+      const plain = yield* explain("noted", { note: null })
+      expect(plain.errorCode).toBe("INVALID_ARGUMENTS")
+      expect(yield* executeCode("noted", { note: null })).toBe("INVALID_ARGUMENTS")
+      expect(runs).toBe(1)
+    }).pipe(Effect.provide(reasons())))
+
+  it.effect("the mode gate sees the resolved paths: a scoped write under plans/ passes in plan mode", () =>
+    Effect.gen(function*() {
+      const inside = yield* explain("planner", { file: "plans/next.md" }, { mode: AgentMode.Plan })
+      expect(inside.wouldRun).toBe(true)
+      expect(inside.gates.find((g) => g.gate === "mode")).toEqual({ gate: "mode", outcome: "pass", reason: "allowed in plan mode" })
+      const outside = yield* explain("planner", { file: "a.txt" }, { mode: AgentMode.Plan })
+      expect(outside.errorCode).toBe("MODE_BLOCKED")
+      expect(outside.message).toContain("\"a.txt\" is outside the writable directories")
+    }).pipe(Effect.provide(reasons())))
+
+  it.effect("a path the workspace fails to resolve for another reason than an escape: explain dies with that defect", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(Effect.flatMap(ToolSystem, (tools) => tools.explain("peek", { file: "a.txt" })))
+      expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain("the disk is gone")
+      // a call without path arguments does not ask the workspace
+      const pathless = yield* Effect.flatMap(ToolSystem, (tools) => tools.explain("guarded", {}, { confirm: true }))
+      expect(pathless.wouldRun).toBe(true)
+    }).pipe(
+      Effect.provide(ToolSystem.layerNode({
+        builtins: false,
+        tools: [reader, guarded],
+        workspace: Layer.succeed(Workspace, {
+          root: Effect.succeed(ws),
+          resolve: () => Effect.dieMessage("the disk is gone"),
+          tryResolve: () => Effect.dieMessage("the disk is gone"),
+          display: (absolute) => Effect.succeed(absolute)
+        })
+      }))
     ))
 })
