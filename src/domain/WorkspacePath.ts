@@ -56,40 +56,83 @@ export const defaultPath = (path: string): (() => ResolvedPath) => () => unsafeR
 /** Whether a schema AST node is itself a `WorkspacePath`. */
 const isPathNode = (ast: SchemaAST.AST): boolean => ast.annotations[WorkspacePathId] === true
 
-/** Whether a schema AST holds a `WorkspacePath` anywhere (through structs, arrays, unions, ...). */
-export const containsWorkspacePath = (ast: SchemaAST.AST, seen: Set<SchemaAST.AST> = new Set()): boolean => {
+/**
+ * How many suspended schemas (`Schema.suspend`) one walk of a schema unfolds. A recursive
+ * schema refers to the same nodes again, which a walk sees once; a suspension that builds new
+ * nodes at each call (`SchemaAST.typeAST` does, so may a user's) would unfold for ever.
+ */
+const MAX_UNFOLDS = 50
+
+/** Which sides of transformations a search looks at: both, or the type side (what a handler gets). */
+type Side = "both" | "type"
+
+/** The state of one search: the nodes it has seen and the unfolds it has left. */
+interface Search {
+  readonly side: Side
+  readonly seen: Set<SchemaAST.AST>
+  unfolds: number
+}
+
+const holdsPath = (ast: SchemaAST.AST, search: Search): boolean => {
   if (isPathNode(ast)) return true
-  if (seen.has(ast)) return false
-  seen.add(ast)
+  if (search.seen.has(ast)) return false
+  search.seen.add(ast)
+  const holds = (node: SchemaAST.AST) => holdsPath(node, search)
   switch (ast._tag) {
     case "Refinement":
-      return containsWorkspacePath(ast.from, seen)
+      return holds(ast.from)
     case "Transformation":
-      return containsWorkspacePath(ast.from, seen) || containsWorkspacePath(ast.to, seen)
+      return (search.side === "both" && holds(ast.from)) || holds(ast.to)
     case "Union":
-      return ast.types.some((t) => containsWorkspacePath(t, seen))
+      return ast.types.some(holds)
     case "TupleType":
-      return ast.elements.some((e) => containsWorkspacePath(e.type, seen)) ||
-        ast.rest.some((r) => containsWorkspacePath(r.type, seen))
+      return ast.elements.some((e) => holds(e.type)) || ast.rest.some((r) => holds(r.type))
     case "TypeLiteral":
-      return ast.propertySignatures.some((ps) => containsWorkspacePath(ps.type, seen)) ||
-        ast.indexSignatures.some((is) => containsWorkspacePath(is.type, seen))
+      return ast.propertySignatures.some((ps) => holds(ps.type)) || ast.indexSignatures.some((is) => holds(is.type))
     case "Declaration":
-      return ast.typeParameters.some((t) => containsWorkspacePath(t, seen))
+      return ast.typeParameters.some(holds)
     case "Suspend":
-      return containsWorkspacePath(ast.f(), seen)
+      // past the budget a path may still be there: say so, the locator then walks the value
+      // Stryker disable next-line EqualityOperator: equivalent, one unfold more or less is not behaviour
+      if (search.unfolds <= 0) return true
+      search.unfolds--
+      return holds(ast.f())
     default:
       return false
   }
 }
 
+/**
+ * Whether a schema AST holds a `WorkspacePath` anywhere (through structs, arrays, unions,
+ * either side of a transformation, ...). A suspension that builds new nodes at every call
+ * counts as holding one once `MAX_UNFOLDS` of them are unfolded.
+ */
+export const containsWorkspacePath = (ast: SchemaAST.AST): boolean =>
+  holdsPath(ast, { side: "both", seen: new Set(), unfolds: MAX_UNFOLDS })
+
+/** Whether the type side of a schema AST (what a handler receives) holds a `WorkspacePath`. */
+const typeSideHoldsPath = (ast: SchemaAST.AST): boolean =>
+  holdsPath(ast, { side: "type", seen: new Set(), unfolds: MAX_UNFOLDS })
+
+/** The struct a schema decodes to, through its refinements and transformations. */
+const decodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefined => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return ast
+    case "Refinement":
+      return decodedTypeLiteral(ast.from)
+    case "Transformation":
+      return decodedTypeLiteral(ast.to)
+    default:
+      return undefined
+  }
+}
+
 /** The names of the top-level fields of a struct schema that hold workspace paths (at any depth). */
 export const pathFieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
-  const typeSide = SchemaAST.typeAST(ast)
-  if (typeSide._tag !== "TypeLiteral") return []
   const fields: Array<string> = []
-  for (const ps of typeSide.propertySignatures) {
-    if (typeof ps.name === "string" && containsWorkspacePath(ps.type)) fields.push(ps.name)
+  for (const ps of decodedTypeLiteral(ast)?.propertySignatures ?? []) {
+    if (typeof ps.name === "string" && typeSideHoldsPath(ps.type)) fields.push(ps.name)
   }
   return fields
 }
@@ -117,19 +160,22 @@ const slot: Locate = (holder, key, out) => {
 /**
  * Compiles, once per tool, a function that finds every `WorkspacePath` value of decoded
  * arguments: in struct fields and records, array and tuple items, the matching member of a
- * union, at any depth. `undefined` when the schema holds no path. Throws
- * `UnsupportedPathPosition` for a path inside a shape it cannot see into (a class, an
- * `Option`, a transformation), so a path can never reach a handler unresolved.
+ * union, at any depth, also in recursive schemas. `undefined` when the schema holds no path.
+ * Throws `UnsupportedPathPosition` for a path inside a shape it cannot see into (a class, an
+ * `Option`), so a path can never reach a handler unresolved.
  */
 export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) => Array<PathSlot>) | undefined => {
-  const typeSide = SchemaAST.typeAST(schema.ast)
-  if (!containsWorkspacePath(typeSide)) return undefined
+  // the schema's own nodes, walked on their type side: `typeAST` would build new nodes at each
+  // unfold of a suspension, and the cache below could never close a recursive schema's loop
+  if (!typeSideHoldsPath(schema.ast)) return undefined
   const compiled = new Map<SchemaAST.AST, Locate>()
+  let unfolds = MAX_UNFOLDS
 
   const compile = (ast: SchemaAST.AST): Locate => {
     const known = compiled.get(ast)
+    // Stryker disable next-line ConditionalExpression: equivalent, the cache only saves work: without it the unfold budget ends a recursion
     if (known !== undefined) return known
-    if (!containsWorkspacePath(ast)) return none
+    if (!typeSideHoldsPath(ast)) return none
     if (isPathNode(ast)) return slot
     // recursive schemas: the entry is in place before the body can refer to it
     let self: Locate = none
@@ -138,22 +184,36 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
     return self
   }
 
+  /** A suspension past the unfold budget: its body is compiled when a value first reaches it. */
+  const lazily = (ast: SchemaAST.Suspend): Locate => {
+    let body: Locate | undefined
+    return (holder, key, out) => {
+      body ??= compile(ast.f())
+      body(holder, key, out)
+    }
+  }
+
   const build = (ast: SchemaAST.AST): Locate => {
     switch (ast._tag) {
       case "Refinement":
         return compile(ast.from)
+      case "Transformation":
+        return compile(ast.to)
       case "Suspend":
+        // Stryker disable next-line EqualityOperator: equivalent, one unfold more or less is not behaviour
+        if (unfolds <= 0) return lazily(ast)
+        unfolds--
         return compile(ast.f())
       case "TypeLiteral": {
-        const fields = ast.propertySignatures
-          .filter((ps) => containsWorkspacePath(ps.type))
-          .map((ps) => ({ key: ps.name, locate: compile(ps.type) }))
-        const records = ast.indexSignatures.filter((is) => containsWorkspacePath(is.type)).map((is) => compile(is.type))
+        // a field without a path compiles to `none`
+        const fields = ast.propertySignatures.map((ps) => ({ key: ps.name, locate: compile(ps.type) }))
+        const records = ast.indexSignatures.map((is) => compile(is.type))
         const named = new Set<PropertyKey>(ast.propertySignatures.map((ps) => ps.name))
         return (holder, key, out) => {
           const value: unknown = Reflect.get(holder, key)
           if (typeof value !== "object" || value === null) return
           for (const f of fields) f.locate(value, f.key, out)
+          // Stryker disable next-line ConditionalExpression: equivalent, only skips the loop over keys no record takes
           if (records.length === 0) return
           for (const k of Object.keys(value)) {
             if (named.has(k)) continue
@@ -162,15 +222,17 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
         }
       }
       case "TupleType": {
+        // `[a, b, ...rest, y, z]`: the elements, then the rest, then the elements after it (`ast.rest[1..]`)
         const elements = ast.elements.map((e) => compile(e.type))
-        const rest = ast.rest.map((r) => compile(r.type))
+        const [rest, ...after] = ast.rest.map((r) => compile(r.type))
         return (holder, key, out) => {
           const value: unknown = Reflect.get(holder, key)
           if (!Array.isArray(value)) return
-          for (let i = 0; i < value.length; i++) {
-            const locate = i < elements.length ? elements[i] : rest[0]
-            if (locate !== undefined) locate(value, i, out)
-          }
+          value.forEach((_item, i) => {
+            const fromEnd = value.length - i
+            const locate = i < elements.length ? elements[i] : fromEnd <= after.length ? after[after.length - fromEnd] : rest
+            locate?.(value, i, out)
+          })
         }
       }
       case "Union": {
@@ -187,7 +249,7 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
     }
   }
 
-  const root = compile(typeSide)
+  const root = compile(schema.ast)
   return (args) => {
     const out: Array<PathSlot> = []
     root({ args }, "args", out)

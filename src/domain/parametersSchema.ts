@@ -12,32 +12,49 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
 
 const REF_PREFIX = "#/$defs/"
 
-/** Replaces every `$ref` into `$defs` by the definition itself; refuses recursive schemas. */
-const inline = (
-  node: unknown,
+/** Keywords of a schema the generated one leaves out: headers and references, inlined here. */
+const DROPPED = new Set(["$schema", "$defs", "$ref", "$id"])
+
+/** Keywords whose value is data (a default, examples), not a schema: copied as they are. */
+const DATA = new Set(["default", "examples", "const", "enum"])
+
+/**
+ * Replaces every `$ref` into `$defs` by the definition itself; refuses recursive schemas.
+ * `namesMap`: `node` maps property names to schemas (`properties`), whose keys are names,
+ * not keywords, whatever they are called (`$id`, `title`).
+ */
+const inline = (node: unknown, defs: Record<string, unknown>, seen: ReadonlyArray<string>, namesMap = false): unknown => {
+  if (Array.isArray(node)) return node.map((n) => inline(n, defs, seen))
+  return isRecord(node) ? inlineObject(node, defs, seen, namesMap) : node
+}
+
+const inlineObject = (
+  node: Record<string, unknown>,
   defs: Record<string, unknown>,
   seen: ReadonlyArray<string>,
-  namesMap = false
-): unknown => {
-  if (Array.isArray(node)) return node.map((n) => inline(n, defs, seen))
-  if (!isRecord(node)) return node
-  let base: Record<string, unknown> = node
+  namesMap: boolean
+): Record<string, unknown> => {
+  let base = node
   if (typeof node.$ref === "string" && node.$ref.startsWith(REF_PREFIX)) {
-    const id = decodeURIComponent(node.$ref.slice(REF_PREFIX.length)).replace(/~1/g, "/").replace(/~0/g, "~")
+    // a JSON pointer: `~1` and `~0` escape "/" and "~" (Effect escapes nothing else)
+    const id = node.$ref.slice(REF_PREFIX.length).replace(/~1/g, "/").replace(/~0/g, "~")
     if (seen.includes(id)) throw new Error(`recursive schema "${id}" cannot be inlined`)
     const def = defs[id]
     if (!isRecord(def)) throw new Error(`missing definition "${id}"`)
     const { $ref: _ref, ...rest } = node
-    const resolved = inline(def, defs, [...seen, id])
-    base = isRecord(resolved) ? { ...resolved, ...rest } : rest
-    seen = [...seen, id]
+    // the annotations beside the reference (a description) win over the definition's
+    base = { ...inlineObject(def, defs, [...seen, id], false), ...rest }
   }
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(base)) {
-    if (k === "$schema" || k === "$defs" || k === "$ref" || k === "$id") continue
+    if (namesMap) {
+      out[k] = inline(v, defs, seen)
+      continue
+    }
+    if (DROPPED.has(k)) continue
     // Effect titles refinements ("int", "minLength(1)"): noise for a model, so schema titles go.
-    if (k === "title" && !namesMap && typeof v === "string") continue
-    out[k] = inline(v, defs, seen, !namesMap && (k === "properties" || k === "patternProperties"))
+    if (k === "title" && typeof v === "string") continue
+    out[k] = DATA.has(k) ? v : inline(v, defs, seen, k === "properties" || k === "patternProperties")
   }
   return flattenAllOf(out)
 }
@@ -55,6 +72,7 @@ const flattenAllOf = (node: Record<string, unknown>): Record<string, unknown> =>
   const kept: Array<unknown> = []
   for (const member of allOf) {
     const conflict = !isRecord(member) ||
+      // Stryker disable next-line StringLiteral: equivalent, inline has dropped every title a valid schema can have (a string)
       Object.keys(member).some((k) => k in out && k !== "description" && k !== "title" && !sameJson(out[k], member[k]))
     if (conflict || !isRecord(member)) {
       kept.push(member)
@@ -164,6 +182,7 @@ const annotateUnion = (node: Record<string, unknown>, ast: SchemaAST.Union) => {
   const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword")
   const alternatives = node.anyOf
   if (!Array.isArray(alternatives)) {
+    // Stryker disable next-line ConditionalExpression: equivalent, a union without anyOf and with more members is of literals, which annotate leaves as they are
     const only = members.length === 1 ? members[0] : undefined
     return only === undefined ? node : annotate(node, only, noExtras)
   }
@@ -185,18 +204,20 @@ const annotateUnion = (node: Record<string, unknown>, ast: SchemaAST.Union) => {
   return { ...node, anyOf }
 }
 
+/** An array's items (`items`), or a tuple's: its elements (`items`, a list) and its rest (`additionalItems`). */
 const annotateArray = (node: Record<string, unknown>, ast: SchemaAST.TupleType) => {
   const out: Record<string, unknown> = { ...node }
   const rest = ast.rest[0]
-  if (isRecord(node.items) && rest !== undefined) out.items = annotate(node.items, rest.type, noExtras)
-  for (const key of ["items", "prefixItems"] as const) {
-    const list = node[key]
-    if (Array.isArray(list)) {
-      out[key] = list.map((item, i) => {
-        const element = ast.elements[i]
-        return element === undefined ? item : annotate(item, element.type, noExtras)
-      })
-    }
+  for (const key of ["items", "additionalItems"] as const) {
+    const value = node[key]
+    if (isRecord(value) && rest !== undefined) out[key] = annotate(value, rest.type, noExtras)
+  }
+  const elements = node.items
+  if (Array.isArray(elements)) {
+    out.items = elements.map((item, i) => {
+      const element = ast.elements[i]
+      return element === undefined ? item : annotate(item, element.type, noExtras)
+    })
   }
   return out
 }
@@ -216,6 +237,7 @@ export const parametersJsonSchema = (schema: Schema.Schema.Any): JsonSchema => {
   }
   const raw: unknown = JSONSchema.make(schema)
   const defs = isRecord(raw) && isRecord(raw.$defs) ? raw.$defs : {}
+  // Stryker disable next-line ArrayDeclaration: equivalent, a made-up id in the list of ids being inlined is never met
   const inlined = annotate(inline(raw, defs, []), schema.ast, noExtras)
   if (!isRecord(inlined) || inlined.type !== "object") {
     throw new Error("parameters must be a struct schema (a JSON object)")

@@ -10,6 +10,8 @@ describe("isAnthropicToolUse", () => {
     expect(isAnthropicToolUse({ type: "tool_use", id: "toolu_1", name: "read_file", input: {} })).toBe(true)
     const others: ReadonlyArray<unknown> = [
       { type: "text", text: "hi" },
+      // an id and a name do not make another block a tool_use
+      { type: "text", text: "hi", id: "toolu_2", name: "read_file" },
       { type: "tool_use", id: 1, name: "read_file", input: {} },
       { type: "tool_use", id: "toolu_1", name: null, input: {} },
       { type: "tool_use", name: "read_file", input: {} },

@@ -9,6 +9,7 @@ import {
   InvalidArguments,
   InvalidToolDefinition,
   isPathTraversal,
+  McpToolChanged,
   MemoryLimitExceeded,
   ModeBlocked,
   PathTraversalError,
@@ -60,12 +61,21 @@ describe("error messages and codes", () => {
     expect([timeout.code, timeout.message]).toEqual(["TIMEOUT", "Tool \"t\" timed out after 100 ms"])
     const memory = new MemoryLimitExceeded({ tool: "t", limitMb: 64 })
     expect([memory.code, memory.message]).toEqual(["MEMORY_LIMIT", "Tool \"t\" exceeded its memory limit of 64 MB"])
+    // what the tool adds (a guest's output) follows the sentence; an empty detail adds nothing
+    expect(new MemoryLimitExceeded({ tool: "t", limitMb: 64, detail: "; output before it: hi" }).message)
+      .toBe("Tool \"t\" exceeded its memory limit of 64 MB; output before it: hi")
+    expect(new MemoryLimitExceeded({ tool: "t", limitMb: 64, detail: "" }).message).toBe("Tool \"t\" exceeded its memory limit of 64 MB")
     const failed = new ToolError({ tool: "t", message: "it broke" })
     expect([failed.code, failed.message]).toEqual(["TOOL_ERROR", "it broke"])
     const escape = new PathTraversalError({ path: "../x", workspace: "/ws", reason: "outside" })
     expect([escape.code, escape.message]).toEqual(["PATH_TRAVERSAL", "PATH_TRAVERSAL: \"../x\" is outside the workspace /ws (outside)"])
     const definition = new InvalidToolDefinition({ name: "bad name", reason: "not a valid name" })
     expect(definition.message).toBe("Invalid tool definition \"bad name\": not a valid name")
+    const changed = new McpToolChanged({ server: "files", tool: "read", changed: "description changed; version 2.0.0 waits for approval" })
+    expect([changed.code, changed.message]).toEqual([
+      "MCP_TOOL_CHANGED",
+      "The MCP server \"files\" changed its tool \"read\" after it was first seen: description changed; version 2.0.0 waits for approval"
+    ])
   })
 })
 

@@ -3,7 +3,7 @@
  * each API's documented rules, the registry's export filters, and the names and versions
  * `Tool.make` refuses.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import * as AgentMode from "../../src/domain/AgentMode.js"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
@@ -250,8 +250,14 @@ describe("OpenAI", () => {
 })
 
 describe("OpenAI strict", () => {
-  const strict = toOpenAIStrictTool(search.spec)
-  const parameters = strict.function.parameters
+  // made before each test, not when the file loads: Stryker runs a mutant's tests in a process
+  // where this module is already loaded
+  let strict: ReturnType<typeof toOpenAIStrictTool>
+  let parameters: JsonSchema
+  beforeEach(() => {
+    strict = toOpenAIStrictTool(search.spec)
+    parameters = strict.function.parameters
+  })
 
   it("has the OpenAI shape with strict: true", () => {
     expect(strict.type).toBe("function")
@@ -403,8 +409,12 @@ describe("Anthropic and MCP", () => {
 })
 
 describe("Gemini", () => {
-  const gemini = toGeminiTool(search.spec)
-  const parameters = gemini.parameters
+  let gemini: ReturnType<typeof toGeminiTool>
+  let parameters: ReturnType<typeof toGeminiTool>["parameters"]
+  beforeEach(() => {
+    gemini = toGeminiTool(search.spec)
+    parameters = gemini.parameters
+  })
 
   it("is a function declaration in Gemini's schema subset", () => {
     expect(gemini.name).toBe("search")

@@ -23,10 +23,12 @@ const prop = (node: unknown, ...names: ReadonlyArray<string>): Record<string, un
   return current
 }
 
-const schema = parametersJsonSchema(Rich)
+/** Made in each test: Stryker runs the tests of a mutant in a process where this module is already loaded. */
+const richSchema = () => parametersJsonSchema(Rich)
 
 describe("parametersJsonSchema", () => {
   it("inlines every reference: no $ref, $defs, $schema or $id anywhere", () => {
+    const schema = richSchema()
     const keys = keysDeep(schema)
     for (const k of ["$ref", "$defs", "$schema", "$id"]) expect(keys.has(k)).toBe(false)
     // the Point definition was copied into both places that used it
@@ -35,6 +37,7 @@ describe("parametersJsonSchema", () => {
   })
 
   it("is an object with additionalProperties: false and the right required list", () => {
+    const schema = richSchema()
     expect(schema.type).toBe("object")
     expect(schema.additionalProperties).toBe(false)
     expect([...(schema.required as Array<string>)].sort()).toEqual(["level", "note", "origin", "path", "query", "tags"])
@@ -54,6 +57,7 @@ describe("parametersJsonSchema", () => {
   })
 
   it("keeps descriptions, also those set on optional property signatures", () => {
+    const schema = richSchema()
     expect(prop(schema, "path").description).toBe("The file to search")
     expect(prop(schema, "query").description).toBe("What to look for")
     expect(prop(schema, "limit").description).toBe("At most this many matches")
@@ -64,6 +68,7 @@ describe("parametersJsonSchema", () => {
   })
 
   it("keeps descriptions and defaults of nested structs, also inside arrays", () => {
+    const schema = richSchema()
     for (const at of [["origin"], ["waypoints", "[]"]]) {
       expect(prop(schema, ...at, "y")).toEqual({ type: "number", description: "y coordinate", default: 0 })
       expect(prop(schema, ...at, "label")).toEqual({ type: "string", description: "nested label" })
@@ -73,6 +78,7 @@ describe("parametersJsonSchema", () => {
   })
 
   it("writes defaults as `default`, and defaulted fields are not required", () => {
+    const schema = richSchema()
     expect(prop(schema, "mode")).toEqual({ type: "string", enum: ["fast", "thorough"], default: "fast", description: "Search mode" })
     expect(prop(schema, "recursive")).toEqual({ type: "boolean", default: false })
     expect(schema.required).not.toContain("mode")
@@ -80,6 +86,7 @@ describe("parametersJsonSchema", () => {
   })
 
   it("maps Int refinements, literal unions, arrays, paths and NullOr", () => {
+    const schema = richSchema()
     const limit = prop(schema, "limit")
     expect(limit.type).toBe("integer")
     expect(limit.exclusiveMinimum).toBe(0)
@@ -128,6 +135,7 @@ describe("parametersJsonSchema", () => {
   })
 
   it("is what Tool.make puts on the spec", () => {
+    const schema = richSchema()
     const tool = make("rich", { description: "d", parameters: Rich, handler: () => Effect.succeed("ok") })
     expect(tool.spec.parameters).toEqual(schema)
     expect([...tool.spec.required].sort()).toEqual(["level", "note", "origin", "path", "query", "tags"])
