@@ -141,6 +141,7 @@ export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
     // of them; the list is typed `Tool<unknown>`, so the context is handed over untyped.
     const context = yield* Effect.context<ToolServices | RequirementsOf<Tools>>()
     const untyped = Context.unsafeMake<unknown>(context.unsafeMap)
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the collected results are dropped either way
     yield* Effect.forEach(tools, (tool) => Effect.provide(registry.register(tool), untyped), { discard: true })
     return {
       registry,

@@ -34,12 +34,17 @@ export interface CallSpan {
 
 const noLinks: ReadonlyArray<Tracer.SpanLink> = []
 
-/** The parent span in the fiber's context, unless propagation is disabled there. */
+/**
+ * The parent span in the fiber's context, as `Effect.withSpan` picks it: a span with
+ * propagation disabled is passed over for its own parent (an external one ends the search).
+ */
 const parentOf = (context: Context.Context<never>): Option.Option<Tracer.AnySpan> => {
-  const parent = Context.getOption(context, Tracer.ParentSpan)
-  if (Option.isNone(parent)) return parent
-  const value = parent.value
-  return value._tag === "Span" && Context.get(value.context, Tracer.DisablePropagation) ? Option.none() : parent
+  let parent = Context.getOption(context, Tracer.ParentSpan)
+  while (Option.isSome(parent) && Context.get(parent.value.context, Tracer.DisablePropagation)) {
+    const value = parent.value
+    parent = value._tag === "Span" ? value.parent : Option.none()
+  }
+  return parent
 }
 
 /**

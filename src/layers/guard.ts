@@ -57,6 +57,8 @@ export const guard = <A, E, R, E1, E2>(
     if (options.timeoutMs === undefined && options.memoryLimitMb === undefined) {
       return Effect.mapInputContext(effect, withServices)
     }
+    // the heap before the handler's first synchronous stretch, which runs inside `runFork`
+    const baseline = options.memoryLimitMb === undefined ? 0 : process.memoryUsage().heapUsed
     const fiberRefs = parent.getFiberRefs()
     const runtimeFlags = RuntimeFlags.enable(
       FiberRefs.getOrDefault(fiberRefs, FiberRef.currentRuntimeFlags),
@@ -86,7 +88,6 @@ export const guard = <A, E, R, E1, E2>(
       }
       let sampler: ReturnType<typeof setInterval> | undefined
       if (memoryLimitMb !== undefined) {
-        const baseline = process.memoryUsage().heapUsed
         const limit = memoryLimitMb * 1024 * 1024
         sampler = setInterval(() => {
           if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")

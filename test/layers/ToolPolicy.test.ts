@@ -95,4 +95,32 @@ describe("a failing policy hook", () => {
       expect(Exit.isInterrupted(exit)).toBe(true)
       expect(lines).toEqual([])
     }))
+
+  it.effect("makePolicy without failClosed fails open", () =>
+    Effect.gen(function*() {
+      const policy = makePolicy(() => Effect.fail("hook broke"))
+      const [veto, lines] = yield* recordingLogs(policy.evaluate(echo, { x: 1 }))
+      expect(veto).toEqual(Option.none())
+      expect(lines.filter((l) => l.level === LogLevel.Warning).map(textOf)).toEqual([
+        expect.stringContaining("failing open")
+      ])
+    }))
+})
+
+describe("without a hook", () => {
+  it.effect("ToolPolicy.layerAllowAll lets every call through and logs nothing", () =>
+    Effect.gen(function*() {
+      const [result, lines] = yield* recordingLogs(
+        exec.pipe(
+          Effect.provide(
+            ToolSystem.layerNode({ builtins: false, tools: [echo], workspace: Workspace.layerFixed(ws), policy: ToolPolicy.layerAllowAll })
+          )
+        )
+      )
+      expect(result).toMatchObject({ success: true, output: 1 })
+      expect(lines).toEqual([])
+      const [veto, direct] = yield* recordingLogs(makePolicy(undefined).evaluate(echo, { x: 1 }))
+      expect(veto).toEqual(Option.none())
+      expect(direct).toEqual([])
+    }))
 })

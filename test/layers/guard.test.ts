@@ -1,0 +1,269 @@
+/**
+ * How a handler's run is bounded, through the executor: a handler without a deadline is never
+ * cut short (live clock or `TestClock`); a memory cap lets modest growth through; when both
+ * limits are set the first one hit names the result; a handler that interrupts itself
+ * interrupts the call; a finished call leaves no timer, heap sampler or fiber behind. One
+ * case asks `guard` directly: the heap is sampled every `sampleEveryMs`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber, Schema, Supervisor, TestClock } from "effect"
+import { Tool, ToolSystem, Workspace } from "../../src/index.js"
+import { guard } from "../../src/layers/guard.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("guard-")
+
+/** At least `mb` MB on the JavaScript heap (8 bytes or more an element), kept while referenced. */
+const allocate = (mb: number): Array<number> => new Array<number>(mb * 131_072).fill(1.5)
+
+const layerOf = (...tools: ReadonlyArray<Tool.Tool<never>>) =>
+  ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws) })
+
+const exec = (name: string) => Effect.flatMap(ToolSystem, (t) => t.execute(name, {}))
+
+/**
+ * Runs `effect` while recording every timer and interval this thread starts; the number of
+ * them still pending when it ends (neither fired nor cleared), Effect's own yields aside.
+ */
+const leftTimers = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const pending = new Set<unknown>()
+    const { clearInterval: clearI, clearTimeout: clearT, setInterval: setI, setTimeout: setT } = globalThis
+    globalThis.setTimeout = ((f: () => void, ms?: number) => {
+      const handle = setT(() => {
+        pending.delete(handle)
+        f()
+      }, ms)
+      if ((ms ?? 0) >= 10) pending.add(handle)
+      return handle
+    }) as typeof setTimeout
+    globalThis.setInterval = ((f: () => void, ms?: number) => {
+      const handle = setI(f, ms)
+      pending.add(handle)
+      return handle
+    }) as typeof setInterval
+    globalThis.clearTimeout = ((handle: Parameters<typeof clearTimeout>[0]) => {
+      pending.delete(handle)
+      clearT(handle)
+    }) as typeof clearTimeout
+    globalThis.clearInterval = ((handle: Parameters<typeof clearInterval>[0]) => {
+      pending.delete(handle)
+      clearI(handle)
+    }) as typeof clearInterval
+    return effect.pipe(
+      Effect.map((a) => [a, pending.size] as const),
+      Effect.ensuring(Effect.sync(() => {
+        Object.assign(globalThis, { clearInterval: clearI, clearTimeout: clearT, setInterval: setI, setTimeout: setT })
+      }))
+    )
+  })
+
+describe("a handler without a deadline", () => {
+  it.live("is not cut short on the live clock", () =>
+    Effect.gen(function*() {
+      const slow = Tool.make("slow_live", {
+        description: "Takes 30 ms, no timeout",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.as(Effect.sleep("30 millis"), "done")
+      })
+      const r = yield* exec("slow_live").pipe(Effect.provide(layerOf(slow)))
+      expect(r).toMatchObject({ success: true, output: "done" })
+      expect(r.durationMs).toBeGreaterThanOrEqual(25)
+    }))
+
+  it.effect("is not cut short under TestClock: it ends when the clock reaches its own wait", () =>
+    Effect.gen(function*() {
+      const slow = Tool.make("slow_test_clock", {
+        description: "Waits 10 s of the fiber's clock, no timeout",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.as(Effect.sleep("10 seconds"), "done")
+      })
+      yield* Effect.gen(function*() {
+        const fiber = yield* Effect.fork(exec("slow_test_clock"))
+        yield* TestClock.adjust("9 seconds")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 second")
+        expect(yield* Fiber.join(fiber)).toMatchObject({ success: true, output: "done" })
+      }).pipe(Effect.provide(layerOf(slow)))
+    }))
+})
+
+describe("a memory cap", () => {
+  it.live("lets a handler whose heap grows less than the cap run to its end", () =>
+    Effect.gen(function*() {
+      const modest = Tool.make("modest", {
+        description: "Keeps a few MB for 200 ms under a 32 MB cap",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        memoryLimitMb: 32,
+        handler: () =>
+          Effect.gen(function*() {
+            const kept = allocate(2)
+            yield* Effect.sleep("200 millis")
+            return kept.length
+          })
+      })
+      const r = yield* exec("modest").pipe(Effect.provide(layerOf(modest)))
+      expect(r).toMatchObject({ success: true, output: 2 * 131_072 })
+    }))
+
+  it.live("hit first names the result, though the deadline passes while the handler's finalizer runs", () =>
+    Effect.gen(function*() {
+      const events: Array<string> = []
+      const hog = Tool.make("hog_then_slow_cleanup", {
+        description: "Keeps 64 MB or more under a 16 MB cap; its finalizer takes 450 ms, past the 250 ms deadline",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        memoryLimitMb: 16,
+        timeout: "250 millis",
+        handler: () => {
+          let kept: Array<number> | undefined
+          return Effect.sleep("5 millis").pipe(
+            Effect.zipRight(Effect.sync(() => (kept = allocate(64)))),
+            Effect.zipRight(Effect.never),
+            Effect.ensuring(
+              Effect.sleep("450 millis").pipe(
+                Effect.zipRight(Effect.sync(() => {
+                  events.push(`released ${kept?.length}`)
+                  kept = undefined
+                }))
+              )
+            )
+          )
+        }
+      })
+      const r = yield* exec("hog_then_slow_cleanup").pipe(Effect.provide(layerOf(hog)))
+      expect(r).toMatchObject({ success: false, errorCode: "MEMORY_LIMIT" })
+      expect(r.error).toContain("16 MB")
+      expect(events).toEqual([`released ${64 * 131_072}`])
+    }))
+})
+
+describe("a memory cap, counted from before the handler starts", () => {
+  it.live("counts what the handler allocates before its first wait", () =>
+    Effect.gen(function*() {
+      const eager = Tool.make("eager_hog", {
+        description: "Keeps 160 MB from its first synchronous step, under a 16 MB cap",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        memoryLimitMb: 16,
+        timeout: "5 seconds",
+        handler: () => {
+          // more than any garbage an earlier test may leave for the collector to take back meanwhile
+          let kept: Array<number> | undefined = allocate(160)
+          return Effect.sleep("400 millis").pipe(
+            Effect.as("finished"),
+            Effect.ensuring(Effect.sync(() => (kept = undefined)))
+          )
+        }
+      })
+      const r = yield* exec("eager_hog").pipe(Effect.provide(layerOf(eager)))
+      expect(r).toMatchObject({ success: false, errorCode: "MEMORY_LIMIT" })
+    }))
+})
+
+describe("interruption from inside", () => {
+  it.live("a handler that interrupts itself after a wait interrupts the call: no result", () =>
+    Effect.gen(function*() {
+      const quitter = Tool.make("quitter", {
+        description: "Interrupts itself after 20 ms",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.zipRight(Effect.sleep("20 millis"), Effect.interrupt)
+      })
+      const exit = yield* Effect.exit(exec("quitter").pipe(Effect.provide(layerOf(quitter))))
+      expect(Exit.isInterrupted(exit)).toBe(true)
+    }))
+})
+
+describe("a finished call leaves nothing behind", () => {
+  it.live("no timer: neither its deadline nor its heap sampler keeps the process alive", () =>
+    Effect.gen(function*() {
+      const capped = Tool.make("capped", {
+        description: "Takes 20 ms under a 10 s deadline and a 512 MB cap",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        timeout: "10 seconds",
+        memoryLimitMb: 512,
+        handler: () => Effect.as(Effect.sleep("20 millis"), "done")
+      })
+      yield* Effect.gen(function*() {
+        const tools = yield* ToolSystem
+        const [r, left] = yield* leftTimers(tools.execute("capped", {}))
+        expect(r).toMatchObject({ success: true, output: "done" })
+        expect(left).toBe(0)
+      }).pipe(Effect.provide(layerOf(capped)))
+    }))
+
+  it.live("no timer after a timeout either", () =>
+    Effect.gen(function*() {
+      const late = Tool.make("late", {
+        description: "Sleeps past its 30 ms deadline under a 512 MB cap",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        timeout: "30 millis",
+        memoryLimitMb: 512,
+        handler: () => Effect.as(Effect.sleep("10 seconds"), "woke")
+      })
+      yield* Effect.gen(function*() {
+        const tools = yield* ToolSystem
+        const [r, left] = yield* leftTimers(tools.execute("late", {}))
+        expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT" })
+        expect(left).toBe(0)
+      }).pipe(Effect.provide(layerOf(late)))
+    }))
+
+  it.effect("no fiber under TestClock: the deadline's sleep ends with the call", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<string>()
+      const waits = Tool.make("waits", {
+        description: "Waits for the test, under a one-minute deadline",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        timeout: "1 minute",
+        handler: () => Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(release))
+      })
+      yield* Effect.gen(function*() {
+        const tools = yield* ToolSystem
+        const supervisor = yield* Supervisor.track
+        const fiber = yield* Effect.fork(Effect.supervised(tools.execute("waits", {}), supervisor))
+        yield* Deferred.await(started)
+        // the handler's fiber and the deadline's sleep are running
+        expect((yield* supervisor.value).length).toBeGreaterThan(0)
+        yield* Deferred.succeed(release, "released")
+        expect(yield* Fiber.join(fiber)).toMatchObject({ success: true, output: "released" })
+        let live = yield* supervisor.value
+        for (let i = 0; i < 100 && live.length > 0; i++) {
+          yield* Effect.yieldNow()
+          live = yield* supervisor.value
+        }
+        expect(live).toEqual([])
+      }).pipe(Effect.provide(layerOf(waits)))
+    }))
+})
+
+describe("guard", () => {
+  it.live("samples the heap every sampleEveryMs: growth between two samples goes unseen", () =>
+    Effect.gen(function*() {
+      const grow = Effect.gen(function*() {
+        yield* Effect.sleep("5 millis")
+        const kept = allocate(32)
+        yield* Effect.sleep("200 millis")
+        return kept.length
+      })
+      const run = (sampleEveryMs: number) =>
+        guard(grow, (caller) => caller, {
+          timeoutMs: undefined,
+          memoryLimitMb: 16,
+          onTimeout: () => "timeout" as const,
+          onMemoryLimit: () => "memory" as const,
+          sampleEveryMs
+        })
+      // the first sample would be a minute in: the run ends long before
+      expect(yield* run(60_000)).toBe(32 * 131_072)
+      expect(yield* Effect.flip(run(20))).toBe("memory")
+    }))
+})
