@@ -21,8 +21,14 @@ export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
 
 const pick = (versions: Map<string, RegisteredTool>, range: string | undefined): RegisteredTool | undefined => {
   const all = [...versions.keys()]
+  // Stryker disable next-line OptionalChaining: equivalent, `v` is one of the map's own keys
   const live = all.filter((v) => versions.get(v)?.deprecated === undefined)
-  const best = maxSatisfying(live, range ?? "*") ?? maxSatisfying(all, range ?? "*")
+  // the latest: a stable version when there is one, else a prerelease ("*" takes none of those)
+  const latest = (candidates: Array<string>) =>
+    // Stryker disable next-line StringLiteral: equivalent, semver reads the empty range as "*"
+    maxSatisfying(candidates, range ?? "*") ??
+      (range === undefined ? maxSatisfying(candidates, "*", { includePrerelease: true }) : null)
+  const best = latest(live) ?? latest(all)
   return best === null ? undefined : versions.get(best)
 }
 
@@ -46,6 +52,7 @@ export const makeRegistry = (): ToolRegistryService => {
           suggestions: versions === undefined ? closest(name, [...tools.keys()]) : []
         })
       )
+    // Stryker disable next-line ConditionalExpression: equivalent, the cache only saves work (a miss is found the same way again, and every change clears it)
     if (Either.isRight(result)) cache.set(key, result)
     return result
   }
@@ -130,6 +137,7 @@ export const makeRegistry = (): ToolRegistryService => {
         if (tool === undefined) {
           return Effect.fail(new ToolNotFound({ name, versionRange: version, suggestions: [] }))
         }
+        // Stryker disable next-line OptionalChaining: equivalent, the tool was just found under this name
         tools.get(name)?.set(version, { ...tool, deprecated: reason })
         cache.clear()
         return Effect.void
