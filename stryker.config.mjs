@@ -39,18 +39,17 @@ export default {
     // re-exports only
     "!src/index.ts"
   ],
-  // The test files of the initial run (each mutant then runs the tests of these that reached
-  // it). The default serves src/domain and src/layers: their own tests plus the fast ones of the
-  // executor. For the tools, name their tests too, e.g.
+  // The test files of the initial run: every one vitest.stryker.config.ts includes (each mutant
+  // then runs those of its tests that reached it). A run over one folder is much shorter with
+  // the tests of that folder only, e.g.
+  //   npm run mutate -- --mutate 'src/layers/**/*.ts' --testFiles 'test/layers/**/*.test.ts' 'test/domain/**/*.test.ts'
   //   npm run mutate -- --mutate 'src/tools/builtin/**/*.ts' --testFiles 'test/tools/builtin/**/*.test.ts'
-  // (with `isolate: false` in vitest.stryker.config.ts some files of test/tools/ported,
-  // test/tools/mcp and test/cli do not pass after others yet, so a run over all of src/ with
-  // every test file does not start).
   testFiles: [
     "test/domain/**/*.test.ts",
     "test/interop/**/*.test.ts",
     "test/layers/**/*.test.ts",
-    "test/tools/ported/web/urlPolicy.test.ts"
+    "test/tools/**/*.test.ts",
+    "test/cli/**/*.test.ts"
   ],
   incremental: true,
   incrementalFile: "reports/stryker-incremental.json",

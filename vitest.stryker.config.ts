@@ -24,13 +24,14 @@ export default defineConfig({
     ],
     // One test runner process runs every mutant: the modules stay loaded between runs (a mutant
     // is switched on at run time), which saves importing Effect and the test files again for
-    // each mutant (25 s a mutant otherwise on a loaded 2-core machine). Some test files of
-    // test/tools/ported, test/tools/mcp and test/cli do not pass when run after others this way
-    // (a TestClock that TestClock.adjust does not find), hence `testFiles` in stryker.config.mjs.
+    // each mutant (25 s a mutant otherwise on a loaded 2-core machine).
     isolate: false,
-    // test files run in a worker thread here: `process.chdir` is emulated there
+    // run before each test file: gives back `@effect/vitest`'s own `it.effect` (which a `layer(...)`
+    // of an earlier file overwrote) and emulates `process.chdir` (test files run in a worker thread)
     setupFiles: ["test/helpers/strykerSetup.ts"],
-    testTimeout: 30_000,
+    // the initial run is every test file in one thread, on a machine others load too: the slowest
+    // tests (read_pdf's max_chars passes: 17 s alone at load 9) go past 30 s there
+    testTimeout: 120_000,
     hookTimeout: 60_000
   }
 })

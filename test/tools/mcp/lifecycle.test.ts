@@ -99,7 +99,11 @@ describe("crashes and restarts", () => {
   it.scopedLive("a server that dies on its own after start is restarted by the next call", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-dies-")
-      const { bridge, scope, system } = yield* open(ws, { mortal: nodeServer("echo.mjs", ["--die-after", "400"]) })
+      // only the first start dies: the restarted one must outlive the call that restarts it,
+      // which a loaded machine can delay past any fixed lifetime
+      const { bridge, scope, system } = yield* open(ws, {
+        mortal: nodeServer("echo.mjs", ["--die-after", "400", "--die-once", path.join(ws, "died")])
+      })
       const first = (yield* bridge.servers)[0]?.pid ?? 0
       expect(yield* eventually(() => !alive(first))).toBe(true)
       // the bridge notices (the pipe closes); a call made before that would meet the dying server

@@ -1,12 +1,14 @@
 // A well-behaved stdio MCP server for the bridge tests, plus a few tools that misbehave on
 // request. Flags: --start-log FILE (appends "start <pid>" at each start), --spawn-child
 // (starts a `sleep` child that must end with the server), --die-after MS (exits on its own),
-// --cancel-log FILE (appends "cancelled <ms>" when a `slow` call is cancelled by the client).
+// --die-once FILE (with --die-after: only the start that creates FILE exits, so a restarted
+// server stays up however slow the start was), --cancel-log FILE (appends "cancelled <ms>"
+// when a `slow` call is cancelled by the client).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
-import { appendFileSync } from "node:fs"
+import { appendFileSync, writeFileSync } from "node:fs"
 
 const flag = (name) => {
   const i = process.argv.indexOf(name)
@@ -17,7 +19,20 @@ if (startLog !== undefined) appendFileSync(startLog, `start ${process.pid}\n`)
 const child = process.argv.includes("--spawn-child") ? spawn("sleep", ["1000"], { stdio: "ignore" }) : undefined
 const cancelLog = flag("--cancel-log")
 const dieAfter = flag("--die-after")
-if (dieAfter !== undefined) setTimeout(() => process.exit(7), Number(dieAfter))
+const dieOnce = flag("--die-once")
+/** Creates `file`; false when an earlier start created it already. */
+const firstToCreate = (file) => {
+  try {
+    writeFileSync(file, `${process.pid}\n`, { flag: "wx" })
+    return true
+  } catch (error) {
+    if (error.code === "EEXIST") return false
+    throw error
+  }
+}
+if (dieAfter !== undefined && (dieOnce === undefined || firstToCreate(dieOnce))) {
+  setTimeout(() => process.exit(7), Number(dieAfter))
+}
 
 const tools = [
   {
