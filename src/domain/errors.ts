@@ -129,8 +129,7 @@ export class MemoryLimitExceeded extends Data.TaggedError("MemoryLimitExceeded")
 }> {
   readonly code = "MEMORY_LIMIT" as const
   override get message(): string {
-    const head = `Tool "${this.tool}" exceeded its memory limit of ${this.limitMb} MB`
-    return this.detail === undefined || this.detail === "" ? head : `${head}${this.detail}`
+    return `Tool "${this.tool}" exceeded its memory limit of ${this.limitMb} MB${this.detail ?? ""}`
   }
 }
 

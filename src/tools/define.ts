@@ -7,12 +7,12 @@
  */
 import { Duration, Effect, Either, Schema } from "effect"
 import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
-import { InvalidArguments, InvalidToolDefinition, MemoryLimitExceeded, PathTraversalError, ToolError } from "../domain/errors.js"
+import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
 import { parametersJsonSchema } from "../domain/parametersSchema.js"
-import type { PreparedCall, Tool } from "../domain/Tool.js"
+import type { HandlerFailure, PreparedCall, Tool } from "../domain/Tool.js"
 import { ToolSpec } from "../domain/ToolSpec.js"
 import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
-import { DEFAULT_TIMEOUT, definitionBasics, detailsOf, messageOf } from "./definition.js"
+import { DEFAULT_TIMEOUT, definitionBasics, detailsOf, isOwnFailure, messageOf } from "./definition.js"
 
 export type { PreparedCall, Tool } from "../domain/Tool.js"
 
@@ -56,8 +56,8 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  *
  * The handler's failures become `TOOL_ERROR` results: a `ToolError` as it is, any other
  * error with its message (or its tag and fields when it has none) and its fields as
- * `details`; except a `MemoryLimitExceeded` naming this tool (a worker-based tool's own
- * memory cap), which stays `MEMORY_LIMIT`. A `WorkspacePath` argument arrives as a `ResolvedPath`.
+ * `details`; except a `ToolTimeout` or `MemoryLimitExceeded` naming this tool (a tool that keeps
+ * its own deadline, a worker-based tool's own memory cap), which stay `TIMEOUT` / `MEMORY_LIMIT`. A `WorkspacePath` argument arrives as a `ResolvedPath`.
  *
  * @example
  * ```ts
@@ -97,10 +97,8 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
   }
   const decode = Schema.decodeUnknownEither(options.parameters, { errors: "all", onExcessProperty: "error" })
   const encode = options.success === undefined ? undefined : Schema.encode(options.success)
-  const toFailure = (error: unknown): ToolError | MemoryLimitExceeded | PathTraversalError => {
-    if (error instanceof PathTraversalError) return error
-    // a worker-based tool's own memory cap (`MEMORY_LIMIT`) is kept as it is
-    if ((error instanceof ToolError || error instanceof MemoryLimitExceeded) && error.tool === name) return error
+  const toFailure = (error: unknown): HandlerFailure => {
+    if (error instanceof PathTraversalError || isOwnFailure(name, error)) return error
     const details = detailsOf(error)
     return new ToolError(
       details === undefined
@@ -130,7 +128,7 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
       onLeft: (error) => Either.left(new InvalidArguments({ tool: name, issues: issuesOf(error) })),
       onRight: (args) => {
         const handled = Effect.suspend(() => options.handler(args))
-        const run: Effect.Effect<unknown, ToolError | MemoryLimitExceeded | PathTraversalError, R> = encode === undefined
+        const run: Effect.Effect<unknown, HandlerFailure, R> = encode === undefined
           ? Effect.mapError(handled, toFailure)
           : Effect.mapError(Effect.flatMap(handled, encode), toFailure)
         return Either.right({ args, paths: locatePaths === undefined ? noPaths : locatePaths(args), run })

@@ -6,7 +6,7 @@
  */
 import { Duration } from "effect"
 import parse from "semver/functions/parse.js"
-import { InvalidToolDefinition } from "../domain/errors.js"
+import { InvalidToolDefinition, MemoryLimitExceeded, ToolError, ToolTimeout } from "../domain/errors.js"
 import { NAME_PATTERN } from "../domain/ToolSpec.js"
 
 /** The default run timeout of a tool that names none. */
@@ -19,6 +19,15 @@ const isCanonicalSemver = (version: string): boolean => {
   const build = parsed.build.length > 0 ? `+${parsed.build.join(".")}` : ""
   return `${parsed.format()}${build}` === version
 }
+
+/**
+ * Whether a handler's failure is a result of the tool's own, kept as it is: a `ToolError`, a
+ * `ToolTimeout` (a tool that keeps its own deadline) or a `MemoryLimitExceeded` (a worker-based
+ * tool's own memory cap), naming this tool. Any other failure becomes a `ToolError`.
+ */
+export const isOwnFailure = (name: string, error: unknown): error is ToolError | ToolTimeout | MemoryLimitExceeded =>
+  (error instanceof ToolError || error instanceof ToolTimeout || error instanceof MemoryLimitExceeded) &&
+  error.tool === name
 
 /** Longest message made from a failure's fields. */
 const MAX_MESSAGE_CHARS = 500

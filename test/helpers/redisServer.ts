@@ -3,9 +3,10 @@
  * persistence, started and stopped in a Scope. It can be killed, paused (alive, not answering)
  * and started again on the same port, for the fault tests of `RateLimiter.layerRedis`.
  */
-import { Effect, Schedule, type Scope } from "effect"
+import { Effect, Schedule, Schema, type Scope } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as net from "node:net"
+import { Tool } from "../../src/index.js"
 import { tempDir } from "./tempDir.js"
 
 /** Whether `redis-server` is on the PATH. */
@@ -111,4 +112,18 @@ export const redisServer = (): Effect.Effect<RedisServer, Error, Scope.Scope> =>
       resume: signal("SIGCONT"),
       restart: Effect.zipRight(kill, start)
     }
+  })
+
+let prefixes = 0
+/** A Redis key prefix of its own per limiter set, so no test sees another's buckets. */
+export const freshPrefix = (label: string): string => `ets-${label}-${process.pid}-${++prefixes}:`
+
+/** A read-only tool allowed `rpm` calls a minute, answering "ran". */
+export const limitedTool = (name: string, rpm: number) =>
+  Tool.make(name, {
+    description: `${rpm} calls a minute`,
+    parameters: Schema.Struct({}),
+    readOnly: true,
+    rateLimitRpm: rpm,
+    handler: () => Effect.succeed("ran")
   })

@@ -13,20 +13,8 @@ import { RateLimited } from "../../src/domain/errors.js"
 import { RateLimiter, Tool } from "../../src/index.js"
 import { connectionOptions } from "../../src/layers/RateLimiterRedis.js"
 import type { RedisRateLimiterOptions } from "../../src/services/RateLimiter.js"
-import { redisServer, redisServerInstalled } from "../helpers/redisServer.js"
+import { freshPrefix, limitedTool, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
 
-let prefixes = 0
-/** A key prefix of its own per limiter set. */
-const freshPrefix = () => `ets-edges-${process.pid}-${++prefixes}:`
-
-const limitedTool = (name: string, rpm: number) =>
-  Tool.make(name, {
-    description: `${rpm} calls a minute`,
-    parameters: Schema.Struct({}),
-    readOnly: true,
-    rateLimitRpm: rpm,
-    handler: () => Effect.succeed("ran")
-  })
 
 const unlimitedTool = Tool.make("unlimited", {
   description: "no rate limit",
@@ -218,7 +206,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       const byDefault = yield* redisLimiter({ redis: redis.url })
       yield* byDefault.acquire(tool)
       yield* byDefault.acquire(tool, "a/b:c d")
-      const prefix = freshPrefix()
+      const prefix = freshPrefix("edges")
       const prefixed = yield* redisLimiter({ redis: redis.url, prefix })
       yield* prefixed.acquire(tool)
       const keys = yield* Effect.promise(() => client.keys("*"))
@@ -237,7 +225,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
   it.scopedLive("check admits while one token is left, and refuses once none is", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
-      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix() })
+      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("edges") })
       const tool = limitedTool("last-token", 3)
       yield* limiter.acquire(tool)
       yield* limiter.acquire(tool)
@@ -252,7 +240,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
     Effect.gen(function*() {
       const redis = yield* redisServer()
       yield* redis.kill
-      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: 2_000 })
+      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("edges"), timeoutMs: 2_000 })
       // admitted (a failure would fail the test), though Redis does not answer
       yield* limiter.acquire(unlimitedTool)
       yield* limiter.check(unlimitedTool)
@@ -266,13 +254,13 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       const client = yield* rawClient(redis.port)
       const tool = limitedTool("tls", 10)
       for (const connection of [`rediss://127.0.0.1:${redis.port}`, { host: "127.0.0.1", port: redis.port, tls: true }]) {
-        const prefix = freshPrefix()
+        const prefix = freshPrefix("edges")
         const limiter = yield* redisLimiter({ redis: connection, prefix })
         const refused = failureOf(yield* Effect.exit(limiter.acquire(tool)))
         expect(refused?.reason, JSON.stringify(connection)).toMatch(/^Redis unavailable: /)
         expect(yield* Effect.promise(() => client.keys(`${prefix}*`))).toEqual([])
       }
-      const plain = yield* redisLimiter({ redis: { host: "127.0.0.1", port: redis.port, tls: false }, prefix: freshPrefix() })
+      const plain = yield* redisLimiter({ redis: { host: "127.0.0.1", port: redis.port, tls: false }, prefix: freshPrefix("edges") })
       yield* plain.acquire(tool)
     }))
 
@@ -280,7 +268,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
     withLogs((logs) =>
       Effect.gen(function*() {
         const redis = yield* redisServer()
-        const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: 1_000 })
+        const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("edges"), timeoutMs: 1_000 })
         const tool = limitedTool("logged", 1_000)
         yield* limiter.acquire(tool)
         yield* redis.kill
@@ -316,7 +304,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
   it.scopedLive("a stalled Redis: the reason says how long the call waited", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
-      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: 150 })
+      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("edges"), timeoutMs: 150 })
       const tool = limitedTool("stalled", 1_000)
       yield* limiter.acquire(tool)
       yield* redis.pause
@@ -345,7 +333,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
         ),
         (client) => Effect.sync(() => client.disconnect())
       )
-      const limiter = yield* redisLimiter({ redis: { client }, prefix: freshPrefix() })
+      const limiter = yield* redisLimiter({ redis: { client }, prefix: freshPrefix("edges") })
       yield* limiter.acquire(limitedTool("own-strategy", 10))
       yield* redis.kill
       yield* Effect.exit(limiter.acquire(limitedTool("own-strategy", 10)))
@@ -358,7 +346,7 @@ describe("RateLimiter.layerRedis: a Redis that does not answer in time", () => {
   it.scopedLive("a call gives up after timeoutMs even while the client still waits on a later command", () =>
     Effect.gen(function*() {
       const server = yield* slowScriptServer(150)
-      const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix(), timeoutMs: 300 })
+      const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix("edges"), timeoutMs: 300 })
       yield* limiter.acquire(limitedTool("slow", 10))
       // NOSCRIPT at 150 ms, then an EVAL whose own timer would run until 450 ms
       const [duration, exit] = yield* Effect.timed(Effect.exit(limiter.acquire(limitedTool("slow", 10))))
@@ -375,7 +363,7 @@ describe("RateLimiter.layerRedis: reconnecting", () => {
     Effect.gen(function*() {
       const server = yield* slammingServer
       yield* Effect.scoped(Effect.gen(function*() {
-        const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix(), timeoutMs: 100 })
+        const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix("edges"), timeoutMs: 100 })
         yield* Effect.exit(limiter.acquire(limitedTool("nowhere", 10)))
         yield* Effect.sleep("700 millis")
       }))
@@ -392,7 +380,7 @@ describe("RateLimiter.layerRedis: reconnecting", () => {
       Effect.gen(function*() {
         const server = yield* slammingServer
         yield* Effect.scoped(Effect.gen(function*() {
-          const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix(), timeoutMs: 5_000 })
+          const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix("edges"), timeoutMs: 5_000 })
           yield* Effect.exit(limiter.acquire(limitedTool("nowhere", 10)))
           // this call's command waits in the client's queue when the layer closes
           yield* Effect.fork(limiter.acquire(limitedTool("nowhere", 10)))

@@ -4,16 +4,16 @@
  * is killed, stalled and started again.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Exit, Layer, Logger, Schedule, Schema } from "effect"
+import { Context, Duration, Effect, Exit, Layer, Logger, Schedule } from "effect"
 import { Redis } from "ioredis"
 import { spawn } from "node:child_process"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { RateLimited } from "../../src/domain/errors.js"
-import { RateLimiter, Tool, ToolSystem, Workspace } from "../../src/index.js"
+import { RateLimiter, ToolSystem, Workspace } from "../../src/index.js"
 import type { RedisRateLimiterOptions } from "../../src/services/RateLimiter.js"
-import { type RedisServer, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
+import { freshPrefix, limitedTool, type RedisServer, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const workerScript = path.join(root, "test/fixtures/ratelimit/worker.ts")
@@ -22,18 +22,6 @@ const TIMEOUT_MS = 200
 /** What a call may take beyond `timeoutMs` on this shared 2-core machine. */
 const MARGIN_MS = 500
 
-let prefixes = 0
-/** A key prefix of its own per limiter set, so no test sees another's buckets. */
-const freshPrefix = () => `ets-test-${process.pid}-${++prefixes}:`
-
-const toolWith = (name: string, rpm: number) =>
-  Tool.make(name, {
-    description: `${rpm} calls a minute`,
-    parameters: Schema.Struct({}),
-    readOnly: true,
-    rateLimitRpm: rpm,
-    handler: () => Effect.succeed("ran")
-  })
 
 /** The limiter of a `layerRedis`, open for the scope. */
 const redisLimiter = (options: RedisRateLimiterOptions) =>
@@ -102,7 +90,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
   it.scopedLive("4 processes making 1,000 calls together against 100/min admit exactly 100", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
-      const prefix = freshPrefix()
+      const prefix = freshPrefix("test")
       // A generous wait on Redis: 250 calls at once in one process under tsx, on a loaded
       // machine, can keep the process itself busy past 200 ms; this test is about counting.
       // The workers' clocks stand at one instant, so no token is refilled (one every 600 ms)
@@ -129,7 +117,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
   it.scopedLive("a tenant key is a bucket of its own; the RATE_LIMITED results are the memory layer's", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
-      const limited = toolWith("limited", 3)
+      const limited = limitedTool("limited", 3)
       const run = (rateLimiter: Layer.Layer<RateLimiter>) =>
         Effect.gen(function*() {
           const tools = yield* ToolSystem
@@ -152,7 +140,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
             rateLimiter
           }))
         )
-      const viaRedis = yield* run(RateLimiter.layerRedis({ redis: redis.url, prefix: freshPrefix() }))
+      const viaRedis = yield* run(RateLimiter.layerRedis({ redis: redis.url, prefix: freshPrefix("test") }))
       const inMemory = yield* run(RateLimiter.layerMemory)
 
       const shape = (r: typeof viaRedis) =>
@@ -180,7 +168,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
   it.scopedLive("check takes no token; limiters on one Redis (URL, host and port, a client's options) share the bucket", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
-      const prefix = freshPrefix()
+      const prefix = freshPrefix("test")
       const client = yield* Effect.acquireRelease(
         Effect.sync(() => new Redis(redis.port, "127.0.0.1", { lazyConnect: true })),
         (client) => Effect.sync(() => client.disconnect())
@@ -188,7 +176,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       const one = yield* redisLimiter({ redis: redis.url, prefix })
       const two = yield* redisLimiter({ redis: { host: "127.0.0.1", port: redis.port }, prefix })
       const three = yield* redisLimiter({ redis: { client }, prefix })
-      const tool = toolWith("checked", 3)
+      const tool = limitedTool("checked", 3)
       for (let i = 0; i < 10; i++) yield* one.check(tool, "t")
       yield* one.acquire(tool, "t")
       yield* two.check(tool, "t")
@@ -209,8 +197,8 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
     withLogs((logs) =>
       Effect.gen(function*() {
         const redis = yield* redisServer()
-        const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: TIMEOUT_MS })
-        const tool = toolWith("closed", 1_000)
+        const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("test"), timeoutMs: TIMEOUT_MS })
+        const tool = limitedTool("closed", 1_000)
         yield* limiter.acquire(tool)
 
         yield* redis.kill
@@ -241,8 +229,8 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
   it.scopedLive("a stalled Redis (SIGSTOP): calls give up after timeoutMs; resumed, they count again", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
-      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix(), timeoutMs: TIMEOUT_MS })
-      const tool = toolWith("stalled", 1_000)
+      const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("test"), timeoutMs: TIMEOUT_MS })
+      const tool = limitedTool("stalled", 1_000)
       yield* limiter.acquire(tool)
 
       yield* redis.pause
@@ -264,14 +252,14 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
     withLogs((logs) =>
       Effect.gen(function*() {
         const redis = yield* redisServer()
-        const prefix = freshPrefix()
+        const prefix = freshPrefix("test")
         const limiter = yield* redisLimiter({
           redis: redis.url,
           prefix,
           timeoutMs: TIMEOUT_MS,
           onUnavailable: "fallback-memory"
         })
-        const tool = toolWith("fallback", 2)
+        const tool = limitedTool("fallback", 2)
         yield* limiter.acquire(tool)
 
         yield* redis.kill
@@ -302,8 +290,8 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       const redis: RedisServer = yield* redisServer()
       yield* redis.kill
       const { exit, ms } = yield* timed(
-        Effect.scoped(Effect.flatMap(redisLimiter({ redis: redis.url, prefix: freshPrefix() }), (limiter) =>
-          limiter.acquire(toolWith("nowhere", 10))))
+        Effect.scoped(Effect.flatMap(redisLimiter({ redis: redis.url, prefix: freshPrefix("test") }), (limiter) =>
+          limiter.acquire(limitedTool("nowhere", 10))))
       )
       expect(failureOf(exit)?.reason).toMatch(/^Redis unavailable: /)
       expect(ms).toBeLessThan(TIMEOUT_MS + 2 * MARGIN_MS)

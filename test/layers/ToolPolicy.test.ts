@@ -4,9 +4,10 @@
  * neither a veto nor logged.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Logger, LogLevel, Option, Schema } from "effect"
+import { Cause, Effect, Exit, LogLevel, Option, Schema } from "effect"
 import { Tool, ToolPolicy, ToolSystem, Workspace } from "../../src/index.js"
 import { makePolicy, type PolicyHook } from "../../src/layers/ToolPolicy.js"
+import { recordingLogs, textOf } from "../helpers/recordingLogs.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("policy-")
@@ -18,22 +19,6 @@ const echo = Tool.make("echo", {
   handler: ({ x }) => Effect.succeed(x)
 })
 
-interface Logged {
-  readonly level: LogLevel.LogLevel
-  readonly message: unknown
-  readonly cause: Cause.Cause<unknown>
-}
-
-/** Runs `effect` with a logger that records every line (and the default one removed). */
-const recordingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const lines: Array<Logged> = []
-    const recorder = Logger.make(({ cause, logLevel, message }) => void lines.push({ level: logLevel, message, cause }))
-    const result = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, recorder)))
-    return [result, lines] as const
-  })
-
-const textOf = (line: Logged): string => (Array.isArray(line.message) ? line.message.map(String).join(" ") : String(line.message))
 
 const system = (hook: PolicyHook, failClosed = false) =>
   ToolSystem.layerNode({

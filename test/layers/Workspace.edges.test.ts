@@ -8,12 +8,12 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import { NodeFileSystem } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { PathTraversalError } from "../../src/domain/errors.js"
 import { MAX_PATH_BYTES } from "../../src/layers/Workspace.js"
 import { Workspace } from "../../src/services/Workspace.js"
+import { traversalOf } from "../helpers/pathTraversal.js"
 import { tempDir } from "../helpers/tempDir.js"
 
 /** The file-system calls the resolver made, as `realPath <path>` / `readLink <path>`. */
@@ -35,16 +35,6 @@ const recordingFs = (calls: Calls): Layer.Layer<FileSystem.FileSystem> =>
 const fixed = (root: string, calls?: Calls) =>
   Workspace.layerFixed(root).pipe(Layer.provide(calls === undefined ? NodeFileSystem.layer : recordingFs(calls)))
 
-/** The `PathTraversalError` the effect dies with. */
-const traversalOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.exit(effect), (exit) => {
-    if (Exit.isSuccess(exit)) throw new Error(`expected a PathTraversalError defect, got ${String(exit.value)}`)
-    const defect = Cause.dieOption(exit.cause)
-    if (Option.isNone(defect) || !(defect.value instanceof PathTraversalError)) {
-      throw new Error(`expected a PathTraversalError defect, got ${Cause.pretty(exit.cause)}`)
-    }
-    return defect.value
-  })
 
 const resolve = (input: string) => Effect.flatMap(Workspace, (w) => w.resolve(input))
 const refuse = (input: string) => traversalOf(resolve(input))

@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { PathTraversalError } from "../../src/domain/errors.js"
 import { MAX_PATH_BYTES } from "../../src/layers/Workspace.js"
 import { ToolSystem, Workspace } from "../../src/index.js"
+import { traversalOf } from "../helpers/pathTraversal.js"
 
 // ---------------------------------------------------------------------------------------------
 // The fixture: <base>/ws (the workspace), <base>/ws-evil (a sibling sharing the prefix),
@@ -71,16 +72,6 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
 
 const fixed = (root: string) => Workspace.layerFixed(root).pipe(Layer.provide(NodeContext.layer))
 
-/** The `PathTraversalError` an effect dies with (`Workspace.resolve` dies, it does not fail). */
-const traversalOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.exit(effect), (exit) => {
-    if (Exit.isSuccess(exit)) throw new Error(`expected a PathTraversalError defect, got ${String(exit.value)}`)
-    const defect = Cause.dieOption(exit.cause)
-    if (Option.isNone(defect) || !(defect.value instanceof PathTraversalError)) {
-      throw new Error(`expected a PathTraversalError defect, got ${Cause.pretty(exit.cause)}`)
-    }
-    return defect.value
-  })
 
 /** Resolves `input` in a workspace fixed at `root`, expecting the escape defect. */
 const refused = (input: string, root: string = ws) =>

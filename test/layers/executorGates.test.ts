@@ -9,7 +9,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Schema, Tracer } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, LogLevel, Option, Schema, Tracer } from "effect"
 import {
   AgentMode,
   AuditLog,
@@ -31,6 +31,7 @@ import {
 } from "../../src/index.js"
 import * as fs from "node:fs"
 import { portedTools } from "../../src/tools/ported/index.js"
+import { recordingLogs, textOf } from "../helpers/recordingLogs.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { fast, nodeServer } from "../tools/mcp/helpers.js"
 
@@ -92,22 +93,6 @@ const system = (options: { readonly rateLimiter?: Layer.Layer<RateLimiter>; read
 const exec = (name: string, args: unknown, options?: { readonly rateLimitKey?: string }) =>
   Effect.flatMap(ToolSystem, (t) => t.execute(name, args, options))
 
-interface Logged {
-  readonly level: LogLevel.LogLevel
-  readonly message: unknown
-  readonly cause: Cause.Cause<unknown>
-}
-
-/** Runs `effect` with a logger that records every line (and the default one removed). */
-const recordingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const lines: Array<Logged> = []
-    const recorder = Logger.make(({ cause, logLevel, message }) => void lines.push({ level: logLevel, message, cause }))
-    const result = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, recorder)))
-    return [result, lines] as const
-  })
-
-const textOf = (line: Logged): string => (Array.isArray(line.message) ? line.message.map(String).join(" ") : String(line.message))
 
 describe("the rate-limit gate", () => {
   it.effect("asks the rate limiter only about tools with a limit; a refused call never runs the handler", () =>

@@ -62,9 +62,16 @@ const slowSelfTimed = makeRawTool("slow_self_timed", {
   handler: () => Effect.as(Effect.sleep("80 millis"), "late but answered")
 })
 
+const ownTimeout = Tool.make("own_timeout", {
+  description: "A Tool.make handler that ends with a ToolTimeout naming itself",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () => Effect.fail(new ToolTimeout({ tool: "own_timeout", timeoutMs: 75 }))
+})
+
 const system = ToolSystem.layerNode({
   builtins: false,
-  tools: [greet, held, spanName, selfTimed, slowSelfTimed],
+  tools: [greet, held, spanName, selfTimed, slowSelfTimed, ownTimeout],
   workspace: Workspace.layerFixed(ws)
 }).pipe(Layer.provide(Layer.succeed(Greeter, { greet: (name) => `Hello, ${name}!` })))
 
@@ -102,6 +109,13 @@ describe("tools without an executor deadline", () => {
       const tools = yield* ToolSystem
       const r = yield* tools.execute("self_timed", {})
       expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: "Tool \"self_timed\" timed out after 250 ms" })
+    }).pipe(Effect.provide(system)))
+
+  it.effect("a Tool.make handler's own ToolTimeout is a TIMEOUT, as a raw tool's is", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const r = yield* tools.execute("own_timeout", {})
+      expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: "Tool \"own_timeout\" timed out after 75 ms" })
     }).pipe(Effect.provide(system)))
 
   it.live("the executor sets no timer of its own for a tool that keeps its own deadline", () =>

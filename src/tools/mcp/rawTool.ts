@@ -17,12 +17,12 @@ import {
   McpToolChanged,
   type PathTraversalError,
   ToolError,
-  ToolTimeout
+  type ToolTimeout
 } from "../../domain/errors.js"
 import type { HandlerFailure, PreparedCall, Tool } from "../../domain/Tool.js"
 import { type JsonSchema, ToolSpec } from "../../domain/ToolSpec.js"
 import type { PathSlot } from "../../domain/WorkspacePath.js"
-import { definitionBasics, messageOf } from "../definition.js"
+import { definitionBasics, isOwnFailure, messageOf } from "../definition.js"
 import { compileArgumentsValidator } from "./jsonSchema.js"
 
 /** What `makeRawTool` takes. */
@@ -95,9 +95,8 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
     required,
     readOnly: options.readOnly ?? false
   })
-  const toFailure = (error: unknown): ToolError | ToolTimeout | McpToolChanged =>
-    ((error instanceof ToolError || error instanceof ToolTimeout) && error.tool === name) ||
-      error instanceof McpToolChanged
+  const toFailure = (error: unknown): HandlerFailure =>
+    isOwnFailure(name, error) || error instanceof McpToolChanged
       ? error
       : new ToolError({ tool: name, message: messageOf(error), cause: error })
 

@@ -1,0 +1,24 @@
+/**
+ * A logger that records every line an effect logs, for tests that assert what was logged.
+ */
+import { type Cause, Effect, Logger, type LogLevel } from "effect"
+
+/** One logged line. */
+export interface Logged {
+  readonly level: LogLevel.LogLevel
+  readonly message: unknown
+  readonly cause: Cause.Cause<unknown>
+}
+
+/** Runs `effect` with a logger that records every line (and the default one removed). */
+export const recordingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const lines: Array<Logged> = []
+    const recorder = Logger.make(({ cause, logLevel, message }) => void lines.push({ level: logLevel, message, cause }))
+    const result = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, recorder)))
+    return [result, lines] as const
+  })
+
+/** A logged line's message as text (a list of parts joined by spaces). */
+export const textOf = (line: Logged): string =>
+  Array.isArray(line.message) ? line.message.map(String).join(" ") : String(line.message)
