@@ -10,7 +10,12 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Cause, Console, Effect, Either, Exit, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import type { CallExplanation, GateDecision } from "../domain/GateDecision.js"
 import { ToolSystem } from "../services/ToolSystem.js"
 import {

@@ -10,7 +10,11 @@
  * @since 0.1.0
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit, Layer, Logger } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 
 /** Exit codes of the executable (`call` documents them in the README). */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, pathTraversal: 3 } as const

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Data, Option } from "effect"
+import * as Data from "effect/Data"
+import * as Option from "effect/Option"
 
 /** An agent mode, checked by the `ModeGate` on every call. */
 export class AgentMode extends Data.Class<{

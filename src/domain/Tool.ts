@@ -4,7 +4,10 @@
  *
  * @since 0.1.0
  */
-import type { Context, Effect, Either, Tracer } from "effect"
+import type * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
+import type * as Tracer from "effect/Tracer"
 import type {
   InvalidArguments,
   McpToolChanged,

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /** A JSON Schema object, as produced by `JSONSchema.make` and consumed by model APIs. */
 export interface JsonSchema {

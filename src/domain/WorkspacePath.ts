@@ -6,7 +6,10 @@
  *
  * @since 0.1.0
  */
-import { Brand, ParseResult, Schema, SchemaAST } from "effect"
+import * as Brand from "effect/Brand"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 
 /** The annotation that marks a schema as a workspace path. */
 export const WorkspacePathId: unique symbol = Symbol.for("effect-tool-system/WorkspacePath")

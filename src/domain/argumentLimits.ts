@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { ParseResult } from "effect"
+import * as ParseResult from "effect/ParseResult"
 import type { ArgumentIssue } from "./errors.js"
 
 /** Deepest nesting of objects and arrays accepted in a call's arguments. */

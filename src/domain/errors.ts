@@ -7,7 +7,9 @@
  *
  * @since 0.1.0
  */
-import { Cause, Data, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
+import * as Option from "effect/Option"
 
 /** The stable error codes a `ToolExecutionResult` can carry. */
 export type ErrorCode =

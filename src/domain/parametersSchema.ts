@@ -4,7 +4,10 @@
  *
  * @since 0.1.0
  */
-import { JSONSchema, Option, type Schema, SchemaAST } from "effect"
+import * as JSONSchema from "effect/JSONSchema"
+import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import type { JsonSchema } from "./ToolSpec.js"
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import type { ToolExecutionResult } from "./ToolExecutionResult.js"
 
 /** A tool call in an OpenAI chat completion (`message.tool_calls[i]`); `arguments` is a JSON string. */

@@ -14,7 +14,10 @@
  */
 import * as AiTool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
-import { Effect, Either, type Layer, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import type { ToolSpec } from "../domain/ToolSpec.js"
 import { type SessionOptions, ToolCallHandler, type ToolCallSession } from "../services/ToolCallHandler.js"
 

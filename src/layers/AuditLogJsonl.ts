@@ -12,7 +12,16 @@
 import type { PlatformError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
-import { Cause, Chunk, Deferred, Duration, Effect, Exit, Fiber, Option, Queue, Scope } from "effect"
+import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Scope from "effect/Scope"
 import type { AuditLogJsonlOptions, AuditLogService, AuditRecord } from "../services/AuditLog.js"
 
 const defaults = { maxBytes: 10 * 1024 * 1024, maxFiles: 5, batchSize: 512, flushInterval: Duration.millis(50) }

@@ -5,7 +5,8 @@
  *
  * @since 0.2.0
  */
-import { Effect, LogLevel } from "effect"
+import * as Effect from "effect/Effect"
+import * as LogLevel from "effect/LogLevel"
 import type { AuditLogLoggerOptions, AuditLogService, AuditRecord } from "../services/AuditLog.js"
 
 /** `tool call read_file@1.0.0 (mode default): ok in 3 ms`, or the error code instead of `ok`. */

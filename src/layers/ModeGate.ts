@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { ModeBlocked } from "../domain/errors.js"
 import type { ModeGateService } from "../services/ModeGate.js"

@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { RateLimited } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { RateLimiterService } from "../services/RateLimiter.js"

@@ -11,7 +11,9 @@
  */
 import * as ExperimentalRateLimiter from "@effect/experimental/RateLimiter"
 import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
-import { Duration, Effect, Scope } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Scope from "effect/Scope"
 import type { RedisOptions } from "ioredis"
 import { RateLimited } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"

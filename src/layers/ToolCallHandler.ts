@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { ConfirmationHandler } from "../services/ConfirmationHandler.js"
 import { QuestionHandler } from "../services/QuestionHandler.js"
 import type { ToolCallHandlerService } from "../services/ToolCallHandler.js"

@@ -4,7 +4,16 @@
  *
  * @since 0.1.0
  */
-import { Cause, Clock, Context, DefaultServices, Effect, Either, Exit, type Fiber, Option, Tracer } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
   MemoryLimitExceeded,

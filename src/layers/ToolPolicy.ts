@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Cause, Effect, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { ToolPolicyService } from "../services/ToolPolicy.js"
 

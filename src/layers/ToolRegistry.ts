@@ -4,7 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Either, Tracer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Tracer from "effect/Tracer"
 import maxSatisfying from "semver/ranges/max-satisfying.js"
 import rsort from "semver/functions/rsort.js"
 import type { AgentMode } from "../domain/AgentMode.js"

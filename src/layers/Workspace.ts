@@ -6,7 +6,9 @@
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Effect, FiberRef, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
 import * as NodePath from "node:path"
 import { PathTraversalError } from "../domain/errors.js"
 import { type ResolvedPath, unsafeResolvedPath } from "../domain/WorkspacePath.js"

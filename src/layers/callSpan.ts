@@ -11,7 +11,16 @@
  *
  * @since 0.2.0
  */
-import { Chunk, Clock, Context, DefaultServices, type Exit, type Fiber, FiberRef, HashMap, Option, Tracer } from "effect"
+import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
+import type * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
+import * as HashMap from "effect/HashMap"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
 import type { ToolInfo } from "../domain/Tool.js"
 
 /** The attribute names the call span carries. */

@@ -6,7 +6,10 @@
  *
  * @since 0.2.0
  */
-import { Effect, Either, Exit, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import * as AgentMode from "../domain/AgentMode.js"
 import { pathTraversalOf, PolicyVeto, type ToolCallError } from "../domain/errors.js"
 import { fromStrictArguments } from "../domain/exports.js"

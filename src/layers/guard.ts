@@ -15,20 +15,18 @@
  *
  * @since 0.1.0
  */
-import {
-  Clock,
-  Context,
-  DefaultServices,
-  Duration,
-  Effect,
-  Exit,
-  Fiber,
-  FiberId,
-  FiberRef,
-  FiberRefs,
-  Runtime,
-  RuntimeFlags
-} from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as Runtime from "effect/Runtime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
 
 /** The clock every fiber has unless a test (or the application) installs another. */
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)

@@ -5,7 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, HashSet, Option, Ref, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as HashSet from "effect/HashSet"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import * as AgentMode from "../domain/AgentMode.js"
 import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments } from "../domain/errors.js"

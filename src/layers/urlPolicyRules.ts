@@ -12,7 +12,9 @@
  * @since 0.1.0
  */
 import ipaddr from "ipaddr.js"
-import { Data, Either, Option } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { isIP } from "node:net"
 
 /** What an application may loosen. Everything not allowed here is refused by default. */

@@ -8,7 +8,11 @@
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
-import { Context, type Duration, Effect, Layer, type LogLevel } from "effect"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as LogLevel from "effect/LogLevel"
 import type { ErrorCode } from "../domain/errors.js"
 import type { GateDecision } from "../domain/GateDecision.js"
 import { makeJsonl } from "../layers/AuditLogJsonl.js"

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { ConfirmationRequired } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 

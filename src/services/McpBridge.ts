@@ -29,7 +29,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 import { makeBridge, type McpBridgeOptions, type McpBridgeService } from "../tools/mcp/bridge.js"
 import type { McpServersConfig } from "../tools/mcp/config.js"
 import type { ToolRegistry } from "./ToolRegistry.js"

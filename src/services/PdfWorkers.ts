@@ -5,7 +5,10 @@
  * @since 0.1.0
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
-import { Context, type Effect, Layer, type Scope } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import type { WorkerRequest, WorkerResponse } from "../tools/builtin/pdf/protocol.js"
 import type { PdfPoolOptions } from "../tools/builtin/pdf/poolOptions.js"
 import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWorker } from "../tools/builtin/pdf/workerPool.js"

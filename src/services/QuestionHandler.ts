@@ -6,7 +6,10 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Ref } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
 
 /** A question from the model (the decoded arguments of an `ask_user` call). */
 export interface Question {

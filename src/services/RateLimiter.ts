@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { RateLimited } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import { makeTokenBuckets } from "../layers/RateLimiter.js"

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { Outcome } from "../tools/builtin/sandbox/protocol.js"
 import { makeSandboxPool, type SandboxPoolOptions, type SandboxPoolStats } from "../tools/builtin/sandbox/pool.js"
 

@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { AgentMode } from "../domain/AgentMode.js"
 import type { CallExplanation } from "../domain/GateDecision.js"
 import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"

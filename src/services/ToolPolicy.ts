@@ -4,7 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Layer, type Option } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
 import type { ToolInfo } from "../domain/Tool.js"
 import { type PolicyHook, makePolicy } from "../layers/ToolPolicy.js"
 

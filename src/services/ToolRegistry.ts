@@ -4,7 +4,10 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Either, Layer } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import type { AgentMode } from "../domain/AgentMode.js"
 import type { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import type { ExportFormat } from "../domain/exports.js"

@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { CallExplanation } from "../domain/GateDecision.js"
 import type { Tool } from "../domain/Tool.js"
@@ -66,7 +68,7 @@ export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspac
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
+ * import * as Effect from "effect/Effect"
  * import { ToolSystem } from "effect-tool-system"
  *
  * const program = Effect.gen(function*() {

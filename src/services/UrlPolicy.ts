@@ -12,7 +12,11 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Context, Effect, Either, Layer, type Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
 import { makeUrlPolicy } from "../layers/UrlPolicy.js"
 import {
   compileRules,

@@ -5,7 +5,11 @@
  * @since 0.1.0
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
-import { Context, Effect, Function, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Function from "effect/Function"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { currentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"
 

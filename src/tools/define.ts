@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Either, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
 import { parametersJsonSchema } from "../domain/parametersSchema.js"
@@ -61,7 +64,8 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  *
  * @example
  * ```ts
- * import { Effect, Schema } from "effect"
+ * import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
  * import { Tool } from "effect-tool-system"
  *
  * const greet = Tool.make("greet", {

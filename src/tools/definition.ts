@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Duration } from "effect"
+import * as Duration from "effect/Duration"
 import parse from "semver/functions/parse.js"
 import { InvalidToolDefinition, MemoryLimitExceeded, ToolError, ToolTimeout } from "../domain/errors.js"
 import { NAME_PATTERN } from "../domain/ToolSpec.js"

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { parametersJsonSchema } from "../../domain/parametersSchema.js"
 import { ToolSpec } from "../../domain/ToolSpec.js"
 

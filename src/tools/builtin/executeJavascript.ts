@@ -18,7 +18,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { MemoryLimitExceeded, ToolError } from "../../domain/errors.js"
 import { SandboxPool } from "../../services/SandboxPool.js"
 import { make } from "../define.js"

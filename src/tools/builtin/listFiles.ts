@@ -19,7 +19,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import picomatch from "picomatch"
 import { ToolError } from "../../domain/errors.js"

@@ -9,7 +9,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Match, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Match from "effect/Match"
+import * as Schema from "effect/Schema"
 import { ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"
 import { make } from "../define.js"

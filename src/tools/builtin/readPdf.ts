@@ -9,7 +9,9 @@
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { type Duration, Effect, Schema } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { MemoryLimitExceeded, ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"

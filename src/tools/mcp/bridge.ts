@@ -12,7 +12,12 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Either, Option, type Scope, type Stream } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
 import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { makeCatalog } from "./catalog.js"

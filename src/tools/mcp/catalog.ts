@@ -18,7 +18,11 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, PubSub, type Scope, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as PubSub from "effect/PubSub"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import inc from "semver/functions/inc.js"
 import { InvalidToolDefinition, McpToolChanged } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 import equal from "fast-deep-equal"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
 

@@ -11,7 +11,11 @@
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Data, Effect, Either, ParseResult, Schema } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 
 const PositiveMs = Schema.Number.pipe(Schema.int(), Schema.positive())

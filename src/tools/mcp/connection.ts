@@ -11,7 +11,11 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { type Tool as McpTool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Data, Duration, Effect, Runtime, type Scope } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
+import type * as Scope from "effect/Scope"
 import type { McpServerConfig } from "./config.js"
 import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
 

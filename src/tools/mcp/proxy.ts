@@ -19,7 +19,8 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import type { McpToolChanged } from "../../domain/errors.js"
 import { ToolError, ToolTimeout } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"

@@ -9,7 +9,9 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Either } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { argumentsProblem } from "../../domain/argumentLimits.js"
 import {
   InvalidArguments,

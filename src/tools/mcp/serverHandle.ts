@@ -16,7 +16,13 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
-import { Data, Duration, Effect, ExecutionStrategy, Exit, Queue, Scope } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Queue from "effect/Queue"
+import * as Scope from "effect/Scope"
 import type { McpServerConfig } from "./config.js"
 import {
   type Connection,

@@ -19,7 +19,9 @@
  *
  * @since 0.1.0
  */
-import { Data, Effect, Stream } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { type WriteOutcome, writeAtomicWith } from "./atomicWrite.js"
 import type { SafeFsError } from "./safeFsError.js"
 import * as Node from "./safeFsNode.js"

@@ -17,7 +17,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import { randomBytes } from "node:crypto"
 import * as NodePath from "node:path"
 import { changed, isAt, openChildDirectory, type OpenDirectory, openDirectory } from "./safeFs.js"

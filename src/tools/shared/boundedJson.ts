@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 
 /** The default bound on nesting (objects and arrays): far more than any API answer needs. */
 export const JSON_MAX_DEPTH = 64

@@ -10,7 +10,9 @@
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Data, Effect, Stream } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 
 /** The default cap on a body: 1 MiB. */
 export const HTTP_BODY_MAX_BYTES = 1024 * 1024

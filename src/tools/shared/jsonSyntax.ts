@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 import { nestsDeeperThan } from "./boundedJson.js"
 
 /** The nesting bound for JSON data a tool reads (objects and arrays inside one another). */

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 interface Entry {
   readonly semaphore: Effect.Semaphore

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Redacted } from "effect"
+import * as Redacted from "effect/Redacted"
 
 /** What a redacted secret is replaced with. */
 export const REDACTED = "[REDACTED]"

@@ -29,7 +29,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as NodePath from "node:path"
 import { SafeFsError } from "./safeFsError.js"
 import * as Node from "./safeFsNode.js"

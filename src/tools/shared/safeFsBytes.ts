@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { OpenFile } from "./safeFs.js"
 import { FileTooLarge, type SafeFsError } from "./safeFsError.js"
 import * as Node from "./safeFsNode.js"

@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Data, Effect, Option } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { changed, type OpenDirectory } from "./safeFs.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /**
  * Why a bound file operation failed:

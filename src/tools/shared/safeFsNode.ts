@@ -10,7 +10,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { SafeFsError, type SafeFsReason } from "./safeFsError.js"

@@ -16,7 +16,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as NodePath from "node:path"
 import { ensureDirectory, tempNameOf, writeFileAtomic, type WriteOutcome } from "./atomicWrite.js"
 import { changed, isAt, openFile } from "./safeFs.js"

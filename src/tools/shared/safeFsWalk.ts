@@ -6,7 +6,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { type EntryKind, listDirectory, openDirectory, statEntry } from "./safeFs.js"

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { availableParallelism } from "node:os"
 import { pageBlock } from "./format.js"
 import type { Failed, PageText } from "./protocol.js"

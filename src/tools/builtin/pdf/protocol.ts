@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Opens a document from its bytes (closing any open one); answers `Opened` or `Failed`. */
 export interface OpenRequest {

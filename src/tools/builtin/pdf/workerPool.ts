@@ -24,7 +24,13 @@
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Data, Duration, Effect, Either, Exit, Schema, type Scope } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import { Worker } from "node:worker_threads"
 import type { PdfWorkersService } from "../../../services/PdfWorkers.js"
 import { outputPort, workerIsolation } from "../sandbox/workerOutput.js"

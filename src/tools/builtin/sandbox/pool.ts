@@ -21,7 +21,11 @@
  * @since 0.1.0
  */
 import { Worker } from "node:worker_threads"
-import { Effect, Either, Exit, Runtime, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Runtime from "effect/Runtime"
+import type * as Scope from "effect/Scope"
 import type { SandboxPoolService } from "../../../services/SandboxPool.js"
 import type { Outcome, RunRequest } from "./protocol.js"
 import { describeError, dispatch, firstEvent, isMessage } from "./workerEvents.js"

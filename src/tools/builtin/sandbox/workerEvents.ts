@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { Worker } from "node:worker_threads"
 import type { Outcome, RunRequest, WorkerMessage } from "./protocol.js"
 

@@ -15,7 +15,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Runtime } from "effect"
+import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 import { MessageChannel, type MessagePort, type WorkerOptions } from "node:worker_threads"
 import { isPrinted, type PrintedStream } from "./workerPrint.js"
 

@@ -7,7 +7,8 @@
  */
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 import { headOf } from "../../shared/outputCap.js"
 
 /** The delimiters considered, in order of preference on a tie. */

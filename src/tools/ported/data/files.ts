@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ToolError } from "../../../domain/errors.js"
 import type { ResolvedPath } from "../../../domain/WorkspacePath.js"
 import { openFile } from "../../shared/safeFs.js"

@@ -7,7 +7,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as NodePath from "node:path"
 import { DATA_JSON_MAX_DEPTH, parseJsonLocated } from "../../shared/jsonSyntax.js"
 import { columnNames, guessDelimiter, hasHeader, parseRecords, stringifyRows } from "./csv.js"

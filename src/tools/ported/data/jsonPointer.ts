@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 import { headOf } from "../../shared/outputCap.js"
 
 /** The pointer is malformed, or names nothing in the document. */

@@ -13,7 +13,8 @@
  *
  * @since 0.1.0
  */
-import { type Duration, Effect } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { headOf } from "../../shared/outputCap.js"
 import { modulePath, runScriptWorker } from "../../shared/scriptWorker.js"
 

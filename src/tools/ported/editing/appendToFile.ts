@@ -3,7 +3,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { make } from "../../define.js"
 import { contentLines, eolOf, joinLines, spliceLines, splitLines } from "./lines.js"

@@ -8,7 +8,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { ToolError } from "../../../domain/errors.js"
 import type { ResolvedPath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"

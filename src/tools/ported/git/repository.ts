@@ -16,7 +16,7 @@
  */
 import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import type { PlatformError } from "@effect/platform/Error"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ToolError } from "../../../domain/errors.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { gitEnvironment, type GitOutput, runGit } from "./gitCommand.js"

@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Option, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"

@@ -11,7 +11,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import * as NodePath from "node:path"
 import { openDirectory, openFile, statEntry } from "../../shared/safeFs.js"

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 /** A recognised image format. */
 export interface ImageType {

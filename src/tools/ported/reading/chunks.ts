@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { OpenFile } from "../../shared/safeFs.js"
 import { BinaryFile, type SafeFsError } from "../../shared/safeFsError.js"
 import * as Node from "../../shared/safeFsNode.js"

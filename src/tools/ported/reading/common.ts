@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { ToolError } from "../../../domain/errors.js"
 import type { BinaryFile, FileTooLarge, SafeFsError } from "../../shared/safeFsError.js"
 import { kindOf, lstat } from "../../shared/safeFsNode.js"

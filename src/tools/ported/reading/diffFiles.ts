@@ -8,7 +8,8 @@
  * @since 0.1.0
  */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff"
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"

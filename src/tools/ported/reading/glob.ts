@@ -16,7 +16,7 @@
  *
  * @since 0.1.0
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
 

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { openFile, type OpenDirectory } from "../../shared/safeFs.js"
 import { SafeFsError } from "../../shared/safeFsError.js"
 import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"

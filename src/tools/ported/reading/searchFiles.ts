@@ -11,7 +11,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { availableParallelism, loadavg } from "node:os"
 import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"

@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { RE2JS } from "re2js"
 import { decodeUtf8 } from "../../shared/text.js"
 import { NEWLINE } from "./chunks.js"

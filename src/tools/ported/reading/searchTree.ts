@@ -19,7 +19,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, type Option, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as NodePath from "node:path"
 import type { OpenDirectory } from "../../shared/safeFs.js"
 import type { SafeFsError } from "../../shared/safeFsError.js"

@@ -13,7 +13,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads"
 import { modulePath } from "../../shared/scriptWorker.js"
 import { READ_FLAGS } from "../../shared/safeFsNode.js"

@@ -18,7 +18,10 @@
  *
  * @since 0.1.0
  */
-import { Deferred, Effect, FiberId, type Scope } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as FiberId from "effect/FiberId"
+import type * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import type { Readable } from "node:stream"

@@ -19,7 +19,10 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Option, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Fs from "node:fs"
 import { ToolError } from "../../../domain/errors.js"
 import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"

@@ -10,7 +10,8 @@
  *
  * @since 0.1.0
  */
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 
 /** Longest expression accepted. */
 export const CALC_MAX_CHARS = 1000

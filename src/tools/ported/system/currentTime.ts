@@ -5,7 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Either, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
 

@@ -7,7 +7,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { make } from "../../define.js"

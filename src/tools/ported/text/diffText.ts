@@ -12,7 +12,9 @@
  * @since 0.1.0
  */
 import { formatPatch, structuredPatch } from "diff"
-import { Effect, Either, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
 import { capOutput } from "../../shared/outputCap.js"

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
 import { DATA_JSON_MAX_DEPTH, parseJsonLocated } from "../../shared/jsonSyntax.js"

@@ -16,7 +16,9 @@
  *
  * @since 0.1.0
  */
-import { Duration, Effect, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { RE2JS } from "re2js"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"

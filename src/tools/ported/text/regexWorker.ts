@@ -15,7 +15,8 @@
  *
  * @since 0.1.0
  */
-import { type Duration, Effect } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { modulePath, runScriptWorker, type ScriptWorkerFailed } from "../../shared/scriptWorker.js"
 
 /** How long a search may take. */

@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { make } from "../../define.js"
 
 /** What `textStats` counts. */

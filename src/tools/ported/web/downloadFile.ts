@@ -10,7 +10,10 @@
  * @since 0.1.0
  */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { type Duration, Effect, Option, Schema } from "effect"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"

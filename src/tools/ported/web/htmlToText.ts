@@ -11,7 +11,9 @@
  *
  * @since 0.1.0
  */
-import { Data, Duration, Effect } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 
