@@ -3,8 +3,8 @@
  *
  *   node scripts/bundle.mjs [--outdir DIR] [--analyze]     (run by `npm run build`, after tsc)
  *
- * Why a bundle: run from tsc's output, the CLI loads ~780 modules (the `effect` barrel alone
- * brings all of fast-check) and starts in 10x the time of `node -e 0`; one tree-shaken file
+ * Why a bundle: run from tsc's output, the CLI loads ~700 modules (Schema alone brings all of
+ * fast-check) and starts in 10x the time of `node -e 0`; one tree-shaken file
  * starts in a fraction of that (`bench/startup.ts`). Everything the CLI needs is inside it
  * (effect, @effect/*, semver, tinyglobby...), so the `bin` does not depend on which versions
  * of the peers the application installed.
@@ -22,9 +22,8 @@
  *   the workers import them.
  * - `THIRD-PARTY-LICENSES.txt`: the licenses of the bundled packages.
  *
- * `import { Effect, Schema } from "effect"` in our sources is read as
- * `import * as Effect from "effect/Effect"` (one line per name): through the barrel, esbuild
- * keeps every export of each namespace named; through the module, only what is used.
+ * Our sources import each of effect's modules by itself (`import * as Effect from
+ * "effect/Effect"`): through the barrel, esbuild would keep every export of each namespace.
  */
 import * as esbuild from "esbuild"
 import { readdir, readFile, writeFile } from "node:fs/promises"
@@ -49,35 +48,6 @@ const external = [
   "@effect/experimental"
 ]
 
-/** The names the `effect` barrel exports as `export * as Name from "./Name.js"`. */
-const barrelNamespaces = async () => {
-  const index = await readFile(fileURLToPath(import.meta.resolve("effect")), "utf8")
-  const names = new Set([...index.matchAll(/^export \* as (\w+) from "\.\/(\w+)\.js"/gm)].map((m) => m[1]))
-  if (!names.has("Effect")) throw new Error("the effect barrel no longer has `export * as Effect`")
-  return names
-}
-
-/** Reads named imports from the `effect` barrel in our sources as namespace imports of the modules. */
-const deepEffectImports = (namespaces) => ({
-  name: "deep-effect-imports",
-  setup(build) {
-    const sources = join(root, "src").replaceAll(/[\\^$.*+?()[\]{}|]/g, "\\$&")
-    build.onLoad({ filter: new RegExp(`^${sources}.*\\.ts$`) }, async (args) => {
-      const source = await readFile(args.path, "utf8")
-      const contents = source.replace(
-        /import\s+(type\s+)?\{([^}]*)\}\s+from\s+"effect"/g,
-        (statement, typeOnly, list) => {
-          if (typeOnly !== undefined) return statement
-          const names = list.split(",").map((s) => s.trim()).filter((s) => s !== "" && !s.startsWith("type "))
-          if (!names.every((name) => namespaces.has(name))) return statement
-          return names.map((name) => `import * as ${name} from "effect/${name}"`).join(";")
-        }
-      )
-      return { contents, loader: "ts" }
-    })
-  }
-})
-
 const common = {
   absWorkingDir: root,
   outdir,
@@ -90,7 +60,6 @@ const common = {
   legalComments: "none",
   external,
   metafile: true,
-  plugins: [deepEffectImports(await barrelNamespaces())],
   logLevel: "warning"
 }
 

@@ -10,7 +10,6 @@
  * @since 0.1.0
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as Path from "@effect/platform/Path"
@@ -181,7 +180,7 @@ export const makeGraph = <A, E, Extra>(
 
 /**
  * Node's platform services: file system, path, child processes, and a fetch-based HTTP client.
- * `@effect/platform-node` is loaded when the layer is built, not when the library is imported.
+ * `@effect/platform-node` and the fetch client are loaded when the layer is built, not when the library is imported.
  */
 export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrapEffect(
   Effect.map(
@@ -189,10 +188,11 @@ export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrapEffect(
       Promise.all([
         import("@effect/platform-node/NodeFileSystem"),
         import("@effect/platform-node/NodePath"),
-        import("@effect/platform-node/NodeCommandExecutor")
+        import("@effect/platform-node/NodeCommandExecutor"),
+        import("@effect/platform/FetchHttpClient")
       ])
     ),
-    ([NodeFileSystem, NodePath, NodeCommandExecutor]) =>
+    ([NodeFileSystem, NodePath, NodeCommandExecutor, FetchHttpClient]) =>
       Layer.mergeAll(
         NodeCommandExecutor.layer.pipe(Layer.provideMerge(NodeFileSystem.layer)),
         NodePath.layer,
