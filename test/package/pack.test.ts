@@ -1,6 +1,6 @@
 /**
  * The package as a user gets it: built from the sources into a staging copy of the package
- * (what `files` lists, with a fresh `dist/`: tsc and the CLI bundle, as `npm run build` does),
+ * (what `files` lists, with a fresh `dist/`: tsc's .d.ts files and the bundles, as `npm run build` does),
  * packed with `npm pack`, the tarball installed into a fresh project beside its peers, then the
  * command line, an ESM script and a TypeScript file run against the installed copy. Catches a
  * file missing from `files`, an export missing from the `.d.ts`, a dependency that only our
@@ -80,12 +80,13 @@ beforeAll(async () => {
   const stage = path.join(work, "package")
   fs.mkdirSync(stage)
   fs.copyFileSync(path.join(root, "package.json"), path.join(stage, "package.json"))
-  for (const entry of ourPackage.files.filter((f) => f !== "dist" && !f.startsWith("!"))) {
+  // everything `files` names outside dist/ (which the build below makes)
+  for (const entry of ourPackage.files.filter((f) => !f.startsWith("dist") && !f.startsWith("!"))) {
     fs.cpSync(path.join(root, entry), path.join(stage, entry), { recursive: true })
   }
   const tsc = path.join(root, "node_modules/typescript/bin/tsc")
   await ok(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", path.join(stage, "dist")], root, 180_000)
-  await ok(process.execPath, ["scripts/bundle.mjs", "--outdir", path.join(stage, "dist/cli")], root, 120_000)
+  await ok(process.execPath, ["scripts/bundle.mjs", "--dist", path.join(stage, "dist")], root, 120_000)
 
   // a run of the staged CLI (its dependencies found through a link; npm never packs node_modules)
   // leaves its code cache in dist/cli/, which must not be packed
@@ -113,7 +114,7 @@ beforeAll(async () => {
     "--prefer-offline",
     "--loglevel=error",
     path.join(work, info.filename),
-    ...withVersions(["effect", "@effect/platform", "@effect/platform-node", "typescript", "@types/node"])
+    ...withVersions(["effect", "@effect/platform", "@effect/platform-node", "@effect/ai", "typescript", "@types/node"])
   ], app, 240_000)
 }, 600_000)
 
@@ -133,10 +134,16 @@ describe("the packed package", { timeout: 240_000 }, () => {
       "dist/cli/worker.js",
       "dist/cli/pdfWorker.js",
       "dist/cli/THIRD-PARTY-LICENSES.txt",
-      "dist/tools/builtin/sandbox/worker.js",
-      "dist/tools/builtin/pdf/pdfWorker.js"
+      "dist/worker.js",
+      "dist/pdfWorker.js",
+      "dist/mcp.js",
+      "dist/effect-ai.js",
+      "dist/tools/mcp/index.d.ts",
+      "dist/interop/effectAi.d.ts"
     ]))
     expect(packed.filter((f) => /^(src|test|bench|scripts|\.ci)\//.test(f) || f.endsWith(".cache"))).toEqual([])
+    // the library is its bundle: tsc's modules stay out, only their .d.ts files are packed
+    expect(packed.filter((f) => /^dist\/(?!cli\/).+\/.+\.js$/.test(f))).toEqual([])
   })
 
   it("installs with its peers: npm ls is clean and there is exactly one copy of effect", async () => {
@@ -169,10 +176,12 @@ describe("the packed package", { timeout: 240_000 }, () => {
     expect(pdf.output).toContain("Encrypted page one says hello")
   })
 
-  it("an ESM script imports the package and runs calls with Effect.runPromise", async () => {
+  it("an ESM script imports the package (and its /mcp and /effect-ai entries) and runs calls with Effect.runPromise", async () => {
     const script = `
 import { Effect } from "effect"
 import { ToolSystem, Workspace } from "effect-tool-system"
+import { parseMcpConfig } from "effect-tool-system/mcp"
+import { toEffectAiToolkit } from "effect-tool-system/effect-ai"
 
 const program = Effect.gen(function*() {
   const tools = yield* ToolSystem
@@ -182,11 +191,13 @@ const program = Effect.gen(function*() {
   return { read, js, pdf }
 })
 const layer = ToolSystem.layerNode({ workspace: Workspace.layerFixed(process.argv[2]) })
-console.log(JSON.stringify(await Effect.runPromise(Effect.provide(program, layer))))
+const subpaths = typeof parseMcpConfig === "function" && typeof toEffectAiToolkit === "function"
+console.log(JSON.stringify({ ...await Effect.runPromise(Effect.provide(program, layer)), subpaths }))
 `
     fs.writeFileSync(path.join(app, "script.mjs"), script)
     const r = await ok(process.execPath, ["script.mjs", ws], app)
-    const { js, pdf, read } = JSON.parse(r.stdout)
+    const { js, pdf, read, subpaths } = JSON.parse(r.stdout)
+    expect(subpaths).toBe(true)
     expect(read).toMatchObject({ success: true, tool: "read_file" })
     expect(js).toMatchObject({ success: true, output: { result: "42" } })
     expect(pdf).toMatchObject({ success: true })

@@ -24,7 +24,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
-import picomatch from "picomatch"
+import type Picomatch from "picomatch"
 import { ToolError } from "../../domain/errors.js"
 import { defaultPath, WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
@@ -63,7 +63,10 @@ interface Plan {
   readonly onPrefix: (rel: string) => boolean
 }
 
-const planOf = (glob: string): Plan => {
+/** picomatch, loaded by the first listing, not when the library is imported (Node keeps it then). */
+const loadPicomatch: Effect.Effect<typeof Picomatch> = Effect.map(Effect.promise(() => import("picomatch")), (m) => m.default)
+
+const planOf = (picomatch: typeof Picomatch, glob: string): Plan => {
   const isMatch = picomatch(glob, { dot: true })
   // the static prefix, unescaped (`.\./x` is the literal `../x`, which no entry below is)
   const prefix = picomatch.scan(glob).base.replace(/\\(.)/g, "$1").split("/").filter((s) => s !== "" && s !== ".")
@@ -132,7 +135,7 @@ export const listFiles = make(TOOL, {
           `the pattern "${pattern}" must be relative and must not contain ".."; choose another directory instead`
         )
       }
-      const plan = planOf(globOf(pattern, recursive))
+      const plan = planOf(yield* loadPicomatch, globOf(pattern, recursive))
 
       // a link on the pattern's static prefix (`link/*`) is followed when it resolves inside the workspace
       let linksOut = 0
