@@ -24,7 +24,7 @@ import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type * as Library from "../src/index.js"
-import type * as Bridge from "../src/services/McpBridge.js"
+import type * as Bridge from "../src/tools/mcp/index.js"
 
 const N = Number(process.env.BENCH_CALLS ?? 1000)
 /** Calls each way before measuring: the JIT settles the executor's path after a few thousand. */
@@ -37,7 +37,7 @@ const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs
 /** `dist/` holds the bridge, built after the last change to its sources. */
 const distIsCurrent = () => {
   const sources = path.join(root, "src/tools/mcp")
-  return fs.existsSync(path.join(root, "dist/services/McpBridge.js")) &&
+  return fs.existsSync(path.join(root, "dist/mcp.js")) &&
     fs.readdirSync(sources).every((file) =>
       !file.endsWith(".ts") ||
       mtime(path.join(root, "dist/tools/mcp", file.replace(/\.ts$/, ".js"))) >= mtime(path.join(sources, file))
@@ -45,7 +45,8 @@ const distIsCurrent = () => {
 }
 const from = process.env.BENCH_FROM ?? (distIsCurrent() ? "dist" : "src")
 const { ToolSystem, Workspace }: typeof Library = await import(path.join(root, from, "index.js"))
-const { McpBridge }: typeof Bridge = await import(path.join(root, from, "services/McpBridge.js"))
+// the `/mcp` entry of the same build (the bundle's, sharing its chunks with `index.js`)
+const { McpBridge }: typeof Bridge = await import(path.join(root, from, from === "dist" ? "mcp.js" : "tools/mcp/index.js"))
 
 const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 if (!fs.existsSync(everything)) throw new Error(`${everything} is missing: run npm install (it is a devDependency)`)
