@@ -115,7 +115,7 @@ export const makePdfWorkerPool = (
       const output = outputPort("pdf", runtime)
       const worker = new Worker(entry, {
         ...workerIsolation(),
-        workerData: { ...workerData, output },
+        workerData: { ...workerData(), output },
         transferList: [output],
         resourceLimits: { maxOldGenerationSizeMb: limitMb }
       })

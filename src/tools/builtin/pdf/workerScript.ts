@@ -32,10 +32,11 @@ export const PDFJS_SPECIFIER = "pdfjs-dist/legacy/build/pdf.mjs"
 /** The local module the worker imports, by the specifier written in `pdfWorker.ts`. */
 export const PRINT_SPECIFIER = "../sandbox/workerPrint.js"
 
-/** The worker's start-up data. */
-export const workerData: PdfWorkerData = {
-  cMapUrl: join(dirname(require.resolve("pdfjs-dist/package.json")), "cmaps") + "/"
-}
+let data: PdfWorkerData | undefined
+
+/** The worker's start-up data (pdf.js is looked up by the first worker, not at import). */
+export const workerData = (): PdfWorkerData =>
+  (data ??= { cMapUrl: join(dirname(require.resolve("pdfjs-dist/package.json")), "cmaps") + "/" })
 
 const fromSources = new URL(import.meta.url).pathname.endsWith(".ts")
 
