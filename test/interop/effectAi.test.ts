@@ -145,7 +145,8 @@ describe("the main entry point", () => {
     }
     visit(path.join(root, "index.ts"))
     expect(seen.size).toBeGreaterThan(20)
-    expect(external).toContain("effect")
+    // the walk saw the package imports (effect's modules are imported one by one)
+    expect(external).toContain("effect/Effect")
     expect([...external].filter((s) => s.startsWith("@effect/ai"))).toEqual([])
     // the interop module itself does import it
     seen.clear()
