@@ -108,19 +108,13 @@ const results = await Promise.all([
   }),
   // the library: the workers beside the chunks, as `workerEntry.ts` and `workerScript.ts` look for them
   esbuild.build({
-    absWorkingDir: root,
+    ...common,
     outdir: dist,
-    bundle: true,
+    // readable where an application's stack trace points into it
+    minify: false,
     splitting: true,
     format: "esm",
-    platform: "node",
-    target: "node20",
     external: await libraryExternal(),
-    sourcemap: "linked",
-    sourcesContent: false,
-    legalComments: "none",
-    metafile: true,
-    logLevel: "warning",
     entryPoints: {
       index: join(root, "src/index.ts"),
       mcp: join(root, "src/tools/mcp/index.ts"),

@@ -104,18 +104,14 @@ describe("tools without an executor deadline", () => {
       started = undefined
     }).pipe(Effect.provide(system)), 10_000)
 
-  it.effect("a tool that keeps its own deadline reports TIMEOUT with its own message", () =>
+  it.effect.each([
+    ["a tool that keeps its own deadline reports TIMEOUT with its own message", "self_timed", 250],
+    ["a Tool.make handler's own ToolTimeout is a TIMEOUT, as a raw tool's is", "own_timeout", 75]
+  ] as const)("%s", ([, name, ms]) =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
-      const r = yield* tools.execute("self_timed", {})
-      expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: "Tool \"self_timed\" timed out after 250 ms" })
-    }).pipe(Effect.provide(system)))
-
-  it.effect("a Tool.make handler's own ToolTimeout is a TIMEOUT, as a raw tool's is", () =>
-    Effect.gen(function*() {
-      const tools = yield* ToolSystem
-      const r = yield* tools.execute("own_timeout", {})
-      expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: "Tool \"own_timeout\" timed out after 75 ms" })
+      const r = yield* tools.execute(name, {})
+      expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: `Tool "${name}" timed out after ${ms} ms` })
     }).pipe(Effect.provide(system)))
 
   it.live("the executor sets no timer of its own for a tool that keeps its own deadline", () =>
