@@ -39,7 +39,7 @@ import { Workspace } from "../services/Workspace.js"
 import { auditRecordOf } from "./auditRecord.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
 import { makeExplain } from "./explainCall.js"
-import { guard } from "./guard.js"
+import { guard, type GuardOptions } from "./guard.js"
 import { relativeToRoot } from "./relativeToRoot.js"
 import { allowAll } from "./ToolPolicy.js"
 
@@ -48,6 +48,12 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
+
+/** Restores the caller's interruptibility around a step that may wait. */
+type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+
+/** The `Restore` of a call that runs in the caller's own region. */
+const asIs: Restore = (effect) => effect
 
 /** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
@@ -88,11 +94,34 @@ export const makeExecutor = Effect.gen(function*() {
           ? Effect.succeed(resolved)
           : Effect.dieMessage(`cannot place the resolved path of "${slot.raw}" into the arguments`)))
 
+  /** Each tool's deadline and memory cap, made once: a call allocates none. */
+  const guardOptions = new WeakMap<RegisteredTool, GuardOptions<ToolTimeout, MemoryLimitExceeded>>()
+  const guardOptionsOf = (tool: RegisteredTool): GuardOptions<ToolTimeout, MemoryLimitExceeded> => {
+    const known = guardOptions.get(tool)
+    if (known !== undefined) return known
+    const made: GuardOptions<ToolTimeout, MemoryLimitExceeded> = {
+      // a tool that keeps its own deadline ends itself with `ToolTimeout`
+      timeoutMs: tool.ownDeadline === true ? undefined : tool.timeoutMs,
+      memoryLimitMb: tool.memoryLimitMb,
+      onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
+      onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
+    }
+    guardOptions.set(tool, made)
+    return made
+  }
+
+  /**
+   * The call's steps. `restore` is applied to each step that may wait (a gate that does work,
+   * the paths' resolution, the handler's run): a traced call runs the pipeline in an
+   * uninterruptible region, so that its span ends however the call ends, and waits
+   * interruptibly only where it waits at all.
+   */
   const pipeline = (
     tool: RegisteredTool,
     input: unknown,
     options: ExecuteOptions | undefined,
-    span: Tracer.Span | undefined
+    span: Tracer.Span | undefined,
+    restore: Restore
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
     const prepared = tool.prepare(
       options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input
@@ -100,32 +129,26 @@ export const makeExecutor = Effect.gen(function*() {
     if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
     const call = prepared.right
     const confirmed = options?.confirm === true
-    const run = call.use((handler, context) =>
-      // the handler runs under the call's span (its own spans nest under it)
-      guard(handler, span === undefined ? context : (caller) => context(caller, span), {
-        // a tool that keeps its own deadline ends itself with `ToolTimeout`
-        timeoutMs: tool.ownDeadline === true ? undefined : tool.timeoutMs,
-        memoryLimitMb: tool.memoryLimitMb,
-        onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
-        onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
-      })
-    )
+    // the handler runs under the call's span (its own spans nest under it)
+    const run = call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore))
     // Gates that pass without work (`Effect.void`, the allow-all policy) are left out of the
     // chain: the order stays mode, policy, confirmation, rate limit, run.
-    const limited: Step = tool.rateLimitRpm === undefined ? run : Effect.zipRight(rateLimiter.acquire(tool, options?.rateLimitKey), run)
+    const limited: Step = tool.rateLimitRpm === undefined
+      ? run
+      : Effect.zipRight(restore(rateLimiter.acquire(tool, options?.rateLimitKey)), run)
     // only tools that need confirmation are put to the confirmation gate
     const confirmation_ = tool.requiresConfirmation ? confirmation.check(tool, confirmed) : Effect.void
-    const confirmed_: Step = confirmation_ === Effect.void ? limited : Effect.zipRight(confirmation_, limited)
+    const confirmed_: Step = confirmation_ === Effect.void ? limited : Effect.zipRight(restore(confirmation_), limited)
     const mode = options?.mode ?? AgentMode.Default
     // the policy and the mode gate are built after the paths are resolved: both see resolved paths
     const gated = (paths: ReadonlyArray<ResolvedPath>): Step => {
       const evaluation = policy.evaluate(tool, call.args)
-      const allowed: Step = evaluation === allowAll ? confirmed_ : Effect.flatMap(evaluation, (veto) =>
+      const allowed: Step = evaluation === allowAll ? confirmed_ : Effect.flatMap(restore(evaluation), (veto) =>
         Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : confirmed_)
       const checked = modeGate.check(tool, { paths }, mode)
-      return checked === Effect.void ? allowed : Effect.zipRight(checked, allowed)
+      return checked === Effect.void ? allowed : Effect.zipRight(restore(checked), allowed)
     }
-    return call.paths.length === 0 ? gated(noPaths) : Effect.flatMap(resolvePaths(call), gated)
+    return call.paths.length === 0 ? gated(noPaths) : Effect.flatMap(restore(resolvePaths(call)), gated)
   }
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
@@ -147,15 +170,39 @@ export const makeExecutor = Effect.gen(function*() {
   }
 
   /** A refused or failed call ends its span as an error, with the code as `error.type`. */
-  const endCallSpan = (callSpan: CallSpan, exit: Exit.Exit<Result.ToolExecutionResult>) =>
-    Effect.sync(() => {
-      if (Exit.isSuccess(exit) && !exit.value.success) {
-        callSpan.span.attribute(CallSpanAttributes.errorType, exit.value.errorCode)
-        callSpan.end(Exit.fail(exit.value.errorCode))
-      } else {
-        callSpan.end(exit)
-      }
-    })
+  const endCallSpan = (callSpan: CallSpan, exit: Exit.Exit<Result.ToolExecutionResult>): void => {
+    if (Exit.isSuccess(exit) && !exit.value.success) {
+      callSpan.span.attribute(CallSpanAttributes.errorType, exit.value.errorCode)
+      callSpan.end(Exit.fail(exit.value.errorCode))
+    } else {
+      callSpan.end(exit)
+    }
+  }
+
+  /**
+   * `pipeline` under the call's span, which ends on every way out (an interruption
+   * included): one uninterruptible region whose single continuation both builds the result
+   * and ends the span. The pipeline is interruptible only where it waits (see `pipeline`):
+   * `Effect.onExit`, or `restore` around the whole pipeline, would add regions and
+   * continuations that cost more than the rest of tracing a call.
+   */
+  const traced = (
+    tool: RegisteredTool,
+    input: unknown,
+    options: ExecuteOptions | undefined,
+    start: number,
+    callSpan: CallSpan
+  ): Effect.Effect<Result.ToolExecutionResult> =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.matchCauseEffect(pipeline(tool, input, options, callSpan.span, restore), {
+        onFailure: (cause) => Effect.onExit(onFailure(tool, start)(cause), (exit) => Effect.sync(() => endCallSpan(callSpan, exit))),
+        onSuccess: (output) => {
+          const result = Result.succeed(tool.name, tool.version, output, elapsed(start))
+          callSpan.end(Exit.succeed(result))
+          return Effect.succeed(result)
+        }
+      })
+    )
 
   /** What `run` found, for the audit record: the tool it looked up and the call's span. */
   interface Seen {
@@ -176,19 +223,20 @@ export const makeExecutor = Effect.gen(function*() {
     if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
     const tool = found.right
     if (seen !== undefined) seen.tool = tool
-    const body = (span: Tracer.Span | undefined) =>
-      Effect.matchCauseEffect(pipeline(tool, input, options, span), {
-        onFailure: onFailure(tool, start),
-        onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
-      })
-    if (fiber.currentTracer === nativeTracer) return body(undefined)
     // The span is made and ended by hand and the handler's fiber started under it: `withSpan`
     // would also re-provide the context around the whole pipeline, which costs several times
     // more. No stack trace: capturing one costs more than the rest of the span together.
-    const callSpan = startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
-    if (callSpan === undefined) return body(undefined)
-    if (seen !== undefined) seen.span = callSpan.span
-    return Effect.onExit(body(callSpan.span), (exit) => endCallSpan(callSpan, exit))
+    const callSpan = fiber.currentTracer === nativeTracer
+      ? undefined
+      : startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
+    if (callSpan !== undefined) {
+      if (seen !== undefined) seen.span = callSpan.span
+      return traced(tool, input, options, start, callSpan)
+    }
+    return Effect.matchCauseEffect(pipeline(tool, input, options, undefined, asIs), {
+      onFailure: onFailure(tool, start),
+      onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
+    })
   }
 
   /** `run`, then one audit record of what happened (an escape and an interruption included). */

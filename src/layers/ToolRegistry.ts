@@ -4,10 +4,8 @@
  *
  * @since 0.1.0
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Tracer from "effect/Tracer"
 import maxSatisfying from "semver/ranges/max-satisfying.js"
 import rsort from "semver/functions/rsort.js"
 import type { AgentMode } from "../domain/AgentMode.js"
@@ -16,6 +14,7 @@ import { exportSpec } from "../domain/exports.js"
 import type { RegisteredTool, Tool, ToolInfo } from "../domain/Tool.js"
 import type { ListOptions, ToolRegistryService } from "../services/ToolRegistry.js"
 import { definitionProblem } from "../tools/definition.js"
+import { makeCallContext } from "./callContext.js"
 import { closest } from "./closest.js"
 
 /** Whether a mode lets a tool through at all (scoped writes are checked per call by the mode gate). */
@@ -86,26 +85,7 @@ export const makeRegistry = (): ToolRegistryService => {
           new InvalidToolDefinition({ name: tool.name, reason: `version ${tool.version} is already registered` })
         )
       }
-      // The last caller's context and its merge: a caller in a steady context (a runtime, a
-      // server loop) merges once. A caller whose context changes per call (each call under a
-      // new request span) merges per call; a WeakMap of every caller would cost more in
-      // garbage collection (an ephemeron per call) than the merge it saves.
-      let lastCaller: Context.Context<never> | undefined
-      let lastMerged: Context.Context<R> | undefined
-      const withServices = (caller: Context.Context<never>, span?: Tracer.AnySpan): Context.Context<R> => {
-        if (span !== undefined) {
-          // the caller's context, the tool's services and the call's span: one copy, not two
-          const map = new Map(caller.unsafeMap)
-          for (const [key, service] of context.unsafeMap) map.set(key, service)
-          map.set(Tracer.ParentSpan.key, span)
-          return Context.unsafeMake(map)
-        }
-        if (caller === lastCaller && lastMerged !== undefined) return lastMerged
-        const fresh = Context.merge(caller, context)
-        lastCaller = caller
-        lastMerged = fresh
-        return fresh
-      }
+      const withServices = makeCallContext(context)
       const stored: RegisteredTool = {
         ...tool,
         prepare: (input) =>

@@ -14,7 +14,6 @@
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
 import type * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
@@ -47,8 +46,10 @@ const noLinks: ReadonlyArray<Tracer.SpanLink> = []
  * The parent span in the fiber's context, as `Effect.withSpan` picks it: a span with
  * propagation disabled is passed over for its own parent (an external one ends the search).
  */
-const parentOf = (context: Context.Context<never>): Option.Option<Tracer.AnySpan> => {
-  let parent = Context.getOption(context, Tracer.ParentSpan)
+const parentOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>): Option.Option<Tracer.AnySpan> => {
+  const current = fiber.currentSpan
+  if (current === undefined) return Option.none()
+  let parent = Option.some(current)
   while (Option.isSome(parent) && Context.get(parent.value.context, Tracer.DisablePropagation)) {
     const value = parent.value
     parent = value._tag === "Span" ? value.parent : Option.none()
@@ -67,14 +68,13 @@ export const startCallSpan = (
   callId: string | undefined
 ): CallSpan | undefined => {
   if (!fiber.getFiberRef(FiberRef.currentTracerEnabled)) return undefined
-  const services = fiber.getFiberRef(DefaultServices.currentServices)
-  const tracer = Context.get(services, Tracer.Tracer)
-  const clock = Context.get(services, Clock.Clock)
+  // the fiber keeps its tracer and default services at hand (no fiber-ref lookups)
+  const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
   const timing = fiber.getFiberRef(FiberRef.currentTracerTimingEnabled)
   const links = fiber.getFiberRef(FiberRef.currentTracerSpanLinks)
-  const span = tracer.span(
+  const span = fiber.currentTracer.span(
     `execute_tool ${tool.name}`,
-    parentOf(fiber.currentContext),
+    parentOf(fiber),
     Context.empty(),
     Chunk.isEmpty(links) ? noLinks : Chunk.toReadonlyArray(links),
     timing ? clock.unsafeCurrentTimeNanos() : BigInt(0),

@@ -25,8 +25,10 @@ import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
+import { identity } from "effect/Function"
 import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
+import type * as Tracer from "effect/Tracer"
 
 /** The clock every fiber has unless a test (or the application) installs another. */
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
@@ -42,18 +44,22 @@ export interface GuardOptions<E1, E2> {
 }
 
 /**
- * Runs `effect` (needing `R`; `withServices` completes the caller's context with it) in a
- * child fiber, guarded by a deadline and a best-effort memory cap (growth of the process
- * heap while it runs, sampled).
+ * Runs `effect` (needing `R`; `withServices` completes the caller's context with it, under
+ * `span` when one is given) in a child fiber, guarded by a deadline and a best-effort memory
+ * cap (growth of the process heap while it runs, sampled). The caller waits for the child
+ * under `restore` (the caller's interruptibility when it calls from an uninterruptible region;
+ * the identity otherwise); without deadline and cap, the effect itself runs under it.
  */
 export const guard = <A, E, R, E1, E2>(
   effect: Effect.Effect<A, E, R>,
-  withServices: (caller: Context.Context<never>) => Context.Context<R>,
-  options: GuardOptions<E1, E2>
+  withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>,
+  span: Tracer.AnySpan | undefined,
+  options: GuardOptions<E1, E2>,
+  restore: <X, Y>(wait: Effect.Effect<X, Y>) => Effect.Effect<X, Y> = identity
 ): Effect.Effect<A, E | E1 | E2> =>
   Effect.withFiberRuntime<A, E | E1 | E2>((parent) => {
     if (options.timeoutMs === undefined && options.memoryLimitMb === undefined) {
-      return Effect.mapInputContext(effect, withServices)
+      return restore(Effect.mapInputContext(effect, (caller: Context.Context<never>) => withServices(caller, span)))
     }
     // the heap before the handler's first synchronous stretch, which runs inside `runFork`
     const baseline = options.memoryLimitMb === undefined ? 0 : process.memoryUsage().heapUsed
@@ -63,12 +69,12 @@ export const guard = <A, E, R, E1, E2>(
       RuntimeFlags.Interruption
     )
     const child = Runtime.runFork(
-      Runtime.make({ context: withServices(parent.currentContext), fiberRefs, runtimeFlags })
+      Runtime.make({ context: withServices(parent.currentContext, span), fiberRefs, runtimeFlags })
     )(effect)
     const done = child.unsafePoll()
     if (done !== null) return done
     const { memoryLimitMb, timeoutMs } = options
-    return Effect.async<A, E | E1 | E2>((resume) => {
+    return restore(Effect.async<A, E | E1 | E2>((resume) => {
       let reason: "timeout" | "memory" | undefined
       const stop = (why: "timeout" | "memory") => {
         if (reason !== undefined) return
@@ -108,5 +114,5 @@ export const guard = <A, E, R, E1, E2>(
         clear()
         return Fiber.interrupt(child)
       })
-    })
+    }))
   })

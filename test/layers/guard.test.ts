@@ -257,7 +257,7 @@ describe("guard", () => {
         return kept.length
       })
       const run = (sampleEveryMs: number) =>
-        guard(grow, (caller) => caller, {
+        guard(grow, (caller) => caller, undefined, {
           timeoutMs: undefined,
           memoryLimitMb: 16,
           onTimeout: () => "timeout" as const,

@@ -7,8 +7,8 @@ import * as Resource from "@effect/opentelemetry/Resource"
 import { describe, expect, it } from "@effect/vitest"
 import { SpanStatusCode } from "@opentelemetry/api"
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { Effect, Layer, Schema } from "effect"
-import { AgentMode, Tool, ToolSystem, Workspace } from "../../src/index.js"
+import { Deferred, Effect, Fiber, Layer, Schema } from "effect"
+import { AgentMode, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("otel-")
@@ -75,4 +75,62 @@ describe("OpenTelemetry spans", () => {
       ])
       expect(spans.every((s) => s.attributes["gen_ai.tool.call.id"] === undefined)).toBe(true)
     }).pipe(Effect.provide(Layer.merge(system, otel))))
+
+  it.effect("a call interrupted by its caller ends its span, while its handler runs and while a gate holds it", () =>
+    Effect.gen(function*() {
+      exporter.reset()
+      const started = yield* Deferred.make<void>()
+      const atGate = yield* Deferred.make<void>()
+      const hang = Tool.make("hang", {
+        description: "Never answers",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.zipRight(Deferred.succeed(started, undefined), Effect.never)
+      })
+      const held = Tool.make("held", {
+        description: "Held by the policy",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.succeed("ran")
+      })
+      // the policy hook holds calls of "held" (an asynchronous gate), and lets the others through
+      const policy = ToolPolicy.layer(({ tool }) =>
+        tool.name === "held" ? Effect.zipRight(Deferred.succeed(atGate, undefined), Effect.never) : Effect.succeedNone
+      )
+      const layer = ToolSystem.layerNode({ builtins: false, tools: [hang, held], policy, workspace: Workspace.layerFixed(ws) })
+      yield* Effect.gen(function*() {
+        const tools = yield* ToolSystem
+        const running = yield* Effect.fork(tools.execute("hang", {}))
+        yield* Deferred.await(started)
+        yield* Fiber.interrupt(running)
+        const gated = yield* Effect.fork(tools.execute("held", {}))
+        yield* Deferred.await(atGate)
+        yield* Fiber.interrupt(gated)
+      }).pipe(Effect.provide(Layer.merge(layer, otel)))
+      const spans = exporter.getFinishedSpans().filter((s) => s.name.startsWith("execute_tool"))
+      // ended, and so exported (an interruption is not an error status in @effect/opentelemetry)
+      expect(spans.map((s) => s.name)).toEqual(["execute_tool hang", "execute_tool held"])
+    }))
+
+  it.effect("a call whose path escapes the workspace ends its span before the escape is raised", () =>
+    Effect.gen(function*() {
+      exporter.reset()
+      const tools = yield* ToolSystem
+      const exit = yield* Effect.exit(tools.execute("look", { path: "../../etc/passwd" }))
+      expect(exit._tag).toBe("Failure")
+      const spans = exporter.getFinishedSpans().filter((s) => s.name.startsWith("execute_tool"))
+      expect(spans.map((s) => [s.name, s.status.code])).toEqual([["execute_tool look", SpanStatusCode.ERROR]])
+    }).pipe(Effect.provide(Layer.merge(
+      ToolSystem.layerNode({
+        builtins: false,
+        tools: [Tool.make("look", {
+          description: "Takes a path",
+          parameters: Schema.Struct({ path: WorkspacePath }),
+          readOnly: true,
+          handler: ({ path }) => Effect.succeed(path)
+        })],
+        workspace: Workspace.layerFixed(ws)
+      }),
+      otel
+    ))))
 })
