@@ -9,6 +9,9 @@
  *   - traced: a tracer is installed (a minimal in-memory one), so both make their spans;
  *   - concurrent: 200 calls at once through `Effect.all`.
  *
+ * Each ratio comes from rounds that alternate the two sides (see `paired`): the median of
+ * the rounds' ratios. Rounds: BENCH_ROUNDS (default 7); calls per round: BENCH_CALLS.
+ *
  * The library is measured as it ships: the bundle in `dist/` (`npm run build`). (Under tsx,
  * esbuild's keep-names wrapper runs on every closure the pipeline creates per call, which
  * adds a few microseconds that no user of the package pays.)
@@ -21,7 +24,7 @@ const dist = new URL("../dist/index.js", import.meta.url)
 const { Tool, ToolExecutor, ToolSystem, Workspace }: typeof Library = await import(dist.href)
 
 const N = Number(process.env.BENCH_CALLS ?? 50_000)
-const ROUNDS = 5
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 
 const handler = ({ x }: { readonly x: number }) => Effect.succeed(x + 1)
 
@@ -84,17 +87,42 @@ const traced = Layer.setTracer(countingTracer)
 const CONCURRENT = 200
 const BATCHES = Math.max(1, Math.floor(N / CONCURRENT / 2))
 
-const time = async (label: string, run: (i: number) => Promise<unknown>): Promise<number> => {
-  const samples: Array<number> = []
+/** One timed stretch: µs per call of `calls` calls made by `run`. */
+type Stretch = () => Promise<number>
+
+const stretchOf = (calls: number, run: (i: number) => Promise<unknown>): Stretch => async () => {
+  const start = performance.now()
+  for (let i = 0; i < calls; i++) await run(i)
+  return ((performance.now() - start) / calls) * 1000
+}
+
+const median = (xs: ReadonlyArray<number>): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
+
+/**
+ * The two sides of a ratio, timed in alternating rounds (which side goes first alternates too),
+ * so that a drift of the machine's speed during the run (another tenant, the CPU's clock) weighs
+ * on both alike. Prints each side's median and returns the median of the rounds' ratios.
+ */
+const paired = async (
+  anchor: { readonly label: string; readonly stretch: Stretch },
+  subject: { readonly label: string; readonly stretch: Stretch },
+  what: string
+): Promise<number> => {
+  const a: Array<number> = []
+  const b: Array<number> = []
   for (let round = 0; round < ROUNDS; round++) {
-    const start = performance.now()
-    for (let i = 0; i < N; i++) await run(i)
-    samples.push(((performance.now() - start) / N) * 1000)
+    if (round % 2 === 0) {
+      a.push(await anchor.stretch())
+      b.push(await subject.stretch())
+    } else {
+      b.push(await subject.stretch())
+      a.push(await anchor.stretch())
+    }
   }
-  samples.sort((a, b) => a - b)
-  const median = samples[Math.floor(samples.length / 2)] ?? Number.NaN
-  process.stdout.write(`${label.padEnd(44)} ${median.toFixed(2)} µs/call (median of ${ROUNDS} x ${N})\n`)
-  return median
+  for (const [label, xs] of [[anchor.label, a], [subject.label, b]] as const) {
+    process.stdout.write(`${label.padEnd(44)} ${median(xs).toFixed(2)} µs/call (median of ${ROUNDS} x ${what})\n`)
+  }
+  return median(b.map((x, i) => x / (a[i] ?? Number.NaN)))
 }
 
 const main = async () => {
@@ -116,9 +144,15 @@ const main = async () => {
     await ai.runPromise(toolkit.handle("inc", { x: i }))
   }
 
-  const bare = await time("(a) Effect.runPromise(handler)", (i) => Effect.runPromise(handler({ x: i })))
-  const viaAi = await time("(b) @effect/ai Toolkit.handle", (i) => ai.runPromise(toolkit.handle("inc", { x: i })))
-  const pipeline = await time("pipeline: ToolExecutor.execute", (i) => system.runPromise(executor.execute("inc", { x: i })))
+  const calls = `${N} calls`
+  const bare = { label: "(a) Effect.runPromise(handler)", stretch: stretchOf(N, (i) => Effect.runPromise(handler({ x: i }))) }
+  const viaAi = { label: "(b) @effect/ai Toolkit.handle", stretch: stretchOf(N, (i) => ai.runPromise(toolkit.handle("inc", { x: i }))) }
+  const pipeline = {
+    label: "pipeline: ToolExecutor.execute",
+    stretch: stretchOf(N, (i) => system.runPromise(executor.execute("inc", { x: i })))
+  }
+  const overBare = await paired(bare, pipeline, calls)
+  const overAi = await paired(viaAi, pipeline, calls)
 
   // traced: both run under a tracer, inside a parent span as an application's request would
   const tracedAi = ManagedRuntime.make(Layer.merge(aiLayer, traced))
@@ -133,47 +167,59 @@ const main = async () => {
     await tracedSystem.runPromise(inRequest(tracedExecutor.execute("inc", { x: i })))
     await tracedAi.runPromise(inRequest(tracedToolkit.handle("inc", { x: i })))
   }
-  const before = spans
-  const tracedAiTime = await time("(b) traced @effect/ai Toolkit.handle", (i) =>
-    tracedAi.runPromise(inRequest(tracedToolkit.handle("inc", { x: i }))))
-  const aiSpans = spans - before
-  const tracedPipeline = await time("traced pipeline", (i) =>
-    tracedSystem.runPromise(inRequest(tracedExecutor.execute("inc", { x: i }))))
-  const ourSpans = spans - before - aiSpans
+  let ourSpans = 0
+  const tracedOurs = stretchOf(N, (i) => tracedSystem.runPromise(inRequest(tracedExecutor.execute("inc", { x: i }))))
+  const overTracedAi = await paired(
+    {
+      label: "(b) traced @effect/ai Toolkit.handle",
+      stretch: stretchOf(N, (i) => tracedAi.runPromise(inRequest(tracedToolkit.handle("inc", { x: i }))))
+    },
+    {
+      label: "traced pipeline",
+      stretch: async () => {
+        const before = spans
+        const perCall = await tracedOurs()
+        ourSpans += spans - before
+        return perCall
+      }
+    },
+    calls
+  )
+  // each call made its own span and the request's
   if (ourSpans < 2 * N * ROUNDS) throw new Error(`the traced pipeline made ${ourSpans} spans for ${N * ROUNDS} calls`)
 
   // 200 calls at once
   const batch = (one: (i: number) => Effect.Effect<unknown, unknown>) =>
     Effect.all(Array.from({ length: CONCURRENT }, (_, i) => one(i)), { concurrency: "unbounded", discard: true })
-  const perCall = async (label: string, run: () => Promise<unknown>) => {
-    const samples: Array<number> = []
-    for (let round = 0; round < ROUNDS; round++) {
-      const start = performance.now()
-      for (let b = 0; b < BATCHES; b++) await run()
-      samples.push(((performance.now() - start) / (BATCHES * CONCURRENT)) * 1000)
-    }
-    samples.sort((a, b) => a - b)
-    const median = samples[Math.floor(samples.length / 2)] ?? Number.NaN
-    process.stdout.write(`${label.padEnd(44)} ${median.toFixed(2)} µs/call (median of ${ROUNDS} x ${BATCHES} x ${CONCURRENT})\n`)
-    return median
+  const batches = (run: () => Promise<unknown>): Stretch => async () => {
+    const start = performance.now()
+    for (let b = 0; b < BATCHES; b++) await run()
+    return ((performance.now() - start) / (BATCHES * CONCURRENT)) * 1000
   }
   for (let i = 0; i < 20; i++) {
     await system.runPromise(batch((x) => executor.execute("inc", { x })))
     await ai.runPromise(batch((x) => toolkit.handle("inc", { x })))
   }
-  const concurrentAi = await perCall(`(b) @effect/ai, ${CONCURRENT} at once`, () =>
-    ai.runPromise(batch((x) => toolkit.handle("inc", { x }))))
-  const concurrentPipeline = await perCall(`pipeline, ${CONCURRENT} at once`, () =>
-    system.runPromise(batch((x) => executor.execute("inc", { x }))))
+  const concurrentOverAi = await paired(
+    {
+      label: `(b) @effect/ai, ${CONCURRENT} at once`,
+      stretch: batches(() => ai.runPromise(batch((x) => toolkit.handle("inc", { x }))))
+    },
+    {
+      label: `pipeline, ${CONCURRENT} at once`,
+      stretch: batches(() => system.runPromise(batch((x) => executor.execute("inc", { x }))))
+    },
+    `${BATCHES} x ${CONCURRENT} calls`
+  )
 
   const line = (label: string, ratio: number, goal: number) =>
     `${label.padEnd(40)} = ${ratio.toFixed(2)}x  (goal <= ${goal}x) ${ratio <= goal ? "met" : "NOT met"}\n`
   process.stdout.write(
     "\n" +
-      line("pipeline / bare handler", pipeline / bare, 5) +
-      line("pipeline / @effect/ai", pipeline / viaAi, 0.5) +
-      line("traced pipeline / traced @effect/ai", tracedPipeline / tracedAiTime, 0.5) +
-      line(`${CONCURRENT} concurrent: pipeline / @effect/ai`, concurrentPipeline / concurrentAi, 0.5)
+      line("pipeline / bare handler", overBare, 5) +
+      line("pipeline / @effect/ai", overAi, 0.5) +
+      line("traced pipeline / traced @effect/ai", overTracedAi, 0.5) +
+      line(`${CONCURRENT} concurrent: pipeline / @effect/ai`, concurrentOverAi, 0.5)
   )
   await system.dispose()
   await ai.dispose()
