@@ -1,7 +1,7 @@
 /**
  * Tools the executor sets no deadline for: one defined with `timeout: "none"`, and one that
- * keeps its own (`ownDeadline`, as an MCP proxy does). Their handlers run on the caller's fiber
- * (no child fiber): what the child fiber gave the others must hold for them too.
+ * keeps its own (`ownDeadline`, as an MCP proxy does). Their handlers run in a child fiber with
+ * no timer: services, span, interruption and their own timeouts hold for them as for the others.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Fiber, Layer, Schema, Tracer } from "effect"
