@@ -29,6 +29,8 @@ const issues = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
 describe("argumentsProblem", () => {
   it("takes anything that is not an object as it is", () => {
     for (const input of [undefined, null, 1, "x".repeat(100), true]) expect(argumentsProblem(input)).toBeUndefined()
+    // even a string past the character bound: the decoder refuses a non-object in one step
+    expect(argumentsProblem("x".repeat(MAX_ARGUMENT_CHARS + 1))).toBeUndefined()
   })
 
   it("depth: objects and arrays nested 64 levels pass, 65 do not", () => {
@@ -95,6 +97,27 @@ describe("issuesOf", () => {
     expect(issues(Schema.Struct({ s: mid }), { s: "x" })).toEqual([{ path: ["s"], message: `${"y".repeat(199)}…` }])
     const short = Schema.String.pipe(Schema.filter(() => "  two\tparts  "))
     expect(issues(Schema.Struct({ s: short }), { s: "x" })).toEqual([{ path: ["s"], message: "two parts" }])
+  })
+
+  it("a message of exactly 200 characters is whole; one read past 400 characters says it was cut", () => {
+    const exact = Schema.String.pipe(Schema.filter(() => "e".repeat(200)))
+    expect(issues(Schema.Struct({ s: exact }), { s: "x" })).toEqual([{ path: ["s"], message: "e".repeat(200) }])
+    // only the first 400 characters are flattened: what follows the blanks is not read, and the cut is said
+    const spaced = Schema.String.pipe(Schema.filter(() => `a${" ".repeat(500)}b`))
+    expect(issues(Schema.Struct({ s: spaced }), { s: "x" })).toEqual([{ path: ["s"], message: "a…" }])
+  })
+
+  it("an issue keeps its place beside deeper issues that are not under its own path, or that explain a union", () => {
+    // "Expected undefined" at o.p stays: the deeper issue is under o.q, not under o.p
+    const schema = Schema.Struct({
+      o: Schema.Struct({ p: Schema.optional(Schema.Struct({ n: Schema.Number })), q: Schema.Struct({ r: Schema.Number }) })
+    })
+    const listed = issues(schema, { o: { p: 1, q: { r: "x" } } })
+    expect(listed.some((i) => i.path.join(".") === "o.p" && i.message.startsWith("Expected undefined"))).toBe(true)
+    expect(listed.some((i) => i.path.join(".") === "o.q.r")).toBe(true)
+    // a union's member says what it expected at the field, beside the other member's deeper issue
+    const union = issues(Schema.Struct({ u: Schema.Union(Schema.String, Schema.Struct({ n: Schema.Number })) }), { u: { n: "x" } })
+    expect(union.map((i) => i.path.join("."))).toEqual(["u", "u.n"])
   })
 
   it("an optional field with problems of its own does not also say \"Expected undefined\"", () => {

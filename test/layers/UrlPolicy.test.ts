@@ -341,6 +341,28 @@ describe("UrlPolicy client: redirects", () => {
       expect(target.requests.map((r) => r.method)).toEqual([...cases.map(([, , seen]) => seen.split(" ")[0]), "HEAD"])
     }))
 
+  it.scopedLive("a redirect to another origin drops the credentials (Authorization, Cookie); one to the same origin keeps them", () =>
+    Effect.gen(function*() {
+      const other = yield* testServer((_request, response) => response.end("other"))
+      const origin = yield* testServer((request, response) => {
+        if (request.path === "/away") response.writeHead(302, { location: `${other.origin}/in` })
+        else if (request.path === "/here") response.writeHead(302, { location: "/in" })
+        else response.writeHead(200)
+        response.end("same")
+      })
+      const policy = yield* policyWith({ allowLoopback: true })
+      const request = (to: string) =>
+        HttpClientRequest.get(`${origin.origin}${to}`).pipe(
+          HttpClientRequest.setHeaders({ authorization: "Bearer secret", cookie: "session=1", "x-trace": "t-1" })
+        )
+      expect(Either.map(yield* send(policy, request("/away")), (r) => r.text)).toEqual(Either.right("other"))
+      expect(Either.map(yield* send(policy, request("/here")), (r) => r.text)).toEqual(Either.right("same"))
+      const [away] = other.requests
+      expect([away?.headers.authorization, away?.headers.cookie, away?.headers["x-trace"]]).toEqual([undefined, undefined, "t-1"])
+      const here = origin.requests.find((r) => r.path === "/in")
+      expect([here?.headers.authorization, here?.headers.cookie]).toEqual(["Bearer secret", "session=1"])
+    }))
+
   it.scopedLive("a redirect status without Location, or a Location without a redirect status, is the answer", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
