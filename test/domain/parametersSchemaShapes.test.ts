@@ -97,3 +97,25 @@ describe("allOf members", () => {
     expect(flattened({ type: "integer", allOf: [{ minimum: 1 }, { maximum: 5 }] })).toStrictEqual({ type: "integer", minimum: 1, maximum: 5 })
   })
 })
+
+describe("parametersJsonSchema: a union of literals and structs", () => {
+  it("gives each struct the descriptions of its own fields, matched by all its keys", () => {
+    // the literals become one enum, so the alternatives no longer line up with the members:
+    // each struct is found by its keys, and {x, y} is not {x, z}
+    const A = Schema.Struct({
+      x: Schema.optional(Schema.String).annotations({ description: "A's x" }),
+      z: Schema.optional(Schema.Number).annotations({ description: "A's z" })
+    })
+    const B = Schema.Struct({
+      x: Schema.optional(Schema.String).annotations({ description: "B's x" }),
+      y: Schema.optional(Schema.Number).annotations({ description: "B's y" })
+    })
+    const json = parametersJsonSchema(Schema.Struct({ u: Schema.Union(Schema.Literal("a"), Schema.Literal("b"), A, B) }))
+    const u = (json.properties as Record<string, { readonly anyOf: ReadonlyArray<Record<string, unknown>> }>).u
+    expect(u?.anyOf.map((alt) => alt.properties)).toEqual([
+      undefined,
+      { x: { type: "string", description: "A's x" }, z: { type: "number", description: "A's z" } },
+      { x: { type: "string", description: "B's x" }, y: { type: "number", description: "B's y" } }
+    ])
+  })
+})
