@@ -52,7 +52,7 @@ export interface ToolInfo {
   /**
    * `true` when the handler keeps the deadline itself: it ends with `ToolTimeout` at
    * `timeoutMs`, its request cancelled (an MCP proxy, whose client request carries the
-   * deadline). The executor then runs it on the caller's fiber, with no timer of its own.
+   * deadline). The executor then sets no timer of its own for it.
    */
   readonly ownDeadline?: boolean | undefined
   /** Calls per minute, enforced by the `RateLimiter` (`undefined`: no limit). */

@@ -114,7 +114,7 @@ export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOpt
     version: options.version,
     timeout,
     // the request's own timer is the deadline (it also cancels the call on the server), so
-    // the executor runs the proxy on the caller's fiber, with no timer of its own
+    // the executor sets no timer of its own
     ownDeadline: true,
     handler: (args) =>
       Effect.matchEffect(handle.call(tool.name, args, timeoutMs, options.admit), {
