@@ -48,6 +48,7 @@ export default {
     "test/domain/**/*.test.ts",
     "test/interop/**/*.test.ts",
     "test/layers/**/*.test.ts",
+    "test/services/**/*.test.ts",
     "test/tools/**/*.test.ts",
     "test/cli/**/*.test.ts"
   ],
