@@ -26,7 +26,7 @@ const noop = (timeout: "none" | number, rateLimitRpm?: number) =>
     description: "x",
     parameters: Schema.Struct({}),
     timeout: timeout === "none" ? "none" : `${timeout} millis`,
-    rateLimitRpm,
+    ...(rateLimitRpm === undefined ? {} : { rateLimitRpm }),
     handler: () => Effect.void
   })
 
