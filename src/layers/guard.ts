@@ -48,8 +48,9 @@ export interface GuardOptions<E1, E2> {
  * Runs `effect` (needing `R`; `withServices` completes the caller's context with it, under
  * `span` when one is given) in a child fiber, guarded by a deadline and a best-effort memory
  * cap (growth of the process heap while it runs, sampled). The caller waits for the child
- * under `restore` (the caller's interruptibility when it calls from an uninterruptible region;
- * the identity otherwise).
+ * under `restore`: the executor runs a traced call in an uninterruptible region (so that its
+ * span always ends) and passes the mask's `restore`, so the wait stays as interruptible as its
+ * caller; the identity otherwise.
  */
 export const guard = <A, E, R, E1, E2>(
   effect: Effect.Effect<A, E, R>,
