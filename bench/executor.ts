@@ -191,10 +191,10 @@ const main = async () => {
   // 200 calls at once
   const batch = (one: (i: number) => Effect.Effect<unknown, unknown>) =>
     Effect.all(Array.from({ length: CONCURRENT }, (_, i) => one(i)), { concurrency: "unbounded", discard: true })
-  const batches = (run: () => Promise<unknown>): Stretch => async () => {
-    const start = performance.now()
-    for (let b = 0; b < BATCHES; b++) await run()
-    return ((performance.now() - start) / (BATCHES * CONCURRENT)) * 1000
+  /** µs per call of `BATCHES` batches of `CONCURRENT` calls each. */
+  const batches = (run: () => Promise<unknown>): Stretch => {
+    const perBatch = stretchOf(BATCHES, run)
+    return async () => (await perBatch()) / CONCURRENT
   }
   for (let i = 0; i < 20; i++) {
     await system.runPromise(batch((x) => executor.execute("inc", { x })))

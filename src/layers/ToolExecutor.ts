@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
+import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
 import * as AgentMode from "../domain/AgentMode.js"
@@ -39,7 +40,7 @@ import { Workspace } from "../services/Workspace.js"
 import { auditRecordOf } from "./auditRecord.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
 import { makeExplain } from "./explainCall.js"
-import { guard, type GuardOptions } from "./guard.js"
+import { guard, type GuardOptions, type Restore } from "./guard.js"
 import { relativeToRoot } from "./relativeToRoot.js"
 import { allowAll } from "./ToolPolicy.js"
 
@@ -48,12 +49,6 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
-
-/** Restores the caller's interruptibility around a step that may wait. */
-type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-
-/** The `Restore` of a call that runs in the caller's own region. */
-const asIs: Restore = (effect) => effect
 
 /** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
@@ -233,7 +228,7 @@ export const makeExecutor = Effect.gen(function*() {
       if (seen !== undefined) seen.span = callSpan.span
       return traced(tool, input, options, start, callSpan)
     }
-    return Effect.matchCauseEffect(pipeline(tool, input, options, undefined, asIs), {
+    return Effect.matchCauseEffect(pipeline(tool, input, options, undefined, identity), {
       onFailure: onFailure(tool, start),
       onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
     })

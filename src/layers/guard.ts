@@ -30,9 +30,13 @@ import { identity } from "effect/Function"
 import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import type * as Tracer from "effect/Tracer"
+import type { CallContext } from "./callContext.js"
 
 /** The clock every fiber has unless a test (or the application) installs another. */
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
+
+/** Restores the caller's interruptibility around a wait (the identity when there is none to restore). */
+export type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 
 /** How a guarded run may end early. */
 export interface GuardOptions<E1, E2> {
@@ -54,10 +58,10 @@ export interface GuardOptions<E1, E2> {
  */
 export const guard = <A, E, R, E1, E2>(
   effect: Effect.Effect<A, E, R>,
-  withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>,
+  withServices: CallContext<R>,
   span: Tracer.AnySpan | undefined,
   options: GuardOptions<E1, E2>,
-  restore: <X, Y>(wait: Effect.Effect<X, Y>) => Effect.Effect<X, Y> = identity
+  restore: Restore = identity
 ): Effect.Effect<A, E | E1 | E2> =>
   Effect.withFiberRuntime<A, E | E1 | E2>((parent) => {
     // the heap before the handler's first synchronous stretch, which runs inside `runFork`
