@@ -22,11 +22,16 @@ export type CallContext<R> = (caller: Context.Context<never>, span?: Tracer.AnyS
 
 const spanKey = Tracer.ParentSpan.key
 
-/** Whether two contexts hold the same services, their parent spans aside. */
-const sameButSpan = (a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean => {
-  if (a.size !== b.size) return false
-  for (const [key, service] of a) {
-    if (key !== spanKey && (b.get(key) !== service || !b.has(key))) return false
+/**
+ * Whether `caller` holds exactly the services `keys` and `values` (its parent span aside): one
+ * lookup per service, and a second only for a service held as `undefined`.
+ */
+const sameButSpan = (caller: ReadonlyMap<string, unknown>, keys: ReadonlyArray<string>, values: ReadonlyArray<unknown>): boolean => {
+  if (caller.size - (caller.has(spanKey) ? 1 : 0) !== keys.length) return false
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const service = values[i]
+    if (caller.get(key) !== service || (service === undefined && !caller.has(key))) return false
   }
   return true
 }
@@ -35,8 +40,9 @@ const sameButSpan = (a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unk
 export const makeCallContext = <R>(services: Context.Context<R>): CallContext<R> => {
   let lastCaller: Context.Context<never> | undefined
   let lastMerged: Context.Context<R> | undefined
-  // the traced case: the last caller, and its merge (parent span left out) as keys and values
-  let spanCaller: Context.Context<never> | undefined
+  // the traced case: the last caller's services (its parent span left out), and their merge
+  let callerKeys: Array<string> | undefined
+  let callerValues: Array<unknown> = []
   let keys: Array<string> = []
   let values: Array<unknown> = []
   return (caller, span) => {
@@ -47,13 +53,15 @@ export const makeCallContext = <R>(services: Context.Context<R>): CallContext<R>
       lastMerged = fresh
       return fresh
     }
-    if (spanCaller === undefined || !sameButSpan(caller.unsafeMap, spanCaller.unsafeMap)) {
-      const merged = new Map(caller.unsafeMap)
-      for (const [key, service] of services.unsafeMap) merged.set(key, service)
-      merged.delete(spanKey)
-      keys = [...merged.keys()]
-      values = [...merged.values()]
-      spanCaller = caller
+    if (callerKeys === undefined || !sameButSpan(caller.unsafeMap, callerKeys, callerValues)) {
+      const own = new Map(caller.unsafeMap)
+      own.delete(spanKey)
+      callerKeys = [...own.keys()]
+      callerValues = [...own.values()]
+      for (const [key, service] of services.unsafeMap) own.set(key, service)
+      own.delete(spanKey)
+      keys = [...own.keys()]
+      values = [...own.values()]
     }
     const map = new Map<string, unknown>()
     for (let i = 0; i < keys.length; i++) map.set(keys[i]!, values[i])
