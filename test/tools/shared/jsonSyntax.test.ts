@@ -1,0 +1,183 @@
+/**
+ * `jsonSyntax.ts`'s own scanner, tried against `JSON.parse` as the oracle: generated JSON
+ * texts, and the same texts with one edit (a character deleted, or one of JSON's own
+ * characters put in), must be judged alike; where the scanner finds a problem, the text up to
+ * it must still be the start of some JSON text (no problem is reported late), and the located
+ * error names the line and column of that offset.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either, FastCheck as fc } from "effect"
+import {
+  DATA_JSON_MAX_DEPTH,
+  excerptAt,
+  firstSyntaxError,
+  parseJsonLocated,
+  positionOf,
+  syntaxErrorOf
+} from "../../../src/tools/shared/jsonSyntax.js"
+
+const parses = (text: string): boolean => {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Characters an edit puts in: JSON's punctuation, the starts of its values, and some that are never JSON. */
+const PIECES = ["{", "}", "[", "]", ",", ":", "\"", "\\", "-", "+", ".", "e", "E", "0", "7", "t", "n", "f", "u", " ", "\n", "\t", "x", "\u0001", "\u001f", "/"]
+
+/** A JSON text (possibly indented) with one random edit. */
+const edited = fc.tuple(fc.json({ depthSize: "small" }), fc.boolean(), fc.nat(), fc.constantFrom(...PIECES), fc.boolean())
+  .map(([json, indent, at, piece, remove]) => {
+    const text = indent ? JSON.stringify(JSON.parse(json), null, 2) : json
+    const i = text.length === 0 ? 0 : at % (text.length + 1)
+    return remove ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + piece + text.slice(i)
+  })
+
+/** Whether `prefix` can be completed into JSON: some ending from a small set makes it parse. */
+const completable = (prefix: string): boolean => {
+  const endings = ["", "0", "\"", "]", "}", "0]", "0}", "\"]", "\"}", ":0}", "\":0}", "0]]", "]]", "}}", "]}", "}]", "0}}", "0]}", "0}]"]
+  // a prefix cut inside an escape or a number needs a few more characters first
+  const fillers = ["", "0", "00", "000", "0000", "u0000", "\"", "e0", "e+0", ".0"]
+  for (const filler of fillers) {
+    for (const ending of endings) {
+      const attempt = prefix + filler + ending
+      if (parses(attempt)) return true
+      // close every container still open, innermost first
+      const closers: Array<string> = []
+      let inString = false
+      for (let i = 0; i < attempt.length; i++) {
+        const c = attempt[i]
+        if (inString) {
+          if (c === "\\") i++
+          else if (c === "\"") inString = false
+        } else if (c === "\"") inString = true
+        else if (c === "{") closers.push("}")
+        else if (c === "[") closers.push("]")
+        else if (c === "}" || c === "]") closers.pop()
+      }
+      if (parses(attempt + closers.reverse().join(""))) return true
+    }
+  }
+  return false
+}
+
+describe("firstSyntaxError against JSON.parse", () => {
+  it("judges generated JSON and every one-edit variant of it as JSON.parse does", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), edited), (text) => {
+        expect(firstSyntaxError(text) === undefined, JSON.stringify(text)).toBe(parses(text))
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
+  it("reports the first problem, not a later one: the text before it can still become JSON", () => {
+    fc.assert(
+      fc.property(edited, (text) => {
+        const problem = firstSyntaxError(text)
+        if (problem === undefined) return
+        expect(problem.offset).toBeGreaterThanOrEqual(0)
+        expect(problem.offset).toBeLessThanOrEqual(text.length)
+        expect(completable(text.slice(0, problem.offset)), JSON.stringify(text.slice(0, problem.offset))).toBe(true)
+      }),
+      { numRuns: 1500 }
+    )
+  })
+
+  it("names what it expected at each kind of problem", () => {
+    const cases: ReadonlyArray<readonly [string, number, string]> = [
+      ["", 0, "a value (an object, array, string, number, true, false or null)"],
+      ["[1 2]", 3, "',' or ']' after an array item"],
+      ["{\"a\":1 \"b\":2}", 7, "',' or '}' after a property value"],
+      ["{1:2}", 1, "a property name in double quotes"],
+      ["{\"a\" 1}", 5, "':' after the property name"],
+      ["\"ab", 3, "a closing quote"],
+      ["\"a\u0001\"", 2, "a closing quote (a control character must be escaped)"],
+      ["\"a\u001f\"", 2, "a closing quote (a control character must be escaped)"],
+      ["\"\\u12g4\"", 1, "four hex digits after \\u"],
+      ["\"\\q\"", 1, "a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)"],
+      ["-", 1, "a digit"],
+      ["-a", 1, "a digit"],
+      ["1.", 2, "a digit after the decimal point"],
+      ["1.e5", 2, "a digit after the decimal point"],
+      ["1e", 2, "a digit in the exponent"],
+      ["1e+", 3, "a digit in the exponent"],
+      ["1E-x", 3, "a digit in the exponent"],
+      ["01", 1, "the end of the text after the JSON value"],
+      ["{} {}", 3, "the end of the text after the JSON value"],
+      ["[1,]", 3, "a value (an object, array, string, number, true, false or null)"],
+      ["{\"a\":1,}", 7, "a property name in double quotes"],
+      ["tru", 0, "a value (an object, array, string, number, true, false or null)"],
+      ["[nul]", 1, "a value (an object, array, string, number, true, false or null)"]
+    ]
+    for (const [text, offset, expected] of cases) {
+      expect(firstSyntaxError(text), JSON.stringify(text)).toEqual({ offset, expected })
+    }
+    for (const valid of ["0", "-0", "-0.5e+10", "1E-2", "1e5", "\"\\u00aF\\/\\b\\f\\n\\r\\t\\\"\\\\\"", " [ ] ", "{ }", "[[],{}]", "true", "false", "null"]) {
+      expect(firstSyntaxError(valid), valid).toBeUndefined()
+    }
+  })
+})
+
+describe("locating the problem", () => {
+  it("counts lines at \\n and columns in characters (a surrogate pair is one)", () => {
+    expect(positionOf("ab\ncd\nef", 7)).toEqual({ line: 3, column: 2, lineStart: 6 })
+    expect(positionOf("ab\ncd", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
+    expect(positionOf("ab\ncd", 3)).toEqual({ line: 2, column: 1, lineStart: 3 })
+    expect(positionOf("😀😀x", 4)).toEqual({ line: 1, column: 3, lineStart: 0 })
+    // a lone low surrogate at the start of the count is a character of its own
+    expect(positionOf("\udc00\udc00x", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
+  })
+
+  it("shows the line around the problem with a caret under it; control characters as spaces", () => {
+    expect(excerptAt("[1, x]", 4, 0)).toBe("  [1, x]\n      ^")
+    expect(excerptAt("[1,\n x]", 5, 4)).toBe("   x]\n   ^")
+    expect(excerptAt("[\t1 x]", 4, 0)).toBe("  [ 1 x]\n      ^")
+    // 60 characters before, 20 after, cut at the line's end
+    const long = `[${"1,".repeat(50)}x${",1".repeat(30)}]`
+    const [line, caret] = excerptAt(long, 101, 0).split("\n")
+    expect(line).toBe(`  …${long.slice(41, 121)}`)
+    expect(caret?.indexOf("^")).toBe(2 + 1 + 60)
+    expect(excerptAt("[x]\n[2]", 1, 0)).toBe("  [x]\n   ^")
+    // a cut never starts inside a surrogate pair
+    const emoji = `[${"😀".repeat(40)} x]`
+    const shown = excerptAt(emoji, emoji.length - 2, 0).split("\n")[0] ?? ""
+    expect(shown.startsWith("  …😀")).toBe(true)
+  })
+
+  it("the error names line, column, what was expected and what was found", () => {
+    const text = "{\n  \"a\": [1,\n    2 3]\n}"
+    const error = syntaxErrorOf(text, new SyntaxError("whatever"))
+    expect([error.reason, error.line, error.column]).toEqual(["syntax", 3, 7])
+    expect(error.message).toBe(
+      "not valid JSON: line 3, column 7: expected ',' or ']' after an array item, found '3'\n      2 3]\n        ^"
+    )
+    expect(syntaxErrorOf("[1,", undefined).message).toContain("found the end of the text")
+    expect(syntaxErrorOf("\uFEFF1", undefined).message).toContain("found U+FEFF")
+    expect(syntaxErrorOf("[\u0085]", undefined).message).toContain("found U+0085")
+    expect(syntaxErrorOf("[😀]", undefined).message).toContain("found '😀'")
+  })
+
+  it("where the scan finds no problem, V8's reason is given without the text it quotes", () => {
+    const error = syntaxErrorOf("[1]", new SyntaxError("Unexpected token 'x', \"[x] secret\" is not valid JSON"))
+    expect(error.message).toBe("not valid JSON: Unexpected token 'x'")
+    expect(error.line).toBeUndefined()
+    expect(syntaxErrorOf("[1]", "odd").message).toBe("not valid JSON: odd")
+  })
+
+  it("parseJsonLocated: JSON parses; deeper than the bound is refused before parsing", () => {
+    expect(parseJsonLocated("{\"a\":[1,2]}")).toEqual(Either.right({ a: [1, 2] }))
+    const deep = parseJsonLocated(`${"[".repeat(DATA_JSON_MAX_DEPTH + 1)}${"]".repeat(DATA_JSON_MAX_DEPTH + 1)}`)
+    expect(Either.isLeft(deep) && [deep.left.reason, deep.left.message]).toEqual([
+      "too-deep",
+      `the JSON is nested deeper than ${DATA_JSON_MAX_DEPTH} levels`
+    ])
+    expect(Either.isRight(parseJsonLocated(`${"[".repeat(DATA_JSON_MAX_DEPTH)}${"]".repeat(DATA_JSON_MAX_DEPTH)}`))).toBe(true)
+    expect(Either.isLeft(parseJsonLocated("[[1]]", 1))).toBe(true)
+    const bad = parseJsonLocated("[1,]")
+    expect(Either.isLeft(bad) && [bad.left.reason, bad.left.line, bad.left.column]).toEqual(["syntax", 1, 4])
+  })
+})
