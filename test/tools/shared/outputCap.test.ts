@@ -1,0 +1,89 @@
+/**
+ * `outputCap.ts` and `text.ts`: the cap on a tool's answer (never inside a surrogate pair, at a
+ * line break when one is near, with a note saying what was left out) and the UTF-8 helpers
+ * (binary detection on the first block, decoding whole and cut texts).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { capOutput, headOf, OUTPUT_MAX_CHARS } from "../../../src/tools/shared/outputCap.js"
+import { decodeUtf8, decodeUtf8Prefix, looksBinary, NUL_WINDOW_BYTES } from "../../../src/tools/shared/text.js"
+
+describe("headOf", () => {
+  it("keeps a text within the cap; cuts a longer one, never between the halves of a surrogate pair", () => {
+    expect(headOf("abc", 3)).toBe("abc")
+    expect(headOf("abcd", 3)).toBe("abc")
+    // "a😀b": the cut at 2 would leave the pair's high half
+    expect(headOf("a😀b", 2)).toBe("a")
+    expect(headOf("a😀b", 3)).toBe("a😀")
+    expect(headOf("😀", 0)).toBe("")
+  })
+})
+
+describe("capOutput", () => {
+  it("leaves a text within the cap as it is; cuts a longer one with a note of what was left out", () => {
+    expect(capOutput("x".repeat(10), { maxChars: 10, rest: "ask for less" })).toBe("x".repeat(10))
+    expect(capOutput("x".repeat(11), { maxChars: 10, rest: "ask for less" })).toBe(
+      `${"x".repeat(10)}\n... (cut after 10 of 11 characters; ask for less)`
+    )
+  })
+
+  it("caps at OUTPUT_MAX_CHARS by default", () => {
+    const text = "y".repeat(OUTPUT_MAX_CHARS + 1)
+    expect(capOutput("y".repeat(OUTPUT_MAX_CHARS), { rest: "r" })).toHaveLength(OUTPUT_MAX_CHARS)
+    expect(capOutput(text, { rest: "r" })).toBe(`${"y".repeat(OUTPUT_MAX_CHARS)}\n... (cut after ${OUTPUT_MAX_CHARS} of ${OUTPUT_MAX_CHARS + 1} characters; r)`)
+  })
+
+  it("atLine: cuts after the last line break when it lies in the kept part's second half", () => {
+    // kept: "aaaa\nbbbbb" (10): the break at 4 is in the first half, so the cut stays at 10
+    expect(capOutput("aaaa\nbbbbbbbbbb", { maxChars: 10, atLine: true, rest: "r" })).toBe(
+      "aaaa\nbbbbb\n... (cut after 10 of 15 characters; r)"
+    )
+    // the break at 5 of 10 (exactly half): cut there
+    expect(capOutput("aaaaa\nbbbbbbbbb", { maxChars: 10, atLine: true, rest: "r" })).toBe(
+      "aaaaa\n... (cut after 5 of 15 characters; r)"
+    )
+    expect(capOutput("aaaaaaa\nbbbbbbb", { maxChars: 10, atLine: true, rest: "r" })).toBe(
+      "aaaaaaa\n... (cut after 7 of 15 characters; r)"
+    )
+    // without atLine the break is ignored
+    expect(capOutput("aaaaaaa\nbbbbbbb", { maxChars: 10, rest: "r" })).toBe(
+      "aaaaaaa\nbb\n... (cut after 10 of 15 characters; r)"
+    )
+  })
+})
+
+describe("looksBinary", () => {
+  const encode = (text: string) => new TextEncoder().encode(text)
+
+  it("a NUL byte in the first 8 KiB is binary; one past them is not looked at", () => {
+    expect(looksBinary(encode("text\u0000more"))).toBe(true)
+    const late = new Uint8Array(NUL_WINDOW_BYTES + 1).fill(0x61)
+    late[NUL_WINDOW_BYTES] = 0
+    expect(looksBinary(late)).toBe(false)
+    const last = new Uint8Array(NUL_WINDOW_BYTES).fill(0x61)
+    last[NUL_WINDOW_BYTES - 1] = 0
+    expect(looksBinary(last)).toBe(true)
+  })
+
+  it("invalid UTF-8 is binary; a character cut at the end of an incomplete block is not", () => {
+    expect(looksBinary(encode("plain text ✓"))).toBe(false)
+    expect(looksBinary(new Uint8Array([0x61, 0xff, 0x62]))).toBe(true)
+    const cut = encode("ab✓").subarray(0, 4)
+    expect(looksBinary(cut, false)).toBe(false)
+    expect(looksBinary(cut)).toBe(true)
+    expect(looksBinary(cut, true)).toBe(true)
+  })
+})
+
+describe("decoding", () => {
+  it("decodeUtf8 drops a BOM and replaces invalid bytes", () => {
+    expect(decodeUtf8(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]))).toBe("a")
+    expect(decodeUtf8(new Uint8Array([0x61, 0xff]))).toBe("a\ufffd")
+  })
+
+  it("decodeUtf8Prefix ends on a whole character", () => {
+    const bytes = new TextEncoder().encode("ab✓c")
+    expect(decodeUtf8Prefix(bytes, 3)).toBe("ab")
+    expect(decodeUtf8Prefix(bytes, 5)).toBe("ab✓")
+    expect(decodeUtf8Prefix(bytes, 6)).toBe("ab✓c")
+  })
+})
