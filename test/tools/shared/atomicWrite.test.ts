@@ -1,0 +1,74 @@
+/**
+ * `atomicWrite.ts` below the tools: the temp file's name, the permission bits carried over
+ * (never a set-user-ID bit), and a fill that fails leaving the target and its directory as they
+ * were, with no temp file.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { tempNameOf, writeAtomicWith, writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
+import { makeTempDirSync } from "../../helpers/tempDir.js"
+
+const root = makeTempDirSync("atomic-write-")
+afterAll(() => Fs.rmSync(root, { recursive: true, force: true }))
+
+describe("tempNameOf", () => {
+  it("a hidden name: the target's name cut at 64 bytes on a whole character, 16 random hex digits", () => {
+    expect(tempNameOf("a.txt")).toMatch(/^\.a\.txt\.[0-9a-f]{16}\.tmp$/)
+    expect(tempNameOf("x".repeat(100))).toMatch(new RegExp(`^\\.${"x".repeat(64)}\\.[0-9a-f]{16}\\.tmp$`))
+    // "é" is 2 bytes: 32 of them fill 64 bytes
+    expect(tempNameOf("é".repeat(40))).toMatch(new RegExp(`^\\.${"é".repeat(32)}\\.[0-9a-f]{16}\\.tmp$`))
+    // a 4-byte character that would pass 64 bytes is left out whole
+    expect(tempNameOf(`${"y".repeat(62)}😀z`)).toMatch(new RegExp(`^\\.${"y".repeat(62)}\\.[0-9a-f]{16}\\.tmp$`))
+    expect(tempNameOf("same")).not.toBe(tempNameOf("same"))
+  })
+})
+
+describe("writeFileAtomic", () => {
+  it.effect("keeps the permission bits of the file it replaces, without a set-user-ID bit", () =>
+    Effect.gen(function*() {
+      const file = Path.join(root, "tool.sh")
+      Fs.writeFileSync(file, "old")
+      Fs.chmodSync(file, 0o4750)
+      const outcome = yield* writeFileAtomic(root, file, "new content")
+      expect(outcome).toEqual({ replaced: true, bytes: 11 })
+      expect(Fs.statSync(file).mode & 0o7777).toBe(0o750)
+      expect(Fs.readFileSync(file, "utf8")).toBe("new content")
+    }))
+
+  it.effect("counts bytes, not characters; creates missing directories; refuses the root itself", () =>
+    Effect.gen(function*() {
+      const file = Path.join(root, "new", "deeper", "u.txt")
+      expect(yield* writeFileAtomic(root, file, "✓")).toEqual({ replaced: false, bytes: 3 })
+      expect(Fs.readFileSync(file, "utf8")).toBe("✓")
+      const refused = yield* Effect.either(writeFileAtomic(root, root, "x"))
+      expect(Either.isLeft(refused) && refused.left.reason).toBe("IsDirectory")
+    }))
+
+  it.effect("a fill that fails leaves the old file byte for byte and no temp file", () =>
+    Effect.gen(function*() {
+      const dir = Path.join(root, "failing")
+      Fs.mkdirSync(dir)
+      const file = Path.join(dir, "keep.txt")
+      Fs.writeFileSync(file, "original")
+      const failed = yield* Effect.either(writeAtomicWith(root, file, () => Effect.fail("disk on fire" as const)))
+      expect(failed).toEqual(Either.left("disk on fire"))
+      expect(Fs.readFileSync(file, "utf8")).toBe("original")
+      expect(Fs.readdirSync(dir)).toEqual(["keep.txt"])
+    }))
+
+  it.effect("a directory or a FIFO at the target is refused before anything is created", () =>
+    Effect.gen(function*() {
+      const dir = Path.join(root, "kinds")
+      Fs.mkdirSync(Path.join(dir, "sub"), { recursive: true })
+      const asDir = yield* Effect.either(writeFileAtomic(root, Path.join(dir, "sub"), "x"))
+      expect(Either.isLeft(asDir) && asDir.left.reason).toBe("IsDirectory")
+      const fifo = Path.join(dir, "pipe")
+      ChildProcess.execFileSync("mkfifo", [fifo])
+      const asFifo = yield* Effect.either(writeFileAtomic(root, fifo, "x"))
+      expect(Either.isLeft(asFifo) && asFifo.left.reason).toBe("NotRegularFile")
+      expect(Fs.readdirSync(dir).sort()).toEqual(["pipe", "sub"])
+    }))
+})
