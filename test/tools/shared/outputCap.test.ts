@@ -15,6 +15,11 @@ describe("headOf", () => {
     expect(headOf("a😀b", 2)).toBe("a")
     expect(headOf("a😀b", 3)).toBe("a😀")
     expect(headOf("😀", 0)).toBe("")
+    // the ends of the high-surrogate range, and the code units just outside it
+    expect(headOf("a\ud800\udc00", 2)).toBe("a")
+    expect(headOf("a\udbff\udfff", 2)).toBe("a")
+    expect(headOf("a\ud7ffb", 2)).toBe("a\ud7ff")
+    expect(headOf("a\udc00b", 2)).toBe("a\udc00")
   })
 })
 

@@ -62,4 +62,48 @@ describe("withPathLock", () => {
       yield* withPathLock("/ws/i")(Effect.void)
       expect(lockedPathCount()).toBe(0)
     }))
+
+  it.effect("the first holder leaving does not drop the lock the next one holds: a third still waits", () =>
+    Effect.gen(function*() {
+      const log: Array<string> = []
+      const releaseA = yield* Deferred.make<void>()
+      const releaseB = yield* Deferred.make<void>()
+      const bHolds = yield* Deferred.make<void>()
+      const a = yield* Effect.fork(withPathLock("/ws/q")(Deferred.await(releaseA)))
+      yield* Effect.yieldNow()
+      const b = yield* Effect.fork(withPathLock("/ws/q")(
+        Effect.zipRight(Effect.sync(() => log.push("b")), Effect.zipRight(Deferred.succeed(bHolds, undefined), Deferred.await(releaseB)))
+      ))
+      yield* Effect.yieldNow()
+      expect(log).toEqual([])
+      yield* Deferred.succeed(releaseA, undefined)
+      yield* Fiber.join(a)
+      yield* Deferred.await(bHolds)
+      expect(log).toEqual(["b"])
+      const c = yield* Effect.fork(withPathLock("/ws/q")(Effect.sync(() => log.push("c"))))
+      for (let i = 0; i < 5; i++) yield* Effect.yieldNow()
+      expect(log).toEqual(["b"])
+      yield* Deferred.succeed(releaseB, undefined)
+      yield* Fiber.join(b)
+      yield* Fiber.join(c)
+      expect(log).toEqual(["b", "c"])
+      expect(lockedPathCount()).toBe(0)
+    }))
+
+  it.live("paths are taken in sorted order: two crossed calls queued behind a holder do not deadlock", () =>
+    Effect.gen(function*() {
+      const release = yield* Deferred.make<void>()
+      const holder = yield* Effect.fork(withPathLock("/ws/m")(Deferred.await(release)))
+      yield* Effect.sleep("10 millis")
+      // first in line for /ws/m; unsorted, the second would hold /ws/n while waiting for /ws/m
+      const first = yield* Effect.fork(withPathLocks(["/ws/m", "/ws/n"])(Effect.void))
+      yield* Effect.sleep("10 millis")
+      const second = yield* Effect.fork(withPathLocks(["/ws/n", "/ws/m"])(Effect.void))
+      yield* Effect.sleep("10 millis")
+      yield* Deferred.succeed(release, undefined)
+      const joined = yield* Fiber.join(Fiber.zip(first, second)).pipe(Effect.timeout("3 seconds"), Effect.option)
+      yield* Fiber.join(holder)
+      expect(joined._tag).toBe("Some")
+      expect(lockedPathCount()).toBe(0)
+    }), { timeout: 10_000 })
 })

@@ -72,4 +72,31 @@ describe("sanitize", () => {
       // the text was itself cut in the middle of the key
       expect(oneLine("key: tvly-secr", 400, { redact, truncated: true })).toBe(`key: [REDACTED]${ELLIPSIS}`)
     }))
+
+  it.effect("the window's edge: a text exactly as long is whole; one unit more is cut, at either surrogate half", () =>
+    Effect.sync(() => {
+      expect(stripControls("abcd", { window: 4 })).toBe("abcd")
+      expect(stripControls("abcde", { window: 4 })).toBe("abcd")
+      // the cut would keep a high surrogate (U+D800 and U+DBFF, the range's ends): it is left out
+      expect(stripControls("abc\ud800\udc00", { window: 4 })).toBe("abc")
+      expect(stripControls("abc\udbff\udfff", { window: 4 })).toBe("abc")
+      // a low surrogate or a character just outside the range at the cut stays
+      expect(stripControls("abc\ud7ffx", { window: 4 })).toBe("abc\ud7ff")
+      expect(stripControls("ab\ud800\udc00x", { window: 4 })).toBe("ab\ud800\udc00")
+      expect(oneLine("abcd", 4, { window: 4 })).toBe("abcd")
+      expect(oneLine("abcde", 4, { window: 4 })).toBe(`abcd${ELLIPSIS}`)
+    }))
+
+  it.effect("the redactor is told the text was cut exactly when it was (longer than the window, or truncated)", () =>
+    Effect.sync(() => {
+      const seen: Array<boolean> = []
+      const redact = (text: string, options: { readonly cutAtEnd: boolean }) => {
+        seen.push(options.cutAtEnd)
+        return text
+      }
+      stripControls("abcd", { window: 4, redact })
+      stripControls("abcde", { window: 4, redact })
+      stripControls("abc", { window: 4, redact, truncated: true })
+      expect(seen).toEqual([false, true, true])
+    }))
 })
