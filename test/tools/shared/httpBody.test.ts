@@ -150,5 +150,12 @@ describe("httpBody", () => {
       expect(formatBytes(MiB)).toBe("1 MiB")
       expect(formatBytes(16 * 1024)).toBe("16 KiB")
       expect(formatBytes(1000)).toBe("1000 bytes")
+      // the edges: exactly one unit, a multiple of the smaller unit only, zero, one byte past
+      expect(formatBytes(1024)).toBe("1 KiB")
+      expect(formatBytes(3 * MiB)).toBe("3 MiB")
+      expect(formatBytes(1536 * 1024)).toBe("1536 KiB")
+      expect(formatBytes(MiB + 1)).toBe(`${MiB + 1} bytes`)
+      expect(formatBytes(1025)).toBe("1025 bytes")
+      expect(formatBytes(0)).toBe("0 bytes")
     }))
 })
