@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { redactor } from "../../../src/tools/shared/redact.js"
+import { type Redactor, redactor } from "../../../src/tools/shared/redact.js"
 import { ELLIPSIS, oneLine, SANITIZE_WINDOW, stripControls } from "../../../src/tools/shared/sanitize.js"
 
 /** Anything that could move the cursor, recolour, reorder or break a line. */
@@ -89,9 +89,9 @@ describe("sanitize", () => {
 
   it.effect("the redactor is told the text was cut exactly when it was (longer than the window, or truncated)", () =>
     Effect.sync(() => {
-      const seen: Array<boolean> = []
-      const redact = (text: string, options: { readonly cutAtEnd: boolean }) => {
-        seen.push(options.cutAtEnd)
+      const seen: Array<boolean | undefined> = []
+      const redact: Redactor = (text, options) => {
+        seen.push(options?.cutAtEnd)
         return text
       }
       stripControls("abcd", { window: 4, redact })
