@@ -59,6 +59,7 @@ export const makeCallContext = <R>(services: Context.Context<R>): CallContext<R>
       callerKeys = [...own.keys()]
       callerValues = [...own.values()]
       for (const [key, service] of services.unsafeMap) own.set(key, service)
+      // services captured inside a span may hold one: the call's span replaces it too
       own.delete(spanKey)
       keys = [...own.keys()]
       values = [...own.values()]

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import stripAnsi from "strip-ansi"
+import { headOf } from "./outputCap.js"
 import type { Redactor } from "./redact.js"
 
 /** How many UTF-16 code units of a text `oneLine` looks at, at most. */
@@ -39,20 +40,13 @@ export interface SanitizeOptions {
   readonly redact?: Redactor
 }
 
-/** The first `max` code units of `text`, without a high surrogate left alone at the cut. */
-const prefix = (text: string, max: number): string => {
-  if (text.length <= max) return text
-  const code = text.charCodeAt(max - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
-}
-
 /**
  * `text` without ANSI escape sequences (CSI, OSC, 8-bit forms), control characters and bidi
  * controls; tabs and line breaks are kept. Only the first `window` code units are kept.
  */
 export const stripControls = (text: string, options: SanitizeOptions = {}): string => {
   const window = options.window ?? SANITIZE_WINDOW
-  const clean = stripAnsi(prefix(text, window)).replace(INVISIBLE, "")
+  const clean = stripAnsi(headOf(text, window)).replace(INVISIBLE, "")
   return options.redact === undefined
     ? clean
     : options.redact(clean, { cutAtEnd: options.truncated === true || text.length > window })
