@@ -80,7 +80,8 @@ export interface Tool<out R = never> extends ToolInfo {
  * A validated call of a registered tool, bound to the services captured at registration.
  * `use` hands the handler and a function that completes a caller's context with those
  * services to a runner (the executor's guard forks the handler into its own fiber with that
- * context, which costs far less than `Effect.provide`).
+ * context, which costs far less than `Effect.provide`; a tool registered without services,
+ * with no deadline or cap, runs on the caller's fiber instead).
  */
 export interface BoundCall {
   readonly args: unknown

@@ -12,13 +12,25 @@
  * A `WeakMap` of every caller would cost more in garbage collection (an ephemeron per call)
  * than the merges it saves.
  *
+ * A tool registered without services (an MCP proxy) adds nothing to its caller's context: its
+ * `CallContext` says so (`onCaller`), and the guard may then run the handler on the caller's
+ * fiber instead of a child (see `guard.ts`).
+ *
  * @since 0.3.0
  */
 import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import * as Tracer from "effect/Tracer"
 
 /** Completes a caller's context with a tool's services, and sets the call's span when given. */
-export type CallContext<R> = (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>
+export interface CallContext<R> {
+  (caller: Context.Context<never>, span?: Tracer.AnySpan): Context.Context<R>
+  /**
+   * Present when the tool holds no services of its own: its handler needs nothing its caller
+   * lacks, so it can run in the caller's context as it is (on the caller's fiber).
+   */
+  readonly onCaller?: <A, E>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E>
+}
 
 const spanKey = Tracer.ParentSpan.key
 
@@ -38,6 +50,14 @@ const sameButSpan = (caller: ReadonlyMap<string, unknown>, keys: ReadonlyArray<s
 
 /** The `CallContext` of a tool registered with `services`. */
 export const makeCallContext = <R>(services: Context.Context<R>): CallContext<R> => {
+  const merge = makeMerge(services)
+  if (services.unsafeMap.size > 0) return merge
+  // no services: `R` was satisfied by an empty context, so the handler needs none
+  const onCaller = <A, E>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E> => effect as Effect.Effect<A, E, never>
+  return Object.assign(merge, { onCaller })
+}
+
+const makeMerge = <R>(services: Context.Context<R>) => {
   let lastCaller: Context.Context<never> | undefined
   let lastMerged: Context.Context<R> | undefined
   // the traced case: the last caller's services (its parent span left out), and their merge
@@ -45,7 +65,7 @@ export const makeCallContext = <R>(services: Context.Context<R>): CallContext<R>
   let callerValues: Array<unknown> = []
   let keys: Array<string> = []
   let values: Array<unknown> = []
-  return (caller, span) => {
+  return (caller: Context.Context<never>, span?: Tracer.AnySpan): Context.Context<R> => {
     if (span === undefined) {
       if (caller === lastCaller && lastMerged !== undefined) return lastMerged
       const fresh = Context.merge(caller, services)

@@ -11,6 +11,12 @@
  * a call here: `provideContext` sets and restores the context fiber ref in an uninterruptible
  * region, two copies of the fiber refs) than the fork.
  *
+ * One case runs on the caller's fiber: no deadline, no cap, no span, and a tool that holds no
+ * services of its own (`CallContext.onCaller`: an MCP proxy), so that nothing needs providing.
+ * A child fiber that waits on I/O costs far more than its fork suggests: measured around an
+ * MCP call (a pipe round trip), 35–60 µs of CPU a call, against 5–10 µs on the caller's
+ * fiber (`bench/mcp.ts`), while a handler that never suspends pays only the fork.
+ *
  * The deadline follows the fiber's `Clock`: on the live clock it is a plain timer; under
  * another clock (`TestClock`) it is that clock's `sleep`, so `TestClock.adjust` times a tool out.
  *
@@ -62,6 +68,18 @@ export const guard = <A, E, R, E1, E2>(
   span: Tracer.AnySpan | undefined,
   options: GuardOptions<E1, E2>,
   restore: Restore = identity
+): Effect.Effect<A, E | E1 | E2> =>
+  span === undefined && options.timeoutMs === undefined && options.memoryLimitMb === undefined &&
+    withServices.onCaller !== undefined
+    ? withServices.onCaller(effect)
+    : forked(effect, withServices, span, options, restore)
+
+const forked = <A, E, R, E1, E2>(
+  effect: Effect.Effect<A, E, R>,
+  withServices: CallContext<R>,
+  span: Tracer.AnySpan | undefined,
+  options: GuardOptions<E1, E2>,
+  restore: Restore
 ): Effect.Effect<A, E | E1 | E2> =>
   Effect.withFiberRuntime<A, E | E1 | E2>((parent) => {
     // the heap before the handler's first synchronous stretch, which runs inside `runFork`

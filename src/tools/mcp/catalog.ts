@@ -18,6 +18,7 @@
  *
  * @since 0.1.0
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as PubSub from "effect/PubSub"
@@ -141,7 +142,10 @@ export const makeCatalog = (
       Effect.gen(function*() {
         const proxy = proxyOf(entry, at)
         if (Either.isLeft(proxy)) return Either.left(proxy.left)
-        const registered = yield* Effect.either(registry.register({ ...proxy.right, deprecated: held }))
+        // registered without services (a proxy needs none): its calls run on the caller's fiber
+        const registered = yield* Effect.either(
+          registry.register({ ...proxy.right, deprecated: held }).pipe(Effect.mapInputContext<never, never>(() => Context.empty()))
+        )
         if (Either.isRight(registered)) {
           entry.registered.add(at.version)
           proxies.set(entry.name, { server: entry.handle.name, tool: entry.tool })

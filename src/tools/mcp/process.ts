@@ -13,9 +13,11 @@
  * Effect streams over the same pipes (`@effect/platform`'s `Command`) cost a few hundred
  * microseconds more per call, more than a call to a local server takes (see bench/mcp.ts).
  *
- * The transport notes the id of each request it sends, by the request's `params` object
- * (`requestIdOf`): a call can then be cancelled (`notifications/cancelled`) without an
- * `AbortSignal` per call, which costs more than the rest of our side of a call together.
+ * The transport notes the id of the last request it sent, with the request's `params` object
+ * (`requestIdOf`): the SDK sends a request synchronously inside `client.request`, so the caller
+ * learns its call's id right after making it, and can cancel it (`notifications/cancelled`)
+ * without an `AbortSignal` per call, which costs more than the rest of our side of a call
+ * together (and without a `WeakMap` entry per call, an ephemeron for the collector).
  *
  * @since 0.1.0
  */
@@ -55,7 +57,10 @@ export interface ServerProcess {
   readonly pid: number
   /** The SDK transport over its stdin and stdout; `start` begins reading. */
   readonly transport: Transport
-  /** The id under which the request with these `params` (the same object) was sent, if it was. */
+  /**
+   * The id under which the request with these `params` (the same object) was sent, when it is
+   * the last request sent (ask right after sending it).
+   */
   readonly requestIdOf: (params: object) => RequestId | undefined
   /** Completes when the process has ended, with how (`exited with code 1`, ...). */
   readonly exited: Effect.Effect<string>
@@ -172,7 +177,9 @@ export const startServerProcess = (
       tail = (tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS)
     })
 
-    const sentIds = new WeakMap<object, RequestId>()
+    // the last request sent: its params object and its id
+    let lastParams: object | undefined
+    let lastId: RequestId | undefined
     const transport: Transport = {
       start: () => {
         // stdout stays paused (buffered) until the client is ready to read
@@ -184,7 +191,10 @@ export const startServerProcess = (
         new Promise<void>((resolve, reject) => {
           const stdin = child.stdin
           if (!open || stdin === null || stdin.destroyed) return reject(new Error("Not connected"))
-          if ("method" in message && "id" in message && typeof message.params === "object") sentIds.set(message.params, message.id)
+          if ("method" in message && "id" in message && typeof message.params === "object") {
+            lastParams = message.params
+            lastId = message.id
+          }
           if (stdin.write(serializeMessage(message))) resolve()
           else stdin.once("drain", resolve)
         }),
@@ -227,7 +237,7 @@ export const startServerProcess = (
     return {
       pid,
       transport,
-      requestIdOf: (params) => sentIds.get(params),
+      requestIdOf: (params) => (params === lastParams ? lastId : undefined),
       exited,
       endedOnItsOwn: () => endedOnItsOwn,
       stderrTail: () => oneLine(tail, 500),

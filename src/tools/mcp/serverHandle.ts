@@ -15,7 +15,7 @@
  * @since 0.1.0
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolResultSchema, ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -42,6 +42,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 /** The `data` of the SDK's own request timeout, for a call with `timeoutMs`. */
 const ownTimeout = (data: unknown, timeoutMs: number): boolean =>
   typeof data === "object" && data !== null && Reflect.get(data, "timeout") === timeoutMs
+
+/**
+ * The tools of a listing that need the SDK's `callTool`: those with an `outputSchema` (it
+ * checks their structured content) or that require task-based execution (it refuses them).
+ * For every other tool `callTool` adds nothing to `client.request` but an `async` step (a
+ * promise hop a call), so their calls go to `request` straight.
+ */
+const needingCallTool = (tools: ReadonlyArray<McpTool>): ReadonlySet<string> =>
+  new Set(tools.filter((t) => t.outputSchema !== undefined || t.execution?.taskSupport === "required").map((t) => t.name))
 
 /** What `tools/call` answered. */
 export type CallResult = Awaited<ReturnType<Client["callTool"]>>
@@ -155,6 +164,8 @@ export const openServer = (
     const first = yield* connectIn
     yield* watch(first)
     let state: State = first
+    // as the client's own cache of output schemas: from the last listing
+    let viaCallTool = needingCallTool(first.connection.tools)
     let restarts = 0
     const lock = yield* Effect.makeSemaphore(1)
 
@@ -185,6 +196,7 @@ export const openServer = (
           listener === undefined ? Effect.void : listener(next.connection.tools),
           Effect.sync(() => {
             state = next
+            viaCallTool = needingCallTool(next.connection.tools)
           })
         ))
         return next
@@ -243,7 +255,10 @@ export const openServer = (
         let settled = false
         // the call's deadline: the request's own timer, which also cancels it on the server
         const timeout = timeoutMs ?? MAX_TIMER_MS
-        connection.client.callTool(params, undefined, { timeout }).then(
+        const request: Promise<CallResult> = viaCallTool.has(tool)
+          ? connection.client.callTool(params, undefined, { timeout })
+          : connection.client.request({ method: "tools/call", params }, CallToolResultSchema, { timeout })
+        request.then(
           (result) => {
             settled = true
             resume(Effect.succeed(result))
@@ -273,7 +288,14 @@ export const openServer = (
         try: (signal) => listAllTools(now.connection.client, listTimeoutMs, signal),
         catch: errorText
       }).pipe(
-        Effect.tap((tools) => Effect.logDebug(`MCP server "${name}" changed its tools; it lists ${tools.length} now`)),
+        Effect.tap((tools) =>
+          Effect.zipRight(
+            Effect.sync(() => {
+              if (state === now) viaCallTool = needingCallTool(tools)
+            }),
+            Effect.logDebug(`MCP server "${name}" changed its tools; it lists ${tools.length} now`)
+          )
+        ),
         Effect.flatMap((tools) =>
           lock.withPermits(1)(Effect.suspend(() => (state === now && listener !== undefined ? listener(tools) : Effect.void)))
         ),

@@ -1,0 +1,46 @@
+/**
+ * How a proxied call reaches its server. A tool without an `outputSchema` is called with the
+ * SDK's `request` straight (its `callTool` would add only an `async` step); one with an
+ * `outputSchema` goes through `callTool`, which checks the structured content. An interrupted
+ * call is cancelled on the server by its request's id, the one the transport saw last.
+ */
+import { afterAll, describe, expect, layer } from "@effect/vitest"
+import { Effect, Fiber } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { ToolSystem } from "../../../src/index.js"
+import { makeTempDirSync } from "../../helpers/tempDir.js"
+import { bridged, eventually, fast, nodeServer } from "./helpers.js"
+
+const ws = makeTempDirSync("mcp-call-path-")
+afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
+const cancelLog = path.join(ws, "cancelled.log")
+
+const system = bridged(ws, {
+  echo: nodeServer("echo.mjs", ["--cancel-log", cancelLog], { requiresConfirmation: false }),
+  shaped: nodeServer("shaped.mjs")
+}, fast)
+
+const execute = (name: string, args: unknown) => Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args))
+
+layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", (it) => {
+  it.effect("interrupted, is cancelled on the server by its id, while the next call goes on", () =>
+    Effect.gen(function*() {
+      const slow = yield* Effect.fork(execute("echo__slow", { ms: 2500 }))
+      // a call made meanwhile is sent after the slow one: the id to cancel is still the slow one's
+      yield* Effect.sleep("150 millis")
+      expect(yield* execute("echo__echo", { text: "meanwhile" })).toMatchObject({ success: true, output: "meanwhile" })
+      yield* Fiber.interrupt(slow)
+      expect(yield* eventually(() => fs.existsSync(cancelLog), 2000)).toBe(true)
+      expect(fs.readFileSync(cancelLog, "utf8")).toBe("cancelled 2500\n")
+      expect(yield* execute("echo__echo", { text: "after" })).toMatchObject({ success: true, output: "after" })
+    }))
+
+  it.effect("with an outputSchema, has its structured content checked by the SDK", () =>
+    Effect.gen(function*() {
+      expect(yield* execute("shaped__count", { n: 3 })).toMatchObject({ success: true, output: "{\"n\":3}" })
+      const bad = yield* execute("shaped__count", { n: "three" })
+      expect(bad).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(bad.success ? "" : bad.error).toContain("Structured content does not match the tool's output schema")
+    }))
+})
