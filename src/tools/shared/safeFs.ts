@@ -146,7 +146,7 @@ export interface DirectoryEntry {
 
 /** The entries of an open directory, read through its descriptor. */
 export const listDirectory = (dir: OpenDirectory): Effect.Effect<ReadonlyArray<DirectoryEntry>, SafeFsError> =>
-  Effect.map(Node.readDirectory(Node.hasFdPaths() ? `/proc/self/fd/${dir.fd}` : dir.path, dir.path), (entries) =>
+  Effect.map(Node.readDirectory(Node.hasFdPaths() ? `${Node.fdDir()}${dir.fd}` : dir.path, dir.path), (entries) =>
     entries.map((entry) => ({
       name: entry.name,
       kind: entry.isDirectory()

@@ -22,7 +22,7 @@ import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import type { OpenDirectory } from "./safeFs.js"
 import { SafeFsError } from "./safeFsError.js"
-import { childOf, DIRECTORY_FLAGS, fromSystemError, hasFdPaths, READ_FLAGS } from "./safeFsNode.js"
+import { childOf, DIRECTORY_FLAGS, fdDir, fromSystemError, hasFdPaths, READ_FLAGS } from "./safeFsNode.js"
 
 /** Runs a system call, throwing its `SafeFsError`. */
 const attempt = <A>(operation: string, path: string, run: () => A): A => {
@@ -35,7 +35,7 @@ const attempt = <A>(operation: string, path: string, run: () => A): A => {
 
 /** Whether the descriptor `fd` is at `expected` (a real path) now. */
 const isAtSync = (fd: number, expected: string): boolean => {
-  if (hasFdPaths()) return NodeFs.readlinkSync(`/proc/self/fd/${fd}`) === expected
+  if (hasFdPaths()) return NodeFs.readlinkSync(`${fdDir()}${fd}`) === expected
   const opened = NodeFs.fstatSync(fd, { bigint: true })
   const there = NodeFs.lstatSync(expected, { bigint: true })
   return opened.dev === there.dev && opened.ino === there.ino &&
@@ -78,7 +78,7 @@ export const openChildDirectorySync = (parent: OpenDirectory, name: string): Ope
  * for walks that list tens of thousands of entries).
  */
 export const listDirectorySync = (dir: OpenDirectory): Array<NodeFs.Dirent> =>
-  attempt("list", dir.path, () => NodeFs.readdirSync(hasFdPaths() ? `/proc/self/fd/${dir.fd}` : dir.path, { withFileTypes: true }))
+  attempt("list", dir.path, () => NodeFs.readdirSync(hasFdPaths() ? `${fdDir()}${dir.fd}` : dir.path, { withFileTypes: true }))
 
 /**
  * Opens the entry `name` of an open directory to read: never through a link (`ELOOP`, thrown as

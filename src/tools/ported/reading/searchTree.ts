@@ -7,7 +7,8 @@
  *   the directory's descriptor: a file shorter than a block is read once (`readSmallChildSync`)
  *   and, for a case-sensitive literal, looked at only as bytes; any other file takes the long
  *   way (`searchSmallSync`).
- * - Once the search has met `parallel.minFiles` files, it starts worker threads
+ * - Once the search has met `parallel.minFiles` files (at once when idle workers are waiting
+ *   from an earlier search: they cost nothing to start), it starts worker threads
  *   (`searchWorkers.ts`) and hands a worker with room a job of up to `JOB_FILES` files, which
  *   tells the files without a first match from the others off the main thread. For jobs, the
  *   directory is opened again (and checked, `openDirectorySync`) and held until the visit is
@@ -35,7 +36,7 @@ import { searchSmallSync, searchStreamed, SYNC_MAX_BYTES } from "./searchFile.js
 import type { Matcher } from "./searchMatch.js"
 import { type Chunk, type FileEntry, type Held, makeChunk, makeOutput, noHits, searchWhole } from "./searchOutput.js"
 import { FOUND, NONE } from "./searchWorkerSource.js"
-import { type Answered, type SearchWorkers, startSearchWorkers } from "./searchWorkers.js"
+import { type Answered, idleWorkers, type SearchWorkers, startSearchWorkers } from "./searchWorkers.js"
 
 /** Files streamed at the same time. */
 export const SEARCH_STREAMS = 8
@@ -233,7 +234,8 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
         if (files.length === 0) return true
         searched += files.length
         if (
-          workers === undefined && parallel.workers > 0 && searched >= parallel.minFiles && hasFdPaths()
+          workers === undefined && parallel.workers > 0 && hasFdPaths() &&
+          (searched >= parallel.minFiles || idleWorkers() >= parallel.workers)
         ) workers = yield* startSearchWorkers(parallel.workers, matcher.prefilter, FIRST_BLOCK_BYTES)
         const shown = NodePath.join(shownDir, dir.rel)
         const lease: Lease = { current: undefined, failed: false }

@@ -3,7 +3,7 @@
  * told and answers.
  *
  * A worker is given jobs: some regular files of one directory that the main thread holds open,
- * named through that directory's descriptor (`/proc/self/fd/N/name`, the process's descriptors
+ * named through that directory's descriptor (`/proc/PID/fd/N/name`, the process's descriptors
  * being the threads' too). For each file it does what `searchSmallSync` begins with: opens it
  * without following a link and without blocking, reads its first block, closes it, and applies
  * the matcher's `Prefilter` to a file that fits in that block. It answers, per file:
@@ -32,15 +32,22 @@ export const FOUND = 1
 /** A file the main thread searches itself. */
 export const AGAIN = 2
 
-/** What a worker starts with. */
+/** What a worker starts with (it serves search after search). */
 export interface WorkerStart {
   /** Its end of the channel jobs and answers go through. */
   readonly port: MessagePort
-  readonly prefilter: Prefilter
   /** The absolute path of re2js's CommonJS entry (loaded for a `re2` prefilter only). */
   readonly re2Module: string
   /** The flags files are opened with (`READ_FLAGS`). */
   readonly openFlags: number
+  /** The directory of the process's descriptors (`fdDir()`: `/proc/PID/fd/`), with its trailing `/`. */
+  readonly fdDir: string
+}
+
+/** What a search tells a worker before its first job: the jobs after it are answered with this test. */
+export interface WorkerSetup {
+  readonly setup: true
+  readonly prefilter: Prefilter
   /** Bytes read of each file; a file that fills them is answered `AGAIN`. */
   readonly blockBytes: number
 }
@@ -48,7 +55,7 @@ export interface WorkerStart {
 /** A job: files of one open directory. */
 export interface WorkerJob {
   readonly id: number
-  /** The directory's descriptor path with a trailing `/` (`/proc/self/fd/N/`; anything else is answered `AGAIN`). */
+  /** The directory's descriptor path with a trailing `/` (`{fdDir}N/`; anything else is answered `AGAIN`). */
   readonly prefix: string
   /** The files' names, each followed by a NUL (which no name holds): one string is copied faster than many. */
   readonly names: string
@@ -76,11 +83,14 @@ export const isWorkerAnswer = (message: unknown): message is WorkerAnswer =>
 export const WORKER_SOURCE = `"use strict"
 const fs = require("node:fs")
 const { workerData } = require("node:worker_threads")
-const { port, prefilter, re2Module, openFlags, blockBytes } = workerData
+const { port, re2Module, openFlags, fdDir } = workerData
 const NONE = ${NONE}, FOUND = ${FOUND}, AGAIN = ${AGAIN}
-const buffer = Buffer.allocUnsafe(blockBytes)
 const decoder = new TextDecoder("utf-8")
-const firstMatch = (() => {
+let buffer = Buffer.alloc(0)
+let blockBytes = 0
+/** The search's first test; none before a setup (every file is then answered AGAIN). */
+let firstMatch
+const matcherOf = (prefilter) => {
   if (prefilter.kind === "bytes") {
     const needle = Buffer.from(prefilter.needle)
     return (bytes) => bytes.indexOf(needle) !== -1
@@ -95,7 +105,7 @@ const firstMatch = (() => {
   const { RE2JS } = require(re2Module)
   const re = RE2JS.compile(prefilter.pattern, prefilter.flags)
   return (bytes) => re.matcher(decoder.decode(bytes)).find(0)
-})()
+}
 const searchOne = (path, found) => {
   let fd
   try {
@@ -123,15 +133,24 @@ const searchOne = (path, found) => {
 }
 // files are named through a directory's descriptor, never by a path that a swapped link could redirect
 const bound = (prefix) => {
-  const fd = prefix.slice("/proc/self/fd/".length, -1)
-  return prefix.startsWith("/proc/self/fd/") && prefix.endsWith("/") && fd.length > 0 && [...fd].every((c) => c >= "0" && c <= "9")
+  const fd = prefix.slice(fdDir.length, -1)
+  return fdDir.startsWith("/proc/") && fdDir.endsWith("/fd/") && prefix.startsWith(fdDir) && prefix.endsWith("/") &&
+    fd.length > 0 && [...fd].every((c) => c >= "0" && c <= "9")
 }
-port.on("message", ({ id, prefix, names: joined }) => {
+port.on("message", (message) => {
+  if (message.setup === true) {
+    firstMatch = undefined
+    blockBytes = message.blockBytes
+    if (buffer.length < blockBytes) buffer = Buffer.allocUnsafe(blockBytes)
+    firstMatch = matcherOf(message.prefilter)
+    return
+  }
+  const { id, prefix, names: joined } = message
   const names = joined.split("\\0")
   names.pop()
   const codes = new Uint8Array(names.length)
   const found = []
-  if (bound(prefix)) for (let i = 0; i < names.length; i++) codes[i] = searchOne(prefix + names[i], found)
+  if (firstMatch !== undefined && bound(prefix)) for (let i = 0; i < names.length; i++) codes[i] = searchOne(prefix + names[i], found)
   else codes.fill(AGAIN)
   const ends = new Uint32Array(found.length)
   let total = 0

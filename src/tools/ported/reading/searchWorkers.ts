@@ -11,15 +11,30 @@
  * error ends it), each job it did not answer is answered with `undefined`: the main thread
  * then does it itself.
  *
+ * A worker that answered every job it was given is kept for the next search, idle for at most
+ * `IDLE_WORKER_MS` (unreferenced: it keeps no process alive): starting one costs tens of
+ * milliseconds, and its code runs unoptimized for the first few thousand files. Each search
+ * tells it its own test first (`setup`). A worker with a job unanswered when the search ends
+ * (the limit was reached, the call interrupted) is terminated as before: only a worker that
+ * holds no descriptor path of the search is kept, so a descriptor number the next search
+ * reuses can never be read with an old job.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads"
 import { modulePath } from "../../shared/scriptWorker.js"
-import { READ_FLAGS } from "../../shared/safeFsNode.js"
+import { fdDir, READ_FLAGS } from "../../shared/safeFsNode.js"
 import type { Prefilter } from "./searchMatch.js"
-import { isWorkerAnswer, WORKER_SOURCE, type WorkerAnswer, type WorkerJob, type WorkerStart } from "./searchWorkerSource.js"
+import {
+  isWorkerAnswer,
+  WORKER_SOURCE,
+  type WorkerAnswer,
+  type WorkerJob,
+  type WorkerSetup,
+  type WorkerStart
+} from "./searchWorkerSource.js"
 
 /**
  * Jobs one worker holds at a time: one being done and some waiting, so that it does not idle
@@ -52,17 +67,99 @@ export interface SearchWorkers {
   readonly errors: () => ReadonlyArray<Error>
 }
 
-interface Running {
+/** How long an idle worker is kept for the next search. */
+export const IDLE_WORKER_MS = 5000
+
+/** A worker thread and its channel, over searches. */
+interface Thread {
   readonly worker: Worker
   readonly port: MessagePort
+  /** Ends it when it has been idle for `IDLE_WORKER_MS`. */
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+/** A worker in one search. */
+interface Running {
+  readonly thread: Thread
   /** Ids of the jobs it holds. */
   readonly jobs: Set<number>
   alive: boolean
+  /** Its listeners for this search (taken off when the search lets it go). */
+  readonly onMessage: (message: unknown) => void
+  readonly onError: (error: Error) => void
+  readonly onExit: () => void
 }
 
+/** Idle workers, most recently used last. */
+const idle: Array<Thread> = []
+
+const terminate = (thread: Thread): Promise<unknown> => {
+  thread.port.close()
+  return thread.worker.terminate()
+}
+
+/** An idle worker, or a new one. */
+const takeThread = (): Thread => {
+  const kept = idle.pop()
+  if (kept !== undefined) {
+    if (kept.timer !== undefined) clearTimeout(kept.timer)
+    kept.timer = undefined
+    kept.worker.ref()
+    return kept
+  }
+  const { port1, port2 } = new MessageChannel()
+  const start: WorkerStart = { port: port2, re2Module: modulePath("re2js"), openFlags: READ_FLAGS, fdDir: fdDir() }
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    // not the host's loaders or inspector flags; nothing it prints reaches the host's output
+    execArgv: [],
+    stdout: true,
+    stderr: true,
+    workerData: start,
+    transferList: [port2],
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }
+  })
+  const thread: Thread = { worker, port: port1, timer: undefined }
+  // a worker that stops while idle leaves the pool (a search's own listeners see what happens during it)
+  worker.on("error", () => drop(thread))
+  worker.once("exit", () => drop(thread))
+  return thread
+}
+
+/** Takes `thread` out of the idle pool, if it is there. */
+const drop = (thread: Thread): void => {
+  const at = idle.indexOf(thread)
+  if (at !== -1) idle.splice(at, 1)
+  if (thread.timer !== undefined) clearTimeout(thread.timer)
+  thread.timer = undefined
+}
+
+/** Keeps an idle worker for the next search (ended after `IDLE_WORKER_MS`, or if it stops meanwhile). */
+const keep = (thread: Thread): void => {
+  thread.worker.unref()
+  thread.timer = setTimeout(() => {
+    drop(thread)
+    void terminate(thread)
+  }, IDLE_WORKER_MS)
+  thread.timer.unref()
+  idle.push(thread)
+  // at most as many kept as one search starts
+  for (let oldest = idle[0]; oldest !== undefined && idle.length > SEARCH_POOL_MAX; oldest = idle[0]) {
+    drop(oldest)
+    void terminate(oldest)
+  }
+}
+
+/** Idle workers a search can have at once (without the cost of starting one). */
+export const idleWorkers = (): number => idle.length
+
+/** Most idle workers kept. */
+const SEARCH_POOL_MAX = 3
+
 /**
- * Starts `count` workers for a search whose first test is `prefilter`, each reading at most
- * `blockBytes` of a file. They are terminated when the scope closes.
+ * Starts `count` workers (idle ones first) for a search whose first test is `prefilter`, each
+ * reading at most `blockBytes` of a file. When the scope closes, each is kept for the next
+ * search if it answered every job, else terminated (and waited for).
  */
 export const startSearchWorkers = (
   count: number,
@@ -90,32 +187,32 @@ export const startSearchWorkers = (
         const stop = (from: Running) => {
           from.alive = false
           // answers already sent are still delivered first
-          for (let m = receiveMessageOnPort(from.port); m !== undefined; m = receiveMessageOnPort(from.port)) take(from, m.message)
+          for (let m = receiveMessageOnPort(from.thread.port); m !== undefined; m = receiveMessageOnPort(from.thread.port)) {
+            take(from, m.message)
+          }
           for (const id of from.jobs) answered.push({ id, answer: undefined })
           from.jobs.clear()
           notify()
         }
+        const setup: WorkerSetup = { setup: true, prefilter, blockBytes }
         for (let i = 0; i < count; i++) {
-          const { port1, port2 } = new MessageChannel()
-          const start: WorkerStart = { port: port2, prefilter, re2Module: modulePath("re2js"), openFlags: READ_FLAGS, blockBytes }
-          const worker = new Worker(WORKER_SOURCE, {
-            eval: true,
-            // not the host's loaders or inspector flags; nothing it prints reaches the host's output
-            execArgv: [],
-            stdout: true,
-            stderr: true,
-            workerData: start,
-            transferList: [port2],
-            resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }
-          })
-          const self: Running = { worker, port: port1, jobs: new Set(), alive: true }
-          port1.on("message", (message: unknown) => take(self, message))
-          // an uncaught error ends the worker; its jobs are taken back only once it has stopped ("exit")
-          worker.on("error", (error) => {
-            self.alive = false
-            errors.push(error)
-          })
-          worker.once("exit", () => stop(self))
+          const thread = takeThread()
+          const self: Running = {
+            thread,
+            jobs: new Set(),
+            alive: true,
+            onMessage: (message) => take(self, message),
+            // an uncaught error ends the worker; its jobs are taken back only once it has stopped ("exit")
+            onError: (error) => {
+              self.alive = false
+              errors.push(error)
+            },
+            onExit: () => stop(self)
+          }
+          thread.port.on("message", self.onMessage)
+          thread.worker.on("error", self.onError)
+          thread.worker.once("exit", self.onExit)
+          thread.port.postMessage(setup)
           running.push(self)
         }
         let nextId = 0
@@ -134,13 +231,15 @@ export const startSearchWorkers = (
             if (chosen === undefined) return undefined
             const job: WorkerJob = { id: nextId++, prefix, names: `${names.join("\0")}\0` }
             chosen.jobs.add(job.id)
-            chosen.port.postMessage(job)
+            chosen.thread.port.postMessage(job)
             return job.id
           },
           poll: () => {
             for (const each of running) {
               if (!each.alive) continue
-              for (let m = receiveMessageOnPort(each.port); m !== undefined; m = receiveMessageOnPort(each.port)) take(each, m.message)
+              for (let m = receiveMessageOnPort(each.thread.port); m !== undefined; m = receiveMessageOnPort(each.thread.port)) {
+                take(each, m.message)
+              }
             }
             return answered.splice(0)
           },
@@ -157,10 +256,15 @@ export const startSearchWorkers = (
         return { running, workers }
       }),
       ({ running }) =>
-        Effect.forEach(running, ({ port, worker }) =>
+        Effect.forEach(running, (each) =>
           Effect.promise(async () => {
-            port.close()
-            await worker.terminate()
+            const { port, worker } = each.thread
+            port.off("message", each.onMessage)
+            worker.off("error", each.onError)
+            worker.off("exit", each.onExit)
+            // kept only when it holds no job of this search (and stopped for no reason)
+            if (each.alive && each.jobs.size === 0) keep(each.thread)
+            else await terminate(each.thread)
           }), { concurrency: "unbounded", discard: true })
     ),
     ({ workers }) => workers

@@ -1,0 +1,92 @@
+/**
+ * The worker threads of `search_files` outlive the search that started them when they answered
+ * every job: the next search takes them (no thread started), tells them its own test, and gets
+ * the same lines as the main thread alone; kept workers are few, and keep no process alive.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Layer } from "effect"
+import { execFile } from "node:child_process"
+import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import { Workspace } from "../../../../src/index.js"
+import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
+import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
+import { makeWorkspace } from "./harness.js"
+
+let fixture: ReturnType<typeof makeWorkspace>
+
+beforeAll(() => {
+  fixture = makeWorkspace("search-pool-")
+  for (let d = 0; d < 6; d++) {
+    for (let f = 0; f < 50; f++) {
+      const i = d * 50 + f
+      fixture.write(`d${d}/f${String(f).padStart(2, "0")}.txt`, i % 7 === 0 ? `alpha ${i}\nbeta ${i}\n` : i % 5 === 0 ? `beta ${i}\n` : "gamma\n")
+    }
+  }
+})
+afterAll(() => fixture.remove())
+
+const search = (pattern: string, options: { readonly regex: boolean; readonly workers: number }): Effect.Effect<SearchResult> =>
+  Effect.gen(function*() {
+    const workspace = yield* Workspace
+    const matcher = compileMatcher(pattern, { regex: options.regex, caseSensitive: true })
+    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+    return yield* Effect.scoped(searchTree({
+      directory: Fs.realpathSync(fixture.ws),
+      shownDir: ".",
+      matcher: matcher.right,
+      glob: undefined,
+      limit: 100_000,
+      maxFiles: 200_000,
+      resolveLink: workspace.tryResolve,
+      parallel: { workers: options.workers, minFiles: 0 }
+    }))
+  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))))
+
+const threads = () => Fs.readdirSync("/proc/self/task").length
+
+describe.skipIf(process.platform !== "linux")("the search workers kept between searches", () => {
+  it.live("are taken by the next search, which tells them its own test", () =>
+    Effect.gen(function*() {
+      const first = yield* search("alpha", { regex: false, workers: 2 })
+      expect(first.lines).toEqual((yield* search("alpha", { regex: false, workers: 0 })).lines)
+      expect(first.lines).toHaveLength(43)
+      expect(idleWorkers()).toBe(2)
+      const before = threads()
+      // another pattern, another kind of test (re2js): what the kept workers now answer with
+      for (const [pattern, regex] of [["be+ta \\d*5$", true], ["gamma", false], ["alpha", false]] as const) {
+        const alone = yield* search(pattern, { regex, workers: 0 })
+        const pooled = yield* search(pattern, { regex, workers: 2 })
+        expect(pooled.lines, pattern).toEqual(alone.lines)
+        expect(pooled.lines.length, pattern).toBeGreaterThan(0)
+      }
+      // no thread was started for them
+      expect(threads()).toBe(before)
+      expect(idleWorkers()).toBe(2)
+    }), { timeout: 30_000 })
+
+  it.live("are at most three, however many searches ran at once", () =>
+    Effect.gen(function*() {
+      yield* Effect.all(Array.from({ length: 4 }, () => search("beta", { regex: false, workers: 2 })), { concurrency: "unbounded" })
+      expect(idleWorkers()).toBe(3)
+    }), { timeout: 30_000 })
+
+  it("keep no process alive", async () => {
+    const script = fileURLToPath(new URL("./searchThenExit.ts", import.meta.url))
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ["--import", "tsx", script], { timeout: 30_000 })
+      let out = ""
+      child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
+      child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
+    })
+    expect(code).toBe(0)
+    const report: unknown = JSON.parse(stdout)
+    expect(report).toMatchObject({ lines: 10, kept: 1 })
+    // it ended on its own, well before the kept worker's idle time was up
+    expect(report).toHaveProperty("exitAfterMs", expect.any(Number))
+    const after = typeof report === "object" && report !== null && "exitAfterMs" in report ? Number(report.exitAfterMs) : Infinity
+    expect(after).toBeLessThan(IDLE_WORKER_MS / 2)
+  }, 40_000)
+})
