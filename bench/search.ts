@@ -166,6 +166,7 @@ const main = async () => {
         row("find -name '*.md'", "find") +
         row("find_files \"*.md\"", "findFiles") +
         `load average after: ${loadAverage()}; search_files started ${workerCounts.join(", ")} worker thread(s) in its runs\n` +
+        `runs (ms): search_files ${times.search.map((t) => t.toFixed(0)).join(" ")}; grep ${times.grep.map((t) => t.toFixed(0)).join(" ")}\n` +
         "\n" +
         ratio("search_files / grep -rn", times.search, times.grep, 1) +
         ratio("find_files / find -name", times.findFiles, times.find, 2)

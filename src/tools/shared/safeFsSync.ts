@@ -68,6 +68,16 @@ const openDirectoryAt = (target: string, path: string): OpenDirectory => {
 /** Opens the directory at `path` (a resolved, real path), bound to it. The caller closes it. */
 export const openDirectorySync = (path: string): OpenDirectory => openDirectoryAt(path, path)
 
+/**
+ * A second descriptor of an open directory: through its descriptor where descriptors have
+ * paths (`/proc/PID/fd/N/.`, the same directory whatever its path leads to now, so nothing to
+ * check), else opened at its path and checked. The caller closes it.
+ */
+export const reopenDirectorySync = (dir: OpenDirectory): OpenDirectory =>
+  hasFdPaths()
+    ? { fd: attempt("open", dir.path, () => NodeFs.openSync(`${fdDir()}${dir.fd}/.`, DIRECTORY_FLAGS)), path: dir.path }
+    : openDirectorySync(dir.path)
+
 /** Opens the subdirectory `name` of an open directory through its descriptor. The caller closes it. */
 export const openChildDirectorySync = (parent: OpenDirectory, name: string): OpenDirectory =>
   openDirectoryAt(childOf(parent.fd, parent.path, name), NodePath.join(parent.path, name))

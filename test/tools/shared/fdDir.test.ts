@@ -1,13 +1,14 @@
 /**
  * The directory of this process's descriptors: `/proc/PID/fd/` when `/proc/self` is this
  * process (no `self` link to resolve at each open), and an entry named through it is the
- * entry of the open directory, whatever the directory's path leads to later.
+ * entry of the open directory, whatever the directory's path leads to later; so is a second
+ * descriptor of the directory opened through the first.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { childOf, fdDir, hasFdPaths } from "../../../src/tools/shared/safeFsNode.js"
-import { closeSync, openDirectorySync } from "../../../src/tools/shared/safeFsSync.js"
+import { closeSync, openDirectorySync, reopenDirectorySync } from "../../../src/tools/shared/safeFsSync.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 describe.skipIf(process.platform !== "linux")("fdDir", () => {
@@ -32,6 +33,16 @@ describe.skipIf(process.platform !== "linux")("fdDir", () => {
         Fs.renameSync(Path.join(base, "a"), Path.join(base, "moved"))
         Fs.symlinkSync(Path.join(base, "out"), Path.join(base, "a"))
         expect(Fs.readFileSync(name, "utf8")).toBe("inside")
+        // a second descriptor of it is the same directory too
+        const again = reopenDirectorySync(dir)
+        try {
+          expect(again).toMatchObject({ path: dir.path })
+          expect(again.fd).not.toBe(dir.fd)
+          expect(Fs.readFileSync(childOf(again.fd, again.path, "f.txt"), "utf8")).toBe("inside")
+          expect(Fs.fstatSync(again.fd).ino).toBe(Fs.fstatSync(dir.fd).ino)
+        } finally {
+          closeSync(again.fd, again.path)
+        }
       } finally {
         closeSync(dir.fd, dir.path)
       }

@@ -14,11 +14,11 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { availableParallelism, loadavg } from "node:os"
 import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { directoryFailure, escapingPattern, failure, plural, TAGS, walkNotes } from "./common.js"
+import { freeCores } from "./freeCores.js"
 import { compileGlob, type GlobMatcher } from "./glob.js"
 import { SEARCH_FILE_MAX_BYTES } from "./searchFile.js"
 import { compileMatcher } from "./searchMatch.js"
@@ -36,26 +36,17 @@ export const SEARCH_MAX_WORKERS = 3
  */
 export const SEARCH_PARALLEL_MIN_FILES = 2000
 /**
- * Runnable tasks per core (the 1-minute load average over the cores) from which a search starts
- * no worker. A worker only pays when a core would otherwise idle: measured on 2 cores with
- * 50,000 small files, one worker made a search up to 1.6x faster while a core was free, and
- * 1.2-1.5x slower while other work kept both busy (it costs CPU time to start and to talk to,
- * and then gets no core of its own).
+ * How a call made now runs in parallel: one worker per core that other processes leave free
+ * (at least three quarters of it) besides the main thread's (`freeCores`, which does not count
+ * this process's own work), at most `SEARCH_MAX_WORKERS`. A worker only pays when a core would otherwise idle: measured on
+ * 2 cores with 50,000 small files, one worker made a search up to 1.6x faster while a core was
+ * free, and 1.2-1.5x slower while other work kept both busy (it costs CPU time to start and to
+ * talk to, and then gets no core of its own).
  */
-export const SEARCH_BUSY_LOAD_PER_CORE = 1
-
-/**
- * How a call made now runs in parallel: one worker per core besides the main thread's, at most
- * `SEARCH_MAX_WORKERS`, none on a machine whose cores are busy with other work.
- */
-export const searchParallelism = (): Parallelism => {
-  const cores = availableParallelism()
-  const busy = loadavg()[0] ?? 0
-  return {
-    workers: busy >= cores * SEARCH_BUSY_LOAD_PER_CORE ? 0 : Math.min(SEARCH_MAX_WORKERS, Math.max(0, cores - 1)),
-    minFiles: SEARCH_PARALLEL_MIN_FILES
-  }
-}
+export const searchParallelism = (): Parallelism => ({
+  workers: Math.min(SEARCH_MAX_WORKERS, Math.max(0, Math.ceil(freeCores() - 0.25) - 1)),
+  minFiles: SEARCH_PARALLEL_MIN_FILES
+})
 
 const TOOL = "search_files"
 

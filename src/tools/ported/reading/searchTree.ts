@@ -11,9 +11,10 @@
  *   from an earlier search: they cost nothing to start), it starts worker threads
  *   (`searchWorkers.ts`) and hands a worker with room a job of up to `JOB_FILES` files, which
  *   tells the files without a first match from the others off the main thread. For jobs, the
- *   directory is opened again (and checked, `openDirectorySync`) and held until the visit is
- *   over and every job is answered, so the walk goes on meanwhile; held directories are closed
- *   only after the workers are terminated (their finalizer is added first).
+ *   directory is opened again (through the walk's descriptor, `reopenDirectorySync`) and held
+ *   until the visit is over and every job is answered, so the walk goes on meanwhile; held
+ *   directories are closed only after the workers are let go (their finalizer is added first:
+ *   a worker with a job unanswered is terminated, one without is kept idle).
  * - Larger files and links to files are streamed on the main thread (`searchStreamed`), at most
  *   `SEARCH_STREAMS` at a time.
  * - The walk stops once `limit` lines are out; jobs still out are dropped with the workers.
@@ -29,7 +30,7 @@ import type { SafeFsError } from "../../shared/safeFsError.js"
 import { childOf, hasFdPaths } from "../../shared/safeFsNode.js"
 import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
 import { scan, type ScanDirectory, type ScanEntry, type ScanResult } from "../../shared/safeFsScan.js"
-import { closeSync, openDirectorySync, readSmallChildSync } from "../../shared/safeFsSync.js"
+import { closeSync, readSmallChildSync, reopenDirectorySync } from "../../shared/safeFsSync.js"
 import { SKIP_NAMES } from "./common.js"
 import type { GlobMatcher } from "./glob.js"
 import { searchSmallSync, searchStreamed, SYNC_MAX_BYTES } from "./searchFile.js"
@@ -195,7 +196,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
       if (lease.current === undefined) {
         let reopened: OpenDirectory
         try {
-          reopened = openDirectorySync(dir.path)
+          reopened = reopenDirectorySync(dir)
         } catch {
           // changed meanwhile: searched through the descriptor the walk holds
           lease.failed = true
