@@ -105,6 +105,7 @@ const takeThread = (): Thread => {
     if (kept.timer !== undefined) clearTimeout(kept.timer)
     kept.timer = undefined
     kept.worker.ref()
+    kept.port.ref()
     return kept
   }
   const { port1, port2 } = new MessageChannel()
@@ -137,6 +138,7 @@ const drop = (thread: Thread): void => {
 /** Keeps an idle worker for the next search (ended after `IDLE_WORKER_MS`, or if it stops meanwhile). */
 const keep = (thread: Thread): void => {
   thread.worker.unref()
+  thread.port.unref()
   thread.timer = setTimeout(() => {
     drop(thread)
     void terminate(thread)
