@@ -4,9 +4,10 @@
  * no timer: services, span, interruption and their own timeouts hold for them as for the others.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Fiber, Layer, Schema, Tracer } from "effect"
+import { Context, Effect, Layer, Schema, Tracer } from "effect"
 import { makeRawTool } from "../../src/tools/mcp/index.js"
 import { Tool, ToolSystem, ToolTimeout, Workspace } from "../../src/index.js"
+import { makeHeldHandler } from "../helpers/heldHandler.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("no-deadline-")
@@ -21,19 +22,13 @@ const greet = Tool.make("greet", {
   handler: ({ name }) => Effect.map(Greeter, (g) => g.greet(name))
 })
 
-/** Where `held` reports what happened to it. */
-let started: Deferred.Deferred<void> | undefined
-const finalized: Array<string> = []
+const waiting = makeHeldHandler()
 const held = Tool.make("held", {
   description: "Waits until interrupted; its finalizer is asynchronous",
   parameters: Schema.Struct({}),
   readOnly: true,
   timeout: "none",
-  handler: () =>
-    Effect.zipRight(
-      Effect.suspend(() => (started === undefined ? Effect.void : Deferred.succeed(started, undefined))),
-      Effect.never
-    ).pipe(Effect.onInterrupt(() => Effect.sleep("30 millis").pipe(Effect.zipRight(Effect.sync(() => finalized.push("held"))))))
+  handler: waiting.handler
 })
 
 const spanName = Tool.make("span_name", {
@@ -94,14 +89,7 @@ describe("tools without an executor deadline", () => {
   it.live("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
-      finalized.length = 0
-      const ready = yield* Deferred.make<void>()
-      started = ready
-      const fiber = yield* Effect.fork(tools.execute("held", {}))
-      yield* Deferred.await(ready)
-      yield* Fiber.interrupt(fiber)
-      expect(finalized).toEqual(["held"])
-      started = undefined
+      expect(yield* waiting.interruptOnceStarted(tools.execute("held", {}))).toEqual(["held"])
     }).pipe(Effect.provide(system)), 10_000)
 
   it.effect.each([

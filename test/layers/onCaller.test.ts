@@ -6,19 +6,18 @@
  * for its finalizers.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Fiber, FiberId, Layer, Tracer } from "effect"
+import { Context, Effect, FiberId, Layer, Tracer } from "effect"
 import { makeCallContext } from "../../src/layers/callContext.js"
 import { makeRawTool } from "../../src/tools/mcp/index.js"
 import { ToolRegistry, ToolSystem, Workspace } from "../../src/index.js"
+import { makeHeldHandler } from "../helpers/heldHandler.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("on-caller-")
 
 class Caller extends Context.Tag("test/OnCallerCaller")<Caller, string>() {}
 
-/** Where `held` reports what happened to it. */
-let started: Deferred.Deferred<void> | undefined
-const finalized: Array<string> = []
+const held = makeHeldHandler()
 
 const raw = (name: string, timeout: "none" | "5 seconds", handler: () => Effect.Effect<unknown>) =>
   makeRawTool(name, { description: name, parameters: { type: "object", properties: {} }, readOnly: true, timeout, handler })
@@ -36,12 +35,6 @@ const whereAmI = () =>
     }
   })
 
-const held = () =>
-  Effect.zipRight(
-    Effect.suspend(() => (started === undefined ? Effect.void : Deferred.succeed(started, undefined))),
-    Effect.never
-  ).pipe(Effect.onInterrupt(() => Effect.sleep("30 millis").pipe(Effect.zipRight(Effect.sync(() => finalized.push("held"))))))
-
 /** Registers `tool` as the bridge registers a proxy: with an empty context. */
 const registerBare = (tool: ReturnType<typeof raw>) =>
   Effect.flatMap(ToolRegistry, (registry) =>
@@ -50,7 +43,7 @@ const registerBare = (tool: ReturnType<typeof raw>) =>
 const system = Layer.effectDiscard(Effect.all([
   registerBare(raw("bare", "none", whereAmI)),
   registerBare(raw("bare_timed", "5 seconds", whereAmI)),
-  registerBare(raw("bare_held", "none", held))
+  registerBare(raw("bare_held", "none", held.handler))
 ])).pipe(
   Layer.provideMerge(ToolSystem.layerNode({
     builtins: false,
@@ -101,13 +94,6 @@ describe("the handler of a tool registered without services", () => {
   it.live("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
-      finalized.length = 0
-      const ready = yield* Deferred.make<void>()
-      started = ready
-      const fiber = yield* Effect.fork(tools.execute("bare_held", {}))
-      yield* Deferred.await(ready)
-      yield* Fiber.interrupt(fiber)
-      expect(finalized).toEqual(["held"])
-      started = undefined
+      expect(yield* held.interruptOnceStarted(tools.execute("bare_held", {}))).toEqual(["held"])
     }).pipe(Effect.provide(system)), 10_000)
 })

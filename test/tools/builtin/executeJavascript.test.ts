@@ -1,8 +1,6 @@
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Exit, Fiber, Layer, Option, Scope } from "effect"
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
-import { fileURLToPath } from "node:url"
 import { ToolSystem, Workspace } from "../../../src/index.js"
 import {
   EXECUTE_JAVASCRIPT_MAX_CODE_BYTES,
@@ -13,6 +11,7 @@ import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../src/tools/builtin
 import { STDOUT_MAX_CHARS } from "../../../src/tools/builtin/sandbox/protocol.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { sandboxSystem } from "./sandbox/system.js"
+import { runScript } from "../../helpers/runScript.js"
 
 const dir = makeTempDirSync("execute-js-")
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -324,14 +323,8 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
       }))
 
     it("a pool whose layer is never closed does not keep the process alive", async () => {
-      const script = fileURLToPath(new URL("./sandbox/oneCall.ts", import.meta.url))
       const started = Date.now()
-      const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = execFile(process.execPath, ["--import", "tsx", script], { timeout: 30_000 })
-        let out = ""
-        child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
-        child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
-      })
+      const { code, stdout } = await runScript(new URL("./sandbox/oneCall.ts", import.meta.url))
       expect(code).toBe(0)
       expect(JSON.parse(stdout)).toEqual({
         outcome: { kind: "ok", stdout: "child\n", result: "42" },

@@ -5,10 +5,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { execFile } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
 import type { Outcome } from "../../../../src/tools/builtin/sandbox/protocol.js"
+import { runScript } from "../../../helpers/runScript.js"
 
 const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
 const OK: Outcome = { kind: "ok", stdout: "", result: "4950" }
@@ -89,14 +88,8 @@ describe("sandbox pool", () => {
       })), 30_000)
 
   it("an idle pool with a burst's Workers still warm does not keep the process alive", async () => {
-    const script = fileURLToPath(new URL("./burstThenExit.ts", import.meta.url))
     const started = Date.now()
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = execFile(process.execPath, ["--import", "tsx", script], { timeout: 30_000 })
-      let out = ""
-      child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
-      child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
-    })
+    const { code, stdout } = await runScript(new URL("./burstThenExit.ts", import.meta.url))
     expect(code).toBe(0)
     const stats: unknown = JSON.parse(stdout)
     expect(stats).toMatchObject({ idle: 4, live: 4 })

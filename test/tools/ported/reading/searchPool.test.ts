@@ -6,14 +6,13 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
-import { execFile } from "node:child_process"
 import * as Fs from "node:fs"
-import { fileURLToPath } from "node:url"
 import { Workspace } from "../../../../src/index.js"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
 import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
 import { makeWorkspace } from "./harness.js"
+import { runScript } from "../../../helpers/runScript.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
 
@@ -74,13 +73,7 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
     }), { timeout: 30_000 })
 
   it("keep no process alive", async () => {
-    const script = fileURLToPath(new URL("./searchThenExit.ts", import.meta.url))
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = execFile(process.execPath, ["--import", "tsx", script], { timeout: 30_000 })
-      let out = ""
-      child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
-      child.on("exit", (exitCode) => resolve({ code: exitCode, stdout: out }))
-    })
+    const { code, stdout } = await runScript(new URL("./searchThenExit.ts", import.meta.url))
     expect(code).toBe(0)
     const report: unknown = JSON.parse(stdout)
     expect(report).toMatchObject({ lines: 10, kept: 1 })
