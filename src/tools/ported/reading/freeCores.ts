@@ -1,7 +1,7 @@
 /**
- * How many cores other processes leave free: the machine's idle time and this process's own
+ * How many cores other processes leave free: the machine's busy time less this process's own
  * CPU time between two readings, so a search's own past work (its worker threads included)
- * never counts as load. The 1-minute load average counts it: a few searches in a row raised it
+ * never counts as load (nor does time a core spent waiting for the disk). The 1-minute load average counts it: a few searches in a row raised it
  * past the core count on an idle 2-core machine, and the next search then started no worker.
  * Without a recent reading (the first call), the tasks running right now tell (Linux's
  * `/proc/loadavg`, the least of three looks: one look alone often catches a passing task), and
@@ -15,8 +15,8 @@ import { availableParallelism, cpus, loadavg } from "node:os"
 /** A reading of the CPU time spent so far. */
 interface Reading {
   readonly at: number
-  /** Idle time of every core together (ms). */
-  readonly idleMs: number
+  /** Busy time (user, nice, system, interrupts) of every core together (ms). */
+  readonly busyMs: number
   /** This process's CPU time, every thread's (ms). */
   readonly ownMs: number
 }
@@ -30,7 +30,7 @@ const read = (): Reading => {
   const own = process.cpuUsage()
   return {
     at: performance.now(),
-    idleMs: cpus().reduce((total, core) => total + core.times.idle, 0),
+    busyMs: cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0),
     ownMs: (own.user + own.system) / 1000
   }
 }
@@ -71,8 +71,7 @@ export const freeCores = (): number => {
     lastFree = Math.max(0, cores - othersNow())
     return lastFree
   }
-  const idle = (now.idleMs - previous.idleMs) / window
-  const own = (now.ownMs - previous.ownMs) / window
-  lastFree = Math.min(cores, Math.max(0, idle + own))
+  const others = (now.busyMs - previous.busyMs - (now.ownMs - previous.ownMs)) / window
+  lastFree = Math.min(cores, Math.max(0, cores - others))
   return lastFree
 }
