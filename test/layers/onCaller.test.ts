@@ -6,10 +6,10 @@
  * for its finalizers.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, FiberId, Layer, Tracer } from "effect"
+import { Context, Effect, FiberId, Layer, Schema, Tracer } from "effect"
 import { makeCallContext } from "../../src/layers/callContext.js"
 import { makeRawTool } from "../../src/tools/mcp/index.js"
-import { ToolRegistry, ToolSystem, Workspace } from "../../src/index.js"
+import { Tool, ToolRegistry, ToolSystem, Workspace } from "../../src/index.js"
 import { makeHeldHandler } from "../helpers/heldHandler.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -36,11 +36,22 @@ const whereAmI = () =>
   })
 
 /** Registers `tool` as the bridge registers a proxy: with an empty context. */
-const registerBare = (tool: ReturnType<typeof raw>) =>
+const registerBare = (tool: Tool.Tool) =>
   Effect.flatMap(ToolRegistry, (registry) =>
     registry.register(tool).pipe(Effect.mapInputContext<never, never>(() => Context.empty())))
 
+/** Registered bare too, but with a memory cap: the cap needs the child fiber. */
+const capped = Tool.make("bare_capped", {
+  description: "bare_capped",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  timeout: "none",
+  memoryLimitMb: 512,
+  handler: whereAmI
+})
+
 const system = Layer.effectDiscard(Effect.all([
+  registerBare(capped),
   registerBare(raw("bare", "none", whereAmI)),
   registerBare(raw("bare_timed", "5 seconds", whereAmI)),
   registerBare(raw("bare_held", "none", held.handler))
@@ -72,10 +83,10 @@ describe("the handler of a tool registered without services", () => {
       expect(yield* call("bare")).toEqual({ fiber: me, caller: "the caller", span: null })
     }).pipe(Effect.provide(system)))
 
-  it.effect("runs in a child fiber when it has a deadline, or when its tool holds services", () =>
+  it.effect("runs in a child fiber when it has a deadline or a memory cap, or when its tool holds services", () =>
     Effect.gen(function*() {
       const me = FiberId.threadName(yield* Effect.fiberId)
-      for (const name of ["bare_timed", "bound"]) {
+      for (const name of ["bare_timed", "bare_capped", "bound"]) {
         const where = yield* call(name)
         expect(where).toMatchObject({ caller: "the caller", span: null })
         expect(where).not.toMatchObject({ fiber: me })

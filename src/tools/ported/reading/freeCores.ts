@@ -1,11 +1,12 @@
 /**
  * How many cores other processes leave free: the machine's busy time less this process's own
  * CPU time between two readings, so a search's own past work (its worker threads included)
- * never counts as load (nor does time a core spent waiting for the disk). The 1-minute load average counts it: a few searches in a row raised it
- * past the core count on an idle 2-core machine, and the next search then started no worker.
- * Without a recent reading (the first call), the tasks running right now tell (Linux's
- * `/proc/loadavg`, the least of three looks: one look alone often catches a passing task), and
- * elsewhere the load average: it lags, and still counts processes that ended a minute ago.
+ * never counts as load (nor does time a core spent waiting for the disk). The 1-minute load
+ * average counts it: a few searches in a row raised it past the core count on an idle 2-core
+ * machine, and the next search then started no worker. Without a recent reading (the first
+ * call), the tasks running right now tell (Linux's `/proc/loadavg`, the least of three looks:
+ * one look alone often catches a passing task), and elsewhere the load average: it lags, and
+ * still counts processes that ended a minute ago.
  *
  * @since 0.4.0
  */
@@ -13,7 +14,8 @@ import { readFileSync } from "node:fs"
 import { availableParallelism, cpus, loadavg } from "node:os"
 
 /** A reading of the CPU time spent so far. */
-interface Reading {
+export interface CpuReading {
+  /** When it was taken (ms, monotonic). */
   readonly at: number
   /** Busy time (user, nice, system, interrupts) of every core together (ms). */
   readonly busyMs: number
@@ -21,57 +23,80 @@ interface Reading {
   readonly ownMs: number
 }
 
-/** The shortest time between two readings that tells anything (the idle counters tick in 10 ms). */
+/** The shortest time between two readings that tells anything (the counters tick in 10 ms). */
 export const MIN_WINDOW_MS = 200
-/** The longest: an older reading tells about another time, and the load average is used instead. */
+/** The longest: an older reading tells about another time, and the tasks running now are used instead. */
 export const MAX_WINDOW_MS = 60_000
 
-const read = (): Reading => {
-  const own = process.cpuUsage()
-  return {
-    at: performance.now(),
-    busyMs: cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0),
-    ownMs: (own.user + own.system) / 1000
-  }
+/** The cores other processes left free between two readings (0 to `cores`). */
+export const freeBetween = (previous: CpuReading, now: CpuReading, cores: number): number => {
+  const others = (now.busyMs - previous.busyMs - (now.ownMs - previous.ownMs)) / (now.at - previous.at)
+  return Math.min(cores, Math.max(0, cores - others))
+}
+
+/** Tasks other than the reader running or runnable, from `/proc/loadavg`'s text (`undefined` if it does not say). */
+export const othersRunningIn = (loadavgText: string): number | undefined => {
+  const running = Number(loadavgText.split(" ")[3]?.split("/")[0])
+  return Number.isInteger(running) && running > 0 ? running - 1 : undefined
+}
+
+/** What `makeFreeCores` reads the machine with. */
+export interface CpuSource {
+  readonly cores: () => number
+  readonly read: () => CpuReading
+  /** Tasks of other processes running now. */
+  readonly othersNow: () => number
 }
 
 /**
- * Tasks other than this thread running or runnable now, by `/proc/loadavg`'s `running/total`
- * field (the least of three looks); the 1-minute load average where there is no such file.
+ * A `freeCores` over `source`: the cores not used by other processes since its last call.
+ * Within `MIN_WINDOW_MS` of that call, the same answer; on the first call, or after
+ * `MAX_WINDOW_MS`, the cores less the tasks running now.
  */
+export const makeFreeCores = (source: CpuSource): () => number => {
+  let last: CpuReading | undefined
+  let lastFree: number | undefined
+  return () => {
+    const cores = source.cores()
+    const now = source.read()
+    const previous = last
+    const window = previous === undefined ? 0 : now.at - previous.at
+    if (previous !== undefined && window < MIN_WINDOW_MS && lastFree !== undefined) return lastFree
+    last = now
+    lastFree = previous === undefined || window < MIN_WINDOW_MS || window > MAX_WINDOW_MS
+      ? Math.min(cores, Math.max(0, cores - source.othersNow()))
+      : freeBetween(previous, now, cores)
+    return lastFree
+  }
+}
+
+/** Tasks of other processes running now: the least of three looks at `/proc/loadavg`, else the load average. */
 const othersNow = (): number => {
-  let least = Number.POSITIVE_INFINITY
+  let least: number | undefined
   try {
-    for (let i = 0; i < 3; i++) {
-      const running = Number(readFileSync("/proc/loadavg", "latin1").split(" ")[3]?.split("/")[0])
-      if (Number.isInteger(running)) least = Math.min(least, running - 1)
+    for (let look = 0; look < 3; look++) {
+      const others = othersRunningIn(readFileSync("/proc/loadavg", "latin1"))
+      if (others !== undefined) least = least === undefined ? others : Math.min(least, others)
     }
   } catch {
     // not Linux: the load average below
   }
-  return Number.isFinite(least) ? Math.max(0, least) : loadavg()[0] ?? 0
+  return least ?? loadavg()[0] ?? 0
 }
 
-let last: Reading | undefined
-let lastFree: number | undefined
-
-/**
- * The cores not used by other processes since the last call (at most `availableParallelism()`,
- * fractional). Within `MIN_WINDOW_MS` of it, the same answer; on the first call, or after
- * `MAX_WINDOW_MS`, the cores less the tasks running now (`othersNow`).
- */
-export const freeCores = (): number => {
-  const cores = availableParallelism()
-  const now = read()
-  const previous = last
-  const window = previous === undefined ? 0 : now.at - previous.at
-  if (previous !== undefined && window < MIN_WINDOW_MS && lastFree !== undefined) return lastFree
-  last = now
-  if (previous === undefined || window < MIN_WINDOW_MS || window > MAX_WINDOW_MS) {
-    lastFree = Math.max(0, cores - othersNow())
-    return lastFree
-  }
-  const others = (now.busyMs - previous.busyMs - (now.ownMs - previous.ownMs)) / window
-  lastFree = Math.min(cores, Math.max(0, cores - others))
-  return lastFree
+/** The machine as Node sees it. */
+const machine: CpuSource = {
+  cores: availableParallelism,
+  read: () => {
+    const own = process.cpuUsage()
+    return {
+      at: performance.now(),
+      busyMs: cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0),
+      ownMs: (own.user + own.system) / 1000
+    }
+  },
+  othersNow
 }
+
+/** The cores other processes leave free now (see `makeFreeCores`), on this machine. */
+export const freeCores: () => number = makeFreeCores(machine)

@@ -7,9 +7,13 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { Workspace } from "../../../../src/index.js"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
-import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { IDLE_WORKER_MS, idleWorkers, startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { childOf } from "../../../../src/tools/shared/safeFsNode.js"
+import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
+import { closeSync, openDirectorySync } from "../../../../src/tools/shared/safeFsSync.js"
 import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
 import { makeWorkspace } from "./harness.js"
 import { runScript } from "../../../helpers/runScript.js"
@@ -64,6 +68,29 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       // no thread was started for them
       expect(threads()).toBe(before)
       expect(idleWorkers()).toBe(2)
+    }), { timeout: 30_000 })
+
+  it.live("are not kept when a search ends with a job of theirs unanswered (terminated instead)", () =>
+    Effect.gen(function*() {
+      yield* search("alpha", { regex: false, workers: 1 })
+      const before = idleWorkers()
+      expect(before).toBeGreaterThanOrEqual(1)
+      const matcher = compileMatcher("alpha", { regex: false, caseSensitive: true })
+      if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+      const dir = openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d0")))
+      try {
+        yield* Effect.scoped(Effect.gen(function*() {
+          const workers = yield* startSearchWorkers(1, matcher.right.prefilter, FIRST_BLOCK_BYTES)
+          // it took a kept worker
+          expect(idleWorkers()).toBe(before - 1)
+          expect(workers.submit(childOf(dir.fd, dir.path, ""), Fs.readdirSync(dir.path))).toBeDefined()
+          expect(workers.outstanding()).toBe(1)
+          // the search ends here, its job still out
+        }))
+        expect(idleWorkers()).toBe(before - 1)
+      } finally {
+        closeSync(dir.fd, dir.path)
+      }
     }), { timeout: 30_000 })
 
   it.live("are at most three, however many searches ran at once", () =>
