@@ -28,11 +28,12 @@ export const MIN_WINDOW_MS = 200
 /** The longest: an older reading tells about another time, and the tasks running now are used instead. */
 export const MAX_WINDOW_MS = 60_000
 
+/** The cores left when other processes use `others` of them (0 to `cores`). */
+const coresLeft = (cores: number, others: number): number => Math.min(cores, Math.max(0, cores - others))
+
 /** The cores other processes left free between two readings (0 to `cores`). */
-export const freeBetween = (previous: CpuReading, now: CpuReading, cores: number): number => {
-  const others = (now.busyMs - previous.busyMs - (now.ownMs - previous.ownMs)) / (now.at - previous.at)
-  return Math.min(cores, Math.max(0, cores - others))
-}
+export const freeBetween = (previous: CpuReading, now: CpuReading, cores: number): number =>
+  coresLeft(cores, (now.busyMs - previous.busyMs - (now.ownMs - previous.ownMs)) / (now.at - previous.at))
 
 /** Tasks other than the reader running or runnable, from `/proc/loadavg`'s text (`undefined` if it does not say). */
 export const othersRunningIn = (loadavgText: string): number | undefined => {
@@ -43,6 +44,8 @@ export const othersRunningIn = (loadavgText: string): number | undefined => {
 /** What `makeFreeCores` reads the machine with. */
 export interface CpuSource {
   readonly cores: () => number
+  /** The time now (ms, monotonic), as `CpuReading.at`. */
+  readonly now: () => number
   readonly read: () => CpuReading
   /** Tasks of other processes running now. */
   readonly othersNow: () => number
@@ -54,19 +57,19 @@ export interface CpuSource {
  * `MAX_WINDOW_MS`, the cores less the tasks running now.
  */
 export const makeFreeCores = (source: CpuSource): () => number => {
-  let last: CpuReading | undefined
-  let lastFree: number | undefined
+  // the last reading and the answer given with it
+  let last: { readonly reading: CpuReading; readonly free: number } | undefined
   return () => {
+    // within the shortest window the last answer stands: the machine is not read again
+    if (last !== undefined && source.now() - last.reading.at < MIN_WINDOW_MS) return last.free
     const cores = source.cores()
     const now = source.read()
-    const previous = last
-    const window = previous === undefined ? 0 : now.at - previous.at
-    if (previous !== undefined && window < MIN_WINDOW_MS && lastFree !== undefined) return lastFree
-    last = now
-    lastFree = previous === undefined || window < MIN_WINDOW_MS || window > MAX_WINDOW_MS
-      ? Math.min(cores, Math.max(0, cores - source.othersNow()))
-      : freeBetween(previous, now, cores)
-    return lastFree
+    const window = last === undefined ? 0 : now.at - last.reading.at
+    const free = last !== undefined && window >= MIN_WINDOW_MS && window <= MAX_WINDOW_MS
+      ? freeBetween(last.reading, now, cores)
+      : coresLeft(cores, source.othersNow())
+    last = { reading: now, free }
+    return free
   }
 }
 
@@ -87,6 +90,7 @@ const othersNow = (): number => {
 /** The machine as Node sees it. */
 const machine: CpuSource = {
   cores: availableParallelism,
+  now: () => performance.now(),
   read: () => {
     const own = process.cpuUsage()
     return {

@@ -23,13 +23,13 @@ import { compileGlob, type GlobMatcher } from "./glob.js"
 import { SEARCH_FILE_MAX_BYTES } from "./searchFile.js"
 import { compileMatcher } from "./searchMatch.js"
 import { type Parallelism, searchTree } from "./searchTree.js"
+import { SEARCH_MAX_WORKERS } from "./searchWorkers.js"
 
 /** Largest `max_results`. */
 export const SEARCH_MAX_RESULTS = 1000
 /** Most files one call searches; past them it stops with what it found, and says so. */
 export const SEARCH_MAX_FILES = 200_000
-/** Most worker threads one call starts. */
-export const SEARCH_MAX_WORKERS = 3
+export { SEARCH_MAX_WORKERS } from "./searchWorkers.js"
 /**
  * Files a search meets before it starts its workers: starting one costs tens of milliseconds,
  * about what the main thread takes to search this many small files alone.
@@ -38,10 +38,10 @@ export const SEARCH_PARALLEL_MIN_FILES = 2000
 /**
  * How a call made now runs in parallel: one worker per core that other processes leave free
  * (at least three quarters of it) besides the main thread's (`freeCores`, which does not count
- * this process's own work), at most `SEARCH_MAX_WORKERS`. A worker only pays when a core would otherwise idle: measured on
- * 2 cores with 50,000 small files, one worker made a search up to 1.6x faster while a core was
- * free, and 1.2-1.5x slower while other work kept both busy (it costs CPU time to start and to
- * talk to, and then gets no core of its own).
+ * this process's own work), at most `SEARCH_MAX_WORKERS`. A worker only pays when a core would
+ * otherwise idle: measured on 2 cores with 50,000 small files, one worker made a search up to
+ * 1.6x faster while a core was free, and 1.2-1.5x slower while other work kept both busy (it
+ * costs CPU time to start and to talk to, and then gets no core of its own).
  */
 export const searchParallelism = (): Parallelism => ({
   workers: Math.min(SEARCH_MAX_WORKERS, Math.max(0, Math.ceil(freeCores() - 0.25) - 1)),

@@ -139,6 +139,7 @@ const bound = (prefix) => {
 }
 port.on("message", (message) => {
   if (message.setup === true) {
+    // dropped first: a test that fails to compile leaves none, never the last search's
     firstMatch = undefined
     blockBytes = message.blockBytes
     if (buffer.length < blockBytes) buffer = Buffer.allocUnsafe(blockBytes)

@@ -67,6 +67,9 @@ export interface SearchWorkers {
   readonly errors: () => ReadonlyArray<Error>
 }
 
+/** Most worker threads one search starts, and most kept idle between searches. */
+export const SEARCH_MAX_WORKERS = 3
+
 /** How long an idle worker is kept for the next search. */
 export const IDLE_WORKER_MS = 5000
 
@@ -146,7 +149,7 @@ const keep = (thread: Thread): void => {
   thread.timer.unref()
   idle.push(thread)
   // at most as many kept as one search starts
-  for (let oldest = idle[0]; oldest !== undefined && idle.length > SEARCH_POOL_MAX; oldest = idle[0]) {
+  for (let oldest = idle[0]; oldest !== undefined && idle.length > SEARCH_MAX_WORKERS; oldest = idle[0]) {
     drop(oldest)
     void terminate(oldest)
   }
@@ -154,9 +157,6 @@ const keep = (thread: Thread): void => {
 
 /** Idle workers a search can have at once (without the cost of starting one). */
 export const idleWorkers = (): number => idle.length
-
-/** Most idle workers kept. */
-const SEARCH_POOL_MAX = 3
 
 /**
  * Starts `count` workers (idle ones first) for a search whose first test is `prefilter`, each

@@ -86,10 +86,14 @@ describe("othersRunningIn", () => {
 describe("makeFreeCores", () => {
   /** A machine whose readings and running tasks the test sets. */
   const fake = () => {
-    const state = { reading: { at: 0, busyMs: 0, ownMs: 0 } as CpuReading, others: 0, looks: 0 }
+    const state = { reading: { at: 0, busyMs: 0, ownMs: 0 } as CpuReading, others: 0, looks: 0, reads: 0 }
     const free = makeFreeCores({
       cores: () => 2,
-      read: () => state.reading,
+      now: () => state.reading.at,
+      read: () => {
+        state.reads++
+        return state.reading
+      },
       othersNow: () => {
         state.looks++
         return state.others
@@ -114,6 +118,7 @@ describe("makeFreeCores", () => {
     // within the shortest window: the same answer, nothing read anew
     state.reading = { at: MIN_WINDOW_MS - 1, busyMs: 0, ownMs: 0 }
     expect(free()).toBe(0)
+    expect(state.reads).toBe(1)
     // a window later: another process used half a core, we used one
     state.reading = { at: 1000, busyMs: 1500, ownMs: 1000 }
     expect(free()).toBe(1.5)
