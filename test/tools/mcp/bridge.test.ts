@@ -35,11 +35,11 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("the bridge", (it)
       const bridge = yield* McpBridge
       const names = (yield* registry.list({ tags: ["mcp:echo"] })).map((t) => t.name)
       expect(names).toEqual([
-        "echo__add", "echo__big", "echo__crash", "echo__echo", "echo__fail", "echo__image", "echo__pids", "echo__slow", "echo__write"
+        "echo__add", "echo__big", "echo__crash", "echo__echo", "echo__fail", "echo__image", "echo__pids", "echo__refuse", "echo__slow", "echo__write"
       ])
       expect(bridge.target("echo__echo")).toEqual(Option.some({ server: "echo", tool: "echo" }))
       expect(bridge.target("read_file")).toEqual(Option.none())
-      expect(bridge.proxies.size).toBe(20)
+      expect(bridge.proxies.size).toBe(22)
       expect(bridge.skipped).toEqual([])
       const echo = yield* registry.get("echo__echo")
       expect(echo.spec.description).toBe("Echoes its text")
@@ -96,8 +96,29 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("the bridge", (it)
       })
     }))
 
+  it.effect("an isError answer without text says so; a long one is cut at 4,000 characters", () =>
+    Effect.gen(function*() {
+      const empty = yield* execute("echo__fail", { text: " " }, { confirm: true })
+      expect(empty).toMatchObject({ success: false, errorCode: "TOOL_ERROR", error: "the tool reported an error" })
+      const long = yield* execute("echo__fail", { text: "y".repeat(5000) }, { confirm: true })
+      expect(long.success ? "" : long.error).toBe(`${"y".repeat(4000)}\n… [output cut at 4000 of 5000 characters]`)
+    }))
+
+  it.effect("a server's error answer is a TOOL_ERROR with its message, also one with the timeout's code", () =>
+    Effect.gen(function*() {
+      // -32001 is the code the SDK's own request timeout carries: only our own timer is a TIMEOUT
+      const timedOutUpstream = yield* execute("echo__refuse", { code: -32001, message: "upstream timed out" })
+      expect(timedOutUpstream).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(timedOutUpstream.success ? "" : timedOutUpstream.error).toContain("upstream timed out")
+      const internal = yield* execute("echo__refuse", { code: -32603, message: "no such table" })
+      expect(internal).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(internal.success ? "" : internal.error).toContain("no such table")
+    }))
+
   it.effect("caps the output and names non-text content", () =>
     Effect.gen(function*() {
+      // exactly at the cap: nothing is cut
+      expect((yield* execute("echo__big", { n: 100 })).output).toBe("x".repeat(100))
       const r = yield* execute("echo__big", { n: 5000 })
       expect(r.success).toBe(true)
       expect(r.output).toBe(`${"x".repeat(100)}\n… [output cut at 100 of 5000 characters]`)
@@ -150,7 +171,7 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("the bridge", (it)
       const registry = yield* ToolRegistry
       const listed = (yield* registry.list({ mode: explore, tags: ["mcp"] })).map((t) => t.name)
       expect([...listed].sort()).toEqual([
-        "trustedLiar__peek", "trusted__add", "trusted__big", "trusted__echo", "trusted__image", "trusted__pids", "trusted__slow"
+        "trustedLiar__peek", "trusted__add", "trusted__big", "trusted__echo", "trusted__image", "trusted__pids", "trusted__refuse", "trusted__slow"
       ])
     }))
 })

@@ -6,7 +6,7 @@
 // when a `slow` call is cancelled by the client).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
 import { appendFileSync, writeFileSync } from "node:fs"
 
@@ -51,7 +51,17 @@ const tools = [
     },
     annotations: { readOnlyHint: true }
   },
-  { name: "fail", description: "Always reports an error", inputSchema: { type: "object", properties: {} } },
+  {
+    name: "fail",
+    description: "Always reports an error (its text, when given)",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } }
+  },
+  {
+    name: "refuse",
+    description: "Answers with a JSON-RPC error of the given code and message",
+    inputSchema: { type: "object", properties: { code: { type: "integer" }, message: { type: "string" } }, required: ["code", "message"] },
+    annotations: { readOnlyHint: true }
+  },
   {
     name: "big",
     description: "Returns n characters",
@@ -82,7 +92,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     case "add":
       return text(String(args.a + args.b))
     case "fail":
-      return { content: [{ type: "text", text: "the disk is on fire" }], isError: true }
+      return { content: [{ type: "text", text: args.text ?? "the disk is on fire" }], isError: true }
+    case "refuse":
+      throw new McpError(args.code, args.message)
     case "big":
       return text("x".repeat(args.n))
     case "slow":
