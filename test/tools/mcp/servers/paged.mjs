@@ -1,0 +1,27 @@
+// A stdio MCP server that lists its tools in pages: `--tools N` tools ("t0", "t1", ...), `--page K`
+// to a page (default 2), each page's `nextCursor` the index of the next page's first tool.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+
+const flag = (name, fallback) => {
+  const i = process.argv.indexOf(name)
+  return i === -1 ? fallback : Number(process.argv[i + 1])
+}
+const count = flag("--tools", 5)
+const page = flag("--page", 2)
+const tools = Array.from({ length: count }, (_, i) => ({
+  name: `t${i}`,
+  description: `Tool number ${i}`,
+  inputSchema: { type: "object", properties: {} },
+  annotations: { readOnlyHint: true }
+}))
+
+const server = new Server({ name: "paged", version: "1.0.0" }, { capabilities: { tools: {} } })
+server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor)
+  const end = Math.min(start + page, tools.length)
+  return end < tools.length ? { tools: tools.slice(start, end), nextCursor: String(end) } : { tools: tools.slice(start, end) }
+})
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: "text", text: request.params.name }] }))
+await server.connect(new StdioServerTransport())
