@@ -71,7 +71,33 @@ describe("makeRawTool", () => {
     expect(issues(backref, { s: "zz" })).toEqual([])
   })
 
+  it("takes a schema without a type as an object schema, and still refuses arguments that are not an object", () => {
+    const untyped = tool({ properties: { a: { type: "number" } } })
+    expect(issues(untyped, { a: 1 })).toEqual([])
+    expect(issues(untyped, [1, 2])).toEqual([": the arguments must be an object"])
+    expect(issues(untyped, null)).toEqual([])
+  })
+
+  it("defaults: no required names, not read-only, no tags, no confirmation, no deadline of its own", () => {
+    const t = tool({ type: "object", properties: { a: { type: "number" } } })
+    expect(t.spec.required).toEqual([])
+    expect(t.spec.readOnly).toBe(false)
+    expect(t.tags).toEqual([])
+    expect(t.requiresConfirmation).toBe(false)
+    expect(t.ownDeadline).toBe(false)
+  })
+
+  it("keeps its own deadline only when it has one", () => {
+    const make = (options: { ownDeadline?: boolean; timeout?: "none" | "5 seconds" }) =>
+      makeRawTool("raw", { description: "", parameters: { type: "object" }, handler: () => Effect.void, ...options })
+    expect(make({ ownDeadline: true, timeout: "5 seconds" }).ownDeadline).toBe(true)
+    expect(make({ ownDeadline: true }).ownDeadline).toBe(true)
+    expect(make({ ownDeadline: true, timeout: "none" }).ownDeadline).toBe(false)
+    expect(make({ timeout: "5 seconds" }).ownDeadline).toBe(false)
+  })
+
   it("throws InvalidToolDefinition for a schema that cannot be used", () => {
+    expect(() => tool({ type: "object", properties: { a: { type: "no-such-type" } } })).toThrow(/"raw": parameters: /)
     expect(() => tool({ type: "object", properties: { a: { $ref: "http://127.0.0.1:1/x.json" } } })).toThrow(InvalidToolDefinition)
     expect(() => tool({ type: "string" })).toThrow(/must be "object"/)
     expect(() => tool({ type: "object", properties: { a: { type: "no-such-type" } } })).toThrow(InvalidToolDefinition)
