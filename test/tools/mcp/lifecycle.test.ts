@@ -9,6 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { ToolSystem } from "../../../src/index.js"
 import { McpBridge } from "../../../src/services/McpBridge.js"
+import { recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { alive, bridged, eventually, fast, marker, nodeServer, processesWith } from "./helpers.js"
 
@@ -94,6 +95,30 @@ describe("crashes and restarts", () => {
       // the other server never noticed
       expect((yield* system.execute("steady__echo", { text: "fine" })).output).toBe("fine")
       yield* Scope.close(scope, Exit.void)
+    }))
+
+  it.scopedLive("a crash is logged with the server's stderr, and the restart with its delay (the back-off, then doubled)", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-crash-log-")
+      const [seen, lines] = yield* recordingLogs(Effect.gen(function*() {
+        const { bridge, scope, system } = yield* open(ws, { flaky: nodeServer("echo.mjs", [], { requiresConfirmation: false }) })
+        const first = (yield* bridge.servers)[0]?.pid ?? 0
+        const crash = yield* system.execute("flaky__crash", {})
+        yield* system.execute("flaky__echo", { text: "back" })
+        const second = (yield* bridge.servers)[0]?.pid ?? 0
+        yield* system.execute("flaky__crash", {})
+        yield* system.execute("flaky__echo", { text: "back again" })
+        yield* Scope.close(scope, Exit.void)
+        return { crash, first, second }
+      }))
+      const { crash, first, second } = seen
+      // the call's own error holds the end of the server's stderr too
+      expect(crash.success ? "" : crash.error).toContain("exited with code 5; stderr: crashing on purpose")
+      const texts = lines.map(textOf)
+      expect(texts).toContain(`MCP server "flaky" (pid ${first}) exited with code 5; stderr: crashing on purpose; its next call restarts it`)
+      expect(texts.find((t) => t.startsWith(`Restarting MCP server "flaky" in 50ms (`))).toBeDefined()
+      expect(texts.find((t) => t.startsWith(`Restarting MCP server "flaky" in 100ms (`))).toBeDefined()
+      expect(texts).toContain(`MCP server "flaky" restarted (pid ${second})`)
     }))
 
   it.scopedLive("a server that dies on its own after start is restarted by the next call", () =>

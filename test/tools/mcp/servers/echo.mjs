@@ -102,6 +102,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       await new Promise((resolve) => setTimeout(resolve, args.ms))
       return text(`slept ${args.ms}`)
     case "crash":
+      process.stderr.write("crashing on purpose\n")
       setTimeout(() => process.exit(5), 10)
       return new Promise(() => {})
     case "pids":
