@@ -2,14 +2,16 @@
  * `serveMcp` on a transport the application brings (here the SDK's in-memory pair): the
  * function behind `effect-tool-system mcp`, without a process. Tags filter the list, outputs
  * that are not text are JSON, a tool that escapes the workspace is an error result, and the
- * serving fiber ends when the client closes.
+ * serving fiber ends when the client closes. A call that needs confirmation asks an eliciting
+ * client (the default), is confirmed up front with `auto`, and is refused otherwise.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Fiber, Schema } from "effect"
 import { Tool, ToolSystem, Workspace, WorkspacePath } from "../../../src/index.js"
-import { serveMcp } from "../../../src/tools/mcp/server.js"
+import { type McpConfirmation, serveMcp } from "../../../src/tools/mcp/server.js"
 import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
@@ -35,6 +37,72 @@ const pathArg = Tool.make("path_arg", {
   readOnly: true,
   tags: ["paths"],
   handler: ({ file }) => Effect.succeed(file)
+})
+
+let deletions = 0
+const deleteThing = Tool.make("delete_thing", {
+  description: "Deletes a thing (needs confirmation)",
+  parameters: Schema.Struct({ id: Schema.Number }),
+  requiresConfirmation: true,
+  handler: ({ id }) => Effect.sync(() => `deleted ${id} (${++deletions})`)
+})
+
+/**
+ * A client connected to a server with `confirmation`; `answer` (when given) makes it a client
+ * that supports elicitation, answering each question with it. `asked` collects the questions.
+ */
+const served = (confirmation: McpConfirmation | undefined, answer?: (question: string) => boolean) =>
+  Effect.gen(function*() {
+    const ws = yield* tempDir("mcp-confirm-")
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    yield* serveMcp(serverSide, confirmation === undefined ? {} : { confirmation }).pipe(
+      Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [stats, deleteThing], workspace: Workspace.layerFixed(ws) })),
+      Effect.forkScoped
+    )
+    const asked: Array<string> = []
+    const client = new Client({ name: "c", version: "1.0.0" }, { capabilities: answer === undefined ? {} : { elicitation: { form: {} } } })
+    if (answer !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked.push(request.params.message)
+        return Promise.resolve(answer(request.params.message) ? { action: "accept", content: { confirm: true } } : { action: "decline" })
+      })
+    }
+    yield* Effect.acquireRelease(Effect.promise(() => client.connect(clientSide)), () => Effect.promise(() => client.close()))
+    const call = (name: string, args: Record<string, unknown>) => Effect.promise(() => client.callTool({ name, arguments: args }))
+    return { asked, call }
+  })
+
+describe("serveMcp: a call that needs confirmation", () => {
+  it.scopedLive("asks a client that supports elicitation (by default), and runs only on its yes", () =>
+    Effect.gen(function*() {
+      const { asked, call } = yield* served(undefined, (question) => question.includes("\"id\":1"))
+      const before = deletions
+      const yes = yield* call("delete_thing", { id: 1 })
+      expect(yes.isError).toBeUndefined()
+      expect(text(yes)).toBe(`deleted 1 (${before + 1})`)
+      const no = yield* call("delete_thing", { id: 2 })
+      expect(no.isError).toBe(true)
+      expect(text(no)).toMatch(/^CONFIRMATION_REQUIRED: /)
+      expect(deletions).toBe(before + 1)
+      expect(asked).toEqual(['Run the tool "delete_thing" with {"id":1}?', 'Run the tool "delete_thing" with {"id":2}?'])
+      // a call that needs no confirmation asks nothing
+      expect(text(yield* call("stats", { n: 1 }))).toContain("\"double\": 2")
+      expect(asked).toHaveLength(2)
+    }))
+
+  it.scopedLive("is refused for a client without elicitation, unless confirmation is auto; refuse never asks", () =>
+    Effect.gen(function*() {
+      const before = deletions
+      const plain = yield* served("ask")
+      expect(text(yield* plain.call("delete_thing", { id: 3 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
+      const auto = yield* served("auto", () => false)
+      expect(text(yield* auto.call("delete_thing", { id: 4 }))).toBe(`deleted 4 (${before + 1})`)
+      expect(auto.asked).toEqual([])
+      const refuse = yield* served("refuse", () => true)
+      expect(text(yield* refuse.call("delete_thing", { id: 5 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
+      expect(refuse.asked).toEqual([])
+      expect(deletions).toBe(before + 1)
+    }))
 })
 
 describe("serveMcp", () => {
