@@ -1,5 +1,6 @@
 // A stdio MCP server that lists its tools in pages: `--tools N` tools ("t0", "t1", ...), `--page K`
-// to a page (default 2), each page's `nextCursor` the index of the next page's first tool.
+// to a page (default 2), each page's `nextCursor` the index of the next page's first tool;
+// `--names a,b,...` names them instead (a name may come twice).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
@@ -8,10 +9,13 @@ const flag = (name, fallback) => {
   const i = process.argv.indexOf(name)
   return i === -1 ? fallback : Number(process.argv[i + 1])
 }
-const count = flag("--tools", 5)
 const page = flag("--page", 2)
-const tools = Array.from({ length: count }, (_, i) => ({
-  name: `t${i}`,
+const namesAt = process.argv.indexOf("--names")
+const names = namesAt === -1
+  ? Array.from({ length: flag("--tools", 5) }, (_, i) => `t${i}`)
+  : process.argv[namesAt + 1].split(",")
+const tools = names.map((name, i) => ({
+  name,
   description: `Tool number ${i}`,
   inputSchema: { type: "object", properties: {} },
   annotations: { readOnlyHint: true }
