@@ -9,18 +9,19 @@
  * warmed). Both Effect ways are started from plain async code with `Runtime.runPromise`, as a
  * program that is not an Effect would call them. Taking turns call by call, each way runs
  * with the caches the others left, as a call among an agent's other work does: measured here,
- * the bridge's CPU time per call was 20–30 µs above the direct call's in this setting.
- * Goal: at most 1.1x the direct call. Prints the ratio, and the CPU time of this process per call for each (the wall time of
- * a call on a busy machine also holds the scheduler's delays; the CPU time is what we add).
+ * the bridge's CPU time per call was 20–50 µs above the direct call's in this setting.
+ * Goal: at most 1.1x the direct call. Prints the ratio, and the CPU time of this process per
+ * call for each (the wall time of a call on a busy machine also holds the scheduler's delays;
+ * the CPU time is what we add).
  *
  * A third way, the same direct call awaited from an Effect fiber (`Effect.async` around the SDK's
  * promise), shows the floor of any bridge built on Effect. On a 2-core VM a call's latency
  * also holds the wake-up of the server's idle CPU, which grows with the time between calls:
  * each microsecond of our work costs about two of latency.
  *
- * Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000; BENCH_WARMUP, default 10000). The library is loaded from `dist/`
- * when it was built with the bridge and is not older than the sources of the bridge (as it
- * ships), else from `src/` (under tsx, esbuild's keep-names wrappers add to every call);
+ * Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000; BENCH_WARMUP, default 10000). The
+ * library is loaded from `dist/` when it was built with the bridge and is not older than the
+ * sources of the bridge (as it ships), else from `src/` (under tsx, esbuild's keep-names wrappers add to every call);
  * BENCH_FROM=dist or BENCH_FROM=src chooses.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -85,7 +86,7 @@ const once = async (way: Way, record: boolean) => {
 
 const program = Effect.gen(function*() {
   const system = yield* ToolSystem
-  const runtime = yield* Effect.runtime<never>()
+  const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
   const connected = Effect.acquireRelease(
     Effect.promise(async () => {
       const client = new Client({ name: "bench", version: "1.0.0" })
@@ -99,13 +100,13 @@ const program = Effect.gen(function*() {
   const fiberClient = yield* connected
   const direct = wayOf(() => client.callTool({ name: "echo", arguments: args }))
   const bridged = wayOf(() =>
-    Runtime.runPromise(runtime)(system.execute("bench__echo", args)).then((r) => {
+    runPromise(system.execute("bench__echo", args)).then((r) => {
       if (!r.success) throw new Error(`bench__echo failed: ${r.error}`)
     })
   )
   /** The direct call awaited from an Effect fiber: the floor of any bridge built on Effect. */
   const fiber = wayOf(() =>
-    Runtime.runPromise(runtime)(Effect.async<unknown>((resume) => {
+    runPromise(Effect.async<unknown>((resume) => {
       fiberClient.callTool({ name: "echo", arguments: args }).then(
         (result) => resume(Effect.succeed(result)),
         (error: unknown) => resume(Effect.die(error))
