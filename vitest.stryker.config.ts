@@ -29,6 +29,8 @@ export default defineConfig({
     // run before each test file: gives back `@effect/vitest`'s own `it.effect` (which a `layer(...)`
     // of an earlier file overwrote) and emulates `process.chdir` (test files run in a worker thread)
     setupFiles: ["test/helpers/strykerSetup.ts"],
+    // read by test/helpers/mutationRun.ts: the huge-input tests are skipped
+    env: { EFFECT_TOOL_SYSTEM_MUTATION_RUN: "1" },
     // the initial run is every test file in one thread, on a machine others load too: the slowest
     // tests (read_pdf's max_chars passes: 17 s alone at load 9) go past 30 s there
     testTimeout: 120_000,

@@ -1,13 +1,18 @@
 /**
- * The PDF worker pool at the end of a worker's idle time: a borrow made exactly when the idle
- * timer fires (a timer of the same length created after the pool's fires right after it) must
- * get a working worker, never the one being terminated.
+ * The PDF worker pool: a borrow made exactly when the idle timer fires (a timer of the same
+ * length created after the pool's fires right after it) must get a working worker, never the
+ * one being terminated; how many workers it keeps (per memory limit) and for how many uses; a
+ * worker that dies, errs or answers nonsense; an interrupted borrower; a closed pool.
+ *
+ * A worker's own 'error' event and a malformed answer cannot be produced on demand by the real
+ * worker script, so those tests emit the event on the real `Worker` object the pool listens to:
+ * what is checked is the pool's handling of it.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { NodeContext } from "@effect/platform-node"
-import { Effect } from "effect"
+import { Effect, Exit, Fiber, Scope } from "effect"
 import type { PdfWorkersService } from "../../../src/services/PdfWorkers.js"
-import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
+import { makePdfWorkerPool, type PdfWorkerError, type PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
 
 const LIMIT_MB = 256
 const IDLE_MS = 100
@@ -15,6 +20,18 @@ const IDLE_MS = 100
 /** Borrows a worker, asks it something, gives it back (which parks it with a fresh idle timer). */
 const useOnce = (pool: PdfWorkersService) =>
   Effect.scoped(Effect.flatMap(pool.borrow(LIMIT_MB), (worker) => pool.request(worker, { _tag: "Close" })))
+
+/** What a caller of the pool sees of an error: its reason and its message. */
+const seen = (error: PdfWorkerError) => ({ reason: error.reason, message: error.message })
+
+/** Forks `request` and waits until it is listening (microtasks only: no answer can come meanwhile). */
+const listening = <A, E>(worker: PooledWorker["worker"], event: string, request: Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    const before = worker.listenerCount(event)
+    const fiber = yield* Effect.fork(request)
+    while (worker.listenerCount(event) === before) yield* Effect.yieldNow()
+    return fiber
+  })
 
 /** Waits `ms` on a plain timer (not the fiber's clock): created now, it fires after every timer of the same length created before it. */
 const after = (ms: number) =>
@@ -31,7 +48,9 @@ describe("PDF worker pool", () => {
       // offset from the end of the idle time: before it, the worker is reused; at it (our timer
       // fires right after the pool's, before the worker has exited) and after it, it has been
       // retired and a new one starts
-      for (const offset of [-30, 0, 0, -10, 0, 5, 0]) {
+      // (two reuses in a row: a worker's idle timer is cleared when it is lent out, so the
+      // timer of its first idle time cannot end it during its second)
+      for (const offset of [-30, -30, 0, 0, -10, 0, 5, 0]) {
         const before = yield* pool.stats
         expect(before).toMatchObject({ idle: 1, busy: 0 })
         yield* after(IDLE_MS + offset)
@@ -39,4 +58,132 @@ describe("PDF worker pool", () => {
         expect((yield* pool.stats).spawned - before.spawned, `offset ${offset}`).toBe(offset < 0 ? 0 : 1)
       }
     }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("keeps maxIdle workers per memory limit: the rest of a burst ends when it is given back", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool({ maxIdle: 1 })
+      // three workers of one limit at once, and one of another
+      yield* Effect.scoped(Effect.all([pool.borrow(LIMIT_MB), pool.borrow(LIMIT_MB), pool.borrow(LIMIT_MB), pool.borrow(128)]))
+      expect(yield* pool.stats).toMatchObject({ spawned: 4, exited: 2, live: 2, idle: 2, busy: 0 })
+      // the kept ones are lent again
+      yield* Effect.scoped(Effect.all([pool.borrow(LIMIT_MB), pool.borrow(128)]))
+      expect(yield* pool.stats).toMatchObject({ spawned: 4, idle: 2 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a worker is replaced after maxUses documents", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool({ maxUses: 2 })
+      yield* useOnce(pool)
+      yield* useOnce(pool)
+      expect(yield* pool.stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0 })
+      yield* useOnce(pool)
+      yield* useOnce(pool)
+      yield* useOnce(pool)
+      expect(yield* pool.stats).toMatchObject({ spawned: 3, exited: 2, live: 1, idle: 1 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("an interrupted borrower's worker is terminated, not given back", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(pool.borrow(LIMIT_MB), () => Effect.interrupt)))
+      expect(Exit.isInterrupted(exit)).toBe(true)
+      expect(yield* pool.stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0, busy: 0 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a worker that exits during a request fails it with the exit code, and is not reused", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const error = yield* Effect.scoped(
+        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) => {
+          // the exit comes before any answer
+          void pooled.worker.terminate()
+          return Effect.flip(pool.request(pooled, { _tag: "Close" }))
+        })
+      )
+      expect(error.reason).toBe("crashed")
+      expect(error.message).toMatch(/^the PDF parser stopped unexpectedly \(exit code \d+\)$/)
+      // a request to the dead worker fails at once
+      expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, busy: 0 })
+      expect(yield* useOnce(pool)).toEqual({ _tag: "Closed" })
+      expect(yield* pool.stats).toMatchObject({ spawned: 2, idle: 1 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a request to a worker that has died fails without sending", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const error = yield* Effect.scoped(
+        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) =>
+          Effect.zipRight(Effect.promise(() => pooled.worker.terminate()), Effect.flip(pool.request(pooled, { _tag: "Close" }))))
+      )
+      expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly" })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a worker's error fails the request with its message; out of memory says the limit", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const errors = yield* Effect.scoped(
+        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) =>
+          Effect.gen(function*() {
+            const listeners = pooled.worker.listenerCount("error")
+            const first = yield* listening(pooled.worker, "error", Effect.flip(pool.request(pooled, { _tag: "Close" })))
+            pooled.worker.emit("error", new Error("boom"))
+            const crashed = yield* Fiber.join(first)
+            // the request's own listeners are gone once it ended
+            expect(pooled.worker.listenerCount("error")).toBe(listeners)
+            expect(pooled.worker.listenerCount("exit")).toBe(1)
+            const second = yield* listening(pooled.worker, "error", Effect.flip(pool.request(pooled, { _tag: "Close" })))
+            pooled.worker.emit("error", Object.assign(new Error("heap"), { code: "ERR_WORKER_OUT_OF_MEMORY" }))
+            return [crashed, yield* Fiber.join(second)] as const
+          }))
+      )
+      expect(seen(errors[0])).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly: boom" })
+      expect(seen(errors[1])).toEqual({
+        reason: "out-of-memory",
+        message: `the PDF parser ran out of memory (limit ${LIMIT_MB} MB)`
+      })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a malformed answer fails the request, and the request's listeners are removed", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const error = yield* Effect.scoped(
+        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) =>
+          Effect.gen(function*() {
+            const listeners = pooled.worker.listenerCount("message")
+            const fiber = yield* listening(pooled.worker, "message", Effect.flip(pool.request(pooled, { _tag: "Close" })))
+            pooled.worker.emit("message", { _tag: "Nonsense" })
+            const failed = yield* Fiber.join(fiber)
+            expect(pooled.worker.listenerCount("message")).toBe(listeners)
+            return failed
+          }))
+      )
+      expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser sent a malformed answer" })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("an idle worker that exits leaves the pool", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      // two idle workers, which exit on their own one after the other (so one of them is the
+      // first of the idle list when it exits)
+      const [first, second] = yield* Effect.scoped(Effect.all([pool.borrow(LIMIT_MB), pool.borrow(LIMIT_MB)]))
+      expect(yield* pool.stats).toMatchObject({ live: 2, idle: 2 })
+      yield* Effect.promise(() => first.worker.terminate())
+      expect(yield* pool.stats).toMatchObject({ live: 1, idle: 1, exited: 1 })
+      yield* Effect.promise(() => second.worker.terminate())
+      expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, exited: 2 })
+      expect(yield* useOnce(pool)).toEqual({ _tag: "Closed" })
+      expect(yield* pool.stats).toMatchObject({ spawned: 3, idle: 1 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("closing the pool's scope ends every worker; a borrow afterwards fails", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const pool = yield* makePdfWorkerPool().pipe(Scope.extend(scope))
+      yield* useOnce(pool)
+      yield* useOnce(pool).pipe(Effect.fork)
+      yield* Scope.close(scope, Exit.void)
+      expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0 })
+      const error = yield* Effect.flip(Effect.scoped(pool.borrow(LIMIT_MB)))
+      expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF worker pool is closed" })
+    }).pipe(Effect.provide(NodeContext.layer)), 60_000)
 })

@@ -6,6 +6,7 @@ import { searchInWorker } from "../../../../src/tools/ported/text/regexWorker.js
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner } from "../data/harness.js"
+import { underMutationTesting } from "../../../helpers/mutationRun.js"
 
 const ws = makeTempDirSync("ported-regex-")
 const run = runner(textTools, () => ws)
@@ -97,7 +98,7 @@ describe("regex_extract", () => {
       expect((yield* extract({ text: "a", pattern: "a", max_matches: 1001 })).errorCode).toBe("INVALID_ARGUMENTS")
     }))
 
-  it.effect("empty matches on a huge text stop at max_matches", () =>
+  it.effect.skipIf(underMutationTesting)("empty matches on a huge text stop at max_matches", () =>
     Effect.gen(function*() {
       const started = performance.now()
       const r = String((yield* extract({ text: "b".repeat(16 * 1024 * 1024), pattern: "a*", max_matches: 1000 })).output)

@@ -7,6 +7,7 @@ import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { textStats } from "../../../../src/tools/ported/text/textStats.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner } from "../data/harness.js"
+import { underMutationTesting } from "../../../helpers/mutationRun.js"
 
 const ws = makeTempDirSync("ported-text-")
 const run = runner(textTools, () => ws)
@@ -41,7 +42,7 @@ describe("text_stats", () => {
     expect(textStats("a\u00a0b")).toMatchObject({ words: 2 })
   })
 
-  it.effect("a 30 Mi-character text is counted in one linear pass", () =>
+  it.effect.skipIf(underMutationTesting)("a 30 Mi-character text is counted in one linear pass", () =>
     Effect.gen(function*() {
       const text = "word ".repeat(6 * 1024 * 1024)
       const started = performance.now()
@@ -126,7 +127,7 @@ describe("diff_text", () => {
       )
     }))
 
-  it.effect("huge texts that differ a little are diffed quickly; ones that differ everywhere are refused", () =>
+  it.effect.skipIf(underMutationTesting)("huge texts that differ a little are diffed quickly; ones that differ everywhere are refused", () =>
     Effect.gen(function*() {
       // two texts of 8 Mi characters each (the arguments of one call hold at most 32 Mi)
       const a = "x\n".repeat(4 * 1024 * 1024)
