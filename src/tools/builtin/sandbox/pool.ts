@@ -138,7 +138,7 @@ export class SandboxWorkers {
 
   private checkout(): Effect.Effect<Worker, string> {
     return Effect.suspend(() => {
-      if (this.closed) return Effect.fail("the sandbox pool is shut down")
+      // shut down: no Worker is idle, and `spawn` refuses
       const worker = this.idle.pop()
       if (worker === undefined) return this.spawn(true)
       this.stopIdleTimer(worker)

@@ -1,7 +1,10 @@
 /**
  * The sandbox pool under bursts: the Workers a burst started stay warm for `idleMs` (a second
  * burst starts none), then the extra ones end; a call made exactly when an extra Worker's idle
- * time ends gets a working Worker; and an idle pool never keeps the process alive.
+ * time ends gets a working Worker; and an idle pool never keeps the process alive. Without an
+ * idle time, only `maxIdle` are kept. A Worker that may not be reused is replaced in the
+ * background, by one Worker however many were discarded at once; a pool that is shut down
+ * refuses calls.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -11,6 +14,8 @@ import { runScript } from "../../../helpers/runScript.js"
 
 const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
 const OK: Outcome = { kind: "ok", stdout: "", result: "4950" }
+/** Grows the guest's memory until it runs out: its Worker may not be reused. */
+const HOG = "let a = []; for (;;) a.push('x'.repeat(1000))"
 
 /** `calls` calls at once; every one must succeed. */
 const burst = (pool: SandboxWorkers, calls: number) =>
@@ -78,7 +83,9 @@ describe("sandbox pool", () => {
         expect(yield* pool.run(CODE, 5000)).toEqual(OK)
         // offset from the end of the idle time: before it, the Worker is reused; at it (our timer
         // fires right after the pool's) and after it, it has left and a new one starts
-        for (const offset of [-30, 0, 0, -10, 0, 5, 0]) {
+        // (two reuses in a row: the timer of a Worker's first idle time is cleared when it is
+        // lent out, so it cannot end the Worker during its second)
+        for (const offset of [-30, -30, 0, 0, -10, 0, 5, 0]) {
           const before = pool.stats()
           expect(before).toMatchObject({ live: 1, idle: 1 })
           yield* after(100 + offset)
@@ -86,6 +93,47 @@ describe("sandbox pool", () => {
           expect(pool.stats().spawned - before.spawned, `offset ${offset}`).toBe(offset < 0 ? 0 : 1)
         }
       })), 30_000)
+
+  it.live("without an idle time, one Worker serves calls one after the other and a burst leaves maxIdle", () =>
+    withPool({ idleMs: 0, maxIdle: 2 }, (pool) =>
+      Effect.gen(function*() {
+        for (let i = 0; i < 3; i++) expect(yield* pool.run(CODE, 5000)).toEqual(OK)
+        expect(pool.stats()).toEqual({ live: 1, idle: 1, spawned: 1 })
+        yield* burst(pool, 4)
+        expect(pool.stats()).toEqual({ live: 2, idle: 2, spawned: 4 })
+      })), 30_000)
+
+  it.live("a Worker that ran out of memory is replaced in the background, each time", () =>
+    withPool({ warm: 1 }, (pool) =>
+      Effect.gen(function*() {
+        for (const spawned of [2, 3]) {
+          expect((yield* pool.run(HOG, 5000)).kind).toBe("memory")
+          yield* waitFor(() => pool.stats().idle === 1, 10_000)
+          expect(pool.stats()).toEqual({ live: 1, idle: 1, spawned })
+        }
+      })), 30_000)
+
+  it.live("Workers discarded at once are replaced by one", () =>
+    withPool({ warm: 1 }, (pool) =>
+      Effect.gen(function*() {
+        const outcomes = yield* Effect.all([pool.run(HOG, 5000), pool.run(HOG, 5000), pool.run(HOG, 5000)], {
+          concurrency: "unbounded"
+        })
+        expect(outcomes.map((outcome) => outcome.kind)).toEqual(["memory", "memory", "memory"])
+        yield* waitFor(() => pool.stats().idle === 1, 10_000)
+        yield* after(1000) // time for any other replacement to start
+        expect(pool.stats()).toEqual({ live: 1, idle: 1, spawned: 4 })
+      })), 30_000)
+
+  it.live("a pool that is shut down ends its Workers and refuses calls", () =>
+    Effect.gen(function*() {
+      const pool = new SandboxWorkers(DEFAULT_POOL_OPTIONS)
+      expect(yield* pool.run(CODE, 5000)).toEqual(OK)
+      yield* pool.shutdown()
+      expect(pool.stats()).toMatchObject({ live: 0, idle: 0 })
+      expect(yield* pool.run(CODE, 5000)).toEqual({ kind: "crash", message: "the sandbox pool is shut down" })
+      expect(pool.stats()).toEqual({ live: 0, idle: 0, spawned: 1 })
+    }), 30_000)
 
   it("an idle pool with a burst's Workers still warm does not keep the process alive", async () => {
     const started = Date.now()
