@@ -65,7 +65,7 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  * @example
  * ```ts
  * import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
+ * import * as Schema from "effect/Schema"
  * import { Tool } from "effect-tool-system"
  *
  * const greet = Tool.make("greet", {
