@@ -13,10 +13,9 @@ export default defineConfig({
       "**/node_modules/**",
       // packs the tarball and installs it into a fresh project
       "test/package/**",
-      // run the examples and the CLI as child processes
+      // run the examples and the CLI executable as child processes
       "test/examples/**",
-      "test/cli/cli.test.ts",
-      "test/cli/readmePromises.test.ts",
+      "test/cli/executable.test.ts",
       // serves the registry from the CLI started as a child process
       "test/tools/mcp/server.test.ts",
       // asserts which modules an import loads: meaningless where modules stay loaded (below)

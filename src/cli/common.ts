@@ -12,19 +12,18 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import * as AgentMode from "../domain/AgentMode.js"
 import type { AuditLog } from "../services/AuditLog.js"
 import type { ToolRegistry } from "../services/ToolRegistry.js"
 import { type GraphOptions, ToolSystem } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
+import { CommandExitCode } from "./exitCode.js"
 import { ExitCode } from "./run.js"
 
-/** Ends a command with an exit code (read by `main`'s teardown). */
-export const exitWith = <E, R>(effect: Effect.Effect<number, E, R>): Effect.Effect<void, E, R> =>
-  Effect.flatMap(effect, (code) =>
-    Effect.sync(() => {
-      process.exitCode = code
-    }))
+/** Ends a command with an exit code (what `runCommandLine` gives back). */
+export const exitWith = <E, R>(effect: Effect.Effect<number, E, R>): Effect.Effect<void, E, R | CommandExitCode> =>
+  Effect.flatMap(effect, (code) => Effect.flatMap(CommandExitCode, (exitCode) => Ref.set(exitCode, code)))
 
 export const modeOption = Options.choice("mode", AgentMode.builtins.map((m) => m.name)).pipe(
   Options.withDescription("Agent mode: default, explore (read-only) or plan (read-only, writes under plans/)"),

@@ -7,7 +7,7 @@ import * as path from "node:path"
 import { gateOrder } from "../../src/domain/GateDecision.js"
 import type { AuditRecord } from "../../src/services/AuditLog.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { cli } from "./helpers.js"
+import { cliInProcess as cli } from "./helpers.js"
 
 const ws = makeTempDirSync("ets-audit-")
 fs.writeFileSync(path.join(ws, "notes.txt"), "one\ntwo\n")

@@ -1,26 +1,17 @@
+/**
+ * The commands, run in process (`cliInProcess`: the program `main` runs, its output captured):
+ * list, describe, call and its exit codes, `--version` after `call`, export, docs. What only
+ * the executable does is in executable.test.ts.
+ */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { cliInProcess as cli } from "./helpers.js"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const main = path.join(root, "src/cli/main.ts")
 const ws = makeTempDirSync("ets-cli-")
 fs.writeFileSync(path.join(ws, "notes.txt"), "one\ntwo\nthree\n")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
-
-/** Runs the real executable (TypeScript sources through tsx) as a child process. */
-const cli = (...args: Array<string>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", main, ...args],
-      { cwd: root, encoding: "utf8", env: { ...process.env, WORKSPACE_ROOT: "" }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
-    )
-  })
 
 describe("effect-tool-system CLI", { timeout: 120_000 }, () => {
   it("list --json describes every tool", async () => {

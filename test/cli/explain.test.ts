@@ -9,7 +9,7 @@ import { exitCodeOf, renderExplanation } from "../../src/cli/explain.js"
 import type { CallExplanation } from "../../src/domain/GateDecision.js"
 import { gateOrder } from "../../src/domain/GateDecision.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { cli } from "./helpers.js"
+import { cliInProcess as cli } from "./helpers.js"
 
 const ws = makeTempDirSync("ets-explain-")
 fs.writeFileSync(path.join(ws, "notes.txt"), "one\ntwo\n")

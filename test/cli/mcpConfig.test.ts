@@ -6,7 +6,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { nodeServer } from "../tools/mcp/helpers.js"
-import { cli } from "./helpers.js"
+import { cliInProcess as cli } from "./helpers.js"
 
 const dir = makeTempDirSync("ets-mcp-config-")
 const config = path.join(dir, "mcp.json")

@@ -6,24 +6,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { execFile } from "node:child_process"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { ToolRegistry, ToolSystem } from "../../src/index.js"
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const main = path.join(root, "src/cli/main.ts")
-
-/** Runs the real executable (TypeScript sources through tsx) as a child process. */
-const cli = (...args: Array<string>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", main, ...args],
-      { cwd: root, encoding: "utf8", env: { ...process.env, WORKSPACE_ROOT: "" }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
-    )
-  })
+import { cliInProcess as cli } from "./helpers.js"
 
 /** The registry of the default system (the builtins and the ported tools), in process. */
 const inProcess = <A>(f: (registry: ToolRegistry["Type"]) => Effect.Effect<A>) =>
