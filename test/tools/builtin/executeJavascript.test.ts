@@ -188,6 +188,20 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         expect(big.error).toBe(`code is ${EXECUTE_JAVASCRIPT_MAX_CODE_BYTES + 2} bytes; the limit is 1048576 bytes`)
         const empty = yield* js("")
         expect(empty.errorCode).toBe("INVALID_ARGUMENTS")
+        // exactly at the limit: it runs (the string's quotes and `.length` are the other 9 bytes)
+        const atLimit = yield* js(`"${"a".repeat(EXECUTE_JAVASCRIPT_MAX_CODE_BYTES - 9)}".length`)
+        expect(atLimit.output).toEqual({ stdout: "", result: String(EXECUTE_JAVASCRIPT_MAX_CODE_BYTES - 9) })
+      }))
+
+    it.effect("a failure repeats the output printed before it: whole up to 2000 characters, else its end", () =>
+      Effect.gen(function*() {
+        // 2000 characters printed (1999 and the newline): shown whole
+        const whole = yield* js(`console.log("${"w".repeat(1999)}"); throw new Error("x")`)
+        expect(whole.error).toMatch(/^JavaScript error: Error: x\n/)
+        expect(whole.error?.endsWith(`\nOutput before the failure:\n${"w".repeat(1999)}\n`)).toBe(true)
+        // 2001: the last 2000, after "..."
+        const cut = yield* js(`console.log("a${"b".repeat(1999)}"); throw new Error("x")`)
+        expect(cut.error?.endsWith(`\nOutput before the failure:\n...${"b".repeat(1999)}\n`)).toBe(true)
       }))
 
     it.effect("starts every call from a fresh global scope", () =>

@@ -63,7 +63,15 @@ describe("web_search", () => {
       expect(request?.headers.authorization).toBe(`Bearer ${KEY}`)
       expect(request?.headers["content-type"]).toMatch(/^application\/json/)
       const body: unknown = JSON.parse(request?.body ?? "")
-      expect(body).toMatchObject({ query: "effect typescript", max_results: 5 })
+      // a basic search, nothing but the results
+      expect(body).toEqual({
+        query: "effect typescript",
+        max_results: 5,
+        search_depth: "basic",
+        include_answer: false,
+        include_images: false,
+        include_raw_content: false
+      })
       expect(JSON.stringify(body)).not.toContain(KEY)
       expect(numbered(r.output)).toEqual(["1. Result 1", "2. Result 2", "3. Result 3", "4. Result 4", "5. Result 5"])
       expect(String(r.output)).toContain("1. Result 1\n   https://example.com/1\n   Snippet number 1\n\n2. Result 2")
@@ -108,13 +116,24 @@ describe("web_search", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scoped("a 401 is a clear failure naming the status", () =>
+  it.scoped("a 401 or a 403 is a clear failure naming the status", () =>
     Effect.gen(function*() {
-      const server = yield* testServer((_, response) => sendJson(response, 401, { detail: { error: "Unauthorized" } }))
-      const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", "bad"], ["TAVILY_API_URL", server.origin]])
-      expect(r.success).toBe(false)
-      expect(r.errorCode).toBe("TOOL_ERROR")
-      expect(r.error).toBe("Tavily rejected the API key (HTTP 401)")
+      for (const status of [401, 403]) {
+        const server = yield* testServer((_, response) => sendJson(response, status, { detail: { error: "Unauthorized" } }))
+        const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", "bad"], ["TAVILY_API_URL", server.origin]])
+        expect(r.success).toBe(false)
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toBe(`Tavily rejected the API key (HTTP ${status})`)
+      }
+    }))
+
+  it.scoped("any status outside 2xx fails, and an empty error body adds nothing to the message", () =>
+    Effect.gen(function*() {
+      for (const status of [300, 404, 500]) {
+        const server = yield* testServer((_, response) => sendText(response, status, ""))
+        const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+        expect(r.error, String(status)).toBe(`Tavily search failed with HTTP ${status}`)
+      }
     }))
 
   it.scoped("a 500 is a clear failure with the status and the start of the body", () =>
@@ -146,6 +165,8 @@ describe("web_search", () => {
       expect(r.error).toMatch(/^Tavily answered HTTP 200 with an unexpected shape/)
       expect(r.error).toContain("title")
       expect(r.error).toContain("content")
+      // short: shown whole, without an ellipsis
+      expect(r.error?.endsWith("…")).toBe(false)
     }))
 
   it.scoped("no results says so", () =>
@@ -325,6 +346,7 @@ describe("web_search against a hostile service", () => {
       expect(r.error).toMatch(/^Tavily answered HTTP 200 with an unexpected shape: /)
       expect(r.error).toContain("url")
       expect(r.error?.length).toBeLessThan(2_200)
+      expect(r.error?.endsWith("…")).toBe(true)
     }))
 
   it.scopedLive("an error body echoing the Authorization header never shows the key, even cut in the middle", () =>
