@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { PathTraversalError } from "../../../src/domain/errors.js"
 import { PdfWorkers, type PdfWorkersService, type Tool, type ToolServices, ToolSystem, Workspace } from "../../../src/index.js"
 import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
-import { makeReadPdf, readPdf } from "../../../src/tools/builtin/readPdf.js"
+import { makeReadPdf, READ_PDF_MAX_BYTES, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { flateBombPdf, imageOnlyPdf, longPdf, pageMarker, textPdf } from "./pdfFixtures.js"
 
@@ -66,6 +66,10 @@ beforeAll(async () => {
   write("garbage.pdf", Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(4096, 0xa7)]))
   write("notes.txt", "just some text, not a PDF\n")
   write("empty.pdf", "")
+  write("one.pdf", await textPdf([["Only page"]]))
+  fs.mkdirSync(path.join(ws, "folder.pdf"))
+  write("huge.pdf", "%PDF-1.7\n")
+  fs.truncateSync(path.join(ws, "huge.pdf"), READ_PDF_MAX_BYTES + 1)
   write("bomb.pdf", await flateBombPdf(1024))
   for (const name of ["encrypted-empty-password.pdf", "encrypted-needs-password.pdf"]) {
     fs.copyFileSync(path.join(FIXTURES, name), path.join(ws, name))
@@ -175,7 +179,10 @@ describe("read_pdf", () => {
       const r = yield* call({ filepath: "encrypted-needs-password.pdf" })
       expect(r.success).toBe(false)
       expect(r.errorCode).toBe("TOOL_ERROR")
-      expect(r.error).toContain("encrypted and needs a password")
+      expect(r.error).toBe(
+        "\"encrypted-needs-password.pdf\" is encrypted and needs a password (the empty password does not open it); " +
+          "read_pdf cannot read password-protected PDFs"
+      )
     }))
 
   it.effect("answers 'no extractable text, no OCR' for image-only pages", () =>
@@ -210,6 +217,20 @@ describe("read_pdf", () => {
       const r = yield* call({ filepath: "three.pdf", start_page: 4 })
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toContain("start_page=4 is past the end of \"three.pdf\", which has 3 pages")
+      const one = yield* call({ filepath: "one.pdf", start_page: 2 })
+      expect(one.error).toBe("start_page=2 is past the end of \"one.pdf\", which has 1 page")
+      // the last page is not past the end
+      const last = yield* call({ filepath: "three.pdf", start_page: 3 })
+      expect(headers(text(last.output))).toEqual([3])
+    }))
+
+  it.effect("refuses a directory and a file over the size limit before reading either", () =>
+    Effect.gen(function*() {
+      const dir = yield* call({ filepath: "folder.pdf" })
+      expect(dir.error).toBe("\"folder.pdf\" is not a regular file")
+      // sparse: nothing of it is read
+      const huge = yield* call({ filepath: "huge.pdf" })
+      expect(huge.error).toBe(`"huge.pdf" is ${READ_PDF_MAX_BYTES + 1} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)
     }))
 
   it.effect("validates its arguments", () =>
