@@ -184,6 +184,7 @@ describe("list_files", () => {
       // a link inside the workspace leads inside: listed under the link's name
       const inside = yield* list({ pattern: "inlink/*.ts" })
       expect(entries(inside.output)).toEqual(["[file] inlink/index.ts (10 bytes)", "[file] inlink/util.ts (1 bytes)"])
+      expect(String(inside.output)).not.toContain("symbolic link")
     }))
 
   it.effect("a directory (or a link) leading out of the workspace is a PathTraversalError defect", () =>
@@ -238,6 +239,24 @@ describe("list_files", () => {
           expect(entries(r.output), pattern).toEqual([])
         }
       }
+    }))
+
+  it.effect("a pattern naming a directory matches it, with or without a slash; one entry is 'entry'", () =>
+    Effect.gen(function*() {
+      const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "list-small-")))
+      Fs.mkdirSync(Path.join(root, "sub"))
+      Fs.writeFileSync(Path.join(root, "sub", "x.txt"), "xy")
+      Fs.writeFileSync(Path.join(root, "ba:b.txt"), "c")
+      expect((yield* list({ pattern: "sub" }, root)).output).toBe(
+        "1 entry in the workspace root matching \"sub\" (this level only):\n[dir]  sub/"
+      )
+      expect(entries((yield* list({ pattern: "*/" }, root)).output)).toEqual(["[dir]  sub/"])
+      // a leading ./ is the directory itself
+      expect(entries((yield* list({ pattern: "./sub/*.txt" }, root)).output)).toEqual(["[file] sub/x.txt (2 bytes)"])
+      // a colon is an ordinary character (only a letter and a colon at the start is a drive)
+      expect(entries((yield* list({ pattern: "ba:b*" }, root)).output)).toEqual(["[file] ba:b.txt (1 bytes)"])
+      expect((yield* list({ pattern: "C:/x" }, root)).errorCode).toBe("TOOL_ERROR")
+      Fs.rmSync(root, { recursive: true, force: true })
     }))
 
   it.effect("a missing directory or a file given as the directory is a clear error", () =>
