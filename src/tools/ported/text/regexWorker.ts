@@ -83,5 +83,6 @@ export const searchInWorker = (
 ): Effect.Effect<RawMatches, ScriptWorkerFailed> =>
   Effect.flatMap(
     runScriptWorker(WORKER_SOURCE, { module: modulePath("re2js"), job }, { deadline, heapMb: REGEX_HEAP_MB, what: "the search" }),
+    // Stryker disable next-line StringLiteral: unreachable, the fixed worker source always posts { matches, next }
     (answer) => (isRawMatches(answer) ? Effect.succeed(answer) : Effect.dieMessage("the regex worker answered an unknown shape"))
   )

@@ -5,6 +5,7 @@ import { unsupportedFeature } from "../../../../src/tools/ported/text/regexExtra
 import { searchInWorker } from "../../../../src/tools/ported/text/regexWorker.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
 import { runner } from "../data/harness.js"
 import { underMutationTesting } from "../../../helpers/mutationRun.js"
 
@@ -41,7 +42,12 @@ describe("regex_extract", () => {
       expect((yield* extract({ text: "x1\nx2", pattern: "^x\\d$", flags: "m" })).output).toContain("2 matches")
       expect((yield* extract({ text: "x1\nx2", pattern: "^x\\d$" })).output).toBe("no matches")
       expect((yield* extract({ text: "a\nb", pattern: "a.b", flags: "su" })).output).toContain("1 match")
-      expect((yield* extract({ text: "a", pattern: "a", flags: "y" })).error).toContain("the flag \"y\" is not supported")
+      for (const flag of ["y", "d", "v"]) {
+        expect((yield* extract({ text: "a", pattern: "a", flags: `i${flag}` })).error).toBe(
+          `the flag "${flag}" is not supported (use i, m, s; g and u are accepted and change nothing: ` +
+            "every match is returned, always in Unicode)"
+        )
+      }
       expect((yield* extract({ text: "a", pattern: "a", flags: "q" })).error).toBe("unknown flag \"q\" (use i, m, s, g, u)")
     }))
 
@@ -114,6 +120,100 @@ describe("regex_extract", () => {
     expect(unsupportedFeature("(?<=a)b")).toBeUndefined()
     expect(unsupportedFeature("\\\\1")).toBeUndefined()
   })
+
+  it("a named backreference is \\k followed by <, outside classes only", () => {
+    expect(unsupportedFeature("a\\k<x>")).toBe("a named backreference (\\k<name>)")
+    expect(unsupportedFeature("\\d<")).toBeUndefined()
+    expect(unsupportedFeature("[\\k<]")).toBeUndefined()
+    expect(unsupportedFeature("\\kx")).toBeUndefined()
+  })
+
+  it("a class ends at its first unescaped ], and only ( starts a lookahead", () => {
+    expect(unsupportedFeature("[a(?=]")).toBeUndefined()
+    expect(unsupportedFeature("[a](?=x)")).toBe("a lookahead ((?=)")
+    // an escaped ] right after [ or [^ does not end the class
+    expect(unsupportedFeature("[\\](?=x)]")).toBeUndefined()
+    expect(unsupportedFeature("[\\]](?=x)")).toBe("a lookahead ((?=)")
+    expect(unsupportedFeature("[^\\](?=x)]")).toBeUndefined()
+    expect(unsupportedFeature("[^\\]](?!x)")).toBe("a lookahead ((?!)")
+    // what comes before the [ does not matter
+    expect(unsupportedFeature("[a][\\](?=x)]")).toBeUndefined()
+    expect(unsupportedFeature("^[\\](?=x)]")).toBeUndefined()
+    expect(unsupportedFeature("[a]b[^\\](?=x)]")).toBeUndefined()
+    expect(unsupportedFeature("a?=b|c?!d")).toBeUndefined()
+    expect(unsupportedFeature("(a=)(b!)")).toBeUndefined()
+  })
+
+  it("[] and [^] are whole classes, as JavaScript (and RE2JS.translateRegExp) read them", () => {
+    // what follows them is outside any class: a backreference or lookahead there is found
+    expect(unsupportedFeature("(?<x>a)[^]\\k<x>]")).toBe("a named backreference (\\k<name>)")
+    expect(unsupportedFeature("(a)[]\\1]")).toBe("a backreference (\\1)")
+    expect(unsupportedFeature("[](?=a)")).toBe("a lookahead ((?=)")
+    expect(unsupportedFeature("[^](?!a)")).toBe("a lookahead ((?!)")
+    // and a class after them is a class again
+    expect(unsupportedFeature("[^][(?=]")).toBeUndefined()
+  })
+
+  it.effect("patterns with (?= inside a class, or ?= after an atom, run", () =>
+    Effect.gen(function*() {
+      expect((yield* extract({ text: "x(=)", pattern: "[\\](?=x)]+" })).output).toBe(
+        "1 match:\n1. line 1, column 1 (index 0): \"x(=)\""
+      )
+      expect((yield* extract({ text: "ab=c", pattern: "b?=" })).output).toBe(
+        "1 match:\n1. line 1, column 2 (index 1): \"b=\""
+      )
+    }))
+
+  it.effect("a match that starts at a line break is on the line the break ends", () =>
+    Effect.gen(function*() {
+      expect((yield* extract({ text: "ab\ncd\n", pattern: "\\n" })).output).toBe([
+        "2 matches:",
+        "1. line 1, column 3 (index 2): \"\\n\"",
+        "2. line 2, column 3 (index 5): \"\\n\""
+      ].join("\n"))
+    }))
+
+  it.effect("a match or group of exactly 200 characters is shown whole, of 201 cut", () =>
+    Effect.gen(function*() {
+      const x200 = "x".repeat(200)
+      expect((yield* extract({ text: x200, pattern: "(x+)" })).output).toBe(
+        `1 match:\n1. line 1, column 1 (index 0): "${x200}"\n   groups: 1="${x200}"`
+      )
+      expect((yield* extract({ text: `${x200}x`, pattern: "(x+)" })).output).toBe(
+        `1 match:\n1. line 1, column 1 (index 0): "${x200}"… (201 characters)\n   groups: 1="${x200}"… (201 characters)`
+      )
+    }))
+
+  it.effect("up to 20 groups are listed, the rest counted", () =>
+    Effect.gen(function*() {
+      const listed = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}="a"`).join(", ")
+      expect((yield* extract({ text: "a".repeat(20), pattern: "(a)".repeat(20) })).output).toBe(
+        `1 match:\n1. line 1, column 1 (index 0): "${"a".repeat(20)}"\n   groups: ${listed(20)}`
+      )
+      expect((yield* extract({ text: "a".repeat(22), pattern: "(a)".repeat(22) })).output).toBe(
+        `1 match:\n1. line 1, column 1 (index 0): "${"a".repeat(22)}"\n   groups: ${listed(20)}, and 2 more groups`
+      )
+    }))
+
+  it.effect("an answer past the output cap is cut after a whole line, with how to get less", () =>
+    Effect.gen(function*() {
+      const x300 = "x".repeat(300)
+      const cut = `"${"x".repeat(200)}"… (300 characters)`
+      const full = [
+        "1000 matches:",
+        ...Array.from({ length: 1000 }, (_, k) => [
+          `${k + 1}. line ${k + 1}, column 1 (index ${k * 301}): ${cut}`,
+          `   groups: 1=${cut}`
+        ]).flat()
+      ].join("\n")
+      expect(full.length).toBeGreaterThan(OUTPUT_MAX_CHARS)
+      const kept = full.slice(0, OUTPUT_MAX_CHARS)
+      const head = kept.slice(0, kept.lastIndexOf("\n"))
+      const r = yield* extract({ text: `${x300}\n`.repeat(1000), pattern: "(x+)", max_matches: 1000 })
+      expect(r.output).toBe(
+        `${head}\n... (cut after ${head.length} of ${full.length} characters; lower max_matches or narrow the pattern)`
+      )
+    }))
 })
 
 describe("the regex worker", () => {
