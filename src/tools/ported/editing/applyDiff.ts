@@ -80,6 +80,7 @@ export const applyDiff = make(TOOL, {
         }
         const patch = withHunks[0]
         if (patch === undefined) return yield* fail("the diff has no hunks (lines starting with @@ -a,b +c,d @@)")
+        // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
         const patched = tryApply(text, patch)
         if (patched === false) {

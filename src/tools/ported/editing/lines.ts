@@ -73,6 +73,7 @@ export const spliceLines = (
   const replacedEnd = to > from ? lines[to - 1]?.end : undefined
   const lastAdded = added.length - 1
   if (replacedEnd !== undefined && replacedEnd !== "" && lastAdded >= 0) {
+    // Stryker disable next-line StringLiteral: texts[lastAdded] always exists here (lastAdded indexes texts), so the fallback is never used
     added[lastAdded] = { text: texts[lastAdded] ?? "", end: replacedEnd }
   }
   const out = [...lines.slice(0, from), ...added, ...lines.slice(to)]

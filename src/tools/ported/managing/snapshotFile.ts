@@ -40,7 +40,7 @@ export const snapshotFile = make(TOOL, {
       const problem = yield* storeProblem(root).pipe(Effect.mapError((error) => fail(error.message, error)))
       if (Option.isSome(problem)) return yield* fail(problem.value)
       const millis = yield* Clock.currentTimeMillis
-      const id = newSnapshotId(millis)
+      const id = yield* newSnapshotId(millis)
       const size = yield* withPathLock(filepath)(Effect.scoped(Effect.gen(function*() {
         const file = yield* openFile(filepath)
         const bytes = yield* readBytes(file, SNAPSHOT_MAX_BYTES)

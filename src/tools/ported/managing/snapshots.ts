@@ -13,8 +13,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
-import { randomBytes } from "node:crypto"
 import * as NodePath from "node:path"
 import { openDirectory, openFile, statEntry } from "../../shared/safeFs.js"
 import * as Node from "../../shared/safeFsNode.js"
@@ -61,12 +61,17 @@ export const contentPathOf = (root: string, id: string): string => NodePath.join
 /** The path of a snapshot's metadata; `id` must match `SNAPSHOT_ID_PATTERN`. */
 export const metaPathOf = (root: string, id: string): string => NodePath.join(snapshotDirOf(root), `${id}.json`)
 
-/** A new id: the UTC time (so ids sort by age) and 8 random hex digits, e.g. `20250102-153012-1a2b3c4d`. */
-export const newSnapshotId = (millis: number): string => {
-  const iso = new Date(millis).toISOString()
-  const stamp = `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}`
-  return `${stamp}-${randomBytes(4).toString("hex")}`
-}
+/**
+ * A new id: the UTC time (so ids sort by age) and 8 random hex digits, e.g.
+ * `20250102-153012-1a2b3c4d`. The digits come from the fiber's `Random` (as the time from its
+ * `Clock`), so a test can make two ids the same; an id already taken is never overwritten.
+ */
+export const newSnapshotId = (millis: number): Effect.Effect<string> =>
+  Effect.map(Random.nextIntBetween(0, 0x1_0000_0000), (n) => {
+    const iso = new Date(millis).toISOString()
+    const stamp = `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}`
+    return `${stamp}-${n.toString(16).padStart(8, "0")}`
+  })
 
 /** The metadata file's bytes. */
 export const encodeMeta = (meta: SnapshotMeta): Uint8Array => Buffer.from(`${JSON.stringify(meta, null, 2)}\n`, "utf8")

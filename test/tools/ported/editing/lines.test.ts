@@ -43,3 +43,27 @@ describe("the line model of the editing tools", () => {
     expect(joinLines(spliceLines(mixed, 1, 2, ["B1", "B2"], "\r\n"))).toBe("a\r\nB1\r\nB2\nc\r\n")
   })
 })
+
+describe("the line model at its edges", () => {
+  it("a text that starts with a line break has an empty first line", () => {
+    expect(splitLines("\nb")).toEqual([{ text: "", end: "\n" }, { text: "b", end: "" }])
+    expect(splitLines("\r\n")).toEqual([{ text: "", end: "\r\n" }])
+    expect(eolOf("\nb")).toBe("\n")
+    expect(eolOf("\r\nb")).toBe("\r\n")
+  })
+
+  it("as many LF as CRLF lines is LF", () => {
+    expect(eolOf("a\nb\r\n")).toBe("\n")
+    expect(eolOf("a\r\nb\n")).toBe("\n")
+  })
+
+  it("an insertion (an empty range) takes no ending from the line before it", () => {
+    const mixed = splitLines("a\r\nb\n")
+    expect(spliceLines(mixed, 1, 1, ["x"], "\n")).toEqual([
+      { text: "a", end: "\r\n" },
+      { text: "x", end: "\n" },
+      { text: "b", end: "\n" }
+    ])
+    expect(joinLines(spliceLines(splitLines("a\r\n"), 1, 1, ["x", "y"], "\n"))).toBe("a\r\nx\ny\n")
+  })
+})

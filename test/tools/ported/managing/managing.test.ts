@@ -49,6 +49,15 @@ describe("create_directory", () => {
         expect(plan.errorCode).toBe("MODE_BLOCKED")
         expect(Fs.existsSync(at("plans/sub"))).toBe(false)
       }))
+
+    it.effect("a name the file system refuses is its error as is, not a file in the way", () =>
+      Effect.gen(function*() {
+        const long = "n".repeat(300)
+        const r = yield* call("create_directory", { dirpath: `made/${long}` })
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toBe(`cannot open "made/${long}": ENAMETOOLONG`)
+        expect(tree(at("made"))).toEqual([])
+      }))
   })
 })
 
