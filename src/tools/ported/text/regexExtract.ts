@@ -114,76 +114,89 @@ const shown = (g: RawGroup | undefined): string =>
     ? `${JSON.stringify(headOf(g[0], REGEX_MATCH_MAX_CHARS))}… (${g[1]} characters)`
     : JSON.stringify(g[0])
 
-export const regexExtract = make(TOOL, {
-  description: "Find the matches of a regular expression (JavaScript syntax) in a text, with line, column and " +
-    "capturing groups. Runs on a linear-time engine (RE2), so no pattern can hang; it has no lookahead ((?= (?!) " +
-    "and no backreferences (\\1, \\k<name>), lookbehind only without capturing groups, and \\s is ASCII white space. " +
-    `Flags: i (ignore case), m (^ and $ at line breaks), s (. matches line breaks). At most ${REGEX_MAX_MATCHES} matches; ` +
-    `matches are shown cut at ${REGEX_MATCH_MAX_CHARS} characters; a search still running after ` +
-    `${Duration.toSeconds(Duration.decode(REGEX_DEADLINE))} s is stopped.`,
-  parameters: Schema.Struct({
-    text: Schema.String.annotations({ description: "The text to search" }),
-    pattern: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(REGEX_MAX_PATTERN_CHARS)).annotations({
-      description: "The regular expression, without slashes or quotes, e.g. (?<user>\\w+)@(\\w+)\\.com"
+/** What `makeRegexExtract` takes. */
+export interface RegexExtractOptions {
+  /** How long a search may run in its worker before it is stopped. Default `REGEX_DEADLINE` (20 s). */
+  readonly deadline?: Duration.DurationInput
+}
+
+/** Builds the `regex_extract` tool (tests use a short deadline). */
+export const makeRegexExtract = (options: RegexExtractOptions = {}) => {
+  const deadline = options.deadline ?? REGEX_DEADLINE
+  return make(TOOL, {
+    description: "Find the matches of a regular expression (JavaScript syntax) in a text, with line, column and " +
+      "capturing groups. Runs on a linear-time engine (RE2), so no pattern can hang; it has no lookahead ((?= (?!) " +
+      "and no backreferences (\\1, \\k<name>), lookbehind only without capturing groups, and \\s is ASCII white space. " +
+      `Flags: i (ignore case), m (^ and $ at line breaks), s (. matches line breaks). At most ${REGEX_MAX_MATCHES} matches; ` +
+      `matches are shown cut at ${REGEX_MATCH_MAX_CHARS} characters; a search still running after ` +
+      `${Duration.toSeconds(Duration.decode(deadline))} s is stopped.`,
+    parameters: Schema.Struct({
+      text: Schema.String.annotations({ description: "The text to search" }),
+      pattern: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(REGEX_MAX_PATTERN_CHARS)).annotations({
+        description: "The regular expression, without slashes or quotes, e.g. (?<user>\\w+)@(\\w+)\\.com"
+      }),
+      flags: Schema.optional(
+        Schema.String.pipe(Schema.maxLength(10)).annotations({ description: "Flags, any of \"i\", \"m\", \"s\" (e.g. \"im\")" })
+      ),
+      max_matches: Schema.optionalWith(
+        Schema.Int.pipe(Schema.between(1, REGEX_MAX_MATCHES)).annotations({ description: "Most matches to return" }),
+        { default: () => 100 }
+      )
     }),
-    flags: Schema.optional(
-      Schema.String.pipe(Schema.maxLength(10)).annotations({ description: "Flags, any of \"i\", \"m\", \"s\" (e.g. \"im\")" })
-    ),
-    max_matches: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(1, REGEX_MAX_MATCHES)).annotations({ description: "Most matches to return" }),
-      { default: () => 100 }
-    )
-  }),
-  readOnly: true,
-  tags: ["text", "ported"],
-  timeout: "30 seconds",
-  handler: ({ flags, max_matches, pattern, text }) =>
-    Effect.gen(function*() {
-      const compiled = yield* compile(pattern, flags ?? "")
-      const { matches, next } = yield* searchInWorker({
-        pattern: compiled.source,
-        flags: compiled.flags,
-        text,
-        max: max_matches,
-        groups: REGEX_GROUPS_SHOWN + 1,
-        chars: REGEX_MATCH_MAX_CHARS
-      }).pipe(
-        Effect.mapError((error) =>
-          fail(
-            error.reason === "error"
-              ? error.message
-              : `${error.message} on ${text.length} characters of text; search a shorter text or simplify the pattern`,
-            error
+    readOnly: true,
+    tags: ["text", "ported"],
+    timeout: "30 seconds",
+    handler: ({ flags, max_matches, pattern, text }) =>
+      Effect.gen(function*() {
+        const compiled = yield* compile(pattern, flags ?? "")
+        const { matches, next } = yield* searchInWorker({
+          pattern: compiled.source,
+          flags: compiled.flags,
+          text,
+          max: max_matches,
+          groups: REGEX_GROUPS_SHOWN + 1,
+          chars: REGEX_MATCH_MAX_CHARS
+        }, deadline).pipe(
+          Effect.mapError((error) =>
+            fail(
+              error.reason === "error"
+                ? error.message
+                : `${error.message} on ${text.length} characters of text; search a shorter text or simplify the pattern`,
+              error
+            )
           )
         )
-      )
-      const groupCount = compiled.re.groupCount()
-      const names = new Map(Object.entries(compiled.re.namedGroups()).map(([name, index]) => [index, name]))
-      const lines: Array<string> = []
-      let line = 1
-      let lineStart = 0
-      let scanned = 0
-      matches.forEach(([index, groups], k) => {
-        for (; scanned < index; scanned++) {
-          if (text.charCodeAt(scanned) === 0x0a) {
-            line++
-            lineStart = scanned + 1
+        const groupCount = compiled.re.groupCount()
+        const names = new Map(Object.entries(compiled.re.namedGroups()).map(([name, index]) => [index, name]))
+        const lines: Array<string> = []
+        let line = 1
+        let lineStart = 0
+        let scanned = 0
+        matches.forEach(([index, groups], k) => {
+          for (; scanned < index; scanned++) {
+            if (text.charCodeAt(scanned) === 0x0a) {
+              line++
+              lineStart = scanned + 1
+            }
           }
-        }
-        lines.push(`${k + 1}. line ${line}, column ${index - lineStart + 1} (index ${index}): ${shown(groups[0])}`)
-        if (groupCount > 0) {
-          const listed = groups.slice(1).map((g, i) => `${i + 1}${names.has(i + 1) ? ` (${names.get(i + 1)})` : ""}=${shown(g)}`)
-          const more = groupCount > REGEX_GROUPS_SHOWN ? `, and ${groupCount - REGEX_GROUPS_SHOWN} more groups` : ""
-          lines.push(`   groups: ${listed.join(", ")}${more}`)
-        }
+          lines.push(`${k + 1}. line ${line}, column ${index - lineStart + 1} (index ${index}): ${shown(groups[0])}`)
+          if (groupCount > 0) {
+            const listed = groups.slice(1).map((g, i) => `${i + 1}${names.has(i + 1) ? ` (${names.get(i + 1)})` : ""}=${shown(g)}`)
+            const more = groupCount > REGEX_GROUPS_SHOWN ? `, and ${groupCount - REGEX_GROUPS_SHOWN} more groups` : ""
+            lines.push(`   groups: ${listed.join(", ")}${more}`)
+          }
+        })
+        const count = matches.length
+        const head = count === 0
+          ? "no matches"
+          : next === null
+          ? `${count} match${count === 1 ? "" : "es"}:`
+          : `the first ${count} matches (more follow, the next at index ${next}: raise max_matches, at most ` +
+            `${REGEX_MAX_MATCHES}, or search the text from index ${next} on):`
+        return capOutput([head, ...lines].join("\n"), { atLine: true, rest: "lower max_matches or narrow the pattern" })
       })
-      const count = matches.length
-      const head = count === 0
-        ? "no matches"
-        : next === null
-        ? `${count} match${count === 1 ? "" : "es"}:`
-        : `the first ${count} matches (more follow, the next at index ${next}: raise max_matches, at most ` +
-          `${REGEX_MAX_MATCHES}, or search the text from index ${next} on):`
-      return capOutput([head, ...lines].join("\n"), { atLine: true, rest: "lower max_matches or narrow the pattern" })
-    })
-})
+  })
+}
+
+/** The `regex_extract` tool: searches stopped after `REGEX_DEADLINE`. */
+export const regexExtract = makeRegexExtract()

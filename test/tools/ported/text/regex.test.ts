@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
-import { unsupportedFeature } from "../../../../src/tools/ported/text/regexExtract.js"
+import { makeRegexExtract, unsupportedFeature } from "../../../../src/tools/ported/text/regexExtract.js"
 import { searchInWorker } from "../../../../src/tools/ported/text/regexWorker.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
@@ -214,6 +214,23 @@ describe("regex_extract", () => {
         `${head}\n... (cut after ${head.length} of ${full.length} characters; lower max_matches or narrow the pattern)`
       )
     }))
+})
+
+describe("regex_extract past its deadline", () => {
+  it.live("is a TOOL_ERROR naming the deadline and the text's length, with what to do", () =>
+    Effect.gen(function*() {
+      const quick = runner([makeRegexExtract({ deadline: "300 millis" })], () => ws)
+      // linear in RE2, but slow: 20 nested repetitions over a million characters
+      const r = yield* quick("regex_extract", { text: "a".repeat(1_000_000), pattern: "(.*a){20}" })
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe(
+        "the search did not finish within 300ms on 1000000 characters of text; search a shorter text or simplify the pattern"
+      )
+    }))
+
+  it("its description gives the deadline", () => {
+    expect(makeRegexExtract({ deadline: "3 seconds" }).spec.description).toMatch(/a search still running after 3 s is stopped\.$/)
+  })
 })
 
 describe("the regex worker", () => {
