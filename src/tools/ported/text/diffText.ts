@@ -69,17 +69,15 @@ export const middleOf = (a: string, b: string, context: number) => {
   const room = shortest - lineStartAt(a, p)
   while (s < room && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++
   let endA = a.length - s
-  let endB = b.length - s
   const atLineStart = (t: string, i: number) => i === 0 || t.charCodeAt(i - 1) === 0x0a
-  if (s > 0 && !(atLineStart(a, endA) && atLineStart(b, endB))) {
+  if (s > 0 && !(atLineStart(a, endA) && atLineStart(b, b.length - s))) {
     // the shared end is the same text in both: its first line break is at the same offset
     const nl = a.indexOf("\n", endA)
-    const skip = nl === -1 ? s : nl + 1 - endA
-    endA += skip
-    endB += skip
+    endA += nl === -1 ? s : nl + 1 - endA
   }
   endA = forwardLines(a, endA, context)
-  endB = b.length - (a.length - endA)
+  // b's end is as far from its end as a's
+  const endB = b.length - (a.length - endA)
   return { start, startLine: newlines(a, 0, start), endA, endB }
 }
 
@@ -115,6 +113,7 @@ export const unifiedDiff = (a: string, b: string, context: number): Either.Eithe
     hunks: patch.hunks.map((h) => ({ ...h, oldStart: h.oldStart + startLine, newStart: h.newStart + startLine }))
   }
   const text = formatPatch(shifted, { includeIndex: false, includeUnderline: false, includeFileHeaders: true })
+  // Stryker disable next-line StringLiteral: formatPatch always ends its text with "\n", so endsWith("") is the same test
   return Either.right(text.endsWith("\n") ? text.slice(0, -1) : text)
 }
 

@@ -76,9 +76,19 @@ describe("format_json", () => {
   it.effect("deep nesting is refused; a long result is cut with how to get the rest", () =>
     Effect.gen(function*() {
       expect((yield* run("format_json", { text: "{\"a\":".repeat(100_000) })).error).toBe("the JSON is nested deeper than 256 levels")
-      const big = JSON.stringify(Array.from({ length: 50_000 }, (_, i) => i))
-      const r = String((yield* run("format_json", { text: big })).output)
-      expect(r).toMatch(/\.\.\. \(cut after \d+ of \d+ characters; use query_json with a pointer to format a part\)$/)
+      const numbers = Array.from({ length: 50_000 }, (_, i) => i)
+      const big = JSON.stringify(numbers)
+      const rest = "use query_json with a pointer to format a part"
+      // indented: cut at the last line break before 256 Ki characters, after the line "  30360,"
+      const indented = JSON.stringify(numbers, null, 2)
+      expect(indented.slice(262_130, 262_141)).toBe(",\n  30360,\n")
+      expect((yield* run("format_json", { text: big })).output).toBe(
+        `${indented.slice(0, 262_140)}\n... (cut after 262140 of 438892 characters; ${rest})`
+      )
+      // one compact line: cut at the cap itself
+      expect((yield* run("format_json", { text: big, indent: 0 })).output).toBe(
+        `${big.slice(0, 262_144)}\n... (cut after 262144 of 288891 characters; ${rest})`
+      )
     }))
 })
 

@@ -1,0 +1,133 @@
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as Fs from "node:fs"
+import { DIFF_MAX_CHARS, middleOf, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
+import { textTools } from "../../../../src/tools/ported/text/index.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { runner } from "../data/harness.js"
+
+const ws = makeTempDirSync("ported-diff-")
+const run = runner(textTools, () => ws)
+
+afterAll(() => {
+  Fs.rmSync(ws, { recursive: true, force: true })
+})
+
+const TOO_BIG = "more than 100000 lines or 4194304 characters to compare at once; diff smaller parts"
+
+describe("middleOf", () => {
+  it("keeps the differing line and context_lines shared lines on each side, starting at line starts", () => {
+    const a = "l1\nl2\nl3\nX\nl5\nl6\nl7\n"
+    const b = "l1\nl2\nl3\nY\nl5\nl6\nl7\n"
+    // "l3\nX\nl5\n": from offset 6 (line 3) to offset 14 in both
+    expect(middleOf(a, b, 1)).toEqual({ start: 6, startLine: 2, endA: 14, endB: 14 })
+    expect(middleOf(a, b, 0)).toEqual({ start: 9, startLine: 3, endA: 11, endB: 11 })
+    expect(middleOf(a, b, 2)).toEqual({ start: 3, startLine: 1, endA: 17, endB: 17 })
+    // more context than there are lines stops at the texts' ends
+    expect(middleOf(a, b, 10)).toEqual({ start: 0, startLine: 0, endA: 20, endB: 20 })
+  })
+
+  it("a shared end that begins inside a line is moved to the end of that line", () => {
+    // the texts agree from "tail" on, but the middle must end at the line break after it
+    expect(middleOf("k\nXtail\nm\n", "k\nYtail\nm\n", 0)).toEqual({ start: 2, startLine: 1, endA: 8, endB: 8 })
+    expect(middleOf("k\nXtail\nm\n", "k\nYYtail\nm\n", 1)).toEqual({ start: 0, startLine: 0, endA: 10, endB: 11 })
+    // no line break after it: the middle runs to the end
+    expect(middleOf("k\nXtail", "k\nYtail", 0)).toEqual({ start: 2, startLine: 1, endA: 7, endB: 7 })
+  })
+
+  it("a shared end that begins at a line start in both is kept whole", () => {
+    // line "A" deleted: the shared "z\n" starts a line in both texts
+    expect(middleOf("A\nz\n", "z\n", 0)).toEqual({ start: 0, startLine: 0, endA: 2, endB: 0 })
+    expect(middleOf("q\nA\nz\n", "q\nz\n", 0)).toEqual({ start: 2, startLine: 1, endA: 4, endB: 2 })
+  })
+
+  it("the shared end never reaches back into the shared start", () => {
+    // a blank line added after a blank line: "one\n\n" is both the shared start and end of b
+    expect(middleOf("one\n\n", "one\n\n\n", 0)).toEqual({ start: 5, startLine: 2, endA: 5, endB: 6 })
+    expect(middleOf("x\n", "x\nx\n", 0)).toEqual({ start: 2, startLine: 1, endA: 2, endB: 4 })
+  })
+})
+
+describe("unifiedDiff", () => {
+  it("hunks at the right lines when the change is next to the shared start or end", () => {
+    expect(unifiedDiff("one\n\n", "one\n\n\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -2,0 +3,1 @@\n+"))
+    expect(unifiedDiff("\n", "\n\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -1,0 +2,1 @@\n+"))
+    expect(unifiedDiff("q\nA\nz\n", "q\nz\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -2,1 +1,0 @@\n-A"))
+    expect(unifiedDiff("k\nXtail\nm\n", "k\nYtail\nm\n", 0)).toEqual(
+      Either.right("--- a\n+++ b\n@@ -2,1 +2,1 @@\n-Xtail\n+Ytail")
+    )
+    expect(unifiedDiff("k\nXtail", "k\nYtail", 0)).toEqual(
+      Either.right(
+        "--- a\n+++ b\n@@ -2,1 +2,1 @@\n-Xtail\n\\ No newline at end of file\n+Ytail\n\\ No newline at end of file"
+      )
+    )
+    expect(unifiedDiff("aa", "aaa", 0)).toEqual(
+      Either.right("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-aa\n\\ No newline at end of file\n+aaa\n\\ No newline at end of file")
+    )
+    expect(unifiedDiff("a\n\n", "\n\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-a\n+"))
+  })
+
+  it("lone CR line endings are line endings too", () => {
+    expect(unifiedDiff("x\ry\r", "x\ny\n", 3)).toEqual(
+      Either.right("The texts differ only in their line endings (a: CR, b: LF).")
+    )
+    expect(unifiedDiff("x\ny", "x\ry", 3)).toEqual(
+      Either.right("The texts differ only in their line endings (a: LF, b: CR).")
+    )
+  })
+
+  it("a differing part of more than 100000 lines is refused, saying which lines differ", () => {
+    // differ at both ends, so the whole text after the shared first line is the differing part
+    const lines = (first: string, breaks: number) => `same\n${first}${"\n".repeat(breaks)}${first}`
+    expect(unifiedDiff(lines("a", 100_002), lines("b", 99_989), 0)).toEqual(
+      Either.left(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
+    )
+    expect(unifiedDiff(lines("a", 99_989), lines("b", 100_002), 0)).toEqual(
+      Either.left(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
+    )
+    expect(unifiedDiff(lines("a", 100_002), lines("b", 100_002), 0)).toEqual(
+      Either.left(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
+    )
+    // exactly 100000 lines are still diffed
+    expect(unifiedDiff(lines("a", 99_999), lines("b", 99_999), 0)).toEqual(Either.right([
+      "--- a",
+      "+++ b",
+      "@@ -2,1 +2,1 @@",
+      "-a",
+      "+b",
+      "@@ -100001,1 +100001,1 @@",
+      "-a",
+      "\\ No newline at end of file",
+      "+b",
+      "\\ No newline at end of file"
+    ].join("\n")))
+  })
+
+  it("a differing part of more than 4 Mi characters is refused; exactly 4 Mi are diffed", () => {
+    expect(unifiedDiff(`a${"x".repeat(DIFF_MAX_CHARS)}`, "b", 0)).toEqual(
+      Either.left(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
+    )
+    expect(unifiedDiff("b", `a${"x".repeat(DIFF_MAX_CHARS)}`, 0)).toEqual(
+      Either.left(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
+    )
+    const long = `a${"x".repeat(DIFF_MAX_CHARS - 1)}`
+    expect(unifiedDiff(long, "b", 0)).toEqual(Either.right(
+      `--- a\n+++ b\n@@ -1,1 +1,1 @@\n-${long}\n\\ No newline at end of file\n+b\n\\ No newline at end of file`
+    ))
+  })
+})
+
+describe("diff_text", () => {
+  it.effect("a long diff is cut at a line break, saying how to get less", () =>
+    Effect.gen(function*() {
+      const r = yield* run("diff_text", { a: "", b: "line\n".repeat(60_000) })
+      const full = `--- a\n+++ b\n@@ -0,0 +1,60000 @@\n${"+line\n".repeat(59_999)}+line`
+      expect(full.length).toBe(360_031)
+      // the first 262144 characters end inside a line; the cut is at the line break before
+      expect(r.output).toBe(
+        `${full.slice(0, 262_141)}\n... (cut after 262141 of 360031 characters; ` +
+          "lower context_lines or diff smaller parts of the texts)"
+      )
+      expect(full.slice(262_135, 262_141)).toBe("\n+line")
+    }))
+})
