@@ -26,7 +26,7 @@ const cli = Command.run(root, { name: "effect-tool-system", version: "0.1.0" })
  */
 export const cliArguments = (argv: ReadonlyArray<string>): ReadonlyArray<string> =>
   argv[2] === "call" || argv[2] === "explain"
-    ? argv.map((arg, i) => (i > 2 && arg === "--version" ? "--tool-version" : arg))
+    ? argv.map((arg) => (arg === "--version" ? "--tool-version" : arg))
     : argv
 
 /**

@@ -10,7 +10,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { renderToolTable, replaceBetweenMarkers } from "../../src/cli/docs.js"
-import { Tool, ToolRegistry, ToolSystem, Workspace } from "../../src/index.js"
+import { Tool, ToolRegistry, ToolSpec, ToolSystem, Workspace } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const docsFile = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../docs/tools.md")
@@ -50,11 +50,27 @@ describe("docs/tools.md", () => {
     ])
   })
 
+  it("a schema without properties lists none; a property's schema that is not an object has no default", () => {
+    const bare = Tool.make("bare_tool", { description: "Bare", parameters: Schema.Struct({}), handler: () => Effect.succeed("ok") })
+    const row = (parameters: ToolSpec["parameters"]) =>
+      renderToolTable([{ ...bare, spec: new ToolSpec({ ...bare.spec, parameters, required: ["flag"] }) }]).split("\n")[2]
+    expect(row({ type: "object" })).toBe("| `bare_tool` | 1.0.0 | no | no |  | Bare | — |")
+    expect(row({ type: "object", properties: null })).toBe("| `bare_tool` | 1.0.0 | no | no |  | Bare | — |")
+    // JSON Schema allows `true` (anything) as a property's schema
+    expect(row({ type: "object", properties: { flag: true, other: true } })).toBe(
+      "| `bare_tool` | 1.0.0 | no | no |  | Bare | `flag`, `other?` |"
+    )
+  })
+
   it("replaces only what stands between the markers, and needs both in order", () => {
     const file = "intro\n<!-- AUTO:tools -->\nold\n<!-- /AUTO:tools -->\nend\n"
     expect(replaceBetweenMarkers(file, "new")).toBe("intro\n<!-- AUTO:tools -->\nnew\n<!-- /AUTO:tools -->\nend\n")
     expect(replaceBetweenMarkers("intro\n<!-- AUTO:tools -->\n", "new")).toBeUndefined()
     expect(replaceBetweenMarkers("<!-- /AUTO:tools -->\n<!-- AUTO:tools -->", "new")).toBeUndefined()
     expect(replaceBetweenMarkers("no markers", "new")).toBeUndefined()
+    // markers at the very start of the file
+    expect(replaceBetweenMarkers("<!-- AUTO:tools -->\nold\n<!-- /AUTO:tools -->", "new")).toBe(
+      "<!-- AUTO:tools -->\nnew\n<!-- /AUTO:tools -->"
+    )
   })
 })

@@ -108,6 +108,28 @@ describe("the explanation table", () => {
     expect(exitCodeOf(explanation)).toBe(1)
   })
 
+  it("is laid out exactly: the verdict, a blank line, the header, padded rows, the message apart", () => {
+    expect(renderExplanation(explanation).split("\n").slice(0, 5)).toEqual([
+      "nope, mode default: refused by the lookup gate (TOOL_NOT_FOUND)",
+      "",
+      // the widest gate name (confirmation, 12) and two spaces
+      `GATE${" ".repeat(10)}OUTCOME${" ".repeat(6)}REASON`,
+      `lookup${" ".repeat(8)}FAIL${" ".repeat(9)}TOOL_NOT_FOUND: no such tool`,
+      `arguments${" ".repeat(5)}not reached  an earlier gate refused`
+    ])
+    expect(renderExplanation(explanation).split("\n").slice(-2)).toEqual(["", "Tool \"nope\" not found"])
+    // a gate without a code shows its reason alone; no gate refusing and no code: "no code"
+    const odd: CallExplanation = {
+      ...explanation,
+      errorCode: null,
+      message: null,
+      gates: [{ gate: "lookup", outcome: "pass", reason: "found it" }]
+    }
+    expect(renderExplanation(odd)).toBe(["nope, mode default: refused (no code)", "", "GATE    OUTCOME      REASON", "lookup  pass         found it"].join("\n"))
+    // a message with no refusing gate is shown after the table
+    expect(renderExplanation({ ...odd, message: "why" }).split("\n").slice(-2)).toEqual(["", "why"])
+  })
+
   it("does not repeat a code the reason starts with; exit codes 0, 1 and 3", () => {
     const escape: CallExplanation = {
       ...explanation,
