@@ -107,7 +107,7 @@ describe("sandbox pool", () => {
     withPool({ warm: 1 }, (pool) =>
       Effect.gen(function*() {
         for (const spawned of [2, 3]) {
-          expect((yield* pool.run(HOG, 5000)).kind).toBe("memory")
+          expect((yield* pool.run(HOG, 20_000)).kind).toBe("memory")
           yield* waitFor(() => pool.stats().idle === 1, 10_000)
           expect(pool.stats()).toEqual({ live: 1, idle: 1, spawned })
         }
@@ -116,7 +116,7 @@ describe("sandbox pool", () => {
   it.live("Workers discarded at once are replaced by one", () =>
     withPool({ warm: 1 }, (pool) =>
       Effect.gen(function*() {
-        const outcomes = yield* Effect.all([pool.run(HOG, 5000), pool.run(HOG, 5000), pool.run(HOG, 5000)], {
+        const outcomes = yield* Effect.all([pool.run(HOG, 20_000), pool.run(HOG, 20_000), pool.run(HOG, 20_000)], {
           concurrency: "unbounded"
         })
         expect(outcomes.map((outcome) => outcome.kind)).toEqual(["memory", "memory", "memory"])
