@@ -33,6 +33,10 @@ const listening = <A, E>(worker: PooledWorker["worker"], event: string, request:
     return fiber
   })
 
+/** A fresh pool (closed with the test's scope) and one worker borrowed from it for `body`. */
+const withWorker = <A, E>(body: (pool: PdfWorkersService, pooled: PooledWorker) => Effect.Effect<A, E>) =>
+  Effect.flatMap(makePdfWorkerPool(), (pool) => Effect.scoped(Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) => body(pool, pooled))))
+
 /** Waits `ms` on a plain timer (not the fiber's clock): created now, it fires after every timer of the same length created before it. */
 const after = (ms: number) =>
   Effect.async<void>((resume) => {
@@ -110,19 +114,15 @@ describe("PDF worker pool", () => {
 
   it.live("a request to a worker that has died fails without sending", () =>
     Effect.gen(function*() {
-      const pool = yield* makePdfWorkerPool()
-      const error = yield* Effect.scoped(
-        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) =>
-          Effect.zipRight(Effect.promise(() => pooled.worker.terminate()), Effect.flip(pool.request(pooled, { _tag: "Close" }))))
+      const error = yield* withWorker((pool, pooled) =>
+        Effect.zipRight(Effect.promise(() => pooled.worker.terminate()), Effect.flip(pool.request(pooled, { _tag: "Close" })))
       )
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly" })
     }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
 
   it.live("a worker's error fails the request with its message; out of memory says the limit", () =>
     Effect.gen(function*() {
-      const pool = yield* makePdfWorkerPool()
-      const errors = yield* Effect.scoped(
-        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) =>
+      const errors = yield* withWorker((pool, pooled) =>
           Effect.gen(function*() {
             const listeners = pooled.worker.listenerCount("error")
             const first = yield* listening(pooled.worker, "error", Effect.flip(pool.request(pooled, { _tag: "Close" })))
@@ -134,7 +134,7 @@ describe("PDF worker pool", () => {
             const second = yield* listening(pooled.worker, "error", Effect.flip(pool.request(pooled, { _tag: "Close" })))
             pooled.worker.emit("error", Object.assign(new Error("heap"), { code: "ERR_WORKER_OUT_OF_MEMORY" }))
             return [crashed, yield* Fiber.join(second)] as const
-          }))
+          })
       )
       expect(seen(errors[0])).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly: boom" })
       expect(seen(errors[1])).toEqual({
@@ -145,9 +145,7 @@ describe("PDF worker pool", () => {
 
   it.live("a malformed answer fails the request, and the request's listeners are removed", () =>
     Effect.gen(function*() {
-      const pool = yield* makePdfWorkerPool()
-      const error = yield* Effect.scoped(
-        Effect.flatMap(pool.borrow(LIMIT_MB), (pooled) =>
+      const error = yield* withWorker((pool, pooled) =>
           Effect.gen(function*() {
             const listeners = pooled.worker.listenerCount("message")
             const fiber = yield* listening(pooled.worker, "message", Effect.flip(pool.request(pooled, { _tag: "Close" })))
@@ -155,7 +153,7 @@ describe("PDF worker pool", () => {
             const failed = yield* Fiber.join(fiber)
             expect(pooled.worker.listenerCount("message")).toBe(listeners)
             return failed
-          }))
+          })
       )
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser sent a malformed answer" })
     }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
