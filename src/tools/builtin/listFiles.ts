@@ -22,6 +22,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Order from "effect/Order"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import type Picomatch from "picomatch"
@@ -42,8 +43,7 @@ export const LIST_FILES_MAX_VISITED = 50_000
 
 const TOOL = "list_files"
 
-const fail = (message: string, cause?: unknown) =>
-  new ToolError(cause === undefined ? { tool: TOOL, message } : { tool: TOOL, message, cause })
+const fail = (message: string, cause: SafeFsError) => new ToolError({ tool: TOOL, message, cause })
 
 /** A pattern that could climb out of the directory: absolute, or with a `..` segment. */
 const escapingPattern = (pattern: string): boolean =>
@@ -68,8 +68,9 @@ const loadPicomatch: Effect.Effect<typeof Picomatch> = Effect.map(Effect.promise
 
 const planOf = (picomatch: typeof Picomatch, glob: string): Plan => {
   const isMatch = picomatch(glob, { dot: true })
-  // the static prefix, unescaped (`.\./x` is the literal `../x`, which no entry below is)
-  const prefix = picomatch.scan(glob).base.replace(/\\(.)/g, "$1").split("/").filter((s) => s !== "" && s !== ".")
+  // the static prefix, unescaped (`.\./x` is the literal `../x`, which no entry below is);
+  // `scan` drops a leading `./`, and a `.` segment further on matches nothing in picomatch
+  const prefix = picomatch.scan(glob).base.replace(/\\(.)/g, "$1").split("/").filter((s) => s !== "")
   const maxDepth = glob.includes("**") ? Number.POSITIVE_INFINITY : glob.split("/").length
   const agrees = (segments: ReadonlyArray<string>) => segments.every((s, i) => i >= prefix.length || s === prefix[i])
   return {
@@ -87,6 +88,9 @@ const planOf = (picomatch: typeof Picomatch, glob: string): Plan => {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
+/** Entries in the order of the paths shown (code unit order, as `sort` without a comparator). */
+const byShown = Order.mapInput(Order.string, (entry: { readonly shown: string }) => entry.shown)
+
 /** The error of a directory that cannot be listed, in the words the tool always used. */
 const directoryError = (directory: string) => (error: SafeFsError) =>
   error.reason === "NotFound"
@@ -94,7 +98,7 @@ const directoryError = (directory: string) => (error: SafeFsError) =>
     : error.reason === "NotDirectory"
     ? Effect.flatMap(Effect.either(lstat(directory)), (info) => {
       const kind = Either.isRight(info) ? kindOf(info.right) : "file"
-      return Effect.fail(fail(`"${directory}" is ${kind === "file" ? "a file" : `a ${kind}`}, not a directory`, error))
+      return Effect.fail(fail(`"${directory}" is a ${kind}, not a directory`, error))
     })
     : Effect.fail(fail(error.message, error))
 
@@ -131,19 +135,22 @@ export const listFiles = make(TOOL, {
       const workspace = yield* Workspace
       yield* Effect.scoped(openDirectory(directory)).pipe(Effect.catchAll(directoryError(directory)))
       if (escapingPattern(pattern)) {
-        return yield* fail(
-          `the pattern "${pattern}" must be relative and must not contain ".."; choose another directory instead`
-        )
+        return yield* new ToolError({
+          tool: TOOL,
+          message: `the pattern "${pattern}" must be relative and must not contain ".."; choose another directory instead`
+        })
       }
       const plan = planOf(yield* loadPicomatch, globOf(pattern, recursive))
 
-      // a link on the pattern's static prefix (`link/*`) is followed when it resolves inside the workspace
-      let linksOut = 0
+      // A link on the pattern's static prefix (`link/*`) is followed when it resolves inside the
+      // workspace. At most one can lead out: the walk goes down the prefix one name per level,
+      // and it ends where a link leads out.
+      let linkedOut = false
       const follow = (entry: WalkEntry) =>
         plan.onPrefix(entry.rel)
           ? Effect.tap(workspace.tryResolve(NodePath.join(entry.dir, entry.name)), (target) =>
             Effect.sync(() => {
-              if (Option.isNone(target)) linksOut++
+              if (Option.isNone(target)) linkedOut = true
             }))
           : Effect.succeed(Option.none())
       const walked = yield* walk(directory, { descend: plan.descend, follow, maxEntries: LIST_FILES_MAX_VISITED }).pipe(
@@ -154,12 +161,12 @@ export const listFiles = make(TOOL, {
       const matched = walked.entries
         .filter((entry) => entry.kind !== "symlink" && plan.matches(entry))
         .map((entry) => ({ ...entry, shown: NodePath.join(shownDir, entry.rel) }))
-        .sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
+        .sort(byShown)
 
       const where = `${shownDir === "." ? "the workspace root" : shownDir} matching "${pattern}" ` +
         (recursive ? "(at any depth)" : "(this level only)")
       const notes = [
-        linksOut > 0 ? `(${plural(linksOut, "symbolic link", "symbolic links")} leading out of the workspace not followed)` : "",
+        linkedOut ? "(1 symbolic link leading out of the workspace not followed)" : "",
         walked.skipped > 0
           ? `(${plural(walked.skipped, "directory", "directories")} changed while being listed, or could not be read, and ${
             walked.skipped === 1 ? "was" : "were"
@@ -168,19 +175,21 @@ export const listFiles = make(TOOL, {
         walked.truncated
           ? `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
           : ""
-      ].filter((note) => note !== "").map((note) => `\n${note}`).join("")
-      if (matched.length === 0) return `No entries in ${where}.${notes}`
+      ].filter((note) => note !== "")
+      if (matched.length === 0) return [`No entries in ${where}.`, ...notes].join("\n")
 
       const shown = matched.slice(0, LIST_FILES_MAX_ENTRIES)
       // sizes of the shown files, through each directory's checked descriptor
       const byDir = new Map<string, Array<string>>()
       for (const entry of shown) {
+        // Stryker disable next-line ConditionalExpression: a directory is shown without a size; a stat of it too would change nothing shown
         if (entry.kind === "directory") continue
         const names = byDir.get(entry.dir)
         if (names === undefined) byDir.set(entry.dir, [entry.name])
         else names.push(entry.name)
       }
       const sizes = new Map(
+        // Stryker disable next-line ObjectLiteral: how many directories are read at once; nothing shown depends on it
         yield* Effect.forEach(byDir, ([dir, names]) => Effect.map(statEntries(dir, names), (stats) => [dir, stats] as const), {
           concurrency: 8
         })
@@ -195,8 +204,8 @@ export const listFiles = make(TOOL, {
       const count = plural(matched.length, "entry", "entries")
       const rest = matched.length - shown.length
       const more = rest > 0
-        ? `\n... ${rest} more entries not shown (${matched.length} in all); narrow the listing with a more specific pattern or a subdirectory`
-        : ""
-      return `${count} in ${where}:\n${lines.join("\n")}${more}${notes}`
+        ? [`... ${rest} more entries not shown (${matched.length} in all); narrow the listing with a more specific pattern or a subdirectory`]
+        : []
+      return [`${count} in ${where}:`, ...lines, ...more, ...notes].join("\n")
     })
 })

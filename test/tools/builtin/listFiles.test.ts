@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../src/index.js"
-import { LIST_FILES_MAX_ENTRIES, listFiles } from "../../../src/tools/builtin/listFiles.js"
+import { LIST_FILES_MAX_ENTRIES, LIST_FILES_MAX_VISITED, listFiles } from "../../../src/tools/builtin/listFiles.js"
 
 let base: string
 let ws: string
@@ -288,5 +289,108 @@ describe("list_files", () => {
         pattern: { type: "string", default: "*" },
         recursive: { type: "boolean", default: false }
       })
+    }))
+})
+
+/** A fresh workspace for one test, removed after it (with `rm`, which handles paths past PATH_MAX). */
+const freshRoot = (prefix: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix)))),
+    (root) => Effect.sync(() => ChildProcess.execFileSync("rm", ["-rf", root]))
+  )
+
+/**
+ * A chain of directories under `root/top` whose path grows past PATH_MAX (4,096 bytes): the
+ * directories at its end cannot be opened by path (ENAMETOOLONG), so a walk must skip them.
+ * Made by bash (dash refuses a cd past PATH_MAX), going down one relative name at a time.
+ */
+const tooDeep = (root: string, top: string) => {
+  const name = "d".repeat(240)
+  ChildProcess.execFileSync("bash", ["-c", `mkdir "$1" && cd "$1" && for i in $(seq 1 18); do mkdir "$2" && cd "$2"; done && : > deep.txt`, "bash", Path.join(root, top), name])
+}
+
+describe("list_files: notes, kinds and patterns", () => {
+  it.scoped("a directory it cannot open is skipped and said so, in the singular and the plural", () =>
+    Effect.gen(function*() {
+      const root = yield* freshRoot("list-deep-")
+      tooDeep(root, "one")
+      Fs.writeFileSync(Path.join(root, "top.txt"), "t")
+      expect((yield* list({ pattern: "*.txt", recursive: true }, root)).output).toBe(
+        "1 entry in the workspace root matching \"*.txt\" (at any depth):\n" +
+          "[file] top.txt (1 bytes)\n" +
+          "(1 directory changed while being listed, or could not be read, and was skipped)"
+      )
+      tooDeep(root, "two")
+      Fs.rmSync(Path.join(root, "top.txt"))
+      expect((yield* list({ pattern: "*.txt", recursive: true }, root)).output).toBe(
+        "No entries in the workspace root matching \"*.txt\" (at any depth).\n" +
+          "(2 directories changed while being listed, or could not be read, and were skipped)"
+      )
+      // the directories above the cut are listed as usual
+      const dirs = entries((yield* list({ pattern: "one/*" }, root)).output)
+      expect(dirs).toEqual([`[dir]  one/${"d".repeat(240)}/`])
+    }))
+
+  it.scoped("stops after visiting LIST_FILES_MAX_VISITED entries and says so; exactly that many is a full listing", () =>
+    Effect.gen(function*() {
+      const root = yield* freshRoot("list-visited-")
+      for (let i = 0; i < LIST_FILES_MAX_VISITED; i++) Fs.writeFileSync(Path.join(root, `f${i}`), "")
+      expect((yield* list({ pattern: "none*" }, root)).output).toBe(
+        "No entries in the workspace root matching \"none*\" (this level only)."
+      )
+      Fs.writeFileSync(Path.join(root, "one-more"), "")
+      expect((yield* list({ pattern: "none*" }, root)).output).toBe(
+        "No entries in the workspace root matching \"none*\" (this level only).\n" +
+          `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
+      )
+    }), 60_000)
+
+  it.scoped("a special file given as the directory is named by its kind", () =>
+    Effect.gen(function*() {
+      const root = yield* freshRoot("list-fifo-")
+      ChildProcess.execFileSync("mkfifo", [Path.join(root, "pipe")])
+      const r = yield* list({ directory: "pipe" }, root)
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe("\"pipe\" is a FIFO, not a directory")
+    }))
+
+  it.scoped("an escaped glob character in the pattern's fixed part names the directory literally", () =>
+    Effect.gen(function*() {
+      const root = yield* freshRoot("list-escaped-")
+      Fs.mkdirSync(Path.join(root, "a*b"))
+      Fs.mkdirSync(Path.join(root, "ab"))
+      Fs.writeFileSync(Path.join(root, "a*b", "f.txt"), "f")
+      Fs.writeFileSync(Path.join(root, "ab", "g.txt"), "g")
+      expect(entries((yield* list({ pattern: "a\\*b/*.txt" }, root)).output)).toEqual(["[file] a*b/f.txt (1 bytes)"])
+    }))
+
+  it.scoped("recursive puts a pattern that ends in **/ at any depth too", () =>
+    Effect.gen(function*() {
+      const root = yield* freshRoot("list-any-depth-")
+      Fs.mkdirSync(Path.join(root, "src", "top"), { recursive: true })
+      Fs.mkdirSync(Path.join(root, "lib", "src", "inner"), { recursive: true })
+      expect(entries((yield* list({ pattern: "src/**/", recursive: true }, root)).output)).toEqual([
+        "[dir]  lib/src/",
+        "[dir]  lib/src/inner/",
+        "[dir]  src/",
+        "[dir]  src/top/"
+      ])
+      expect(entries((yield* list({ pattern: "src/**/" }, root)).output)).toEqual(["[dir]  src/", "[dir]  src/top/"])
+    }))
+
+  it.scoped("only a link on the pattern's fixed part is followed: one beside it that leads out is not looked at", () =>
+    Effect.gen(function*() {
+      const root = yield* freshRoot("list-beside-")
+      const away = yield* freshRoot("list-away-")
+      Fs.mkdirSync(Path.join(root, "a", "b"), { recursive: true })
+      Fs.writeFileSync(Path.join(root, "a", "b", "c.txt"), "c")
+      Fs.symlinkSync(away, Path.join(root, "a", "x"))
+      expect((yield* list({ pattern: "a/b/*" }, root)).output).toBe(
+        "1 entry in the workspace root matching \"a/b/*\" (this level only):\n[file] a/b/c.txt (1 bytes)"
+      )
+      expect((yield* list({ pattern: "a/x/*" }, root)).output).toBe(
+        "No entries in the workspace root matching \"a/x/*\" (this level only).\n" +
+          "(1 symbolic link leading out of the workspace not followed)"
+      )
     }))
 })
