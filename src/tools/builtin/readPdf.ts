@@ -1,14 +1,14 @@
 /**
  * `read_pdf`: the page-numbered text of a PDF in the workspace, read in passes.
  *
- * The host reads the file (after `Workspace.resolve`); pdf.js parses the bytes in a
+ * The host reads the file through a descriptor bound to the resolved path (`shared/safeFs.ts`),
+ * to `READ_PDF_MAX_BYTES` at most; pdf.js parses the bytes in a
  * `worker_threads` Worker whose heap is capped at the tool's `memoryLimitMb` and which is
  * terminated when the call times out or is interrupted (see `pdf/workerPool.ts`). A parser that
  * runs out of that heap is `MemoryLimitExceeded` (`MEMORY_LIMIT`).
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -18,6 +18,8 @@ import { Workspace } from "../../services/Workspace.js"
 import { make, type Tool } from "../define.js"
 import { PdfWorkers } from "../../services/PdfWorkers.js"
 import { extractText } from "./pdf/extract.js"
+import { openFile } from "../shared/safeFs.js"
+import { readBytes } from "../shared/safeFsBytes.js"
 import { formatPages } from "./pdf/format.js"
 import type { PdfWorkerError } from "./pdf/workerPool.js"
 
@@ -72,7 +74,7 @@ export interface ReadPdfOptions {
 }
 
 /** Builds a `read_pdf` tool; `readPdf` is the one with the catalog's settings. */
-export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | FileSystem.FileSystem | PdfWorkers> => {
+export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | PdfWorkers> => {
   const limitMb = options.memoryLimitMb ?? READ_PDF_MEMORY_LIMIT_MB
   return make(TOOL, {
     description: "Read the text of a PDF in the workspace, page by page (`--- Page N ---` headers). " +
@@ -86,20 +88,21 @@ export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | File
     handler: ({ filepath, max_chars, max_pages, start_page }) =>
       Effect.gen(function*() {
         const workspace = yield* Workspace
-        const fs = yield* FileSystem.FileSystem
-        const path = filepath // resolved by the executor
-        const file = yield* workspace.display(path)
+        const file = yield* workspace.display(filepath)
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
-        const info = yield* fs.stat(path).pipe(
+        // the descriptor is bound to the resolved path (no symlink or FIFO swapped in since) and
+        // read to the cap, whatever the file grows to meanwhile
+        const bytes = yield* Effect.scoped(Effect.flatMap(openFile(filepath), (opened) => readBytes(opened, READ_PDF_MAX_BYTES))).pipe(
           Effect.mapError((error) =>
-            error._tag === "SystemError" && error.reason === "NotFound" ? fail(`"${file}" does not exist`) : error
+            error._tag === "FileTooLarge"
+              ? fail(`"${file}" is ${error.size} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)
+              : error.reason === "NotFound"
+              ? fail(`"${file}" does not exist`)
+              : error.reason === "IsDirectory" || error.reason === "NotRegularFile"
+              ? fail(`"${file}" is ${error.kind === undefined ? "a directory" : `a ${error.kind}`}, not a regular file`)
+              : new ToolError({ tool: TOOL, message: error.message, cause: error })
           )
         )
-        if (info.type !== "File") return yield* fail(`"${file}" is not a regular file`)
-        if (Number(info.size) > READ_PDF_MAX_BYTES) {
-          return yield* fail(`"${file}" is ${info.size} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)
-        }
-        const bytes = yield* fs.readFile(path)
         if (bytes.length === 0) return yield* fail(`"${file}" is empty, not a PDF`)
         if (!hasPdfHeader(bytes)) return yield* fail(`"${file}" is not a PDF (no %PDF- header)`)
 

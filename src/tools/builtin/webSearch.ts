@@ -57,7 +57,7 @@ export const WEB_SEARCH_ERROR_EXCERPT_CHARS = 200
 export const WEB_SEARCH_MAX_JSON_DEPTH = 32
 
 /** A schema error in a message is cut at this many characters. */
-const SHAPE_ERROR_MAX_CHARS = 2000
+export const WEB_SEARCH_SHAPE_ERROR_MAX_CHARS = 2000
 
 /** `top_k` is capped at this many results. */
 export const WEB_SEARCH_MAX_RESULTS = 10
@@ -88,9 +88,7 @@ const settings = Config.all({
 
 /** The message of a failure, with the key redacted (a web answer may echo it). */
 const fail = (redact: Redactor, message: string, cause?: unknown) =>
-  new ToolError(
-    cause === undefined ? { tool: TOOL, message: redact(message) } : { tool: TOOL, message: redact(message), cause }
-  )
+  new ToolError({ tool: TOOL, message: redact(message), cause })
 
 /**
  * The numbered listing of the results. Every field is put on one line without control
@@ -117,8 +115,8 @@ export const formatResults = (
 /** A schema error, cut (it quotes the answer, which is up to 1 MiB). */
 const shapeError = (error: ParseResult.ParseError, redact: Redactor): string => {
   const text = ParseResult.TreeFormatter.formatErrorSync(error)
-  const shown = stripControls(text, { window: SHAPE_ERROR_MAX_CHARS, redact })
-  return text.length > SHAPE_ERROR_MAX_CHARS ? `${shown}…` : shown
+  const shown = stripControls(text, { window: WEB_SEARCH_SHAPE_ERROR_MAX_CHARS, redact })
+  return text.length > WEB_SEARCH_SHAPE_ERROR_MAX_CHARS ? `${shown}…` : shown
 }
 
 const search = (query: string, topK: number) =>

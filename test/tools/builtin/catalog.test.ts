@@ -7,6 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { AgentMode, ToolSystem, Workspace } from "../../../src/index.js"
 import { builtinTools } from "../../../src/tools/builtin/index.js"
+import { makeReadPdf, readPdf } from "../../../src/tools/builtin/readPdf.js"
+import { makeWebSearch, webSearch } from "../../../src/tools/builtin/webSearch.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 type Flags = "ro" | "sw cf" | "cf"
@@ -46,6 +48,16 @@ describe("the builtins", () => {
         expect(typeof schema.description === "string" && schema.description.length > 10, `${tool.name}.${name}`).toBe(true)
       }
     }
+  })
+
+  it("the builders with their defaults make the catalog's tools", () => {
+    // built now, not when the module was loaded (what a mutation test run sees)
+    for (const [made, builtin] of [[makeReadPdf(), readPdf], [makeWebSearch(), webSearch]] as const) {
+      expect(made.spec, builtin.name).toEqual(builtin.spec)
+      expect({ flags: flagsOf(made), timeoutMs: made.timeoutMs, tags: made.tags }).toEqual(CATALOG[builtin.name])
+    }
+    expect(makeReadPdf({ timeout: "2 seconds" }).timeoutMs).toBe(2000)
+    expect(makeWebSearch({ timeout: "3 seconds" }).timeoutMs).toBe(3000)
   })
 
   it.effect("explore and plan modes let the read-only ones run, and refuse the others", () =>

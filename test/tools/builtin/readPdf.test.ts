@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { NodeContext } from "@effect/platform-node"
 import { Cause, Duration, Effect, Exit, Layer, Option, Scope } from "effect"
+import * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { PathTraversalError } from "../../../src/domain/errors.js"
@@ -68,6 +69,7 @@ beforeAll(async () => {
   write("empty.pdf", "")
   write("one.pdf", await textPdf([["Only page"]]))
   fs.mkdirSync(path.join(ws, "folder.pdf"))
+  ChildProcess.execFileSync("mkfifo", [path.join(ws, "pipe.pdf")])
   write("huge.pdf", "%PDF-1.7\n")
   fs.truncateSync(path.join(ws, "huge.pdf"), READ_PDF_MAX_BYTES + 1)
   write("bomb.pdf", await flateBombPdf(1024))
@@ -224,10 +226,13 @@ describe("read_pdf", () => {
       expect(headers(text(last.output))).toEqual([3])
     }))
 
-  it.effect("refuses a directory and a file over the size limit before reading either", () =>
+  it.effect("refuses a directory, a FIFO and a file over the size limit before reading any", () =>
     Effect.gen(function*() {
       const dir = yield* call({ filepath: "folder.pdf" })
-      expect(dir.error).toBe("\"folder.pdf\" is not a regular file")
+      expect(dir.error).toBe("\"folder.pdf\" is a directory, not a regular file")
+      // a FIFO is refused when opened, not waited on
+      const fifo = yield* call({ filepath: "pipe.pdf" })
+      expect(fifo.error).toBe("\"pipe.pdf\" is a FIFO, not a regular file")
       // sparse: nothing of it is read
       const huge = yield* call({ filepath: "huge.pdf" })
       expect(huge.error).toBe(`"huge.pdf" is ${READ_PDF_MAX_BYTES + 1} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)

@@ -1,12 +1,15 @@
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientError } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Deferred, Duration, Effect, Logger } from "effect"
+import { ConfigProvider, Deferred, Duration, Effect, Either, Layer, Logger, ParseResult, Schema } from "effect"
 import * as Os from "node:os"
 import * as Zlib from "node:zlib"
 import { ToolSystem, Workspace } from "../../../src/index.js"
 import type { Tool } from "../../../src/tools/define.js"
 import {
   makeWebSearch,
+  TAVILY_DEFAULT_URL,
+  TavilyResponse,
+  WEB_SEARCH_SHAPE_ERROR_MAX_CHARS,
   WEB_SEARCH_UNAVAILABLE,
   webSearch
 } from "../../../src/tools/builtin/webSearch.js"
@@ -347,6 +350,64 @@ describe("web_search against a hostile service", () => {
       expect(r.error).toContain("url")
       expect(r.error?.length).toBeLessThan(2_200)
       expect(r.error?.endsWith("…")).toBe(true)
+    }))
+
+  it.scoped("a schema error of exactly the cap is shown whole; one character more is cut", () =>
+    Effect.gen(function*() {
+      const body = (n: number) => ({ results: [{ title: "t", url: ["z".repeat(n)], content: "c" }] })
+      const formatted = (n: number) => {
+        const decoded = Schema.decodeUnknownEither(TavilyResponse)(body(n))
+        return Either.isLeft(decoded) ? ParseResult.TreeFormatter.formatErrorSync(decoded.left) : ""
+      }
+      // the error quotes the url array: one more "z", one more character
+      const n = WEB_SEARCH_SHAPE_ERROR_MAX_CHARS - formatted(0).length
+      expect(formatted(n).length).toBe(WEB_SEARCH_SHAPE_ERROR_MAX_CHARS)
+      for (const [size, cut] of [[n, false], [n + 1, true]] as const) {
+        const server = yield* testServer((_, response) => sendJson(response, 200, body(size)))
+        const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+        expect(r.error, String(size)).toMatch(/^Tavily answered HTTP 200 with an unexpected shape: /)
+        expect(r.error?.endsWith("…"), String(size)).toBe(cut)
+      }
+    }))
+
+  it.scoped("a body cut off by the server: an error status says its body was unreadable, a 200 that the answer could not be read", () =>
+    Effect.gen(function*() {
+      const cutOff = (status: number): Respond => (_, response) => {
+        response.writeHead(status, { "content-type": "application/json", "content-length": "1000" })
+        response.write("{\"results\": [", () => response.socket?.destroy())
+      }
+      for (const [status, expected] of [
+        [500, /^Tavily search failed with HTTP 500: \(body unreadable: .+\)$/],
+        [200, /^could not read Tavily's answer \(HTTP 200\): .+/]
+      ] as const) {
+        const server = yield* testServer(cutOff(status))
+        const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
+        expect(r.errorCode, String(status)).toBe("TOOL_ERROR")
+        expect(r.error, String(status)).toMatch(expected)
+      }
+    }))
+
+  it.effect("a blank TAVILY_API_URL is no endpoint: the default one is asked", () =>
+    Effect.gen(function*() {
+      const asked: Array<string> = []
+      // a client that reaches nothing: it notes the URL and fails as a refused connection would
+      const offline = Layer.succeed(
+        HttpClient.HttpClient,
+        HttpClient.make((request) => {
+          asked.push(request.url)
+          return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("offline") }))
+        })
+      )
+      const r = yield* Effect.gen(function*() {
+        const ts = yield* ToolSystem
+        yield* ts.register(webSearch).pipe(Effect.provide(offline))
+        return yield* ts.execute("web_search", { query: "q" })
+      }).pipe(
+        Effect.provide(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(Os.tmpdir()) })),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", " \t "]])))
+      )
+      expect(asked).toEqual([TAVILY_DEFAULT_URL])
+      expect(r.error).toMatch(new RegExp(`^could not reach the Tavily API at ${TAVILY_DEFAULT_URL}: `))
     }))
 
   it.scopedLive("an error body echoing the Authorization header never shows the key, even cut in the middle", () =>
