@@ -125,6 +125,15 @@ describe("sandbox pool", () => {
         expect(pool.stats()).toEqual({ live: 1, idle: 1, spawned: 4 })
       })), 30_000)
 
+  it.live("a Worker that does not load within startTimeoutMs is a crash that names the wait, and is ended", () =>
+    // loading the Worker's module takes tens of milliseconds at least
+    withPool({ startTimeoutMs: 1 }, (pool) =>
+      Effect.gen(function*() {
+        expect(yield* pool.run(CODE, 5000)).toEqual({ kind: "crash", message: "the sandbox worker did not start within 1 ms" })
+        yield* waitFor(() => pool.stats().live === 0, 10_000)
+        expect(pool.stats()).toMatchObject({ live: 0, idle: 0, spawned: 1 })
+      })))
+
   it.live("a pool that is shut down ends its Workers and refuses calls", () =>
     Effect.gen(function*() {
       const pool = new SandboxWorkers(DEFAULT_POOL_OPTIONS)
