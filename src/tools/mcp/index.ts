@@ -26,5 +26,12 @@ export {
   toCallToolResult
 } from "./server.js"
 export { McpCallError, type ServerStatus as McpServerStatus } from "./serverHandle.js"
-export { type McpCommandOptions, runMcpCommand, serveMcpStdio, withMcpConfigFile } from "./stdio.js"
+export {
+  type McpCommandOptions,
+  type McpStdioOptions,
+  type McpStdioStreams,
+  runMcpCommand,
+  serveMcpStdio,
+  withMcpConfigFile
+} from "./stdio.js"
 export { McpBridge } from "../../services/McpBridge.js"

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Runtime from "effect/Runtime"
+import type { Readable, Writable } from "node:stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
 import type { AuditLog } from "../../services/AuditLog.js"
@@ -29,15 +30,28 @@ import { type McpServeError, type McpServeOptions, serveMcp } from "./server.js"
 /** Effect's default logger on stderr instead of stdout (other loggers are left alone). */
 const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false }))
 
+/** The two streams the protocol goes over: a client's messages in, the server's out. */
+export interface McpStdioStreams {
+  readonly stdin: Readable
+  readonly stdout: Writable
+}
+
+/** What `serveMcpStdio` takes: `serveMcp`'s options, and the streams to serve on. */
+export interface McpStdioOptions extends McpServeOptions {
+  /** Default: this process's stdin and stdout. */
+  readonly streams?: McpStdioStreams | undefined
+}
+
 /**
- * Serves the registry over this process's stdin and stdout until stdin ends (the client
- * went away) or the fiber is interrupted.
+ * Serves the registry over this process's stdin and stdout (or `options.streams`) until the
+ * input ends (the client went away) or the fiber is interrupted.
  */
 export const serveMcpStdio = (
-  options: McpServeOptions = {}
+  options: McpStdioOptions = {}
 ): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
   Effect.gen(function*() {
-    const transport = new StdioServerTransport(process.stdin, process.stdout)
+    const { stdin, stdout } = options.streams ?? process
+    const transport = new StdioServerTransport(stdin, stdout)
     const runtime = yield* Effect.runtime<never>()
     // the SDK's stdio transport does not watch for the end of stdin
     const onEnd = () => {
@@ -48,9 +62,9 @@ export const serveMcpStdio = (
       )
     }
     yield* Effect.acquireUseRelease(
-      Effect.sync(() => process.stdin.once("end", onEnd)),
+      Effect.sync(() => stdin.once("end", onEnd)),
       () => serveMcp(transport, options),
-      () => Effect.sync(() => process.stdin.off("end", onEnd))
+      () => Effect.sync(() => stdin.off("end", onEnd))
     )
   }).pipe(Effect.provide(stderrLogger))
 
@@ -84,6 +98,8 @@ export interface McpCommandOptions {
   readonly tags?: ReadonlyArray<string> | undefined
   /** `--audit FILE`: the audit log of every served call. */
   readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> | undefined
+  /** Where to serve. Default: this process's stdin and stdout. */
+  readonly streams?: McpStdioStreams | undefined
 }
 
 /**
@@ -97,7 +113,8 @@ export const runMcpCommand = (
   serveMcpStdio({
     mode: options.mode,
     confirmation: options.yes === true ? "auto" : "ask",
-    tags: options.tags
+    tags: options.tags,
+    streams: options.streams
   }).pipe(
     Effect.provide(withMcpConfigFile(
       ToolSystem.layerNode({
