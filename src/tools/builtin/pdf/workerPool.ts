@@ -50,8 +50,6 @@ interface PooledWorker {
   readonly limitMb: number
   uses: number
   dead: boolean
-  /** Its idle time is up: it is being terminated and must not be lent out. */
-  retiring: boolean
   /** The error the worker died of, if it died of one. */
   error: Error | undefined
   /** Terminated by the memory watchdog. */
@@ -124,7 +122,6 @@ export const makePdfWorkerPool = (
         limitMb,
         uses: 0,
         dead: false,
-        retiring: false,
         error: undefined,
         overLimit: false,
         idleTimer: undefined
@@ -139,7 +136,7 @@ export const makePdfWorkerPool = (
         pooled.dead = true
         live.delete(pooled)
         counters.terminated++
-        if (pooled.idleTimer !== undefined) clearTimeout(pooled.idleTimer)
+        clearTimeout(pooled.idleTimer)
         const at = idle.indexOf(pooled)
         if (at >= 0) idle.splice(at, 1)
       })
@@ -157,10 +154,10 @@ export const makePdfWorkerPool = (
           Effect.provideService(FileSystem.FileSystem, fs),
           Effect.mapError((error) => new PdfWorkerError({ reason: "crashed", message: error.message }))
         )
-        const at = idle.findIndex((w) => w.limitMb === limitMb && !w.dead && !w.retiring)
+        const at = idle.findIndex((w) => w.limitMb === limitMb && !w.dead)
         const pooled = at >= 0 ? idle.splice(at, 1)[0] : undefined
         const chosen = pooled ?? spawn(entry, limitMb)
-        if (chosen.idleTimer !== undefined) clearTimeout(chosen.idleTimer)
+        clearTimeout(chosen.idleTimer)
         chosen.idleTimer = undefined
         chosen.worker.ref()
         chosen.uses++
@@ -168,9 +165,11 @@ export const makePdfWorkerPool = (
         return chosen
       })
 
-    /** Ends an idle worker whose time is up: out of the idle list first, then terminated. */
+    /**
+     * Ends an idle worker whose time is up: out of the idle list first (no borrow can take it
+     * while it exits), then terminated. Only an idle worker has a timer: lending one clears it.
+     */
     const retire = (pooled: PooledWorker): void => {
-      pooled.retiring = true
       pooled.idleTimer = undefined
       const at = idle.indexOf(pooled)
       if (at >= 0) idle.splice(at, 1)
@@ -180,7 +179,7 @@ export const makePdfWorkerPool = (
     const park = (pooled: PooledWorker): Effect.Effect<void> =>
       Effect.suspend(() => {
         const room = idle.filter((w) => w.limitMb === pooled.limitMb).length < options.maxIdle
-        if (closed || pooled.dead || pooled.retiring || !room || pooled.uses >= options.maxUses) {
+        if (closed || pooled.dead || !room || pooled.uses >= options.maxUses) {
           return terminate(pooled)
         }
         pooled.worker.unref()
