@@ -192,6 +192,44 @@ describe("get_current_time", () => {
     }))
 })
 
+describe("get_current_time: offsets and suggestions", () => {
+  const at = (timezone: string) =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2024, 0, 1, 0, 15, 0, 0))
+      const r = yield* run("get_current_time", { timezone })
+      return r.success ? String(r.output).split("\n")[0] : `error: ${r.error}`
+    })
+
+  it.effect("every way to write a fixed offset, with minutes and signs, up to 14 hours either way", () =>
+    Effect.gen(function*() {
+      expect(yield* at("-0800")).toBe("2023-12-31T16:15:00.000-08:00 (Sunday, UTC-08:00, UTC-08:00)")
+      expect(yield* at("GMT+2")).toBe("2024-01-01T02:15:00.000+02:00 (Monday, UTC+02:00, UTC+02:00)")
+      expect(yield* at("utc -3")).toBe("2023-12-31T21:15:00.000-03:00 (Sunday, UTC-03:00, UTC-03:00)")
+      expect(yield* at("-0:30")).toBe("2023-12-31T23:45:00.000-00:30 (Sunday, UTC-00:30, UTC-00:30)")
+      // no offset is written with a plus, whichever sign it was given
+      expect(yield* at("-00:00")).toBe("2024-01-01T00:15:00.000+00:00 (Monday, UTC+00:00, UTC+00:00)")
+      expect(yield* at("+14:00")).toBe("2024-01-01T14:15:00.000+14:00 (Monday, UTC+14:00, UTC+14:00)")
+      expect(yield* at("-14:59")).toBe("2023-12-31T09:16:00.000-14:59 (Sunday, UTC-14:59, UTC-14:59)")
+      expect(yield* at("+14:60")).toBe("error: the offset \"+14:60\" is out of range (-14:00 to +14:00)")
+      expect(yield* at("-15")).toBe("error: the offset \"-15\" is out of range (-14:00 to +14:00)")
+    }))
+
+  it.effect("suggestions: from the last part of the name, spaces and hyphens as underscores, at most five, none for a short name", () =>
+    Effect.gen(function*() {
+      expect(yield* at("new york")).toContain("; did you mean \"America/New_York\"?")
+      expect(yield* at("Somewhere/los-angeles")).toContain("; did you mean \"America/Los_Angeles\"?")
+      const many = yield* at("Indian")
+      const suggested = (/did you mean (.*)\?$/.exec(many)?.[1] ?? "").split(", ")
+      expect(suggested).toHaveLength(5)
+      for (const zone of suggested) expect(zone.toLowerCase()).toContain("indian")
+      // "an" is in many zone names, but two letters are too few to go by
+      expect(yield* at("An")).toBe(
+        "error: unknown time zone \"An\": use an IANA name such as \"Europe/Paris\", \"America/New_York\" or \"UTC\", " +
+          "or an offset such as \"+05:30\""
+      )
+    }))
+})
+
 describe("get_environment_info", () => {
   it.effect("OS, architecture, Node; no environment values, no absolute paths", () =>
     Effect.gen(function*() {
