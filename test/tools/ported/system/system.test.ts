@@ -197,7 +197,7 @@ describe("get_current_time: offsets and suggestions", () => {
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.UTC(2024, 0, 1, 0, 15, 0, 0))
       const r = yield* run("get_current_time", { timezone })
-      return r.success ? String(r.output).split("\n")[0] : `error: ${r.error}`
+      return r.success ? (String(r.output).split("\n")[0] ?? "") : `error: ${r.error}`
     })
 
   it.effect("every way to write a fixed offset, with minutes and signs, up to 14 hours either way", () =>

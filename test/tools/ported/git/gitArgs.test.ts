@@ -1,0 +1,67 @@
+/**
+ * The git tools' argument and output helpers as pure functions: `GitName` (no leading `-`,
+ * no control characters, 1 to 256 characters, and the JSON Schema that says so), `gitPath`
+ * (relative to the root, `.` for the root), `withCutNote`, `succeeded` and `gitMessage`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, JSONSchema, ParseResult, Schema } from "effect"
+import { unsafeResolvedPath } from "../../../../src/domain/WorkspacePath.js"
+import { gitPath, GitName, succeeded, withCutNote } from "../../../../src/tools/ported/git/gitArgs.js"
+import { GIT_MAX_OUTPUT_BYTES, type GitOutput } from "../../../../src/tools/ported/git/gitCommand.js"
+import { gitMessage } from "../../../../src/tools/ported/git/repository.js"
+
+const check = (s: string) =>
+  Either.mapLeft(Schema.decodeUnknownEither(GitName("revision"))(s), (e) => ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => i.message))
+
+const output = (fields: Partial<GitOutput>): GitOutput => ({ exitCode: 0, stdout: "", cut: false, stderr: "", ...fields })
+
+describe("GitName", () => {
+  it("takes names of 1 to 256 characters that git cannot read as options or break lines with", () => {
+    for (const ok of ["main", "HEAD~2", "a-b", "v1.0", "feature/x", "é", "x".repeat(256), "ab\u0080"]) {
+      expect(check(ok), JSON.stringify(ok)).toEqual(Either.right(ok))
+    }
+    expect(check("-x")).toEqual(Either.left(["a revision must not begin with \"-\" (git would read it as an option)"]))
+    expect(check("--output=/tmp/f")).toEqual(Either.left(["a revision must not begin with \"-\" (git would read it as an option)"]))
+    for (const bad of ["a\u0000b", "a\nb", "a\u001fb", "a\u007fb", "\tmain"]) {
+      expect(check(bad), JSON.stringify(bad)).toEqual(Either.left(["a revision must not contain control characters"]))
+    }
+    expect(Either.isLeft(check(""))).toBe(true)
+    expect(Either.isLeft(check("x".repeat(257)))).toBe(true)
+  })
+
+  it("says in its JSON Schema that it must not begin with -", () => {
+    expect(JSONSchema.make(GitName("branch"))).toMatchObject({ type: "string", minLength: 1, maxLength: 256, pattern: "^[^-]" })
+  })
+})
+
+describe("gitPath, withCutNote, succeeded, gitMessage", () => {
+  it("names a path relative to the root, and the root as .", () => {
+    expect(gitPath("/ws", unsafeResolvedPath("/ws"))).toBe(".")
+    expect(gitPath("/ws", unsafeResolvedPath("/ws/src/a.ts"))).toBe("src/a.ts")
+  })
+
+  it("adds the cut note only to output that was cut", () => {
+    expect(withCutNote(output({ stdout: "all" }), "narrow it")).toBe("all")
+    expect(withCutNote(output({ stdout: "start", cut: true, exitCode: undefined }), "narrow it")).toBe(
+      `start\n... [output cut at ${GIT_MAX_OUTPUT_BYTES / 1024} KiB: narrow it]`
+    )
+  })
+
+  it.effect("passes a run that exited 0 or was cut; fails another with git's own message", () =>
+    Effect.gen(function*() {
+      const ok = output({ stdout: "fine" })
+      expect(yield* succeeded("git_log", "git log")(ok)).toBe(ok)
+      const cut = output({ cut: true, exitCode: undefined })
+      expect(yield* succeeded("git_log", "git log")(cut)).toBe(cut)
+      const failed = yield* Effect.flip(succeeded("git_log", "git log")(output({ exitCode: 128, stderr: "fatal: bad revision\n" })))
+      expect(failed).toMatchObject({ _tag: "ToolError", tool: "git_log", message: "git log failed: fatal: bad revision" })
+    }))
+
+  it("gitMessage: stderr, else stdout, trimmed, at most 12 lines", () => {
+    expect(gitMessage(output({ stderr: "  err  ", stdout: "out" }))).toBe("err")
+    expect(gitMessage(output({ stderr: " \n", stdout: " out\n" }))).toBe("out")
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")
+    expect(gitMessage(output({ stderr: lines(12) }))).toBe(lines(12))
+    expect(gitMessage(output({ stderr: lines(13) }))).toBe(`${lines(12)}\n...`)
+  })
+})
