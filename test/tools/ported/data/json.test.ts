@@ -186,6 +186,53 @@ describe("the JSON syntax scan", () => {
     expect(Either.isLeft(wide) && wide.left.message.split("\n")[1]?.length).toBeLessThan(100)
   })
 
+  it("pointers: where a walk stops and why, in words", () => {
+    const why = (document: unknown, pointer: string) =>
+      Either.match(selectPointer(document, pointer), { onLeft: (e) => e.message, onRight: (v) => `value ${JSON.stringify(v)}` })
+    const doc = { a: [10, 20, 30], e: [], o: {}, n: null, s: "str", k: { x: 1, y: 2 } }
+    expect(why(doc, "/a/-")).toBe("no value at \"/a/-\": \"-\" at \"/a\" names the position after the last item, which has no value")
+    expect(why(doc, "/a/01")).toBe("no value at \"/a/01\": \"01\" is not an index of the array at \"/a\" (use 0 to 2)")
+    expect(why(doc, "/a/1.0")).toBe("no value at \"/a/1.0\": \"1.0\" is not an index of the array at \"/a\" (use 0 to 2)")
+    expect(why(doc, "/a/2")).toBe("value 30")
+    expect(why(doc, "/a/3")).toBe("no value at \"/a/3\": the array at \"/a\" has 3 items (indices 0 to 2)")
+    expect(why(doc, "/e/0")).toBe("no value at \"/e/0\": the array at \"/e\" is empty")
+    expect(why(doc, "/o/x")).toBe("no value at \"/o/x\": the object at \"/o\" is empty")
+    expect(why(doc, "/k/z")).toBe("no value at \"/k/z\": the object at \"/k\" has no key \"z\" (its keys: \"x\", \"y\")")
+    expect(why(doc, "/constructor")).toMatch(/^no value at "\/constructor": the object at the document root has no key "constructor"/)
+    expect(why(doc, "/n/x")).toBe("no value at \"/n/x\": the value at \"/n\" is null, not an object or array")
+    expect(why(doc, "/s/0")).toBe("no value at \"/s/0\": the value at \"/s\" is a string, not an object or array")
+    expect(why(7, "/0")).toBe("no value at \"/0\": the value at the document root is a number, not an object or array")
+    // at most 20 keys are listed, then how many more
+    const wide = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [`k${i}`, i]))
+    expect(why(wide, "/zz")).toBe(
+      `no value at "/zz": the object at the document root has no key "zz" (its keys: ${
+        Array.from({ length: 20 }, (_, i) => `"k${i}"`).join(", ")
+      }, and 3 more)`
+    )
+    const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i]))
+    expect(why(twenty, "/zz")).not.toContain("more")
+    // a key longer than 120 characters is quoted cut
+    expect(why({}, `/${"q".repeat(200)}`)).toBe(`no value at "/${"q".repeat(119)}": the object at the document root is empty`)
+    expect(why({ a: {} }, `/a/${"q".repeat(200)}`)).toBe(`no value at "/a/${"q".repeat(117)}": the object at "/a" is empty`)
+    expect(why({ k: { x: 1 } }, `/k/${"w".repeat(130)}`)).toContain(`has no key "${"w".repeat(120)}…" (its keys: "x")`)
+    // exactly 120 is quoted whole
+    expect(why({ k: { x: 1 } }, `/k/${"w".repeat(120)}`)).toContain(`has no key "${"w".repeat(120)}" (its keys: "x")`)
+  })
+
+  it("pointers: malformed ones, and escapes undone in the right order", () => {
+    const problem = (pointer: string) => Either.match(parsePointer(pointer), { onLeft: (e) => e.message, onRight: (t) => `tokens ${JSON.stringify(t)}` })
+    expect(problem("a/b")).toBe("the pointer \"a/b\" must be empty (the whole document) or start with \"/\", e.g. \"/items/0/name\"")
+    expect(problem("#%E0%A4%A")).toBe("the pointer \"#%E0%A4%A\" has an invalid %-escape")
+    for (const bad of ["/a~2", "/a~", "/~/x"]) {
+      expect(problem(bad), bad).toBe(`the pointer ${JSON.stringify(bad)} has a "~" not followed by 0 or 1 (write "~0" for "~" and "~1" for "/")`)
+    }
+    // "~01" is "~1" (the ~0 is undone last), not "/"
+    expect(problem("/~01")).toBe("tokens [\"~1\"]")
+    expect(problem("#")).toBe("tokens []")
+    expect(problem("/")).toBe("tokens [\"\"]")
+    expect(problem("//x")).toBe("tokens [\"\",\"x\"]")
+  })
+
   it("pointers: parsing and escapes", () => {
     expect(parsePointer("/a~1b/~0")).toEqual(Either.right(["a/b", "~"]))
     expect(parsePointer("#/a%20b")).toEqual(Either.right(["a b"]))
