@@ -60,7 +60,8 @@ export const guessDelimiter = (text: string, fallback: Delimiter = ","): Delimit
     const first = row[0] ?? 0
     const total = row.reduce((a, b) => a + b, 0)
     if (total === 0) return
-    const consistent = first > 0 && row.every((n) => n === first)
+    // (a row of zeros has no total, and was passed over above)
+    const consistent = row.every((n) => n === first)
     const score = consistent ? first : total
     if (best === undefined || (consistent && !best.consistent) || (consistent === best.consistent && score > best.score)) {
       best = { d, consistent, score }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { guessDelimiter, hasHeader, parseRecords } from "../../../../src/tools/ported/data/csv.js"
+import { columnNames, delimiterName, guessDelimiter, hasHeader, parseRecords, stringifyRows } from "../../../../src/tools/ported/data/csv.js"
 import { DATA_FILE_MAX_BYTES } from "../../../../src/tools/ported/data/files.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
@@ -163,6 +163,55 @@ describe("CSV helpers", () => {
     expect(guessDelimiter("a\tb\n1\t2\n")).toBe("\t")
     expect(guessDelimiter("single\ncolumn\n")).toBe(",")
     expect(guessDelimiter("single\ncolumn\n", "\t")).toBe("\t")
+  })
+
+  it("guess: a consistent count beats a larger inconsistent one; ties go to the first; the sample is bounded", () => {
+    // ";" 2 per line every line; "," more in all but uneven
+    expect(guessDelimiter("a;b;c,x,y,z\n1;2;3\n4;5;6,q\n")).toBe(";")
+    // both consistent: the higher count wins
+    expect(guessDelimiter("a|b;c;d\n1|2;3;4\n")).toBe(";")
+    // both consistent with the same count: the first of , tab ; |
+    expect(guessDelimiter("a;b|c\n1;2|3\n")).toBe(";")
+    expect(guessDelimiter("a|b,c\n1|2,3\n")).toBe(",")
+    // none consistent: the most frequent
+    expect(guessDelimiter("a|b|c|d\n1\n2;3\n")).toBe("|")
+    // a line with none of a delimiter makes it inconsistent (the first line has none: not consistent)
+    expect(guessDelimiter("title\na;b\n1;2\n", "\t")).toBe(";")
+    // only the first 10 lines count: "|" is consistent there, what follows does not matter
+    expect(guessDelimiter(`${"a|b\n".repeat(10)}${"x,y,z,w\n".repeat(50)}`)).toBe("|")
+    // only the first 64 KiB count, and a line cut by that end is not counted
+    const long = `a;b\n${"x".repeat(64 * 1024)},,,,\n`
+    expect(guessDelimiter(long)).toBe(";")
+    // a line cut by the sample's end: what it had so far does not make ";" inconsistent
+    expect(guessDelimiter(`a;b;c,d\n1;2;3,4\n5,6;${"x".repeat(70_000)};7\n`)).toBe(";")
+    // delimiters inside quotes do not count: the commas here are all quoted
+    expect(guessDelimiter("\"x,y\";1\n\"p,q\";2\n")).toBe(";")
+    // a quoted newline does not end the line
+    expect(guessDelimiter("a;\"b\nc\";d\n1;2;3\n")).toBe(";")
+    expect(delimiterName("\t")).toBe("tab")
+    expect(delimiterName(";")).toBe("\";\"")
+  })
+
+  it("column names: the header's (trimmed) or 1, 2, 3...; as wide as the widest row; rows back to CSV", () => {
+    const records = (text: string) => Either.getOrThrow(parseRecords(text, ","))
+    expect(columnNames(records(" name , age \nx,1,extra\n"), true)).toEqual(["name", "age", "3"])
+    expect(columnNames(records("1,2\n3,4,5\n"), false)).toEqual(["1", "2", "3"])
+    expect(columnNames([], false)).toEqual([])
+    expect(stringifyRows([["1", "a,b"], ["2", "say \"hi\""]], ["n", "text"])).toBe("n,text\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n")
+    expect(stringifyRows([["x"]])).toBe("x\n")
+    expect(Either.isLeft(parseRecords("a,\"b\n", ","))).toBe(true)
+    expect(Either.getOrThrow(parseRecords("\ufeffa,b\n\n1,2\n3,4\n", ",", 2))).toEqual([["a", "b"], ["1", "2"]])
+  })
+
+  it("a header: numbers in any form are data, a blank or repeated name is data, an empty first row is none", () => {
+    expect(hasHeader([["name", "-1.5e3"]])).toBe(false)
+    expect(hasHeader([["name", ".5"]])).toBe(false)
+    expect(hasHeader([["name", "+7"]])).toBe(false)
+    expect(hasHeader([["name", "1e"]])).toBe(true)
+    expect(hasHeader([["a ", " a"]])).toBe(false)
+    expect(hasHeader([["a", "  "]])).toBe(false)
+    expect(hasHeader([[]])).toBe(false)
+    expect(hasHeader([])).toBe(false)
   })
 
   it("detect a header only when the first row looks like names", () => {
