@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as YAML from "yaml"
-import { yamlNestingProblem } from "../../../../src/tools/ported/data/formats.js"
+import { formatOfPath, treeProblem, yamlNestingProblem } from "../../../../src/tools/ported/data/formats.js"
 import { parseYamlInWorker } from "../../../../src/tools/ported/data/yamlWorker.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
@@ -148,6 +148,52 @@ describe("convert_format", () => {
     expect(yamlNestingProblem(`${" ".repeat(600)}x`)).toContain("512 columns")
     expect(yamlNestingProblem("[".repeat(257))).toContain("256 deep")
     expect(yamlNestingProblem("[]".repeat(10_000))).toBeUndefined()
+  })
+
+  it("the YAML nesting check's bounds exactly: 512 columns of indentation and indicators, 256 brackets, per line", () => {
+    expect(yamlNestingProblem(`${" ".repeat(512)}x`)).toBeUndefined()
+    expect(yamlNestingProblem(`${" ".repeat(513)}x`)).toBe("a line is indented or nested more than 512 columns deep")
+    // "- ", "? ", ": " and tabs count as indentation; a new line starts again from zero
+    expect(yamlNestingProblem(`${"- ".repeat(256)}\t`)).toBe("a line is indented or nested more than 512 columns deep")
+    expect(yamlNestingProblem(`${"? ".repeat(128)}${": ".repeat(128)}x`)).toBeUndefined()
+    expect(yamlNestingProblem(`${" ".repeat(400)}x\n${" ".repeat(400)}y`)).toBeUndefined()
+    // indentation past the first other character is text
+    expect(yamlNestingProblem(`x${" ".repeat(1000)}`)).toBeUndefined()
+    expect(yamlNestingProblem("{".repeat(256))).toBeUndefined()
+    expect(yamlNestingProblem("{".repeat(257))).toBe("brackets are nested more than 256 deep")
+    expect(yamlNestingProblem(`${"[".repeat(256)}${"]".repeat(256)}[`)).toBeUndefined()
+    // closing brackets never go below zero: the extra ones do not make room for more openings
+    expect(yamlNestingProblem(`${"]".repeat(10)}${"[".repeat(257)}`)).toBe("brackets are nested more than 256 deep")
+    expect(yamlNestingProblem(`${"}".repeat(10)}${"{".repeat(256)}`)).toBeUndefined()
+  })
+
+  it("the tree check: at most 256 levels of objects and arrays (scalars below do not count), and a million values", () => {
+    const nested = (levels: number): unknown => {
+      let value: unknown = 1
+      for (let i = 0; i < levels; i++) value = i % 2 === 0 ? [value] : { k: value }
+      return value
+    }
+    expect(treeProblem(nested(256))).toBeUndefined()
+    expect(treeProblem(nested(257))).toBe("the document is nested more than 256 deep (or an alias refers to its own anchor)")
+    expect(treeProblem(Array.from({ length: 999_999 }, () => 0))).toBeUndefined()
+    expect(treeProblem(Array.from({ length: 1_000_000 }, () => 0))).toBe(
+      "the document holds more than 1000000 values (aliases expanded)"
+    )
+    expect(treeProblem("scalar")).toBeUndefined()
+    expect(treeProblem(null)).toBeUndefined()
+  })
+
+  it("formats by extension, in any case", () => {
+    expect(["a.json", "b.YAML", "c.yml", "d.Csv", "e.tsv", "f.txt", "json", ".json"].map(formatOfPath)).toEqual([
+      "json",
+      "yaml",
+      "yaml",
+      "csv",
+      "csv",
+      undefined,
+      undefined,
+      undefined
+    ])
   })
 
   it.live("the YAML parser runs in a worker with a deadline: a quadratic input is stopped, the host keeps running", () =>
