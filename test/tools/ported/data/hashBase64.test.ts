@@ -116,6 +116,37 @@ describe("base64", () => {
       expect(String(big.output)).toMatch(/^The decoded data is 3000 bytes of binary \(not UTF-8 text\)\. First 64 bytes in hex: 00 07 0e /)
     }))
 
+  it.effect("the limits exactly: an answer of exactly the cap, a preview of exactly 64 bytes, every kind of white space", () =>
+    Effect.gen(function*() {
+      const most = (OUTPUT_MAX_CHARS / 4) * 3
+      const encoded = yield* run("base64", { text: "y".repeat(most) })
+      expect(String(encoded.output)).toHaveLength(OUTPUT_MAX_CHARS)
+      expect((yield* run("base64", { text: "y".repeat(most + 1) })).errorCode).toBe("TOOL_ERROR")
+      const exactly = yield* run("base64", { text: Buffer.from("z".repeat(OUTPUT_MAX_CHARS)).toString("base64"), mode: "decode" })
+      expect(exactly.output).toBe("z".repeat(OUTPUT_MAX_CHARS))
+      const past = yield* run("base64", { text: Buffer.from("z".repeat(OUTPUT_MAX_CHARS + 1)).toString("base64"), mode: "decode" })
+      expect(past.error).toContain(`the decoded text is ${OUTPUT_MAX_CHARS + 1} characters, over the ${OUTPUT_MAX_CHARS}-character limit`)
+      const sixtyFour = Buffer.alloc(64, 0)
+      expect((yield* run("base64", { text: sixtyFour.toString("base64"), mode: "decode" })).output).toBe(
+        `The decoded data is 64 bytes of binary (not UTF-8 text). Bytes in hex: ${Array.from({ length: 64 }, () => "00").join(" ")}`
+      )
+      expect(String((yield* run("base64", { text: Buffer.alloc(65, 0).toString("base64"), mode: "decode" })).output)).toMatch(
+        /^The decoded data is 65 bytes of binary \(not UTF-8 text\)\. First 64 bytes in hex: (00 ){63}00$/
+      )
+      expect((yield* run("base64", { text: " a\tGV\rs\nbG8= \r\n", mode: "decode" })).output).toBe("hello")
+      // one = completes a group of 3 characters, two a group of 2
+      expect((yield* run("base64", { text: "aGk=", mode: "decode" })).output).toBe("hi")
+      expect((yield* run("base64", { text: "aA==", mode: "decode" })).output).toBe("h")
+      expect((yield* run("base64", { text: "aGk==", mode: "decode" })).error).toBe(
+        "not valid Base64: the \"=\" padding does not complete a group of 4 characters"
+      )
+      // the URL-safe alphabet alone, and after characters common to both
+      expect((yield* run("base64", { text: "_-_-", mode: "decode" })).errorCode).toBe(null)
+      expect((yield* run("base64", { text: "ab/_", mode: "decode" })).error).toBe(
+        "not valid Base64: \"_\" at position 3 mixes the standard (+ /) and URL-safe (- _) alphabets"
+      )
+    }))
+
   it.effect("results over the answer limit are refused with how to split the work", () =>
     Effect.gen(function*() {
       const long = "x".repeat(OUTPUT_MAX_CHARS)
