@@ -21,8 +21,7 @@ export const SKIP_NAMES: ReadonlySet<string> = new Set([".git", "node_modules"])
 export const MAX_OUTPUT_BYTES = 256 * 1024
 
 /** A `ToolError` of `tool`. */
-export const failure = (tool: string, message: string, cause?: unknown): ToolError =>
-  new ToolError(cause === undefined ? { tool, message } : { tool, message, cause })
+export const failure = (tool: string, message: string, cause?: unknown): ToolError => new ToolError({ tool, message, cause })
 
 /** A file error as the tool's own, with its message (the executor shows paths workspace-relative). */
 export const fileFailure = (tool: string) => (error: SafeFsError | BinaryFile | FileTooLarge): ToolError =>
@@ -38,7 +37,7 @@ export const directoryFailure = (tool: string, directory: string) => (error: Saf
     : error.reason === "NotDirectory"
     ? Effect.flatMap(Effect.either(lstat(directory)), (info) => {
       const kind = Either.isRight(info) ? kindOf(info.right) : "file"
-      return Effect.fail(failure(tool, `"${directory}" is ${kind === "file" ? "a file" : `a ${kind}`}, not a directory`, error))
+      return Effect.fail(failure(tool, `"${directory}" is a ${kind}, not a directory`, error))
     })
     : Effect.fail(failure(tool, error.message, error))
 
@@ -63,12 +62,16 @@ export const escapingPattern = (pattern: string): boolean =>
 
 const CONTROL = /[\u0000-\u001f\u007f]/
 
-/** A path or name as output shows it: quoted (JSON) when it holds a line break or another control character. */
-export const shownName = (name: string): string => (CONTROL.test(name) ? JSON.stringify(name) : name)
+/**
+ * A path or name as output shows it: quoted (JSON) when it holds a line break or another control
+ * character. JSON escapes the C0 controls, not DEL: that one is escaped here.
+ */
+export const shownName = (name: string): string =>
+  CONTROL.test(name) ? JSON.stringify(name).replaceAll("\u007f", "\\u007f") : name
 
 /** A line of text shortened to at most `max` characters around `at` (a match), with ellipses. */
 export const around = (line: string, at: number, max: number): string => {
-  if (line.length <= max) return line
+  // a line of at most `max` characters starts at 0 and is kept whole, without ellipses
   const from = Math.max(0, Math.min(at - Math.floor(max / 3), line.length - max))
   return `${from > 0 ? "…" : ""}${line.slice(from, from + max)}${from + max < line.length ? "…" : ""}`
 }
