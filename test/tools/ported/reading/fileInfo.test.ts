@@ -94,6 +94,15 @@ describe("count_lines", () => {
       expect(outputOf(yield* count("unicode.txt"))).toBe("lines: 2\nwords: 4\ncharacters: 13\nbytes: 23")
     }))
 
+  it.effect("words are split by each ASCII white space byte (tab to CR, and space), not by other characters", () =>
+    Effect.gen(function*() {
+      fixture.write("spaces.txt", "a\tb\u000bc\u000cd\re f\ng\u00a0h\u0008i  j")
+      const out = outputOf(yield* count("spaces.txt"))
+      Fs.rmSync(Path.join(fixture.ws, "spaces.txt"))
+      // a..f are six words, "g\u00a0h\u0008i" one (no-break space and backspace are not white space), "j" one
+      expect(out).toBe("lines: 2\nwords: 8\ncharacters: 20\nbytes: 21")
+    }))
+
   it.effect("counts across chunk boundaries, streaming", () =>
     Effect.gen(function*() {
       // 3 MiB of a 16-byte line: every chunk boundary falls somewhere in a line
