@@ -1,0 +1,68 @@
+/**
+ * The web tools' text helpers (`web/http.ts`) as pure functions: status lines, media types,
+ * which types are text and HTML, the charset from the header or an HTML page's first KiB,
+ * decoding with an unknown charset, and a cut that never splits a surrogate pair.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { cutAt, decodeText, isHtmlType, isTextType, looksBinary, mediaType, statusLine } from "../../../../src/tools/ported/web/http.js"
+
+describe("web text helpers", () => {
+  it("status lines with and without a reason phrase", () => {
+    expect(statusLine(200)).toBe("200 OK")
+    expect(statusLine(404)).toBe("404 Not Found")
+    expect(statusLine(299)).toBe("299")
+  })
+
+  it("media types: lower case, without parameters; which are text, which HTML", () => {
+    expect(mediaType("Text/HTML; charset=UTF-8")).toBe("text/html")
+    expect(mediaType(" application/json ")).toBe("application/json")
+    expect(mediaType(undefined)).toBe("")
+    expect(mediaType("")).toBe("")
+    for (const text of ["text/plain", "text/csv", "application/json", "application/ld+json", "application/vnd.api+json", "application/xml", "application/atom+xml", "application/javascript", "application/x-www-form-urlencoded", "application/yaml", "application/toml", "application/graphql", "application/sql", "application/csv", "application/x-sh"]) {
+      expect(isTextType(text), text).toBe(true)
+    }
+    for (const binary of ["", "image/png", "application/octet-stream", "application/pdf", "application/jsonx", "xtext/plain", "application/x-json5", "video/mp4"]) {
+      expect(isTextType(binary), binary).toBe(false)
+    }
+    expect(isHtmlType("text/html")).toBe(true)
+    expect(isHtmlType("application/xhtml+xml")).toBe(true)
+    expect(isHtmlType("text/plain")).toBe(false)
+  })
+
+  it("looksBinary: nothing is not binary; NUL bytes are", () => {
+    expect(looksBinary(new Uint8Array())).toBe(false)
+    expect(looksBinary(Buffer.from("plain text\n"))).toBe(false)
+    expect(looksBinary(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3]))).toBe(true)
+  })
+
+  it("decodes with the header's charset, else an HTML page's meta charset, else UTF-8; an unknown label is UTF-8", () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9])
+    expect(decodeText(latin1, "text/plain; charset=ISO-8859-1")).toBe("café")
+    expect(decodeText(latin1, "text/plain; Charset=\"latin1\"")).toBe("café")
+    expect(decodeText(Buffer.from("café"), "text/plain")).toBe("café")
+    expect(decodeText(latin1, "text/plain")).toBe("caf\ufffd")
+    expect(decodeText(latin1, "text/plain; charset=no-such-charset")).toBe("caf\ufffd")
+    const page = Buffer.concat([Buffer.from("<html><head><meta charset=\"windows-1252\"></head><body>"), latin1])
+    expect(decodeText(page, "text/html", true)).toContain("café")
+    // a meta charset counts only for HTML, and only in the first KiB
+    expect(decodeText(page, "text/plain", false)).toContain("caf\ufffd")
+    const late = Buffer.concat([Buffer.from(`<html>${" ".repeat(1100)}<meta charset="windows-1252">`), latin1])
+    expect(decodeText(late, "text/html", true)).toContain("caf\ufffd")
+    // the header wins over the page
+    const utf8Page = Buffer.concat([Buffer.from("<meta charset=\"windows-1252\">"), Buffer.from("café")])
+    expect(decodeText(utf8Page, "text/html; charset=utf-8", true)).toContain("café")
+  })
+
+  it("cutAt keeps text of at most max code units and never splits a surrogate pair", () => {
+    expect(cutAt("abc", 3)).toBe("abc")
+    expect(cutAt("abcd", 3)).toBe("abc")
+    expect(cutAt("ab😀", 3)).toBe("ab")
+    expect(cutAt("ab😀c", 4)).toBe("ab😀")
+    expect(cutAt("a😀", 2)).toBe("a")
+    // the last high surrogate (U+10FFFF is DBFF DFFF) and the first (U+10000 is D800 DC00)
+    expect(cutAt("a\u{10FFFF}", 2)).toBe("a")
+    expect(cutAt("a\u{10000}", 2)).toBe("a")
+    // a low surrogate at the cut is not the start of a pair
+    expect(cutAt("a\udc00b", 2)).toBe("a\udc00")
+  })
+})
