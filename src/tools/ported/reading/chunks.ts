@@ -28,7 +28,8 @@ export interface ChunksRead {
 
 /**
  * Reads `file` from its start, handing each chunk to `onChunk` (valid only during the call;
- * `false` stops), until its end or until `budget` bytes have been read. Fails with
+ * `false` stops), until its end or until `budget` bytes have been read (complete when the file
+ * has no more). Fails with
  * `BinaryFile` when the first block is not UTF-8 text.
  */
 export const readChunks = (
@@ -40,7 +41,11 @@ export const readChunks = (
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(FIRST_BLOCK_BYTES, file.size + 1)))
     let position = 0
     for (;;) {
-      if (position >= budget) return { read: position, complete: false }
+      if (position >= budget) {
+        // at the budget: complete when nothing follows (a file of exactly the budget is read whole)
+        const more = yield* Node.read(file.fd, file.path, buffer, 1, position)
+        return { read: position, complete: more === 0 }
+      }
       const length = position === 0 ? FIRST_BLOCK_BYTES : Math.min(buffer.length, budget - position)
       const n = yield* Node.read(file.fd, file.path, buffer, length, position)
       if (position === 0 && looksBinary(buffer.subarray(0, n), n < FIRST_BLOCK_BYTES)) {

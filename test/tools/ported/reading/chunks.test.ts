@@ -44,9 +44,10 @@ describe("readChunks", () => {
       const budgeted = yield* chunksOf(path, FIRST_BLOCK_BYTES + 1000)
       expect(budgeted.read).toEqual({ read: FIRST_BLOCK_BYTES + 1000, complete: false })
       expect(budgeted.sizes).toEqual([FIRST_BLOCK_BYTES, 1000])
-      // exactly the file's size: every byte is read, but the end is not seen
+      // a budget of exactly the file's size reads it whole; one byte less does not
       const exact = yield* chunksOf(path, size)
-      expect(exact.read).toEqual({ read: size, complete: false })
+      expect(exact.read).toEqual({ read: size, complete: true })
+      expect((yield* chunksOf(path, size - 1)).read).toEqual({ read: size - 1, complete: false })
       // the callback stops it
       const stopped = yield* chunksOf(path, Infinity, 2)
       expect(stopped.read).toEqual({ read: FIRST_BLOCK_BYTES + CHUNK_BYTES, complete: false })
