@@ -61,10 +61,14 @@ const makeMerge = <R>(services: Context.Context<R>) => {
   let lastCaller: Context.Context<never> | undefined
   let lastMerged: Context.Context<R> | undefined
   // the traced case: the last caller's services (its parent span left out), and their merge
-  let callerKeys: Array<string> | undefined
-  let callerValues: Array<unknown> = []
-  let keys: Array<string> = []
-  let values: Array<unknown> = []
+  let traced:
+    | {
+      readonly callerKeys: ReadonlyArray<string>
+      readonly callerValues: ReadonlyArray<unknown>
+      readonly keys: ReadonlyArray<string>
+      readonly values: ReadonlyArray<unknown>
+    }
+    | undefined
   return (caller: Context.Context<never>, span?: Tracer.AnySpan): Context.Context<R> => {
     if (span === undefined) {
       if (caller === lastCaller && lastMerged !== undefined) return lastMerged
@@ -73,17 +77,17 @@ const makeMerge = <R>(services: Context.Context<R>) => {
       lastMerged = fresh
       return fresh
     }
-    if (callerKeys === undefined || !sameButSpan(caller.unsafeMap, callerKeys, callerValues)) {
+    if (traced === undefined || !sameButSpan(caller.unsafeMap, traced.callerKeys, traced.callerValues)) {
       const own = new Map(caller.unsafeMap)
       own.delete(spanKey)
-      callerKeys = [...own.keys()]
-      callerValues = [...own.values()]
+      const callerKeys = [...own.keys()]
+      const callerValues = [...own.values()]
       for (const [key, service] of services.unsafeMap) own.set(key, service)
       // services captured inside a span may hold one: the call's span replaces it too
       own.delete(spanKey)
-      keys = [...own.keys()]
-      values = [...own.values()]
+      traced = { callerKeys, callerValues, keys: [...own.keys()], values: [...own.values()] }
     }
+    const { keys, values } = traced
     const map = new Map<string, unknown>()
     for (let i = 0; i < keys.length; i++) map.set(keys[i]!, values[i])
     map.set(spanKey, span)

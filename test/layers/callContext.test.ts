@@ -55,8 +55,9 @@ describe("makeCallContext", () => {
     // same size, one service replaced
     const changed = of(inSpan(Context.add(caller, A, "another A"), "request-2"), span("call-2"))
     expect(Context.unsafeGet(changed, A)).toBe("another A")
-    // one service more
+    // one service more, the others as they were
     class D extends Context.Tag("test/D")<D, string>() {}
+    of(inSpan(caller, "request-2b"), span("call-2b"))
     const grown = of(inSpan(Context.add(caller, D, "a D"), "request-3"), span("call-3"))
     expect(Context.unsafeGet(grown, D)).toBe("a D")
     expect(Context.unsafeGet(grown, A)).toBe("caller's A")
@@ -75,5 +76,9 @@ describe("makeCallContext", () => {
     const next = of(withU, span("c2"))
     expect(next.unsafeMap.has(A.key)).toBe(false)
     expect(next.unsafeMap.has(U.key)).toBe(true)
+    // and the other way round: a caller that lacks U (holding A instead) after one that held it as undefined
+    const back = of(withA, span("c3"))
+    expect(back.unsafeMap.has(U.key)).toBe(false)
+    expect(Context.unsafeGet(back, A)).toBe("an A")
   })
 })
