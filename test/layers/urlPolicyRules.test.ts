@@ -126,6 +126,38 @@ describe("UrlPolicy rules: refusals", () => {
     expect(v4compatible.message).toBe("old.test resolves to ::7f00:1, a reserved address, which the URL policy refuses")
   })
 
+  it("names each refused range: link-local, carrier-grade NAT, private, loopback, multicast, unspecified, cloud metadata", () => {
+    const ranges: ReadonlyArray<readonly [string, string]> = [
+      ["169.254.10.1", "link-local"],
+      ["fe80::1", "link-local"],
+      ["100.64.0.1", "carrier-grade NAT"],
+      ["100.127.255.254", "carrier-grade NAT"],
+      ["192.168.1.1", "private"],
+      ["fd12::1", "private"],
+      ["127.0.0.2", "loopback"],
+      ["224.0.0.1", "multicast"],
+      ["0.0.0.0", "unspecified"],
+      ["169.254.169.254", "cloud metadata"]
+    ]
+    for (const [address, range] of ranges) {
+      expect(refusedAs(DEFAULT_RULES, address), address).toEqual(Option.some(range))
+    }
+    // just outside the carrier-grade NAT block (100.64.0.0/10) is global
+    expect(refusedAs(DEFAULT_RULES, "100.128.0.1")).toEqual(Option.none())
+    expect(Option.getOrThrow(refusalOf(DEFAULT_RULES, "169.254.10.1", undefined, "169.254.10.1")).message).toBe(
+      "169.254.10.1 is a link-local address, which the URL policy refuses"
+    )
+  })
+
+  it("an address literal that maps to another says so; a name that resolves to one says that", () => {
+    expect(Option.getOrThrow(refusalOf(DEFAULT_RULES, "127.0.0.1", undefined, "::ffff:127.0.0.1")).message).toBe(
+      "::ffff:127.0.0.1 maps to 127.0.0.1, a loopback address, which the URL policy refuses"
+    )
+    expect(Option.getOrThrow(refusalOf(DEFAULT_RULES, "127.0.0.1", undefined, "localhost")).message).toBe(
+      "localhost resolves to 127.0.0.1, a loopback address, which the URL policy refuses"
+    )
+  })
+
   it("global unicast IPv6 addresses outside ::/96 pass", () => {
     for (const address of ["2606:4700::1111", "2a00:1450:4001:80b::200e", "::1:0:0:1"]) {
       expect(refusedAs(DEFAULT_RULES, address), address).toEqual(Option.none())
