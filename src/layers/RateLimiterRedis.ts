@@ -50,7 +50,8 @@ const fromUrl = (url: string): RedisOptions => {
   if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
     throw new Error(`expected a redis:// or rediss:// URL, got ${parsed.protocol}`)
   }
-  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0
+  // no path, or "/": database 0 (Number("") is 0)
+  const db = Number(parsed.pathname.slice(1))
   if (!Number.isInteger(db) || db < 0) throw new Error(`"${parsed.pathname.slice(1)}" is not a database number`)
   return {
     host: parsed.hostname === "" ? "127.0.0.1" : parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
