@@ -30,14 +30,21 @@ describe.skipIf(process.platform !== "linux")("freeCores", () => {
     // the machine's busy time over the same window, as this test sees it (other test files may run meanwhile)
     const busyMs = () => cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0)
     const busyBefore = busyMs()
+    const ownBefore = process.cpuUsage()
     const start = performance.now()
     freeCores()
     await sleep(MIN_WINDOW_MS)
     spin(600)
-    const notBusy = availableParallelism() - (busyMs() - busyBefore) / (performance.now() - start)
+    const elapsed = performance.now() - start
+    const notBusy = availableParallelism() - (busyMs() - busyBefore) / elapsed
+    const own = process.cpuUsage(ownBefore)
+    // the share of a core this process had: about three quarters of one on a quiet machine,
+    // less when other processes load it (the spin is timed by the clock, not by its CPU)
+    const ownShare = (own.user + own.system) / 1000 / elapsed
     const afterOwnWork = freeCores()
-    // the core this thread kept busy for about three quarters of the window counts as free
-    expect(afterOwnWork - notBusy).toBeGreaterThan(0.5)
+    expect(ownShare).toBeGreaterThan(0.1)
+    // what this process used counts as free
+    expect(afterOwnWork - notBusy).toBeGreaterThan(ownShare - 0.2)
     expect(afterOwnWork).toBeLessThanOrEqual(availableParallelism())
     expect(freeCores()).toBe(afterOwnWork)
   })
