@@ -31,9 +31,8 @@ import { defaultPath, WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make } from "../define.js"
 import { openDirectory } from "../shared/safeFs.js"
-import type { SafeFsError } from "../shared/safeFsError.js"
-import { kindOf, lstat } from "../shared/safeFsNode.js"
 import { statEntries, walk, type WalkEntry } from "../shared/safeFsWalk.js"
+import { directoryFailure, escapingPattern } from "../shared/walkArguments.js"
 
 /** Most entries one `list_files` call shows; the rest are counted in a closing note. */
 export const LIST_FILES_MAX_ENTRIES = 500
@@ -42,13 +41,6 @@ export const LIST_FILES_MAX_ENTRIES = 500
 export const LIST_FILES_MAX_VISITED = 50_000
 
 const TOOL = "list_files"
-
-const fail = (message: string, cause: SafeFsError) => new ToolError({ tool: TOOL, message, cause })
-
-/** A pattern that could climb out of the directory: absolute, or with a `..` segment. */
-const escapingPattern = (pattern: string): boolean =>
-  pattern.startsWith("/") || pattern.startsWith("\\") || /^[a-zA-Z]:/.test(pattern) ||
-  pattern.split(/[/\\{},]/).some((segment) => segment === "..")
 
 /** The glob to run: `recursive` matches the pattern at any depth. */
 const globOf = (pattern: string, recursive: boolean): string =>
@@ -91,17 +83,6 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Entries in the order of the paths shown (code unit order, as `sort` without a comparator). */
 const byShown = Order.mapInput(Order.string, (entry: { readonly shown: string }) => entry.shown)
 
-/** The error of a directory that cannot be listed, in the words the tool always used. */
-const directoryError = (directory: string) => (error: SafeFsError) =>
-  error.reason === "NotFound"
-    ? Effect.fail(fail(`directory "${directory}" does not exist`, error))
-    : error.reason === "NotDirectory"
-    ? Effect.flatMap(Effect.either(lstat(directory)), (info) => {
-      const kind = Either.isRight(info) ? kindOf(info.right) : "file"
-      return Effect.fail(fail(`"${directory}" is a ${kind}, not a directory`, error))
-    })
-    : Effect.fail(fail(error.message, error))
-
 /**
  * The `list_files` builtin: `directory="."`, `pattern="*"`, `recursive=false`; read-only.
  * A missing directory, a file given as the directory, or a pattern that climbs out of it
@@ -133,7 +114,7 @@ export const listFiles = make(TOOL, {
   handler: ({ directory, pattern, recursive }) =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      yield* Effect.scoped(openDirectory(directory)).pipe(Effect.catchAll(directoryError(directory)))
+      yield* Effect.scoped(openDirectory(directory)).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
       if (escapingPattern(pattern)) {
         return yield* new ToolError({
           tool: TOOL,
@@ -154,7 +135,7 @@ export const listFiles = make(TOOL, {
             }))
           : Effect.succeed(Option.none())
       const walked = yield* walk(directory, { descend: plan.descend, follow, maxEntries: LIST_FILES_MAX_VISITED }).pipe(
-        Effect.catchAll(directoryError(directory))
+        Effect.catchAll(directoryFailure(TOOL, directory))
       )
 
       const shownDir = yield* workspace.display(directory)

@@ -6,6 +6,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../src/index.js"
 import { LIST_FILES_MAX_ENTRIES, LIST_FILES_MAX_VISITED, listFiles } from "../../../src/tools/builtin/listFiles.js"
+import { tempDir } from "../../helpers/tempDir.js"
 
 let base: string
 let ws: string
@@ -292,8 +293,8 @@ describe("list_files", () => {
     }))
 })
 
-/** A fresh workspace for one test, removed after it (with `rm`, which handles paths past PATH_MAX). */
-const freshRoot = (prefix: string) =>
+/** A fresh workspace for a tree past PATH_MAX, removed with `rm` (`tempDir`'s `fs.rmSync` fails with ENAMETOOLONG there). */
+const deepRoot = (prefix: string) =>
   Effect.acquireRelease(
     Effect.sync(() => Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix)))),
     (root) => Effect.sync(() => ChildProcess.execFileSync("rm", ["-rf", root]))
@@ -312,7 +313,7 @@ const tooDeep = (root: string, top: string) => {
 describe("list_files: notes, kinds and patterns", () => {
   it.scoped("a directory it cannot open is skipped and said so, in the singular and the plural", () =>
     Effect.gen(function*() {
-      const root = yield* freshRoot("list-deep-")
+      const root = yield* deepRoot("list-deep-")
       tooDeep(root, "one")
       Fs.writeFileSync(Path.join(root, "top.txt"), "t")
       expect((yield* list({ pattern: "*.txt", recursive: true }, root)).output).toBe(
@@ -333,7 +334,7 @@ describe("list_files: notes, kinds and patterns", () => {
 
   it.scoped("stops after visiting LIST_FILES_MAX_VISITED entries and says so; exactly that many is a full listing", () =>
     Effect.gen(function*() {
-      const root = yield* freshRoot("list-visited-")
+      const root = yield* tempDir("list-visited-")
       for (let i = 0; i < LIST_FILES_MAX_VISITED; i++) Fs.writeFileSync(Path.join(root, `f${i}`), "")
       expect((yield* list({ pattern: "none*" }, root)).output).toBe(
         "No entries in the workspace root matching \"none*\" (this level only)."
@@ -347,7 +348,7 @@ describe("list_files: notes, kinds and patterns", () => {
 
   it.scoped("a special file given as the directory is named by its kind", () =>
     Effect.gen(function*() {
-      const root = yield* freshRoot("list-fifo-")
+      const root = yield* tempDir("list-fifo-")
       ChildProcess.execFileSync("mkfifo", [Path.join(root, "pipe")])
       const r = yield* list({ directory: "pipe" }, root)
       expect(r.errorCode).toBe("TOOL_ERROR")
@@ -356,7 +357,7 @@ describe("list_files: notes, kinds and patterns", () => {
 
   it.scoped("an escaped glob character in the pattern's fixed part names the directory literally", () =>
     Effect.gen(function*() {
-      const root = yield* freshRoot("list-escaped-")
+      const root = yield* tempDir("list-escaped-")
       Fs.mkdirSync(Path.join(root, "a*b"))
       Fs.mkdirSync(Path.join(root, "ab"))
       Fs.writeFileSync(Path.join(root, "a*b", "f.txt"), "f")
@@ -366,7 +367,7 @@ describe("list_files: notes, kinds and patterns", () => {
 
   it.scoped("recursive puts a pattern that ends in **/ at any depth too", () =>
     Effect.gen(function*() {
-      const root = yield* freshRoot("list-any-depth-")
+      const root = yield* tempDir("list-any-depth-")
       Fs.mkdirSync(Path.join(root, "src", "top"), { recursive: true })
       Fs.mkdirSync(Path.join(root, "lib", "src", "inner"), { recursive: true })
       expect(entries((yield* list({ pattern: "src/**/", recursive: true }, root)).output)).toEqual([
@@ -380,8 +381,8 @@ describe("list_files: notes, kinds and patterns", () => {
 
   it.scoped("only a link on the pattern's fixed part is followed: one beside it that leads out is not looked at", () =>
     Effect.gen(function*() {
-      const root = yield* freshRoot("list-beside-")
-      const away = yield* freshRoot("list-away-")
+      const root = yield* tempDir("list-beside-")
+      const away = yield* tempDir("list-away-")
       Fs.mkdirSync(Path.join(root, "a", "b"), { recursive: true })
       Fs.writeFileSync(Path.join(root, "a", "b", "c.txt"), "c")
       Fs.symlinkSync(away, Path.join(root, "a", "x"))

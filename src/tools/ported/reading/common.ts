@@ -1,14 +1,12 @@
 /**
- * What the file-reading tools share: their tags, the names walks skip, how a file or directory
- * error becomes a `ToolError`, and the closing notes of a walk.
+ * What the file-reading tools share: their tags, the names walks skip, how a file error becomes
+ * a `ToolError`, and the closing notes of a walk (the directory errors and the patterns that
+ * climb out are in `shared/walkArguments.ts`, with `list_files`).
  *
  * @since 0.1.0
  */
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import { ToolError } from "../../../domain/errors.js"
 import type { BinaryFile, FileTooLarge, SafeFsError } from "../../shared/safeFsError.js"
-import { kindOf, lstat } from "../../shared/safeFsNode.js"
 import type { ScanResult } from "../../shared/safeFsScan.js"
 
 /** The tags of every reading tool. */
@@ -30,17 +28,6 @@ export const fileFailure = (tool: string) => (error: SafeFsError | BinaryFile | 
 /** `n thing(s)`. */
 export const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
-/** The error of a directory that cannot be walked: missing, a file, or another failure. */
-export const directoryFailure = (tool: string, directory: string) => (error: SafeFsError): Effect.Effect<never, ToolError> =>
-  error.reason === "NotFound"
-    ? Effect.fail(failure(tool, `directory "${directory}" does not exist`, error))
-    : error.reason === "NotDirectory"
-    ? Effect.flatMap(Effect.either(lstat(directory)), (info) => {
-      const kind = Either.isRight(info) ? kindOf(info.right) : "file"
-      return Effect.fail(failure(tool, `"${directory}" is a ${kind}, not a directory`, error))
-    })
-    : Effect.fail(failure(tool, error.message, error))
-
 /** The notes a walk ends with: links not followed, directories that could not be listed. */
 export const walkNotes = (walked: ScanResult): Array<string> => [
   ...(walked.linksOut > 0
@@ -54,11 +41,6 @@ export const walkNotes = (walked: ScanResult): Array<string> => [
     } skipped)`]
     : [])
 ]
-
-/** A pattern that could climb out of the directory: absolute, or with a `..` segment. */
-export const escapingPattern = (pattern: string): boolean =>
-  pattern.startsWith("/") || pattern.startsWith("\\") || /^[a-zA-Z]:/.test(pattern) ||
-  pattern.split(/[/\\{},]/).some((segment) => segment === "..")
 
 const CONTROL = /[\u0000-\u001f\u007f]/
 

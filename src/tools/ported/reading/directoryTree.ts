@@ -23,7 +23,8 @@ import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { scan, type ScanEntry } from "../../shared/safeFsScan.js"
-import { directoryFailure, plural, shownName, SKIP_NAMES, TAGS, walkNotes } from "./common.js"
+import { directoryFailure } from "../../shared/walkArguments.js"
+import { plural, shownName, SKIP_NAMES, TAGS, walkNotes } from "./common.js"
 
 /** Most entries one tree shows. */
 export const DIRECTORY_TREE_MAX_ENTRIES = 1000

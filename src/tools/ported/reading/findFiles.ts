@@ -17,7 +17,8 @@ import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { scan } from "../../shared/safeFsScan.js"
-import { directoryFailure, escapingPattern, failure, shownName, SKIP_NAMES, TAGS, walkNotes } from "./common.js"
+import { directoryFailure, escapingPattern } from "../../shared/walkArguments.js"
+import { failure, shownName, SKIP_NAMES, TAGS, walkNotes } from "./common.js"
 import { compileGlob } from "./glob.js"
 
 /** Largest `max_results`. */

@@ -19,11 +19,11 @@ import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
 import type { UrlPolicy } from "../../../services/UrlPolicy.js"
 import { make } from "../../define.js"
+import { headOf } from "../../shared/outputCap.js"
 import { discardBody, formatBytes, readBodyPrefix } from "../../shared/httpBody.js"
 import { stripControls } from "../../shared/sanitize.js"
 import { HTML_TO_TEXT_DEADLINE, htmlToText } from "./htmlToText.js"
 import {
-  cutAt,
   decodeText,
   finalUrl,
   isHtmlType,
@@ -92,7 +92,7 @@ const fetchText = (input: string, maxChars: number, htmlDeadline: Duration.Durat
       )
       : decoded
     const clean = tidy(stripControls(text, { window: text.length }))
-    const shown = cutAt(clean, maxChars)
+    const shown = headOf(clean, maxChars)
     const notes = [
       ...(complete ? [] : [`only the first ${formatBytes(FETCH_URL_BODY_MAX_BYTES)} of the page were read`]),
       ...(shown.length < clean.length

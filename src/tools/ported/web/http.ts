@@ -156,11 +156,3 @@ export const decodeText = (bytes: Uint8Array, contentType: string | undefined, h
     return new TextDecoder("utf-8").decode(bytes)
   }
 }
-
-/** Cuts `text` at `max` UTF-16 code units without splitting a surrogate pair. */
-export const cutAt = (text: string, max: number): string => {
-  // Stryker disable next-line EqualityOperator: at exactly max the cut below keeps the text too (unless it ends in a lone high surrogate, which it drops)
-  if (text.length <= max) return text
-  const code = text.charCodeAt(max - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)
-}

@@ -20,10 +20,10 @@ import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
 import type { UrlPolicy } from "../../../services/UrlPolicy.js"
 import { make } from "../../define.js"
+import { headOf } from "../../shared/outputCap.js"
 import { formatBytes, HTTP_BODY_MAX_BYTES, readBodyPrefix } from "../../shared/httpBody.js"
 import { oneLine, stripControls } from "../../shared/sanitize.js"
 import {
-  cutAt,
   decodeText,
   finalUrl,
   isTextType,
@@ -136,7 +136,7 @@ const request = (
       shown = `(binary body: ${size}${type === "" ? "" : ` of ${type}`}; use download_file to save it)`
     } else {
       const text = stripControls(decodeText(bytes, contentType), { window: bytes.length })
-      const cut = cutAt(text, HTTP_REQUEST_MAX_CHARS)
+      const cut = headOf(text, HTTP_REQUEST_MAX_CHARS)
       const notes = [
         ...(cut.length < text.length ? [`cut at ${cut.length} of ${text.length} characters`] : []),
         ...(complete ? [] : [`the body is larger than ${formatBytes(HTTP_BODY_MAX_BYTES)}; only its start was read`])

@@ -1,10 +1,10 @@
 /**
  * The reading tools' shared words (`reading/common.ts`) as pure functions: a walk's closing
- * notes in the singular and the plural, the patterns that would climb out of a directory, how
- * a name with control characters is shown, and a long line cut around a match.
+ * notes in the singular and the plural, how a name with control characters is shown, and a
+ * long line cut around a match.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { around, escapingPattern, plural, shownName, walkNotes } from "../../../../src/tools/ported/reading/common.js"
+import { around, plural, shownName, walkNotes } from "../../../../src/tools/ported/reading/common.js"
 
 describe("walkNotes", () => {
   it("says nothing for a clean walk; counts links and directories in the singular and the plural", () => {
@@ -19,17 +19,6 @@ describe("walkNotes", () => {
     ])
     expect(walkNotes({ stopped: false, linksOut: 0, unreadable: 4 })).toHaveLength(1)
     expect(plural(0, "entry", "entries")).toBe("0 entries")
-  })
-})
-
-describe("escapingPattern", () => {
-  it("is true for absolute patterns, drive letters and any .. segment, also inside braces and lists", () => {
-    for (const bad of ["/etc/*", "\\\\server\\x", "C:/x", "c:x", "..", "../x", "a/../b", "a\\..\\b", "{a,..}/x", "x/{..}", "a/.."]) {
-      expect(escapingPattern(bad), bad).toBe(true)
-    }
-    for (const ok of ["*.ts", "src/**/*.md", "...", "..x", "x..", "a/..b/c", "{a,b}", ":x", "ab:c", "1:x"]) {
-      expect(escapingPattern(ok), ok).toBe(false)
-    }
   })
 })
 

@@ -1,10 +1,11 @@
 /**
  * The web tools' text helpers (`web/http.ts`) as pure functions: status lines, media types,
  * which types are text and HTML, the charset from the header or an HTML page's first KiB,
- * decoding with an unknown charset, and a cut that never splits a surrogate pair.
+ * and decoding with an unknown charset. (The web tools cut text with `headOf`, tested in
+ * test/tools/shared/outputCap.test.ts.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { cutAt, decodeText, isHtmlType, isTextType, looksBinary, mediaType, statusLine } from "../../../../src/tools/ported/web/http.js"
+import { decodeText, isHtmlType, isTextType, looksBinary, mediaType, statusLine } from "../../../../src/tools/ported/web/http.js"
 
 describe("web text helpers", () => {
   it("status lines with and without a reason phrase", () => {
@@ -51,18 +52,5 @@ describe("web text helpers", () => {
     // the header wins over the page
     const utf8Page = Buffer.concat([Buffer.from("<meta charset=\"windows-1252\">"), Buffer.from("café")])
     expect(decodeText(utf8Page, "text/html; charset=utf-8", true)).toContain("café")
-  })
-
-  it("cutAt keeps text of at most max code units and never splits a surrogate pair", () => {
-    expect(cutAt("abc", 3)).toBe("abc")
-    expect(cutAt("abcd", 3)).toBe("abc")
-    expect(cutAt("ab😀", 3)).toBe("ab")
-    expect(cutAt("ab😀c", 4)).toBe("ab😀")
-    expect(cutAt("a😀", 2)).toBe("a")
-    // the last high surrogate (U+10FFFF is DBFF DFFF) and the first (U+10000 is D800 DC00)
-    expect(cutAt("a\u{10FFFF}", 2)).toBe("a")
-    expect(cutAt("a\u{10000}", 2)).toBe("a")
-    // a low surrogate at the cut is not the start of a pair
-    expect(cutAt("a\udc00b", 2)).toBe("a\udc00")
   })
 })
