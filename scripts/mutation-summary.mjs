@@ -12,6 +12,8 @@
  */
 import { readdirSync, readFileSync, statSync, existsSync } from "node:fs"
 import { join, relative, resolve, dirname } from "node:path"
+import picomatch from "picomatch"
+import config from "../stryker.config.mjs"
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
 const given = process.argv.slice(2)
@@ -73,5 +75,17 @@ const walk = (dir) => {
   }
 }
 walk(join(root, "src"))
-console.log(`\n${measured.size} files measured, ${unmeasured.length} not in any report:`)
-for (const path of unmeasured) console.log(`  ${path}`)
+// what `npm run mutate` mutates: the config's patterns, `!` ones excluded
+const patterns = config.mutate ?? []
+const included = picomatch(patterns.filter((p) => !p.startsWith("!")))
+const excluded = picomatch(patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
+const toMeasure = unmeasured.filter((path) => included(path) && !excluded(path))
+// a file of types and re-exports only has no mutant, so no run reports it
+const hasCode = (path) =>
+  /^\s*(?:export\s+)?(?:const|let|function|class|async)\b|^\s*export\s+default\b/m.test(readFileSync(join(root, path), "utf8"))
+const withCode = toMeasure.filter(hasCode)
+console.log(
+  `\n${measured.size} files measured; ${unmeasured.length - toMeasure.length} excluded by stryker.config.mjs; ` +
+    `${toMeasure.length - withCode.length} with no code to mutate (types, re-exports); ${withCode.length} not in any report:`
+)
+for (const path of withCode) console.log(`  ${path}`)
