@@ -47,7 +47,11 @@ export default {
     "!src/tools/builtin/pdf/pdfWorker.ts",
     "!src/tools/builtin/sandbox/worker.ts",
     "!src/tools/builtin/sandbox/runGuest.ts",
-    "!src/tools/builtin/sandbox/prelude.ts"
+    "!src/tools/builtin/sandbox/prelude.ts",
+    // the executable's entry points: they run only as the CLI's own process (test/cli/executable.test.ts
+    // starts it), never in the test process; the commands they run are src/cli/program.ts's, tested in-process
+    "!src/cli/launch.ts",
+    "!src/cli/main.ts"
   ],
   // The test files of the initial run: every one vitest.stryker.config.ts includes (each mutant
   // then runs those of its tests that reached it). A run over one folder is much shorter with

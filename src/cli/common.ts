@@ -77,13 +77,16 @@ export const withSystem = <E>(
   exitWith(Effect.flatMap(mcpServersOf(options.mcpConfig ?? Option.none()), (mcpServers) => {
     const graph: GraphOptions<readonly []> = {
       ...Option.match(options.workspace ?? Option.none(), {
+        // Stryker disable next-line ArrowFunction: equivalent, spreading undefined adds nothing, as {} does
         onNone: () => ({}),
         onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
       }),
+      // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an mcpServers of undefined as none
       ...(mcpServers === undefined ? {} : { mcpServers })
     }
     return Effect.provide(
       effect,
+      // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an audit of undefined as none
       ToolSystem.layerNode(options.audit === undefined ? graph : { ...graph, audit: options.audit })
     )
   }))
@@ -91,6 +94,7 @@ export const withSystem = <E>(
 export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 export const pad = (text: string, width: number) =>
+  // Stryker disable next-line EqualityOperator: equivalent, at exactly the width both sides give the text itself
   text.length >= width ? text.slice(0, width) : text + " ".repeat(width - text.length)
 
 /**

@@ -43,6 +43,7 @@ export const renderToolTable = (tools: ReadonlyArray<ToolInfo>): string => {
 export const replaceBetweenMarkers = (content: string, table: string): string | undefined => {
   const start = content.indexOf(START_MARKER)
   const end = content.indexOf(END_MARKER)
+  // Stryker disable next-line EqualityOperator: equivalent, two different markers never start at one index
   if (start < 0 || end < start) return undefined
   return `${content.slice(0, start + START_MARKER.length)}\n${table}\n${content.slice(end)}`
 }

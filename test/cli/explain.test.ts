@@ -5,11 +5,13 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { exitCodeOf, renderExplanation } from "../../src/cli/explain.js"
+import { Effect, Layer, Option, Schema } from "effect"
+import { explainCall, exitCodeOf, renderExplanation } from "../../src/cli/explain.js"
+import { Tool, ToolPolicy, ToolSystem, Workspace } from "../../src/index.js"
 import type { CallExplanation } from "../../src/domain/GateDecision.js"
 import { gateOrder } from "../../src/domain/GateDecision.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { cliInProcess as cli } from "./helpers.js"
+import { capturedConsole, cliInProcess as cli } from "./helpers.js"
 
 const ws = makeTempDirSync("ets-explain-")
 fs.writeFileSync(path.join(ws, "notes.txt"), "one\ntwo\n")
@@ -147,3 +149,34 @@ describe("the explanation table", () => {
     expect(exitCodeOf({ ...explanation, wouldRun: true, errorCode: null, message: null })).toBe(0)
   })
 })
+
+describe("explainCall", () => {
+  it.effect("prints the cause and exits 1 when the explanation itself dies (here a hand-made policy that dies)", () =>
+    Effect.gen(function*() {
+      const probe = Tool.make("probe", {
+        description: "A tool for the test",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.succeed("ran")
+      })
+      const dying = Layer.succeed(ToolPolicy, { evaluate: () => Effect.die(new Error("policy exploded")) })
+      const captured = capturedConsole()
+      const code = yield* explainCall({
+        name: "probe",
+        args: "{}",
+        mode: Option.none(),
+        yes: false,
+        version: Option.none(),
+        json: false
+      }).pipe(
+        Effect.withConsole(captured.console),
+        Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [probe], policy: dying, workspace: Workspace.layerFixed(ws) }))
+      )
+      expect(code).toBe(1)
+      // PassThrough streams hand their data on in a later tick
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+      expect(captured.stderr()).toContain("policy exploded")
+      expect(captured.stdout()).toBe("")
+    }))
+})
+

@@ -64,6 +64,21 @@ export const cliInProcess = (...args: Array<string>): Promise<CliRun> => {
     })
 }
 
+/** An Effect `Console` that keeps what is printed: `stdout()` and `stderr()` give it back as text. */
+export const capturedConsole = (): { readonly console: Console.Console; readonly stdout: () => string; readonly stderr: () => string } => {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  const out: Array<Buffer> = []
+  const err: Array<Buffer> = []
+  stdout.on("data", (chunk: Buffer) => out.push(chunk))
+  stderr.on("data", (chunk: Buffer) => err.push(chunk))
+  return {
+    console: consoleOf(new NodeConsole({ stdout, stderr, colorMode: false })),
+    stdout: () => Buffer.concat(out).toString("utf8"),
+    stderr: () => Buffer.concat(err).toString("utf8")
+  }
+}
+
 /** An Effect `Console` over a Node one (which writes to the streams it was made with). */
 const consoleOf = (node: InstanceType<typeof NodeConsole>): Console.Console => ({
   [Console.TypeId]: Console.TypeId,
