@@ -91,4 +91,40 @@ describe("the CLI's code cache", () => {
     expect(readCache(cacheFile, bundle, digestOf(after))).toBeUndefined()
     expect(readCache(cacheFile, bundle, digestOf(before))?.equals(stale)).toBe(true)
   })
+
+  it.skipIf(process.getuid?.() !== 0)("is not written into a directory of another owner, even beside a bundle of this one", () => {
+    const bundle = bundleFile()
+    const elsewhere = path.join(dir, `other-${n++}`)
+    fs.mkdirSync(elsewhere)
+    fs.chownSync(elsewhere, 4321, 4321)
+    const cacheFile = path.join(elsewhere, "cli.cjs.cache")
+    expect(writeCache(cacheFile, bundle, digestOf("source"), Buffer.from("x"))).toBe(false)
+    expect(fs.readdirSync(elsewhere)).toEqual([])
+  })
+
+  it("does not write through a link planted at its temp file's name, and removes the link", () => {
+    const bundle = bundleFile()
+    const cacheFile = cacheFileOf(bundle)
+    const victim = path.join(dir, `victim-${n++}`)
+    fs.writeFileSync(victim, "keep")
+    const temp = `${cacheFile}.${process.pid}.tmp`
+    fs.symlinkSync(victim, temp)
+    expect(writeCache(cacheFile, bundle, digestOf("source"), Buffer.from("x"))).toBe(false)
+    expect(fs.readFileSync(victim, "utf8")).toBe("keep")
+    expect(fs.existsSync(temp) || fs.existsSync(cacheFile)).toBe(false)
+  })
+
+  it("closes the cache file it opened, whether it uses it or not", () => {
+    const bundle = bundleFile()
+    const cacheFile = cacheFileOf(bundle)
+    const digest = digestOf("source")
+    fs.writeFileSync(cacheFile, Buffer.concat([digest, Buffer.from("data")]))
+    const open = () => fs.readdirSync("/proc/self/fd").length
+    const before = open()
+    for (let i = 0; i < 20; i++) {
+      expect(readCache(cacheFile, bundle, digest)?.toString()).toBe("data")
+      expect(readCache(cacheFile, bundle, digestOf("other"))).toBeUndefined()
+    }
+    expect(open()).toBeLessThan(before + 5)
+  })
 })
