@@ -23,6 +23,10 @@ const reports = given.length > 0
     .filter((entry) => entry.isDirectory() && existsSync(join(root, "reports", entry.name, "mutation.json")))
     .map((entry) => join(root, "reports", entry.name, "mutation.json"))
 
+// what `npm run mutate` mutates: the config's patterns, `!` ones excluded
+const patterns = config.mutate ?? []
+const included = picomatch(patterns.filter((p) => !p.startsWith("!")))
+const excluded = picomatch(patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
 /** @type {Map<string, { mtime: number, report: string, counts: Record<string, number> }>} */
 const files = new Map()
 for (const report of reports) {
@@ -30,6 +34,8 @@ for (const report of reports) {
   const json = JSON.parse(readFileSync(report, "utf8"))
   for (const [path, file] of Object.entries(json.files)) {
     const key = relative(root, resolve(root, path))
+    // a report made before the config left a file out still holds it
+    if (excluded(key)) continue
     const seen = files.get(key)
     if (seen !== undefined && seen.mtime >= mtime) continue
     /** @type {Record<string, number>} */
@@ -75,10 +81,6 @@ const walk = (dir) => {
   }
 }
 walk(join(root, "src"))
-// what `npm run mutate` mutates: the config's patterns, `!` ones excluded
-const patterns = config.mutate ?? []
-const included = picomatch(patterns.filter((p) => !p.startsWith("!")))
-const excluded = picomatch(patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
 const toMeasure = unmeasured.filter((path) => included(path) && !excluded(path))
 // a file of types and re-exports only has no mutant, so no run reports it
 const hasCode = (path) =>

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
 import { evaluate, formatNumber } from "../../../../src/tools/ported/system/calculatorEngine.js"
 import { systemTools } from "../../../../src/tools/ported/system/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
@@ -246,5 +247,21 @@ describe("get_environment_info", () => {
       for (const value of [process.env.HOME, process.env.USER, process.env.PATH]) {
         if (value !== undefined && value.length > 3) expect(text).not.toContain(value)
       }
+    }))
+
+  it.effect("is one fact a line, each as the machine reports it", () =>
+    Effect.gen(function*() {
+      const r = yield* run("get_environment_info", {})
+      const zone = Intl.DateTimeFormat().resolvedOptions()
+      expect(String(r.output).split("\n")).toEqual([
+        `OS: ${Os.type()} ${Os.release()} (platform ${process.platform})`,
+        `architecture: ${process.arch}`,
+        `Node.js: ${process.version}`,
+        `CPUs: ${Os.availableParallelism()}`,
+        `memory: ${(Os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+        `time zone: ${zone.timeZone} (locale ${zone.locale})`,
+        "workspace root: \".\" (every path argument is relative to it)",
+        `path separator: "/"; line ending: LF`
+      ])
     }))
 })
