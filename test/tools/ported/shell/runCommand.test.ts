@@ -202,6 +202,19 @@ describe("run_command", () => {
       expect(liveMembers(yield* pidIn(pids))).toEqual([])
     }))
 
+  it.live("a group that handles SIGTERM is given its grace period to clean up before any SIGKILL", () =>
+    Effect.gen(function*() {
+      const pids = pidFile()
+      const marker = `${pids}-cleaned`
+      const out = yield* outputOf({
+        command: `trap 'sleep 0.3; echo cleaned > ${marker}; exit 0' TERM; echo $$ > ${pids}; while :; do sleep 0.05; done`,
+        timeout_sec: 0.5
+      })
+      expect(out.timed_out).toBe(true)
+      expect(Fs.readFileSync(marker, "utf8")).toBe("cleaned\n")
+      expect(liveMembers(yield* pidIn(pids))).toEqual([])
+    }))
+
   it.live("background jobs do not outlive a command that exits normally", () =>
     Effect.gen(function*() {
       const background = pidFile()
