@@ -105,6 +105,58 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual([])
     }))
 
+  it.scopedLive("a body of exactly the cap is saved, by declared length or streamed, also gzip-encoded past the cap; one byte more is not", () =>
+    Effect.gen(function*() {
+      const cap = 64 * 1024
+      const exact = Buffer.from(Array.from({ length: cap }, (_, i) => (i * 7919) % 256))
+      // random bytes do not compress: the encoded body is longer than the cap, the decoded one is not
+      const random = Buffer.from(Array.from({ length: cap }, () => Math.floor(Math.random() * 256)))
+      const gzipped = Zlib.gzipSync(random)
+      expect(gzipped.length).toBeGreaterThan(cap)
+      const server = yield* testServer((request, response) => {
+        if (request.path === "/gzip") {
+          response.writeHead(200, { "content-encoding": "gzip", "content-length": String(gzipped.length) })
+          response.end(gzipped)
+        } else if (request.path === "/over") {
+          response.writeHead(200, { "content-length": String(cap + 1) })
+          response.end(Buffer.concat([exact, Buffer.from([1])]))
+        } else {
+          response.writeHead(200, request.path === "/declared" ? { "content-length": String(cap) } : {})
+          response.end(exact)
+        }
+      })
+      const tools = [makeDownloadFile({ maxBytes: cap })]
+      const dir = fresh("exact")
+      for (const name of ["declared", "streamed"]) {
+        const r = yield* download({ url: `${server.origin}/${name}`, filepath: `${dir.rel}/${name}.bin` }, { tools })
+        expect(r.error, name).toBeNull()
+        expect(Fs.readFileSync(Path.join(dir.abs, `${name}.bin`)).equals(exact), name).toBe(true)
+      }
+      const encoded = yield* download({ url: `${server.origin}/gzip`, filepath: `${dir.rel}/gzip.bin` }, { tools })
+      expect(encoded.error).toBeNull()
+      expect(Fs.readFileSync(Path.join(dir.abs, "gzip.bin")).equals(random)).toBe(true)
+      const over = yield* download({ url: `${server.origin}/over`, filepath: `${dir.rel}/over.bin` }, { tools })
+      expect(over.error).toBe(`${server.origin}/over is larger than 64 KiB, the download limit; nothing was saved`)
+      expect(tree(dir.abs)).toEqual(["declared.bin", "gzip.bin", "streamed.bin"])
+    }))
+
+  it.scopedLive("says who it is (User-Agent), and a final 300 is an error status like any outside 2xx", () =>
+    Effect.gen(function*() {
+      const agents: Array<string | undefined> = []
+      const server = yield* testServer((request, response) => {
+        agents.push(request.headers["user-agent"])
+        sendText(response, request.path === "/choices" ? 300 : 200, "body")
+      })
+      const dir = fresh("agent")
+      const ok = yield* download({ url: `${server.origin}/ok`, filepath: `${dir.rel}/ok.txt` })
+      expect(ok.error).toBeNull()
+      expect(agents[0]).toBe("effect-tool-system")
+      const choices = yield* download({ url: `${server.origin}/choices`, filepath: `${dir.rel}/choices.txt` })
+      expect(choices.errorCode).toBe("TOOL_ERROR")
+      expect(choices.error).toContain("answered HTTP 300")
+      expect(tree(dir.abs)).toEqual(["ok.txt"])
+    }))
+
   it.scopedLive("a connection that breaks off mid-body leaves no partial file", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {

@@ -89,10 +89,15 @@ describe("fetch_url", () => {
 
   it.scopedLive("an error status is a TOOL_ERROR with an excerpt of the answer", () =>
     Effect.gen(function*() {
-      const server = yield* serve((_, response) => sendText(response, 404, "no such\npage"))
+      const server = yield* serve((request, response) =>
+        request.path === "/choices" ? sendText(response, 300, "pick one") : sendText(response, 404, "no such\npage")
+      )
       const r = yield* fetchWith({ url: `${server.origin}/missing` })
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toBe(`${server.origin}/missing answered HTTP 404 Not Found: no such page`)
+      // a final 3xx (no Location to follow) is no page either
+      const choices = yield* fetchWith({ url: `${server.origin}/choices` })
+      expect(choices.error).toBe(`${server.origin}/choices answered HTTP 300 Multiple Choices: pick one`)
     }))
 
   it.scopedLive("by default, refuses loopback by address and by name; the server sees nothing", () =>
