@@ -59,11 +59,15 @@ export const gitDiff = make("git_diff", {
   handler: ({ path, staged }) =>
     Effect.gen(function*() {
       const repo = yield* openRepository("git_diff", true)
+      // Unstaged: `diff-files -p`, the plumbing `git diff` runs, without the porcelain's refresh
+      // of the index, which rewrites `.git/index` when stat data is stale (GIT_OPTIONAL_LOCKS=0
+      // does not stop it, as of git 2.39): a read-only tool writes nothing, there either.
+      // Staged: `git diff --cached` compares the index with HEAD (or, before the first commit,
+      // with the empty tree) and leaves the index alone.
       const output = yield* repo.run([
-        "diff",
+        ...(staged ? ["diff", "--cached"] : ["diff-files", "-p"]),
         ...DIFF_SAFETY,
         SUBMODULES,
-        ...(staged ? ["--cached"] : []),
         "--",
         ...(path === undefined ? [] : [gitPath(repo.root, path)])
       ]).pipe(Effect.flatMap(succeeded("git_diff", "git diff")))

@@ -7,8 +7,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, JSONSchema, ParseResult, Schema } from "effect"
 import { unsafeResolvedPath } from "../../../../src/domain/WorkspacePath.js"
 import { gitPath, GitName, succeeded, withCutNote } from "../../../../src/tools/ported/git/gitArgs.js"
-import { GIT_MAX_OUTPUT_BYTES, type GitOutput } from "../../../../src/tools/ported/git/gitCommand.js"
-import { gitMessage } from "../../../../src/tools/ported/git/repository.js"
+import { GIT_MAX_OUTPUT_BYTES, gitEnvironment, type GitOutput } from "../../../../src/tools/ported/git/gitCommand.js"
+import { gitMessage, repositoryFilterDrivers } from "../../../../src/tools/ported/git/repository.js"
 
 const check = (s: string) =>
   Either.mapLeft(Schema.decodeUnknownEither(GitName("revision"))(s), (e) => ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => i.message))
@@ -63,5 +63,51 @@ describe("gitPath, withCutNote, succeeded, gitMessage", () => {
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")
     expect(gitMessage(output({ stderr: lines(12) }))).toBe(lines(12))
     expect(gitMessage(output({ stderr: lines(13) }))).toBe(`${lines(12)}\n...`)
+  })
+})
+
+describe("repositoryFilterDrivers", () => {
+  const listing = (...entries: ReadonlyArray<readonly [string, string]>) => entries.map(([scope, entry]) => `${scope}\u0000${entry}\u0000`).join("")
+
+  it("names the drivers of the repository's own scopes (local, worktree, command), not the user's or the system's", () => {
+    expect(repositoryFilterDrivers(listing(
+      ["local", "filter.lfs.clean\ngit-lfs clean -- %f.orig"],
+      ["global", "filter.mine.smudge\ncat"],
+      ["system", "filter.theirs.clean\ncat"],
+      ["worktree", "filter.wt.process\nrun"],
+      ["command", "filter.cmd.required\ntrue"],
+      ["local", "filter.lfs.smudge\ngit-lfs smudge -- %f"]
+    ))).toEqual(["lfs", "wt", "cmd"])
+  })
+
+  it("reads a key without a value, a name holding dots, and skips keys that name no driver", () => {
+    expect(repositoryFilterDrivers(listing(
+      ["local", "filter.bare.required"],
+      ["local", "filter.a.b.c.clean\nx"],
+      ["local", "filter..clean\nx"],
+      ["local", "filter.x\ny"],
+      ["local", "core.filter.clean\nz"]
+    ))).toEqual(["bare", "a.b.c"])
+  })
+
+  it("ignores a scope without its entry at the end, and an empty listing", () => {
+    expect(repositoryFilterDrivers(`${listing(["local", "filter.one.clean\nx"])}local`)).toEqual(["one"])
+    expect(repositoryFilterDrivers("")).toEqual([])
+  })
+})
+
+describe("gitEnvironment", () => {
+  it("takes no optional locks for a read-only run only; adds the given variables; passes no secrets", () => {
+    const saved = process.env.GIT_TEST_TOKEN
+    process.env.GIT_TEST_TOKEN = "secret"
+    try {
+      const reading = gitEnvironment("/w/repo", true, { EXTRA: "1" })
+      expect(reading).toMatchObject({ GIT_OPTIONAL_LOCKS: "0", EXTRA: "1", GIT_CEILING_DIRECTORIES: "/w", GIT_TERMINAL_PROMPT: "0" })
+      expect(reading.GIT_TEST_TOKEN).toBeUndefined()
+      expect(gitEnvironment("/w/repo", false).GIT_OPTIONAL_LOCKS).toBeUndefined()
+    } finally {
+      if (saved === undefined) delete process.env.GIT_TEST_TOKEN
+      else process.env.GIT_TEST_TOKEN = saved
+    }
   })
 })

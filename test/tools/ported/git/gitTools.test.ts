@@ -9,6 +9,7 @@ import * as Path from "node:path"
 import { Exports, PathTraversalError } from "../../../../src/index.js"
 import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
 import { gitTools } from "../../../../src/tools/ported/git/index.js"
+import { MAX_FILTER_DRIVERS } from "../../../../src/tools/ported/git/repository.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { commitAll, git, initRepo, runTool, withEnv, write } from "./gitFixture.js"
 
@@ -111,6 +112,36 @@ describe("the git tools", () => {
         " M \"docs/héllo wörld.md\"",
         "?? \"new file.txt\""
       ])
+    }))
+
+  it.live("the read-only tools leave the index file alone (no optional locks), even when its stat data is stale", () =>
+    Effect.gen(function*() {
+      const dir = repoWithHistory()
+      const index = Path.join(dir, ".git", "index")
+      // same content, newer times: a plain `git status` would refresh the index and write it
+      const later = new Date(Date.now() + 60_000)
+      Fs.utimesSync(Path.join(dir, "README.md"), later, later)
+      const before = Fs.statSync(index)
+      for (const [name, args] of [["git_status", {}], ["git_diff", {}], ["git_log", {}], ["git_show", {}], ["git_branches", {}]] as const) {
+        expect((yield* runTool(dir, name, args)).success, name).toBe(true)
+        const after = Fs.statSync(index)
+        expect({ name, ino: after.ino, mtime: after.mtimeMs }).toEqual({ name, ino: before.ino, mtime: before.mtimeMs })
+      }
+      // the control: git itself, with optional locks, does rewrite it
+      git(dir, "status", "--porcelain")
+      expect(Fs.statSync(index).mtimeMs).not.toBe(before.mtimeMs)
+    }))
+
+  it.live("a repository whose configuration defines more filter drivers than the cap is refused; at the cap it is used", () =>
+    Effect.gen(function*() {
+      const dir = repoWithHistory()
+      for (let i = 0; i < MAX_FILTER_DRIVERS; i++) git(dir, "config", `filter.f${i}.clean`, "cat")
+      expect((yield* runTool(dir, "git_status", {})).success).toBe(true)
+      git(dir, "config", `filter.f${MAX_FILTER_DRIVERS}.clean`, "cat")
+      const over = yield* runTool(dir, "git_status", {})
+      expect(over.error).toBe(
+        `the repository's configuration defines ${MAX_FILTER_DRIVERS + 1} filter drivers (at most ${MAX_FILTER_DRIVERS})`
+      )
     }))
 
   it.live("git_diff: unstaged, staged, one path, nothing; untracked files are not in it", () =>
