@@ -51,6 +51,14 @@ const search = (pattern: string, options: { readonly regex: boolean; readonly wo
 const threads = () => Fs.readdirSync("/proc/self/task").length
 
 describe.skipIf(process.platform !== "linux")("the search workers kept between searches", () => {
+  // Where test files share one module graph (the mutation run's vitest config), an earlier
+  // file's search may have left workers idle: the counts below start from none.
+  beforeAll(async () => {
+    for (const until = Date.now() + 3 * IDLE_WORKER_MS; idleWorkers() > 0 && Date.now() < until;) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }, 4 * IDLE_WORKER_MS)
+
   it.live("are taken by the next search, which tells them its own test", () =>
     Effect.gen(function*() {
       const first = yield* search("alpha", { regex: false, workers: 2 })
