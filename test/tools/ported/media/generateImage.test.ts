@@ -108,11 +108,17 @@ describe("generate_image", () => {
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [Respond, string]> = [
         [(_, response) => sendText(response, 401, "bad key"), "MiniMax rejected the API key (HTTP 401)"],
+        [(_, response) => sendText(response, 403, "forbidden"), "MiniMax rejected the API key (HTTP 403)"],
+        [(_, response) => sendText(response, 300, "choose"), "MiniMax image generation failed with HTTP 300: choose"],
         [(req, response) => sendText(response, 500, `boom: ${req.headers.authorization}`), "MiniMax image generation failed with HTTP 500: boom: Bearer [REDACTED]"],
         [(_, response) => sendText(response, 200, "<html>gateway</html>", "text/html"), "MiniMax answered HTTP 200 with a body that is not JSON (or nested too deep)"],
         [(_, response) => sendJson(response, 200, { data: "nope" }), "MiniMax answered HTTP 200 with an unexpected shape"],
         [(_, response) => sendJson(response, 200, { data: { image_base64: [] }, base_resp: { status_code: 0 } }), "MiniMax answered without an image"],
+        [(_, response) => sendJson(response, 200, { data: {} }), "MiniMax answered without an image"],
+        [(_, response) => sendJson(response, 200, { data: { image_base64: [" \n "] } }), "MiniMax answered without an image"],
         [(_, response) => sendJson(response, 200, { data: { image_base64: ["!!not base64!!"] } }), "MiniMax's image is not valid base64"],
+        // base64's characters, but not a whole number of 4-character groups
+        [(_, response) => sendJson(response, 200, { data: { image_base64: ["iVBORw0"] } }), "MiniMax's image is not valid base64"],
         [minimax(Buffer.from("just some text, not an image")), "MiniMax's answer is not a PNG, JPEG, WebP or GIF image"]
       ]
       for (const [respond, message] of cases) {
