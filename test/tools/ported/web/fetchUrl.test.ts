@@ -100,6 +100,32 @@ describe("fetch_url", () => {
       expect(choices.error).toBe(`${server.origin}/choices answered HTTP 300 Multiple Choices: pick one`)
     }))
 
+  it.scopedLive("says where a redirect led; a redirect loop and a closed port are TOOL_ERRORs that say why", () =>
+    Effect.gen(function*() {
+      const server = yield* serve((request, response) => {
+        if (request.path === "/old") {
+          response.writeHead(301, { location: "/new" })
+          return response.end()
+        }
+        if (request.path.startsWith("/loop")) {
+          response.writeHead(302, { location: `/loop${Number(request.path.slice(5) || "0") + 1}` })
+          return response.end()
+        }
+        sendText(response, 200, "moved here")
+      })
+      const moved = yield* fetchWith({ url: `${server.origin}/old` })
+      expect(moved.output).toBe(`${server.origin}/new (redirected from ${server.origin}/old) — HTTP 200, text/plain\n\nmoved here`)
+      const loop = yield* fetchWith({ url: `${server.origin}/loop` })
+      expect(loop.error).toBe(
+        `${server.origin}/loop: more than 5 redirects (the last one to ${server.origin}/loop6 was not followed)`
+      )
+      // a port nothing listens on: the innermost cause is the message, not undici's "fetch failed"
+      const closed = yield* Effect.scoped(Effect.map(serve((_, response) => sendText(response, 200, "")), (s) => s.origin))
+      const refused = yield* fetchWith({ url: `${closed}/x` })
+      expect(refused.errorCode).toBe("TOOL_ERROR")
+      expect(refused.error).toMatch(new RegExp(`^could not fetch ${closed}/x: .*ECONNREFUSED`))
+    }))
+
   it.scopedLive("by default, refuses loopback by address and by name; the server sees nothing", () =>
     Effect.gen(function*() {
       const server = yield* serve((_, response) => sendText(response, 200, "internal"))
