@@ -4,7 +4,7 @@ import * as Os from "node:os"
 import * as Zlib from "node:zlib"
 import type { ExecuteOptions } from "../../../../src/index.js"
 import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
-import { httpRequest } from "../../../../src/tools/ported/web/httpRequest.js"
+import { HTTP_REQUEST_MAX_HEADERS, httpRequest } from "../../../../src/tools/ported/web/httpRequest.js"
 import { repeated, sendJson, sendStream, sendText, testServer } from "../../../helpers/httpServer.js"
 import { measureGrowth } from "../../shared/memorySampler.js"
 import { callTool, loopbackOnlyPolicy, type WebSystem } from "./support.js"
@@ -80,6 +80,48 @@ describe("http_request", () => {
       expect(stable(head.output)).toBe("HTTP 503 Service Unavailable\ncontent-type: text/plain")
       const png = yield* request({ method: "GET", url: `${server.origin}/png` })
       expect(String(png.output)).toMatch(/\n\n\(binary body: 8 bytes of image\/png; use download_file to save it\)$/)
+    }))
+
+  it.scopedLive("sends its User-Agent unless one is given; shows 50 headers at most and says how many more", () =>
+    Effect.gen(function*() {
+      // `/N` answers with N headers of its own besides those Node adds (date, connection, ...)
+      const server = yield* testServer((req, response) => {
+        const count = Number(req.path.slice(1)) || 0
+        response.writeHead(200, Object.fromEntries(Array.from({ length: count }, (_, i) => [`x-h${i}`, String(i)])))
+        response.end()
+      })
+      yield* request({ method: "GET", url: `${server.origin}/` })
+      yield* request({ method: "GET", url: `${server.origin}/`, headers: [{ name: "User-Agent", value: "mine/1" }] })
+      expect(server.requests.map((r) => r.headers["user-agent"])).toEqual(["effect-tool-system", "mine/1"])
+      const headLines = (count: number) =>
+        Effect.map(request({ method: "HEAD", url: `${server.origin}/${count}` }), (r) => String(r.output).split("\n"))
+      const added = (yield* headLines(0)).length - 1
+      const atCap = yield* headLines(HTTP_REQUEST_MAX_HEADERS - added)
+      expect(atCap).toHaveLength(1 + HTTP_REQUEST_MAX_HEADERS)
+      expect(atCap.at(-1)).not.toMatch(/more headers/)
+      const over = yield* headLines(HTTP_REQUEST_MAX_HEADERS - added + 3)
+      expect(over).toHaveLength(1 + HTTP_REQUEST_MAX_HEADERS + 1)
+      expect(over.at(-1)).toBe("(3 more headers not shown)")
+    }))
+
+  it.scopedLive("an empty body says so; a body without a type is judged by its bytes; a HEAD request takes no body", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((req, response) => {
+        response.writeHead(200, req.path === "/typed-text" ? { "content-type": "application/octet-stream" } : {})
+        response.end(req.path === "/empty" ? "" : req.path === "/bytes" ? Buffer.from([0, 1, 2, 0xff, 0, 0, 0x10, 0]) : "plain words")
+      })
+      const tail = (output: unknown) => String(output).split("\n\n").slice(1).join("\n\n")
+      expect(tail((yield* request({ method: "GET", url: `${server.origin}/empty` })).output)).toBe("(empty body)")
+      expect(tail((yield* request({ method: "GET", url: `${server.origin}/bytes` })).output)).toBe(
+        "(binary body: 8 bytes; use download_file to save it)"
+      )
+      expect(tail((yield* request({ method: "GET", url: `${server.origin}/text` })).output)).toBe("plain words")
+      expect(tail((yield* request({ method: "GET", url: `${server.origin}/typed-text` })).output)).toBe(
+        "(binary body: 11 bytes of application/octet-stream; use download_file to save it)"
+      )
+      const head = yield* request({ method: "HEAD", url: server.origin, body: "x" })
+      expect(head.error).toBe("a HEAD request cannot have a body")
+      expect(server.requests).toHaveLength(4)
     }))
 
   it.scopedLive("refuses header injection (CR/LF in values, bad names) and framing headers; nothing is sent", () =>
