@@ -110,4 +110,37 @@ describe("gitEnvironment", () => {
       else process.env.GIT_TEST_TOKEN = saved
     }
   })
+
+  it("keeps the host's other variables and its identity, drops every other GIT_* one, and fixes git's behaviour", () => {
+    const names = ["GIT_DIR", "git_work_tree", "GIT_AUTHOR_NAME", "ETS_PLAIN_VARIABLE"] as const
+    const saved = names.map((name) => [name, process.env[name]] as const)
+    process.env.GIT_DIR = "/elsewhere/.git"
+    process.env.git_work_tree = "/elsewhere"
+    process.env.GIT_AUTHOR_NAME = "Host Author"
+    process.env.ETS_PLAIN_VARIABLE = "kept"
+    try {
+      const env = gitEnvironment("/w/repo", false)
+      expect(env.GIT_DIR).toBeUndefined()
+      expect(env.git_work_tree).toBeUndefined()
+      expect(env).toMatchObject({ GIT_AUTHOR_NAME: "Host Author", ETS_PLAIN_VARIABLE: "kept" })
+      expect(env.PATH).toBe(process.env.PATH)
+      expect(env).toMatchObject({
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_ATTR_NOSYSTEM: "1",
+        GIT_TERMINAL_PROMPT: "0",
+        GIT_PROTOCOL_FROM_USER: "0",
+        GIT_EDITOR: "true",
+        GIT_SEQUENCE_EDITOR: "true",
+        GIT_PAGER: "cat",
+        PAGER: "cat",
+        LC_ALL: "C",
+        LANGUAGE: "C"
+      })
+    } finally {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    }
+  })
 })
