@@ -176,9 +176,13 @@ describe("the git tools", () => {
       const one = String((yield* runTool(dir, "git_log", { max_count: 1 })).output).split("\n")
       expect(one).toHaveLength(2)
       expect(one[1]).toBe("(more commits: raise max_count, up to 500, or pass a path)")
+      // exactly max_count commits: no note
+      expect(String((yield* runTool(dir, "git_log", { max_count: 2 })).output).split("\n")).toEqual(all)
       const readme = String((yield* runTool(dir, "git_log", { path: "README.md" })).output)
       expect(readme).toMatch(/: Initial commit$/)
       expect(readme).not.toContain("Add app")
+      write(dir, "never-committed.txt", "x\n")
+      expect((yield* runTool(dir, "git_log", { path: "never-committed.txt" })).output).toBe("No commits touch this path")
       expect((yield* runTool(dir, "git_log", { max_count: 0 })).errorCode).toBe("INVALID_ARGUMENTS")
       const empty = initRepo(Path.join(base, "empty-log"))
       expect((yield* runTool(empty, "git_log", {})).output).toBe("No commits yet")
@@ -313,6 +317,15 @@ describe("the git tools", () => {
       const r = yield* runTool(dir, "git_checkout", { branch: "README.md" })
       expect(r.error).toBe("No branch named README.md (pass create: true to create it)")
       expect(Fs.readFileSync(Path.join(dir, "README.md"), "utf8")).toContain("local edits")
+    }))
+
+  it.live("git_checkout: creating a branch that exists is git's own refusal; switching to the current one says so", () =>
+    Effect.gen(function*() {
+      const dir = repoWithHistory()
+      const exists = yield* runTool(dir, "git_checkout", { branch: "main", create: true })
+      expect(exists.error).toBe("git switch failed: fatal: a branch named 'main' already exists")
+      const same = yield* runTool(dir, "git_checkout", { branch: "main" })
+      expect(same.output).toBe("Already on 'main'")
     }))
 
   it.live("git_commit without an identity fails clearly (none is guessed); one from the environment is used", () =>
