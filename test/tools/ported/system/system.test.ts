@@ -172,6 +172,11 @@ describe("get_current_time", () => {
       expect((yield* run("get_current_time", { timezone: "UTC" })).output).toBe(
         "2024-02-29T23:59:59.005+00:00 (Thursday, UTC, UTC+00:00)\nUTC: 2024-02-29T23:59:59.005Z"
       )
+      // an alias is named with the zone it stands for
+      expect((yield* run("get_current_time", { timezone: "US/Eastern" })).output).toBe(
+        "2024-02-29T18:59:59.005-05:00 (Thursday, US/Eastern (America/New_York), UTC-05:00)\nUTC: 2024-02-29T23:59:59.005Z"
+      )
+      expect((yield* run("get_current_time", { timezone: " +05:30 " })).output).toContain("2024-03-01T05:29:59.005+05:30")
       expect((yield* run("get_current_time", { timezone: "+05:30" })).output).toBe(
         "2024-03-01T05:29:59.005+05:30 (Friday, UTC+05:30, UTC+05:30)\nUTC: 2024-02-29T23:59:59.005Z"
       )
@@ -186,6 +191,12 @@ describe("get_current_time", () => {
           "or an offset such as \"+05:30\""
       )
       expect((yield* run("get_current_time", { timezone: "Paris" })).error).toContain("did you mean \"Europe/Paris\"?")
+      // a city of several words, written with spaces or dashes
+      expect((yield* run("get_current_time", { timezone: "new  york" })).error).toContain("did you mean \"America/New_York\"?")
+      expect((yield* run("get_current_time", { timezone: "Moon/New-York" })).error).toContain("did you mean \"America/New_York\"?")
+      // three letters are enough to look for
+      expect((yield* run("get_current_time", { timezone: "Lim" })).error).toContain("did you mean \"America/Lima\"")
+      expect((yield* run("get_current_time", { timezone: "Li" })).error).not.toContain("did you mean")
       expect((yield* run("get_current_time", { timezone: "+15:00" })).error).toBe(
         "the offset \"+15:00\" is out of range (-14:00 to +14:00)"
       )
