@@ -22,7 +22,10 @@ export const readBytes = (file: OpenFile, limit: number): Effect.Effect<Uint8Arr
     const parts: Array<Uint8Array> = []
     let position = 0
     for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(file.size - position, 0) + 1))
+      // up to the size it had when opened, one byte more (to see that it grew); past that, as
+      // much as keeps it under the cap (not a byte at a time, for a file still being written)
+      const left = file.size - position
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, (left > 0 ? left : limit - position) + 1))
       const n = yield* Node.read(file.fd, file.path, buffer, buffer.length, position)
       if (n === 0) break
       position += n

@@ -6,6 +6,7 @@ import * as Net from "node:net"
 import * as Path from "node:path"
 import { writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
 import { isAt, openDirectory, openFile, SafeFsError } from "../../../src/tools/shared/safeFs.js"
+import { readBytes } from "../../../src/tools/shared/safeFsBytes.js"
 import { readFirstLines, readText } from "../../../src/tools/shared/safeFsRead.js"
 import { walk } from "../../../src/tools/shared/safeFsWalk.js"
 import { looksBinary } from "../../../src/tools/shared/text.js"
@@ -193,6 +194,40 @@ describe("streaming reads", () => {
       expect(large._tag).toBe("FileTooLarge")
       const binary = yield* Effect.flip(withFile(new Uint8Array([0x61, 0, 0x62]), (f) => readText(f, 100)))
       expect(binary._tag).toBe("BinaryFile")
+    }))
+
+  it.effect("readBytes: every byte up to the cap, exactly at it too; past it by size, or by what is read when the file grew", () =>
+    Effect.gen(function*() {
+      const bytes = Buffer.from(Array.from({ length: 100 }, (_, i) => (i * 37) % 256))
+      expect(Buffer.from(yield* withFile(bytes, (f) => readBytes(f, 100))).equals(bytes)).toBe(true)
+      const over = yield* Effect.flip(withFile(bytes, (f) => readBytes(f, 99)))
+      expect(over).toMatchObject({ _tag: "FileTooLarge", size: 100, limit: 99 })
+      // grown after it was opened: the size said 10, the read finds more than the cap (and stops there)
+      const grown = yield* Effect.flip(withFile(bytes.subarray(0, 10), (f) =>
+        Effect.suspend(() => {
+          Fs.appendFileSync(f.path, bytes)
+          return readBytes(f, 50)
+        })))
+      expect(grown).toMatchObject({ _tag: "FileTooLarge", size: 51, limit: 50 })
+      // grown, still under the cap: all of it (read a byte at a time past the first size, as it once was, this
+      // took seconds; 2 MB took over two minutes)
+      const reads = yield* withFile(bytes.subarray(0, 10), (f) =>
+        Effect.suspend(() => {
+          Fs.appendFileSync(f.path, Buffer.alloc(200_000, 1))
+          return readBytes(f, 1024 * 1024)
+        }))
+      expect(reads.length).toBe(200_010)
+      // shrunk after it was opened: what is there
+      const shrunk = yield* withFile(bytes, (f) =>
+        Effect.suspend(() => {
+          Fs.truncateSync(f.path, 7)
+          return readBytes(f, 100)
+        }))
+      expect(Buffer.from(shrunk).equals(bytes.subarray(0, 7))).toBe(true)
+      // more than one chunk (1 MiB) of reads
+      const big = Buffer.alloc(2.5 * 1024 * 1024, 7)
+      big[big.length - 1] = 9
+      expect(Buffer.from(yield* withFile(big, (f) => readBytes(f, big.length))).equals(big)).toBe(true)
     }))
 
   it("binary detection: NUL in the first 8 KiB or invalid UTF-8; a character cut at the block end is fine", () => {
