@@ -31,7 +31,8 @@ const digest = (path: string, algorithm: string) =>
       try: () => Crypto.createHash(algorithm),
       catch: (cause) => new ToolError({ tool: TOOL, message: `${algorithm} is not available in this Node build`, cause })
     })
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(1, file.size)))
+    // at least 64 KiB: a file that was small when opened and grows meanwhile is not read in small steps
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(64 * 1024, file.size)))
     let position = 0
     for (;;) {
       const n = yield* read(file.fd, file.path, buffer, buffer.length, position)
