@@ -53,4 +53,16 @@ describe("web text helpers", () => {
     const utf8Page = Buffer.concat([Buffer.from("<meta charset=\"windows-1252\">"), Buffer.from("café")])
     expect(decodeText(utf8Page, "text/html; charset=utf-8", true)).toContain("café")
   })
+
+  it("charset declarations as pages and servers write them: spaces, no quotes, http-equiv; html defaults to false", () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9])
+    expect(decodeText(latin1, "text/plain;  charset = iso-8859-1")).toBe("café")
+    const page = (head: string) => Buffer.concat([Buffer.from(`<html><head>${head}</head><body>`), latin1])
+    expect(decodeText(page("<meta charset=windows-1252>"), "text/html", true)).toContain("café")
+    expect(decodeText(page("<meta charset = 'windows-1252'>"), "text/html", true)).toContain("café")
+    expect(decodeText(page("<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=windows-1252\">"), "text/html", true))
+      .toContain("café")
+    // without html = true, a page's own declaration is not read
+    expect(decodeText(page("<meta charset=windows-1252>"), "text/html")).toContain("caf\ufffd")
+  })
 })
