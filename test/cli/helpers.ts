@@ -44,21 +44,16 @@ export const cli = (...args: Array<string>) =>
  * with `cli`.
  */
 export const cliInProcess = (...args: Array<string>): Promise<CliRun> => {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  const out: Array<Buffer> = []
-  const err: Array<Buffer> = []
-  stdout.on("data", (chunk: Buffer) => out.push(chunk))
-  stderr.on("data", (chunk: Buffer) => err.push(chunk))
+  const captured = capturedConsole()
   const saved = process.env.WORKSPACE_ROOT
   delete process.env.WORKSPACE_ROOT
   return Effect.runPromise(
     runCommandLine(["node", "effect-tool-system", ...args]).pipe(
       Effect.provide(stderrLogger),
-      Effect.withConsole(consoleOf(new NodeConsole({ stdout, stderr, colorMode: false }))),
+      Effect.withConsole(captured.console),
       Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer))
     )
-  ).then((code) => ({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }))
+  ).then((code) => ({ code, stdout: captured.stdout(), stderr: captured.stderr() }))
     .finally(() => {
       if (saved !== undefined) process.env.WORKSPACE_ROOT = saved
     })
