@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect } from "effect"
+import { HttpClient, HttpClientError } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { ConfigProvider, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
-import { generateImage, GENERATE_IMAGE_UNAVAILABLE, makeGenerateImage } from "../../../../src/tools/ported/media/generateImage.js"
+import {
+  generateImage,
+  GENERATE_IMAGE_UNAVAILABLE,
+  makeGenerateImage,
+  MINIMAX_DEFAULT_URL
+} from "../../../../src/tools/ported/media/generateImage.js"
 import { type Respond, sendJson, sendText, testServer } from "../../../helpers/httpServer.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
@@ -143,5 +150,29 @@ describe("generate_image", () => {
       const r = yield* call({ prompt: "p", filepath: "slow.png" }, env(server.origin), makeGenerateImage({ timeout: "500 millis" }))
       expect(r.errorCode).toBe("TIMEOUT")
       expect(Fs.existsSync(Path.join(ws, "slow.png"))).toBe(false)
+    }))
+
+  it.live("without MINIMAX_API_URL, or with a blank one, the request goes to MiniMax's own endpoint", () =>
+    Effect.gen(function*() {
+      // an HttpClient that records where it was sent and answers offline: nothing leaves the process
+      const urls: Array<string> = []
+      const offline = HttpClient.make((request) => {
+        urls.push(request.url)
+        return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "offline (test)" }))
+      })
+      const layer = ToolSystem.layer({ builtins: false, tools: [generateImage], workspace: Workspace.layerFixed(ws) }).pipe(
+        Layer.provide(Layer.merge(NodeContext.layer, Layer.succeed(HttpClient.HttpClient, offline)))
+      )
+      for (const url of [[], [["MINIMAX_API_URL", "   "]]] as const) {
+        const r = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", { prompt: "p", filepath: "d.png" })).pipe(
+          Effect.provide(layer),
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["MINIMAX_API_KEY", KEY], ...url])))
+        )
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toContain(`could not reach the MiniMax API at ${MINIMAX_DEFAULT_URL}`)
+        expect(r.error).not.toContain(KEY)
+      }
+      expect(urls).toEqual([MINIMAX_DEFAULT_URL, MINIMAX_DEFAULT_URL])
+      expect(Fs.existsSync(Path.join(ws, "d.png"))).toBe(false)
     }))
 })
