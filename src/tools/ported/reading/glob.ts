@@ -41,6 +41,15 @@ const unboundedRepetitions = (source: string): number => {
   return count
 }
 
+/** `source` as a V8 expression with the `u` flag, or undefined when it is not valid with it (re2js then matches). */
+const unicodeRegExp = (source: string): RegExp | undefined => {
+  try {
+    return new RegExp(source, "u")
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A compiled glob: whether a walked entry matches, given its name and the path below the walked
  * directory of the directory that holds it (`""` for the walked directory itself); the entry's
@@ -72,9 +81,9 @@ export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string>
     simple += parts.length - 1
     rest = parts.join("")
   }
-  const test: (s: string) => boolean = simple <= 1 && unboundedRepetitions(rest) === 0
-    ? ((re) => (s: string) => re.test(s))(new RegExp(source))
-    : (s) => re2.test(s)
+  // with the `u` flag, as re2js: `?` and a class match one character, an emoji's two UTF-16 units too
+  const v8 = simple <= 1 && unboundedRepetitions(rest) === 0 ? unicodeRegExp(source) : undefined
+  const test: (s: string) => boolean = v8 !== undefined ? (s) => v8.test(s) : (s) => re2.test(s)
   return Either.right(
     pattern.includes("/") ? (name, dirRel) => test(dirRel === "" ? name : `${dirRel}/${name}`) : (name) => test(name)
   )
