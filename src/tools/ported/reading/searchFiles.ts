@@ -57,7 +57,7 @@ export const searchFiles = make(TOOL, {
     "node_modules are skipped.",
   parameters: Schema.Struct({
     pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
-      description: "The text to find (a literal, unless regex is true)"
+      description: "The text to find within one line (a literal, unless regex is true)"
     }),
     directory: Schema.optionalWith(
       WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),

@@ -9,6 +9,10 @@
  *   the process), with `^` and `$` at line boundaries. A model's expression is never handed to
  *   V8's backtracking engine.
  *
+ * A match is within one line, as grep's: a literal with a line break is refused, and a match of
+ * an expression that runs past its line's end (`a\sb`, `[^x]+` across a line break) counts only
+ * when the line alone has a match.
+ *
  * Each matcher also carries its `Prefilter`: the same first test, as data a worker thread can
  * rebuild (`searchWorkerSource.ts`), so that files without a match are told apart off the main
  * thread.
@@ -42,6 +46,8 @@ export interface Matcher {
   readonly needle: Buffer | undefined
   /** The offset of the first match in `text` at or after `from`, or -1. */
   readonly next: (text: string, from: number) => number
+  /** The offset just past the match the last `next` found. */
+  readonly end: () => number
   /** The same first test, for a worker thread. */
   readonly prefilter: Prefilter
 }
@@ -62,9 +68,22 @@ export const compileMatcher = (
   pattern: string,
   options: { readonly regex: boolean; readonly caseSensitive: boolean }
 ): Either.Either<Matcher, string> => {
+  if (!options.regex && /[\r\n]/.test(pattern)) {
+    return Either.left("the pattern holds a line break, and search_files matches within one line: search for one line of it")
+  }
   if (!options.regex && options.caseSensitive) {
     const needle = Buffer.from(pattern, "utf8")
-    return Either.right({ needle, next: (text, from) => text.indexOf(pattern, from), prefilter: { kind: "bytes", needle } })
+    let end = 0
+    return Either.right({
+      needle,
+      prefilter: { kind: "bytes", needle },
+      next: (text, from) => {
+        const at = text.indexOf(pattern, from)
+        end = at + pattern.length
+        return at
+      },
+      end: () => end
+    })
   }
   if (!options.regex) {
     const source = escapeRegExp(pattern)
@@ -75,7 +94,8 @@ export const compileMatcher = (
       next: (text, from) => {
         re.lastIndex = from
         return re.exec(text)?.index ?? -1
-      }
+      },
+      end: () => re.lastIndex
     })
   }
   const flags = RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE)
@@ -94,7 +114,8 @@ export const compileMatcher = (
     next: (text, from) => {
       if (current?.text !== text) current = { text, matcher: re.matcher(text) }
       return from <= text.length && current.matcher.find(from) ? current.matcher.start() : -1
-    }
+    },
+    end: () => current?.matcher.end() ?? 0
   })
 }
 
@@ -141,7 +162,9 @@ const searchText = (text: string, firstLine: number, matcher: Matcher, limit: nu
     }
     const start = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1
     const nl = text.indexOf("\n", at)
-    hits.push({ line, text: lineText(text.slice(start, nl === -1 ? text.length : nl), matcher) })
+    const shown = text.slice(start, nl === -1 ? text.length : nl)
+    // a match past the line's end (an expression can match a line break) counts when the line alone matches
+    if (nl === -1 || matcher.end() <= nl || matcher.next(shown, 0) !== -1) hits.push({ line, text: lineText(shown, matcher) })
     if (nl === -1) return
     line++
     counted = nl + 1

@@ -59,6 +59,34 @@ describe("searchRegion", () => {
     })
   }
 
+  it("a literal with a line break is refused: a match is within one line", () => {
+    for (const caseSensitive of [true, false]) {
+      for (const pattern of ["abc\ndef", "abc\r\ndef", "\n", "x\r"]) {
+        const compiled = compileMatcher(pattern, { regex: false, caseSensitive })
+        expect(Either.isLeft(compiled) ? compiled.left : "compiled").toBe(
+          "the pattern holds a line break, and search_files matches within one line: search for one line of it"
+        )
+      }
+    }
+  })
+
+  it("RE2: a match that runs past its line's end counts only when the line alone has a match", () => {
+    const options = { regex: true, caseSensitive: true }
+    // \s, a negated class and an explicit \n can match the line break: such a match is on no line
+    expect(hitsOf("abc\\sdef", "abc\ndef\nabc def\n", options)).toEqual([{ line: 3, text: "abc def" }])
+    expect(hitsOf("c[^x]d", "abc\ndef\n", options)).toEqual([])
+    expect(hitsOf("c\\nd", "abc\ndef\n", options)).toEqual([])
+    expect(hitsOf("(?i)C\\s+D", "abC\n\nDef\nc d\n", options)).toEqual([{ line: 4, text: "c d" }])
+    // the line of a match that runs on is still a hit when a shorter match fits in it
+    expect(hitsOf("a\\s*", "xa\n\nb\n", options)).toEqual([{ line: 1, text: "xa" }])
+    expect(hitsOf("[a-z]+\\s?", "one\ntwo\n", options)).toEqual([
+      { line: 1, text: "one" },
+      { line: 2, text: "two" }
+    ])
+    // a match that starts at a line break is tried on its line and, from the next line on, again
+    expect(hitsOf("\\sdef", "abc\ndef\nx def\n", options)).toEqual([{ line: 3, text: "x def" }])
+  })
+
   it("any case: the literal's special characters are literal, and case is ignored in both directions", () => {
     const options = { regex: false, caseSensitive: false }
     expect(hitsOf("a.b*(c)", "a.b*(c)\naxbbbc\nA.B*(C)\n", options)).toEqual([
