@@ -42,6 +42,8 @@ describe("searchRegion", () => {
       ])
       expect(hitsOf("needle", "needle at the start\r\n", kind)).toEqual([{ line: 1, text: "needle at the start" }])
       expect(hitsOf("absent", text, kind)).toEqual([])
+      // a one-character match right before a line ending: its line starts after the previous ending
+      expect(hitsOf("x", "ab\nx\nc", kind)).toEqual([{ line: 2, text: "x" }])
       // a non-ASCII line: the hit is whole characters
       expect(hitsOf("needle", "été\n😀 needle ü\n", kind)).toEqual([{ line: 2, text: "😀 needle ü" }])
     })
@@ -105,6 +107,11 @@ describe("searchRegion", () => {
       { line: 2, text: "two" }
     ])
     expect(hitsOf("^", "one\ntwo", { regex: true, caseSensitive: true })).toHaveLength(2)
+    // an empty match at the end of a last line without a line ending is on that line
+    expect(hitsOf("$", "one\ntwo", { regex: true, caseSensitive: true })).toEqual([
+      { line: 1, text: "one" },
+      { line: 2, text: "two" }
+    ])
     expect(hitsOf("^", "", { regex: true, caseSensitive: true })).toEqual([])
     expect(hitsOf("NE+DLE", "neeedle\n", { regex: true, caseSensitive: false })).toEqual([{ line: 1, text: "neeedle" }])
     expect(hitsOf("NE+DLE", "neeedle\n", { regex: true, caseSensitive: true })).toEqual([])
