@@ -19,7 +19,7 @@ import type { PlatformError } from "@effect/platform/Error"
 import * as Effect from "effect/Effect"
 import { ToolError } from "../../../domain/errors.js"
 import { Workspace } from "../../../services/Workspace.js"
-import { gitEnvironment, type GitOutput, runGit } from "./gitCommand.js"
+import { GIT_MAX_OUTPUT_BYTES, gitEnvironment, type GitOutput, runGit } from "./gitCommand.js"
 
 /** The most filter drivers a repository may define before the git tools refuse it. */
 export const MAX_FILTER_DRIVERS = 100
@@ -124,11 +124,17 @@ export const openRepository = (
           "the git tools work only on the workspace"
       )
     }
+    // first: a cut run has no exit status, and its output is the repository's own configuration
+    if (config.cut) {
+      return yield* fail(
+        `the repository's filter driver configuration is too large to check (over ${GIT_MAX_OUTPUT_BYTES} bytes); ` +
+          "the git tools do not use such a repository"
+      )
+    }
     // exit 1: no filter key at all
     if (config.exitCode !== 0 && config.exitCode !== 1) {
       return yield* fail(`git cannot read this repository's configuration: ${gitMessage(config)}`)
     }
-    if (config.cut) return yield* fail("the repository's configuration defines too many filter drivers")
     const drivers = repositoryFilterDrivers(config.stdout)
     if (drivers.length > MAX_FILTER_DRIVERS) {
       return yield* fail(`the repository's configuration defines ${drivers.length} filter drivers (at most ${MAX_FILTER_DRIVERS})`)

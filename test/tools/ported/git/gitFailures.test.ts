@@ -1,0 +1,200 @@
+/**
+ * How the git tools fail, message by message: outside a repository (every tool), a repository
+ * git cannot use, a configuration git cannot read, git missing or not runnable, and a git run
+ * that fails after the repository was opened (a corrupt index, a missing commit object, a bad
+ * `branch.sort`). Each failure is the tool's own: `TOOL_ERROR` with the exact message and no
+ * `details` (a failure named for another tool would be re-wrapped and carry them).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import type { ToolExecutionResult } from "../../../../src/index.js"
+import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { commitAll, git, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+
+let base: string
+let savedGlobal: string | undefined
+
+beforeAll(() => {
+  base = makeTempDirSync("git-failures-")
+  savedGlobal = process.env.GIT_CONFIG_GLOBAL
+  process.env.GIT_CONFIG_GLOBAL = "/dev/null"
+})
+
+afterAll(() => {
+  if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL
+  else process.env.GIT_CONFIG_GLOBAL = savedGlobal
+  Fs.rmSync(base, { recursive: true, force: true })
+})
+
+let count = 0
+/** A repository with two commits (a.txt, then b.txt) and a branch `old` at the first. */
+const repo = (): string => {
+  const dir = initRepo(Path.join(base, `repo-${++count}`))
+  write(dir, "a.txt", "a\n")
+  commitAll(dir, "first")
+  git(dir, "branch", "old")
+  write(dir, "b.txt", "b\n")
+  write(dir, "a.txt", "a2\n")
+  commitAll(dir, "second")
+  return dir
+}
+
+/** The result is the tool's own failure with exactly this message. */
+const expectFailure = (r: ToolExecutionResult, message: string, label = r.tool): void => {
+  expect({ label, success: r.success, errorCode: r.errorCode, error: r.error }).toEqual({
+    label,
+    success: false,
+    errorCode: "TOOL_ERROR",
+    error: message
+  })
+  expect(r.success ? undefined : r.details, label).toBeUndefined()
+}
+
+const ALL_TOOLS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+  ["git_status", {}],
+  ["git_diff", {}],
+  ["git_log", {}],
+  ["git_show", {}],
+  ["git_branches", {}],
+  ["git_add", { paths: ["."] }],
+  ["git_commit", { message: "m" }],
+  ["git_checkout", { branch: "main" }]
+]
+
+const NOT_A_REPOSITORY = "The workspace is not a git repository: the git tools work on a repository whose top level is " +
+  "the workspace root (one above it is not used). `git init` makes one."
+
+const INDEX_BROKEN = "fatal: .git/index: index file smaller than expected"
+
+describe("the git tools' failures", () => {
+  it.live("outside a repository every tool says so in the same words, as its own failure", () =>
+    Effect.gen(function*() {
+      const plain = Path.join(base, "plain")
+      Fs.mkdirSync(plain)
+      for (const [name, args] of ALL_TOOLS) expectFailure(yield* runTool(plain, name, args), NOT_A_REPOSITORY, name)
+    }))
+
+  it.live("a repository git refuses to use, and one whose work tree is elsewhere, are refused with git's reason", () =>
+    Effect.gen(function*() {
+      const future = repo()
+      git(future, "config", "core.repositoryformatversion", "99")
+      for (const [name, args] of ALL_TOOLS) {
+        expectFailure(
+          yield* runTool(future, name, args),
+          "git cannot use this repository: fatal: Expected git repo version <= 1, found 99",
+          name
+        )
+      }
+      const moved = repo()
+      const elsewhere = Path.join(base, "elsewhere")
+      Fs.mkdirSync(elsewhere)
+      git(moved, "config", "core.worktree", elsewhere)
+      expectFailure(
+        yield* runTool(moved, "git_log", {}),
+        `The repository's work tree is ${elsewhere}, not the workspace root (its core.worktree points elsewhere); ` +
+          "the git tools work only on the workspace"
+      )
+    }))
+
+  it.live("a filter configuration past the output cap is refused; a large configuration without filters is not", () =>
+    Effect.gen(function*() {
+      const big = repo()
+      // one driver, but its listing alone is past the 64 KiB a git run shows
+      git(big, "config", "filter.huge.clean", `cat ${"x".repeat(70_000)}`)
+      const refused = yield* runTool(big, "git_status", {})
+      expect({ errorCode: refused.errorCode, output: refused.output }).toEqual({ errorCode: "TOOL_ERROR", output: null })
+      // the check of the cut comes first: the listing (the repository's own text) is not echoed
+      expect(refused.error).toBe(
+        `the repository's filter driver configuration is too large to check (over ${GIT_MAX_OUTPUT_BYTES} bytes); ` +
+          "the git tools do not use such a repository"
+      )
+      const aliases = repo()
+      const entries = Array.from({ length: 1000 }, (_, i) => `\ta${i} = log --format=${"y".repeat(80)}\n`).join("")
+      Fs.appendFileSync(Path.join(aliases, ".git", "config"), `[alias]\n${entries}`)
+      expect((yield* runTool(aliases, "git_status", {})).output).toBe("## main\n(nothing to commit, working tree clean)")
+    }))
+
+  it.live("a corrupt index: each tool that reads it fails with git's message, naming its own git command", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      Fs.writeFileSync(Path.join(dir, ".git", "index"), "garbage\n")
+      const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
+        ["git_status", {}, "git status failed"],
+        ["git_diff", {}, "git diff failed"],
+        ["git_diff", { staged: true }, "git diff failed"],
+        ["git_add", { paths: ["a.txt"] }, "git add failed"],
+        ["git_commit", { message: "m" }, "git commit failed"],
+        ["git_checkout", { branch: "old" }, "git switch failed"]
+      ]
+      for (const [name, args, what] of cases) {
+        expectFailure(yield* runTool(dir, name, args), `${what}: ${INDEX_BROKEN}`, `${name} ${JSON.stringify(args)}`)
+      }
+      // the tools that do not read the index still work
+      expect(String((yield* runTool(dir, "git_log", {})).output)).toMatch(/: second\n[0-9a-f]+ .*: first$/)
+      expectFailure(
+        yield* runTool(dir, "git_show", { rev: "nope" }),
+        "git show nope failed: fatal: bad revision 'nope'"
+      )
+    }))
+
+  it.live("git_log with a missing commit object fails with git's message, not as an empty history", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      const head = git(dir, "rev-parse", "HEAD").trim()
+      const parent = git(dir, "rev-parse", "HEAD~1").trim()
+      Fs.rmSync(Path.join(dir, ".git", "objects", parent.slice(0, 2), parent.slice(2)), { force: true })
+      expectFailure(
+        yield* runTool(dir, "git_log", {}),
+        `git log failed: error: Could not read ${parent}\nfatal: Failed to traverse parents of commit ${head}`
+      )
+    }))
+
+  it.live("git_branches fails with git's message when git branch does", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      git(dir, "config", "branch.sort", "nope")
+      expectFailure(yield* runTool(dir, "git_branches", {}), "git branch failed: fatal: unknown field name: nope")
+    }))
+
+  it.live("git missing from PATH, a git that cannot be run, a git that cannot read the configuration", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      const realGit = ChildProcess.execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim()
+      const empty = Path.join(base, "empty-bin")
+      Fs.mkdirSync(empty)
+      const notRunnable = Path.join(base, "bad-bin")
+      Fs.mkdirSync(notRunnable)
+      Fs.writeFileSync(Path.join(notRunnable, "git"), "not a program\n", { mode: 0o644 })
+      // a git that fails the configuration listing only, as a git that cannot read a file would
+      const failingConfig = Path.join(base, "config-bin")
+      Fs.mkdirSync(failingConfig)
+      Fs.writeFileSync(
+        Path.join(failingConfig, "git"),
+        `#!/bin/sh\nfor a; do [ "$a" = --show-scope ] && { echo 'fatal: cannot read the configuration' >&2; exit 3; }; done\n` +
+          `exec '${realGit}' "$@"\n`,
+        { mode: 0o755 }
+      )
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* withEnv({ PATH: empty })
+        expectFailure(yield* runTool(dir, "git_status", {}), "git is not available: no `git` executable on PATH")
+      }))
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* withEnv({ PATH: notRunnable })
+        const r = yield* runTool(dir, "git_add", { paths: ["a.txt"] })
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toMatch(/^could not run git: \S/)
+        expect(r.error).not.toContain("not available")
+      }))
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* withEnv({ PATH: `${failingConfig}:${process.env.PATH ?? ""}` })
+        expectFailure(
+          yield* runTool(dir, "git_log", {}),
+          "git cannot read this repository's configuration: fatal: cannot read the configuration"
+        )
+      }))
+    }))
+})
