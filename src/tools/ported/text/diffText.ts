@@ -96,8 +96,10 @@ export const unifiedDiff = (a: string, b: string, context: number): Either.Eithe
   const { endA, endB, start, startLine } = middleOf(a, b, context)
   const midA = a.slice(start, endA)
   const midB = b.slice(start, endB)
-  const linesA = newlines(midA, 0, midA.length) + 1
-  const linesB = newlines(midB, 0, midB.length) + 1
+  // its lines: a last line without a line break counts too, the empty "line" after a final one does not
+  const linesOf = (part: string) => newlines(part, 0, part.length) + (part === "" || part.endsWith("\n") ? 0 : 1)
+  const linesA = linesOf(midA)
+  const linesB = linesOf(midB)
   const where = `the texts differ between line ${startLine + 1} and line ${startLine + Math.max(linesA, linesB)}`
   if (Math.max(linesA, linesB) > DIFF_MAX_LINES || Math.max(midA.length, midB.length) > DIFF_MAX_CHARS) {
     return Either.left(

@@ -103,6 +103,23 @@ describe("unifiedDiff", () => {
     ].join("\n")))
   })
 
+  it("a differing part that ends with a line break has no extra empty line: exactly 100000 are diffed, 100001 named right", () => {
+    const ends = (c: string, middle: number) => `${c}\n${"s\n".repeat(middle)}${c}\n`
+    expect(unifiedDiff(ends("x", 99_998), ends("y", 99_998), 0)).toEqual(Either.right([
+      "--- a",
+      "+++ b",
+      "@@ -1,1 +1,1 @@",
+      "-x",
+      "+y",
+      "@@ -100000,1 +100000,1 @@",
+      "-x",
+      "+y"
+    ].join("\n")))
+    expect(unifiedDiff(ends("x", 99_999), ends("y", 99_999), 0)).toEqual(
+      Either.left(`the texts differ between line 1 and line 100001: ${TOO_BIG}`)
+    )
+  })
+
   it("a differing part of more than 4 Mi characters is refused; exactly 4 Mi are diffed", () => {
     expect(unifiedDiff(`a${"x".repeat(DIFF_MAX_CHARS)}`, "b", 0)).toEqual(
       Either.left(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
