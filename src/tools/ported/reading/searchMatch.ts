@@ -46,8 +46,11 @@ export interface Matcher {
   readonly needle: Buffer | undefined
   /** The offset of the first match in `text` at or after `from`, or -1. */
   readonly next: (text: string, from: number) => number
-  /** The offset just past the match the last `next` found. */
-  readonly end: () => number
+  /**
+   * An expression's: the offset just past the match the last `next` found. A literal has none:
+   * it holds no line break, so its match never runs past its line.
+   */
+  readonly end: (() => number) | undefined
   /** The same first test, for a worker thread. */
   readonly prefilter: Prefilter
 }
@@ -73,16 +76,11 @@ export const compileMatcher = (
   }
   if (!options.regex && options.caseSensitive) {
     const needle = Buffer.from(pattern, "utf8")
-    let end = 0
     return Either.right({
       needle,
-      prefilter: { kind: "bytes", needle },
-      next: (text, from) => {
-        const at = text.indexOf(pattern, from)
-        end = at + pattern.length
-        return at
-      },
-      end: () => end
+      next: (text, from) => text.indexOf(pattern, from),
+      end: undefined,
+      prefilter: { kind: "bytes", needle }
     })
   }
   if (!options.regex) {
@@ -95,7 +93,7 @@ export const compileMatcher = (
         re.lastIndex = from
         return re.exec(text)?.index ?? -1
       },
-      end: () => re.lastIndex
+      end: undefined
     })
   }
   const flags = RE2JS.MULTILINE | (options.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE)
@@ -164,7 +162,7 @@ const searchText = (text: string, firstLine: number, matcher: Matcher, limit: nu
     const nl = text.indexOf("\n", at)
     const shown = text.slice(start, nl === -1 ? text.length : nl)
     // a match past the line's end (an expression can match a line break) counts when the line alone matches
-    if (nl === -1 || matcher.end() <= nl || matcher.next(shown, 0) !== -1) hits.push({ line, text: lineText(shown, matcher) })
+    if (nl === -1 || matcher.end === undefined || matcher.end() <= nl || matcher.next(shown, 0) !== -1) hits.push({ line, text: lineText(shown, matcher) })
     if (nl === -1) return
     line++
     counted = nl + 1

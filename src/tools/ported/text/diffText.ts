@@ -81,6 +81,9 @@ export const middleOf = (a: string, b: string, context: number) => {
   return { start, startLine: newlines(a, 0, start), endA, endB }
 }
 
+/** The lines of a part of a text: a last line without a line break counts, the empty "line" after a final one does not. */
+const linesOf = (part: string): number => newlines(part, 0, part.length) + (part === "" || part.endsWith("\n") ? 0 : 1)
+
 /**
  * The unified diff of `a` and `b` (`--- a`, `+++ b`, hunks; no final newline), a sentence when
  * they are identical or differ only in line endings, or why it cannot be computed (`Left`).
@@ -96,8 +99,6 @@ export const unifiedDiff = (a: string, b: string, context: number): Either.Eithe
   const { endA, endB, start, startLine } = middleOf(a, b, context)
   const midA = a.slice(start, endA)
   const midB = b.slice(start, endB)
-  // its lines: a last line without a line break counts too, the empty "line" after a final one does not
-  const linesOf = (part: string) => newlines(part, 0, part.length) + (part === "" || part.endsWith("\n") ? 0 : 1)
   const linesA = linesOf(midA)
   const linesB = linesOf(midB)
   const where = `the texts differ between line ${startLine + 1} and line ${startLine + Math.max(linesA, linesB)}`

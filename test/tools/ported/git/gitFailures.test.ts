@@ -5,35 +5,21 @@
  * `branch.sort`). Each failure is the tool's own: `TOOL_ERROR` with the exact message and no
  * `details` (a failure named for another tool would be re-wrapped and carry them).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { ToolExecutionResult } from "../../../../src/index.js"
 import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { commitAll, git, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
 
-let base: string
-let savedGlobal: string | undefined
-
-beforeAll(() => {
-  base = makeTempDirSync("git-failures-")
-  savedGlobal = process.env.GIT_CONFIG_GLOBAL
-  process.env.GIT_CONFIG_GLOBAL = "/dev/null"
-})
-
-afterAll(() => {
-  if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL
-  else process.env.GIT_CONFIG_GLOBAL = savedGlobal
-  Fs.rmSync(base, { recursive: true, force: true })
-})
+const base = gitTestBase("git-failures-")
 
 let count = 0
 /** A repository with two commits (a.txt, then b.txt) and a branch `old` at the first. */
 const repo = (): string => {
-  const dir = initRepo(Path.join(base, `repo-${++count}`))
+  const dir = initRepo(base.at(`repo-${++count}`))
   write(dir, "a.txt", "a\n")
   commitAll(dir, "first")
   git(dir, "branch", "old")
@@ -73,7 +59,7 @@ const INDEX_BROKEN = "fatal: .git/index: index file smaller than expected"
 describe("the git tools' failures", () => {
   it.live("outside a repository every tool says so in the same words, as its own failure", () =>
     Effect.gen(function*() {
-      const plain = Path.join(base, "plain")
+      const plain = base.at("plain")
       Fs.mkdirSync(plain)
       for (const [name, args] of ALL_TOOLS) expectFailure(yield* runTool(plain, name, args), NOT_A_REPOSITORY, name)
     }))
@@ -90,7 +76,7 @@ describe("the git tools' failures", () => {
         )
       }
       const moved = repo()
-      const elsewhere = Path.join(base, "elsewhere")
+      const elsewhere = base.at("elsewhere")
       Fs.mkdirSync(elsewhere)
       git(moved, "config", "core.worktree", elsewhere)
       expectFailure(
@@ -164,13 +150,13 @@ describe("the git tools' failures", () => {
     Effect.gen(function*() {
       const dir = repo()
       const realGit = ChildProcess.execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim()
-      const empty = Path.join(base, "empty-bin")
+      const empty = base.at("empty-bin")
       Fs.mkdirSync(empty)
-      const notRunnable = Path.join(base, "bad-bin")
+      const notRunnable = base.at("bad-bin")
       Fs.mkdirSync(notRunnable)
       Fs.writeFileSync(Path.join(notRunnable, "git"), "not a program\n", { mode: 0o644 })
       // a git that fails the configuration listing only, as a git that cannot read a file would
-      const failingConfig = Path.join(base, "config-bin")
+      const failingConfig = base.at("config-bin")
       Fs.mkdirSync(failingConfig)
       Fs.writeFileSync(
         Path.join(failingConfig, "git"),

@@ -2,6 +2,7 @@
  * Real git repositories for the git tool tests: made with the `git` binary, independent of the
  * user's and the system's configuration.
  */
+import { afterAll, beforeAll } from "@effect/vitest"
 import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -9,6 +10,7 @@ import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
 import type { ExecuteOptions } from "../../../../src/index.js"
 import { gitTools } from "../../../../src/tools/ported/git/index.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
 /** The environment of the fixture's own git commands: no system or user configuration. */
 const fixtureEnv = (): NodeJS.ProcessEnv => ({
@@ -83,3 +85,24 @@ export const withEnv = (vars: Record<string, string | undefined>) =>
         }
       })
   )
+
+/**
+ * A test file's temp directory for its repositories, made before its tests and removed after
+ * them. Meanwhile `GIT_CONFIG_GLOBAL` is `/dev/null`: the tools run with this process's
+ * environment, and the user's ~/.gitconfig must stay out of them. `at(name)` is a path in it.
+ */
+export const gitTestBase = (prefix: string): { readonly at: (name: string) => string } => {
+  let base = ""
+  let savedGlobal: string | undefined
+  beforeAll(() => {
+    base = makeTempDirSync(prefix)
+    savedGlobal = process.env.GIT_CONFIG_GLOBAL
+    process.env.GIT_CONFIG_GLOBAL = "/dev/null"
+  })
+  afterAll(() => {
+    if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL
+    else process.env.GIT_CONFIG_GLOBAL = savedGlobal
+    Fs.rmSync(base, { recursive: true, force: true })
+  })
+  return { at: (name) => Path.join(base, name) }
+}

@@ -5,35 +5,21 @@
  * prints it; the messages for nothing staged, no identity and a bad commit message; a workspace
  * whose path holds a newline.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { gitEnvironment, runGit } from "../../../../src/tools/ported/git/gitCommand.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { commitAll, git, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
 
-let base: string
-let savedGlobal: string | undefined
-
-beforeAll(() => {
-  base = makeTempDirSync("git-output-")
-  savedGlobal = process.env.GIT_CONFIG_GLOBAL
-  process.env.GIT_CONFIG_GLOBAL = "/dev/null"
-})
-
-afterAll(() => {
-  if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL
-  else process.env.GIT_CONFIG_GLOBAL = savedGlobal
-  Fs.rmSync(base, { recursive: true, force: true })
-})
+const base = gitTestBase("git-output-")
 
 let count = 0
 /** A repository with one commit of README.md. */
 const repo = (name = `repo-${++count}`): string => {
-  const dir = initRepo(Path.join(base, name))
+  const dir = initRepo(base.at(name))
   write(dir, "README.md", "# Project\n")
   commitAll(dir, "Initial commit")
   return dir
@@ -151,7 +137,7 @@ describe("git_diff, git_commit, git_checkout messages", () => {
 
   it.live("git_commit without an identity says how to set one, in full", () =>
     Effect.gen(function*() {
-      const dir = initRepo(Path.join(base, "anonymous"), false)
+      const dir = initRepo(base.at("anonymous"), false)
       write(dir, "a.txt", "a\n")
       git(dir, "add", "a.txt")
       yield* withEnv({ EMAIL: undefined, GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined })

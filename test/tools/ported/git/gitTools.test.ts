@@ -2,7 +2,7 @@
  * The git tools on real repositories in temp directories: normal use, a workspace that is no
  * repository (or only inside one), arguments that would read as options, caps, identity.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -10,29 +10,14 @@ import { Exports, PathTraversalError } from "../../../../src/index.js"
 import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
 import { gitTools } from "../../../../src/tools/ported/git/index.js"
 import { MAX_FILTER_DRIVERS } from "../../../../src/tools/ported/git/repository.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { commitAll, git, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
 
-let base: string
-let savedGlobal: string | undefined
-
-beforeAll(() => {
-  base = makeTempDirSync("git-tools-")
-  // the tools run with this process's environment: keep the user's ~/.gitconfig out of them
-  savedGlobal = process.env.GIT_CONFIG_GLOBAL
-  process.env.GIT_CONFIG_GLOBAL = "/dev/null"
-})
-
-afterAll(() => {
-  if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL
-  else process.env.GIT_CONFIG_GLOBAL = savedGlobal
-  Fs.rmSync(base, { recursive: true, force: true })
-})
+const base = gitTestBase("git-tools-")
 
 let count = 0
 /** A new repository with two commits: README.md, then src/app.ts and a file with a unicode name. */
 const repoWithHistory = (): string => {
-  const dir = initRepo(Path.join(base, `repo-${++count}`))
+  const dir = initRepo(base.at(`repo-${++count}`))
   write(dir, "README.md", "# Project\n")
   commitAll(dir, "Initial commit")
   write(dir, "src/app.ts", "export const x = 1\n")
@@ -79,7 +64,7 @@ describe("the git tools", () => {
 
   it.live("outside a repository, and in a directory inside one, every tool fails with a clear error", () =>
     Effect.gen(function*() {
-      const plain = Path.join(base, "plain")
+      const plain = base.at("plain")
       Fs.mkdirSync(plain)
       const outer = repoWithHistory()
       const inner = Path.join(outer, "src")
@@ -184,7 +169,7 @@ describe("the git tools", () => {
       write(dir, "never-committed.txt", "x\n")
       expect((yield* runTool(dir, "git_log", { path: "never-committed.txt" })).output).toBe("No commits touch this path")
       expect((yield* runTool(dir, "git_log", { max_count: 0 })).errorCode).toBe("INVALID_ARGUMENTS")
-      const empty = initRepo(Path.join(base, "empty-log"))
+      const empty = initRepo(base.at("empty-log"))
       expect((yield* runTool(empty, "git_log", {})).output).toBe("No commits yet")
       expect((yield* runTool(empty, "git_branches", {})).output).toBe("No branches yet (the repository has no commits)")
       expect((yield* runTool(empty, "git_status", {})).output).toBe(
@@ -214,7 +199,7 @@ describe("the git tools", () => {
   it.live("a revision or branch beginning with '-' is refused before git runs; paths beginning with '-' are paths", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
-      const target = Path.join(base, "written-by-git")
+      const target = base.at("written-by-git")
       for (
         const [name, args] of [
           ["git_show", { rev: `--output=${target}` }],
@@ -330,7 +315,7 @@ describe("the git tools", () => {
 
   it.live("git_commit without an identity fails clearly (none is guessed); one from the environment is used", () =>
     Effect.gen(function*() {
-      const dir = initRepo(Path.join(base, "no-identity"), false)
+      const dir = initRepo(base.at("no-identity"), false)
       write(dir, "a.txt", "a\n")
       yield* runTool(dir, "git_add", { paths: ["a.txt"] })
       yield* withEnv({ EMAIL: undefined, GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined })
@@ -352,11 +337,11 @@ describe("the git tools", () => {
   it.live("the host's GIT_* variables cannot point the tools at another repository or program", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
-      const other = initRepo(Path.join(base, "other-repo"))
+      const other = initRepo(base.at("other-repo"))
       write(other, "other.txt", "other\n")
       commitAll(other, "Other history")
-      const marker = Path.join(base, "external-diff-ran")
-      const program = Path.join(base, "external-diff.sh")
+      const marker = base.at("external-diff-ran")
+      const program = base.at("external-diff.sh")
       Fs.writeFileSync(program, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 })
       yield* withEnv({
         GIT_DIR: Path.join(other, ".git"),
@@ -375,7 +360,7 @@ describe("the git tools", () => {
   it.live("a repository whose core.worktree points elsewhere is refused", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
-      const elsewhere = Path.join(base, "elsewhere")
+      const elsewhere = base.at("elsewhere")
       Fs.mkdirSync(elsewhere)
       write(elsewhere, "secret.txt", "outside the workspace\n")
       git(dir, "config", "core.worktree", elsewhere)

@@ -6,27 +6,13 @@
  * signatures, an editor. Each program only creates a marker file. Plain git on such a repository
  * creates markers (the control); every git tool on it creates none.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { commitAll, git, gitLoose, initRepo, runTool, write } from "./gitFixture.js"
+import { commitAll, git, gitLoose, gitTestBase, initRepo, runTool, write } from "./gitFixture.js"
 
-let base: string
-let savedGlobal: string | undefined
-
-beforeAll(() => {
-  base = makeTempDirSync("git-hostile-")
-  savedGlobal = process.env.GIT_CONFIG_GLOBAL
-  process.env.GIT_CONFIG_GLOBAL = "/dev/null"
-})
-
-afterAll(() => {
-  if (savedGlobal === undefined) delete process.env.GIT_CONFIG_GLOBAL
-  else process.env.GIT_CONFIG_GLOBAL = savedGlobal
-  Fs.rmSync(base, { recursive: true, force: true })
-})
+const base = gitTestBase("git-hostile-")
 
 const HOOKS = [
   "pre-commit",
@@ -57,7 +43,7 @@ const writeCommitObject = (repo: string, text: string): string => {
 
 /** Makes the hostile repository `<base>/<name>/repo`; returns it and its marker directory. */
 const hostileRepo = (name: string): { readonly repo: string; readonly markers: string } => {
-  const home = Path.join(base, name)
+  const home = base.at(name)
   const repo = Path.join(home, "repo")
   const bin = Path.join(home, "bin")
   const markers = Path.join(home, "markers")

@@ -46,6 +46,11 @@ afterAll(() => fixture.remove())
 
 const info = (filepath: string) => call(fixture.ws, "file_info", { filepath })
 
+/** The whole output for a regular file. */
+const fileOutput = (path: string, size: number, permissions: string, content: string) =>
+  [`path: ${path}`, "type: file", `size: ${size} bytes`, `modified: ${iso}`, `permissions: ${permissions}`, `content: ${content}`]
+    .join("\n")
+
 describe("file_info: whole outputs", () => {
   it.effect("a directory: no size line, its entries counted by kind", () =>
     Effect.gen(function*() {
@@ -71,34 +76,13 @@ describe("file_info: whole outputs", () => {
 
   it.effect("text files: lines past the first chunk are counted; a last line without a line feed counts", () =>
     Effect.gen(function*() {
-      expect(outputOf(yield* info("many.txt"))).toBe([
-        "path: many.txt",
-        "type: file",
-        "size: 200000 bytes",
-        `modified: ${iso}`,
-        "permissions: 400 (r--------)",
-        "content: text, 100000 lines"
-      ].join("\n"))
-      expect(outputOf(yield* info("no-final.txt"))).toBe([
-        "path: no-final.txt",
-        "type: file",
-        "size: 3 bytes",
-        `modified: ${iso}`,
-        "permissions: 777 (rwxrwxrwx)",
-        "content: text, 2 lines"
-      ].join("\n"))
+      expect(outputOf(yield* info("many.txt"))).toBe(fileOutput("many.txt", 200000, "400 (r--------)", "text, 100000 lines"))
+      expect(outputOf(yield* info("no-final.txt"))).toBe(fileOutput("no-final.txt", 3, "777 (rwxrwxrwx)", "text, 2 lines"))
     }))
 
   it.effect("a small binary file", () =>
     Effect.gen(function*() {
-      expect(outputOf(yield* info("bin.dat"))).toBe([
-        "path: bin.dat",
-        "type: file",
-        "size: 8 bytes",
-        `modified: ${iso}`,
-        "permissions: 000 (---------)",
-        "content: binary"
-      ].join("\n"))
+      expect(outputOf(yield* info("bin.dat"))).toBe(fileOutput("bin.dat", 8, "000 (---------)", "binary"))
     }))
 })
 
@@ -119,14 +103,12 @@ describe("file_info: the counting limit", () => {
       pin("over.txt", 0o644)
       const text = outputOf(yield* info("over.txt"))
       Fs.rmSync(Path.join(fixture.ws, "over.txt"))
-      expect(text).toBe([
-        "path: over.txt",
-        "type: file",
-        `size: ${FILE_INFO_COUNT_BYTES + 1} bytes`,
-        `modified: ${iso}`,
-        "permissions: 644 (rw-r--r--)",
-        `content: text (lines not counted above ${FILE_INFO_COUNT_BYTES} bytes; count_lines counts them)`
-      ].join("\n"))
+      expect(text).toBe(fileOutput(
+        "over.txt",
+        FILE_INFO_COUNT_BYTES + 1,
+        "644 (rw-r--r--)",
+        `text (lines not counted above ${FILE_INFO_COUNT_BYTES} bytes; count_lines counts them)`
+      ))
       const zeros = Path.join(fixture.ws, "zeros.bin")
       Fs.writeFileSync(zeros, "")
       Fs.truncateSync(zeros, FILE_INFO_COUNT_BYTES + 1)
