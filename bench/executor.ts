@@ -5,6 +5,9 @@
  *   (b) the same tool through `@effect/ai`'s `Toolkit` handle.
  * Goal: pipeline <= 5x (a) and <= 0.5x (b). Run: `npm run bench` (it builds first).
  *
+ * One case without a goal: a handler that waits a macrotask (as one doing I/O would), through
+ * the pipeline and bare; the pipeline then runs it in a fiber of its own and waits for it.
+ *
  * Two more cases against (b), both with the goal <= 0.5x:
  *   - traced: a tracer is installed (a minimal in-memory one), so both make their spans;
  *   - concurrent: 200 calls at once through `Effect.all`.
@@ -34,6 +37,20 @@ const ours = Tool.make("inc", {
   readOnly: true,
   timeout: "30 seconds",
   handler
+})
+
+/** The same sum, given after one macrotask (`setImmediate`), as a handler doing I/O would. */
+const waiting = ({ x }: { readonly x: number }) =>
+  Effect.async<number>((resume) => {
+    setImmediate(() => resume(Effect.succeed(x + 1)))
+  })
+
+const oursLater = Tool.make("inc_later", {
+  description: "Adds one, after a macrotask",
+  parameters: Schema.Struct({ x: Schema.Number }),
+  readOnly: true,
+  timeout: "30 seconds",
+  handler: waiting
 })
 
 const AiInc = AiTool.make("inc", {
@@ -127,7 +144,7 @@ const paired = async (
 
 const main = async () => {
   const system = ManagedRuntime.make(
-    ToolSystem.layerNode({ builtins: false, tools: [ours], workspace: Workspace.layerFixed(process.cwd()) })
+    ToolSystem.layerNode({ builtins: false, tools: [ours, oursLater], workspace: Workspace.layerFixed(process.cwd()) })
   )
   const executor = await system.runPromise(ToolExecutor)
   const ai = ManagedRuntime.make(aiLayer)
@@ -153,6 +170,20 @@ const main = async () => {
   }
   const overBare = await paired(bare, pipeline, calls)
   const overAi = await paired(viaAi, pipeline, calls)
+
+  // a handler that waits (one macrotask, as I/O would): the call's fiber waits for the handler's
+  const waitingCalls = Math.max(1, Math.floor(N / 2))
+  const overWaiting = await paired(
+    {
+      label: "(a') Effect.runPromise(waiting handler)",
+      stretch: stretchOf(waitingCalls, (i) => Effect.runPromise(waiting({ x: i })))
+    },
+    {
+      label: "pipeline, waiting handler",
+      stretch: stretchOf(waitingCalls, (i) => system.runPromise(executor.execute("inc_later", { x: i })))
+    },
+    `${waitingCalls} calls`
+  )
 
   // traced: both run under a tracer, inside a parent span as an application's request would
   const tracedAi = ManagedRuntime.make(Layer.merge(aiLayer, traced))
@@ -218,6 +249,7 @@ const main = async () => {
     "\n" +
       line("pipeline / bare handler", overBare, 5) +
       line("pipeline / @effect/ai", overAi, 0.5) +
+      `${"waiting handler: pipeline / bare".padEnd(40)} = ${overWaiting.toFixed(2)}x  (no goal: what waiting in its own fiber adds)\n` +
       line("traced pipeline / traced @effect/ai", overTracedAi, 0.5) +
       line(`${CONCURRENT} concurrent: pipeline / @effect/ai`, concurrentOverAi, 0.5)
   )

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Tracer } from "effect"
-import { Tool, ToolSystem, Workspace } from "../../src/index.js"
+import { Tool, type ToolExecutionResult, ToolSystem, Workspace } from "../../src/index.js"
 import { childrenOf } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -44,38 +44,69 @@ const slowTool = (timeout: "30 seconds" | "none", started: Deferred.Deferred<voi
       )
   })
 
+/**
+ * Forks `caller` (given the call of the slow tool), interrupts it once the handler has started,
+ * and returns the events in their order: the handler's end, what `caller` recorded, and the
+ * interrupting fiber's resumption.
+ */
+const interruptedWhileSlow = (
+  timeout: "30 seconds" | "none",
+  caller: (call: Effect.Effect<ToolExecutionResult>, events: Array<string>) => Effect.Effect<unknown>
+) =>
+  Effect.gen(function*() {
+    const started = yield* Deferred.make<void>()
+    const events: Array<string> = []
+    const layer = ToolSystem.layerNode({ builtins: false, tools: [slowTool(timeout, started, events)], workspace: Workspace.layerFixed(ws) })
+    yield* Effect.gen(function*() {
+      const system = yield* ToolSystem
+      const fiber = yield* Effect.fork(caller(system.execute("slow", {}), events))
+      yield* Deferred.await(started)
+      const exit = yield* Fiber.interrupt(fiber)
+      events.push(Exit.isInterrupted(exit) ? "caller interrupted" : "caller not interrupted")
+    }).pipe(Effect.provide(layer))
+    return events
+  })
+
 describe.each(cases)("$name", ({ timeout, wrap }) => {
   it.live("an interrupted caller interrupts the handler and resumes after its asynchronous finalizer", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const events: Array<string> = []
-      const layer = ToolSystem.layerNode({ builtins: false, tools: [slowTool(timeout, started, events)], workspace: Workspace.layerFixed(ws) })
-      yield* Effect.gen(function*() {
-        const system = yield* ToolSystem
-        const fiber = yield* Effect.fork(wrap(system.execute("slow", {})))
-        yield* Deferred.await(started)
-        const exit = yield* Fiber.interrupt(fiber)
-        events.push("caller resumed")
-        expect(Exit.isInterrupted(exit)).toBe(true)
-      }).pipe(Effect.provide(layer))
-      expect(events).toEqual(["handler interrupted", "caller resumed"])
+      const events = yield* interruptedWhileSlow(timeout, (call) => wrap(call))
+      expect(events).toEqual(["handler interrupted", "caller interrupted"])
     }))
 
   it.live("a caller that cannot be interrupted lets the handler run to its end and gets its result", () =>
     Effect.gen(function*() {
-      const started = yield* Deferred.make<void>()
-      const events: Array<string> = []
-      const layer = ToolSystem.layerNode({ builtins: false, tools: [slowTool(timeout, started, events)], workspace: Workspace.layerFixed(ws) })
-      yield* Effect.gen(function*() {
-        const system = yield* ToolSystem
-        const fiber = yield* Effect.fork(Effect.uninterruptible(
-          Effect.tap(wrap(system.execute("slow", {})), (result) => Effect.sync(() => void events.push(`result ${String(result.output)}`)))
+      const events = yield* interruptedWhileSlow(timeout, (call, events) =>
+        Effect.uninterruptible(
+          Effect.tap(wrap(call), (result) => Effect.sync(() => void events.push(`result ${String(result.output)}`)))
         ))
-        yield* Deferred.await(started)
-        yield* Fiber.interrupt(fiber)
-        events.push("caller resumed")
+      expect(events).toEqual(["handler ended", "result done", "caller interrupted"])
+    }))
+})
+
+describe("a caller's children", () => {
+  it.live("are the handlers' fibers only while they run: a caller that made calls holds none after", () =>
+    Effect.gen(function*() {
+      const later = Tool.make("later", {
+        description: "Answers after a macrotask",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        handler: () => Effect.async<string>((resume) => void setImmediate(() => resume(Effect.succeed("later"))))
+      })
+      const layer = ToolSystem.layerNode({ builtins: false, tools: [later], workspace: Workspace.layerFixed(ws) })
+      const { during, after } = yield* Effect.gen(function*() {
+        const system = yield* ToolSystem
+        // a call in a fiber of its own: while its handler waits, that fiber has one child
+        const call = yield* Effect.fork(system.execute("later", {}))
+        const during = yield* Effect.flatMap(Effect.yieldNow(), () => Fiber.children(call))
+        expect((yield* Fiber.join(call)).output).toBe("later")
+        // calls made on this fiber leave none behind
+        for (let i = 0; i < 3; i++) expect((yield* system.execute("later", {})).output).toBe("later")
+        const caller = yield* Effect.withFiberRuntime<Fiber.RuntimeFiber<unknown, unknown>>((fiber) => Effect.succeed(fiber))
+        return { during, after: yield* Fiber.children(caller) }
       }).pipe(Effect.provide(layer))
-      expect(events).toEqual(["handler ended", "result done", "caller resumed"])
+      expect(during.length).toBe(1)
+      expect(after).toEqual([])
     }))
 })
 
