@@ -9,7 +9,7 @@
  * warmed). Both Effect ways are started from plain async code with `Runtime.runPromise`, as a
  * program that is not an Effect would call them. Taking turns call by call, each way runs
  * with the caches the others left, as a call among an agent's other work does: measured here,
- * the bridge's CPU time per call was 10–20 µs above the direct call's in this setting.
+ * the bridge's CPU time per call was 20–50 µs above the direct call's in this setting.
  * Goal: at most 1.1x the direct call. Prints the ratio, and the CPU time of this process per
  * call for each (the wall time of a call on a busy machine also holds the scheduler's delays;
  * the CPU time is what we add).
@@ -58,7 +58,19 @@ const { McpBridge }: typeof Bridge = await import(path.join(root, from, from ===
 
 const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 if (!fs.existsSync(everything)) throw new Error(`${everything} is missing: run npm install (it is a devDependency)`)
-const server = { command: process.execPath, args: [everything, "stdio"] }
+/**
+ * BENCH_SERVER_CPU=N starts every server under `taskset -c N` (util-linux), so that where the
+ * servers run is not left to the scheduler. On this 2-core VM that choice alone moves a way's
+ * median by up to 1.8x between runs (the "from a fiber" way, which is the direct call, has
+ * printed 0.56x to 1.80x of it): a server woken on the client's core answers in about 50 µs,
+ * one woken on the other core in 100–200 µs, and which a server gets is settled early in a
+ * run. `taskset -c 0 npx tsx bench/mcp.ts` with BENCH_SERVER_CPU=1 puts the client on one core
+ * and every server on the other, the same for every way.
+ */
+const serverCpu = process.env.BENCH_SERVER_CPU
+const server = serverCpu === undefined
+  ? { command: process.execPath, args: [everything, "stdio"] }
+  : { command: "taskset", args: ["-c", serverCpu, process.execPath, everything, "stdio"] }
 const args = { message: "hello" }
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
@@ -140,7 +152,8 @@ const program = Effect.gen(function*() {
 
 const { anchor, anchorCpu, floor, floorCpu, ours, oursCpu } = await Effect.runPromise(program)
 console.log(
-  `MCP echo on server-everything, ${N} sequential calls each way, the ways taking turns call by call, library from ${from}/:`
+  `MCP echo on server-everything, ${N} sequential calls each way, the ways taking turns call by call, library from ${from}/` +
+    `${serverCpu === undefined ? "" : `, servers on CPU ${serverCpu}`}:`
 )
 console.log(`  direct SDK client:   ${(anchor * 1000).toFixed(0)} µs median, ${anchorCpu.toFixed(0)} µs CPU per call`)
 console.log(
