@@ -182,10 +182,13 @@ export const openServer = (
         const delay = Duration.times(options.restartBackoff, 2 ** (restarts - 1))
         yield* Effect.logInfo(`Restarting MCP server "${name}" in ${Duration.format(delay)} (${how})`)
         yield* Effect.sleep(delay).pipe(Effect.withClock(liveClock))
+        // the call that restarted it fails with the reason every later call gets
         const next = yield* connectIn.pipe(
-          Effect.tapError((error) =>
-            Effect.sync(() => {
-              state = { _tag: "Down", reason: `the restart failed: ${error.reason}`, pid }
+          Effect.catchAll((error) =>
+            Effect.suspend(() => {
+              const reason = `the restart failed: ${error.reason}`
+              state = { _tag: "Down", reason, pid }
+              return Effect.fail(new McpConnectError({ server: name, reason }))
             })
           )
         )

@@ -121,6 +121,31 @@ describe("crashes and restarts", () => {
       expect(texts).toContain(`MCP server "flaky" restarted (pid ${second})`)
     }))
 
+  it.scopedLive("a restart that fails leaves the server down with the reason, and its calls fail at once", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-restart-fails-")
+      // the server's working directory: gone after the first start, so the restart cannot spawn
+      const cwd = path.join(ws, "cwd")
+      fs.mkdirSync(cwd)
+      const { bridge, scope, system } = yield* open(ws, {
+        fragile: nodeServer("echo.mjs", [], { cwd, requiresConfirmation: false })
+      })
+      fs.rmSync(cwd, { recursive: true })
+      yield* system.execute("fragile__crash", {})
+      const failed = yield* system.execute("fragile__echo", { text: "back?" })
+      expect(failed).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(failed.error).toContain(`MCP server "fragile" is unavailable: the restart failed: `)
+      expect(failed.error).toContain("ENOENT")
+      const status = (yield* bridge.servers)[0]
+      expect(status).toMatchObject({ state: "down", restarts: 1 })
+      expect(status?.reason).toContain("the restart failed: ")
+      // down: the next call is refused with the same reason, and nothing is started again
+      const again = yield* system.execute("fragile__echo", { text: "back?" })
+      expect(again.error).toBe(failed.error)
+      expect((yield* bridge.servers)[0]).toMatchObject({ state: "down", restarts: 1 })
+      yield* Scope.close(scope, Exit.void)
+    }))
+
   it.scopedLive("a server that dies on its own after start is restarted by the next call", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-dies-")
