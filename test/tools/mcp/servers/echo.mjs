@@ -58,8 +58,12 @@ const tools = [
   },
   {
     name: "refuse",
-    description: "Answers with a JSON-RPC error of the given code and message",
-    inputSchema: { type: "object", properties: { code: { type: "integer" }, message: { type: "string" } }, required: ["code", "message"] },
+    description: "Answers with a JSON-RPC error of the given code, message and data",
+    inputSchema: {
+      type: "object",
+      properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+      required: ["code", "message"]
+    },
     annotations: { readOnlyHint: true }
   },
   {
@@ -94,7 +98,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     case "fail":
       return { content: [{ type: "text", text: args.text ?? "the disk is on fire" }], isError: true }
     case "refuse":
-      throw new McpError(args.code, args.message)
+      throw new McpError(args.code, args.message, args.data)
     case "big":
       return text("x".repeat(args.n))
     case "slow":
