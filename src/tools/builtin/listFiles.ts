@@ -121,7 +121,16 @@ export const listFiles = make(TOOL, {
           message: `the pattern "${pattern}" must be relative and must not contain ".."; choose another directory instead`
         })
       }
-      const plan = planOf(yield* loadPicomatch, globOf(pattern, recursive))
+      const picomatch = yield* loadPicomatch
+      // a pattern picomatch will not compile (one past its 65,536 characters, say) is the caller's to fix
+      const plan = yield* Effect.try({
+        try: () => planOf(picomatch, globOf(pattern, recursive)),
+        catch: (error) =>
+          new ToolError({
+            tool: TOOL,
+            message: `the pattern is not valid: ${error instanceof Error ? error.message : String(error)}`
+          })
+      })
 
       // A link on the pattern's static prefix (`link/*`) is followed when it resolves inside the
       // workspace. At most one can lead out: the walk goes down the prefix one name per level,

@@ -6,6 +6,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../src/index.js"
 import { LIST_FILES_MAX_ENTRIES, LIST_FILES_MAX_VISITED, listFiles } from "../../../src/tools/builtin/listFiles.js"
+import { recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
 let base: string
@@ -207,6 +208,17 @@ describe("list_files", () => {
         expect(r.errorCode).toBe("TOOL_ERROR")
         expect(r.error).toContain("must be relative and must not contain \"..\"")
       }
+    }))
+
+  it.effect("a pattern picomatch will not compile is a TOOL_ERROR that says why, not a crash", () =>
+    Effect.gen(function*() {
+      const [r, lines] = yield* recordingLogs(list({ pattern: "a".repeat(70_000) }))
+      expect(r).toMatchObject({
+        success: false,
+        errorCode: "TOOL_ERROR",
+        error: "the pattern is not valid: Input length: 70000, exceeds maximum allowed length: 65536"
+      })
+      expect(lines.map(textOf).filter((line) => line.includes("died"))).toEqual([])
     }))
 
   it.effect("a pattern's escapes never reach above the directory: no entry from outside, same answer for any name", () =>
