@@ -176,9 +176,7 @@ interface Children {
  * the fiber waits uninterruptibly. `undefined` where the fiber does not keep them so.
  */
 export const childrenOf = (fiber: object): Children | undefined => {
-  // Stryker disable next-line StringLiteral: equivalent, another name finds nothing and the fallback behaves the same
   const add: unknown = Reflect.get(fiber, "addChild")
-  // Stryker disable next-line StringLiteral: equivalent, as above
   const remove: unknown = Reflect.get(fiber, "removeChild")
   if (typeof add !== "function" || typeof remove !== "function") return undefined
   return {
