@@ -243,13 +243,15 @@ const main = async () => {
     `${BATCHES} x ${CONCURRENT} calls`
   )
 
-  const line = (label: string, ratio: number, goal: number) =>
-    `${label.padEnd(40)} = ${ratio.toFixed(2)}x  (goal <= ${goal}x) ${ratio <= goal ? "met" : "NOT met"}\n`
+  /** A ratio against its goal, or against a note when it has none. */
+  const line = (label: string, ratio: number, goal: number | string) =>
+    `${label.padEnd(40)} = ${ratio.toFixed(2)}x  ` +
+    (typeof goal === "string" ? `(no goal: ${goal})\n` : `(goal <= ${goal}x) ${ratio <= goal ? "met" : "NOT met"}\n`)
   process.stdout.write(
     "\n" +
       line("pipeline / bare handler", overBare, 5) +
       line("pipeline / @effect/ai", overAi, 0.5) +
-      `${"waiting handler: pipeline / bare".padEnd(40)} = ${overWaiting.toFixed(2)}x  (no goal: what waiting in its own fiber adds)\n` +
+      line("waiting handler: pipeline / bare", overWaiting, "what waiting in its own fiber adds") +
       line("traced pipeline / traced @effect/ai", overTracedAi, 0.5) +
       line(`${CONCURRENT} concurrent: pipeline / @effect/ai`, concurrentOverAi, 0.5)
   )

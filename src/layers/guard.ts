@@ -157,30 +157,22 @@ const forked = <A, E, R, E1, E2>(
     })
     // a caller that cannot be interrupted waits as it is, and its handler is not interrupted either
     if (!(callerInterruptible ?? RuntimeFlags.interruptible(status.runtimeFlags))) return wait
-    const children = childrenOf(parent)
-    if (children === undefined) return restore(Effect.onInterrupt(wait, () => Fiber.interrupt(child)))
-    children.add(child)
-    child.addObserver(() => children.remove(child))
-    return Effect.uninterruptible(wait)
+    return adoptChild(parent, child)
+      ? Effect.uninterruptible(wait)
+      : restore(Effect.onInterrupt(wait, () => Fiber.interrupt(child)))
   })
 
-/** Adding a fiber to a fiber's children, and taking it off again. */
-interface Children {
-  readonly add: (child: Fiber.RuntimeFiber<unknown, unknown>) => void
-  readonly remove: (child: Fiber.RuntimeFiber<unknown, unknown>) => void
-}
-
 /**
- * The children of `fiber`, as Effect 3's `FiberRuntime` keeps them (what `Effect.fork` adds
- * a fiber to): an interruption of the fiber is passed on to each of its children, also while
- * the fiber waits uninterruptibly. `undefined` where the fiber does not keep them so.
+ * Makes `child` one of `parent`'s children until it ends, as Effect 3's `FiberRuntime` keeps
+ * them (what `Effect.fork` adds a fiber to): an interruption of `parent` is passed on to each of
+ * its children, also while `parent` waits uninterruptibly. `false` (and nothing done) where the
+ * fiber does not keep children so. Called on `parent`'s own fiber, as those methods require.
  */
-export const childrenOf = (fiber: object): Children | undefined => {
-  const add: unknown = Reflect.get(fiber, "addChild")
-  const remove: unknown = Reflect.get(fiber, "removeChild")
-  if (typeof add !== "function" || typeof remove !== "function") return undefined
-  return {
-    add: (child) => Reflect.apply(add, fiber, [child]),
-    remove: (child) => Reflect.apply(remove, fiber, [child])
-  }
+export const adoptChild = (parent: object, child: Fiber.RuntimeFiber<unknown, unknown>): boolean => {
+  const add: unknown = Reflect.get(parent, "addChild")
+  const remove: unknown = Reflect.get(parent, "removeChild")
+  if (typeof add !== "function" || typeof remove !== "function") return false
+  Reflect.apply(add, parent, [child])
+  child.addObserver(() => Reflect.apply(remove, parent, [child]))
+  return true
 }

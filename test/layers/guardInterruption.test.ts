@@ -9,7 +9,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Tracer } from "effect"
 import { Tool, type ToolExecutionResult, ToolSystem, Workspace } from "../../src/index.js"
-import { childrenOf } from "../../src/layers/guard.js"
+import { adoptChild } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("guard-interruption-")
@@ -18,9 +18,11 @@ const ws = makeTempDirSync("guard-interruption-")
 const traced = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.tracer, (native) => Effect.withTracer(effect, Tracer.make({ context: native.context, span: native.span })))
 
+const untraced = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect
+
 const cases = [
-  { name: "untraced, with a deadline", timeout: "30 seconds" as const, wrap: <A, E, R>(e: Effect.Effect<A, E, R>) => e },
-  { name: "untraced, no deadline", timeout: "none" as const, wrap: <A, E, R>(e: Effect.Effect<A, E, R>) => e },
+  { name: "untraced, with a deadline", timeout: "30 seconds" as const, wrap: untraced },
+  { name: "untraced, no deadline", timeout: "none" as const, wrap: untraced },
   { name: "traced, with a deadline", timeout: "30 seconds" as const, wrap: traced },
   { name: "traced, no deadline", timeout: "none" as const, wrap: traced }
 ]
@@ -110,14 +112,16 @@ describe("a caller's children", () => {
     }))
 })
 
-describe("childrenOf", () => {
-  it("is undefined for a fiber that keeps no children the way Effect 3's does", () => {
-    expect(childrenOf({})).toBeUndefined()
-    expect(childrenOf({ addChild: () => {} })).toBeUndefined()
-    expect(childrenOf({ removeChild: () => {} })).toBeUndefined()
+describe("adoptChild", () => {
+  it("adopts nothing into a fiber that keeps no children the way Effect 3's does", () => {
+    const child = Effect.runFork(Effect.never)
+    expect(adoptChild({}, child)).toBe(false)
+    expect(adoptChild({ addChild: () => {} }, child)).toBe(false)
+    expect(adoptChild({ removeChild: () => {} }, child)).toBe(false)
+    Effect.runFork(Fiber.interrupt(child))
   })
 
-  it.live("an interruption of a fiber waiting uninterruptibly reaches a child added through it", () =>
+  it.live("an interruption of a fiber waiting uninterruptibly reaches a child it adopted", () =>
     Effect.gen(function*() {
       const events: Array<string> = []
       const childStarted = yield* Deferred.make<void>()
@@ -127,13 +131,11 @@ describe("childrenOf", () => {
           Effect.onInterrupt(() => Effect.sync(() => void events.push("child interrupted")))
         )
       )
-      const parent = yield* Effect.fork(Effect.withFiberRuntime<void>((fiber) => {
-        const children = childrenOf(fiber)
-        if (children === undefined) return Effect.dieMessage("no children")
-        children.add(child)
-        child.addObserver(() => children.remove(child))
-        return Effect.uninterruptible(Effect.zipRight(Deferred.succeed(parentWaits, undefined), Fiber.await(child)))
-      }))
+      const parent = yield* Effect.fork(Effect.withFiberRuntime<void>((fiber) =>
+        adoptChild(fiber, child)
+          ? Effect.uninterruptible(Effect.zipRight(Deferred.succeed(parentWaits, undefined), Fiber.await(child)))
+          : Effect.dieMessage("no children")
+      ))
       yield* Deferred.await(childStarted)
       yield* Deferred.await(parentWaits)
       yield* Fiber.interrupt(parent)

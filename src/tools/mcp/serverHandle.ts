@@ -259,10 +259,8 @@ export const openServer = (
       let requestId: RequestId | undefined
       const request = Effect.async<CallResult, McpCallError | E>((resume) => {
         const refused = admit()
-        if (refused !== undefined) {
-          settled = true
-          return resume(Effect.fail(refused))
-        }
+        // refused: nothing was sent, so there is no request id to cancel
+        if (refused !== undefined) return resume(Effect.fail(refused))
         const params = { name: tool, arguments: { ...args } }
         // the call's deadline: the request's own timer, which also cancels it on the server
         const timeout = timeoutMs ?? MAX_TIMER_MS
