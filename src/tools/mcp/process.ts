@@ -35,6 +35,7 @@ import type * as Scope from "effect/Scope"
 import { type ChildProcess, spawn } from "node:child_process"
 import { oneLine } from "../shared/sanitize.js"
 import type { McpServerConfig } from "./config.js"
+import { type DirectCalls, makeDirectCalls } from "./directCalls.js"
 
 /** Most bytes of one message from a server (the SDK's default). */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
@@ -57,6 +58,8 @@ export interface ServerProcess {
   readonly pid: number
   /** The SDK transport over its stdin and stdout; `start` begins reading. */
   readonly transport: Transport
+  /** `tools/call` requests beside the SDK client, on the same pipes (see `directCalls.ts`). */
+  readonly calls: DirectCalls
   /**
    * The id under which the request with these `params` (the same object) was sent, when it is
    * the last request sent (ask right after sending it).
@@ -200,6 +203,12 @@ export const startServerProcess = (
         }),
       close: () => Runtime.runPromise(runtime)(stop)
     }
+    const calls = makeDirectCalls((message) => {
+      const stdin = child.stdin
+      if (!open || stdin === null || stdin.destroyed) return false
+      stdin.write(serializeMessage(message))
+      return true
+    })
     const report = (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error)))
     const closed = () => {
       open = false
@@ -207,6 +216,7 @@ export const startServerProcess = (
       closedOnce = true
       endedOnItsOwn = !stopRequested
       transport.onclose?.()
+      calls.closed()
     }
     const buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES })
     const onData = (chunk: Buffer) => {
@@ -228,7 +238,7 @@ export const startServerProcess = (
           continue
         }
         if (message === null) return
-        transport.onmessage?.(message)
+        if (!calls.take(message)) transport.onmessage?.(message)
       }
     }
     child.stdin?.on("error", report)
@@ -237,6 +247,7 @@ export const startServerProcess = (
     return {
       pid,
       transport,
+      calls,
       requestIdOf: (params) => (params === lastParams ? lastId : undefined),
       exited,
       endedOnItsOwn: () => endedOnItsOwn,
