@@ -2,7 +2,8 @@
  * Latency of a bridged MCP tool: the median of 1,000 sequential `echo` calls on
  * `@modelcontextprotocol/server-everything` (a devDependency) through our bridge and executor
  * (`ToolSystem.execute("bench__echo", ...)`: argument check with ajv, every gate, the guard's
- * deadline, the proxy, the SDK client over our process transport) beside the same calls made
+ * deadline, the proxy, the connection's own `tools/call` table (`src/tools/mcp/directCalls.ts`)
+ * over our process transport) beside the same calls made
  * straight with the SDK's `Client` over its own `StdioClientTransport`, to a second copy of
  * the same server, in one run, the ways taking turns call by call. Each way has a server of
  * its own, so each server answers as many calls (a server that answered more is further

@@ -13,7 +13,11 @@
  * Effect streams over the same pipes (`@effect/platform`'s `Command`) cost a few hundred
  * microseconds more per call, more than a call to a local server takes (see bench/mcp.ts).
  *
- * The transport notes the id of the last request it sent, with the request's `params` object
+ * The bridge's own `tools/call` requests (`directCalls.ts`) go out on the same pipes, and the
+ * answers to them are taken before the SDK client sees a message.
+ *
+ * For the calls that still go through the SDK client (tools with an `outputSchema`), the
+ * transport notes the id of the last request it sent, with the request's `params` object
  * (`requestIdOf`): the SDK sends a request synchronously inside `client.request`, so the caller
  * learns its call's id right after making it, and can cancel it (`notifications/cancelled`)
  * without an `AbortSignal` per call, which costs more than the rest of our side of a call

@@ -93,7 +93,7 @@ export interface ServerHandle {
    * went to the listener), just before the request is sent: an error it returns stops the
    * call. Interrupting the call tells the server (`notifications/cancelled`), and so does
    * `timeoutMs` passing without an answer (an `McpCallError` with `timedOut`). The deadline
-   * is the client request's own timer, on the real clock.
+   * is the request's own timer, on the real clock.
    */
   readonly call: <E>(
     tool: string,
