@@ -1,6 +1,6 @@
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit } from "effect"
+import { Cause, Deferred, Effect, Exit, Option } from "effect"
 import { Transform } from "node:stream"
 import * as Zlib from "node:zlib"
 import {
@@ -157,5 +157,18 @@ describe("httpBody", () => {
       expect(formatBytes(MiB + 1)).toBe(`${MiB + 1} bytes`)
       expect(formatBytes(1025)).toBe("1025 bytes")
       expect(formatBytes(0)).toBe("0 bytes")
+    }))
+
+  it.scopedLive("a body that breaks off mid-way is the client's error, not a short body", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => {
+        // promises 1 MiB, sends 64 KiB, then drops the connection
+        response.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(MiB) })
+        response.write(block(1), () => response.socket?.destroy())
+      })
+      const cut = yield* Effect.exit(readBodyPrefix(yield* get(server.origin), MiB))
+      expect(Exit.isFailure(cut) && Cause.failureOption(cut.cause).pipe(Option.map((e) => e._tag))).toEqual(
+        Option.some("ResponseError")
+      )
     }))
 })

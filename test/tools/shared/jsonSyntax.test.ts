@@ -181,3 +181,55 @@ describe("locating the problem", () => {
     expect(Either.isLeft(bad) && [bad.left.reason, bad.left.line, bad.left.column]).toEqual(["syntax", 1, 4])
   })
 })
+
+describe("the edges of locating (each case fails under a mutant Stryker found alive)", () => {
+  it("JSON's four whitespace characters are skipped everywhere a value may be", () => {
+    for (const ws of [" ", "\t", "\n", "\r"]) {
+      const text = `${ws}[${ws}1${ws},${ws}{${ws}"a"${ws}:${ws}2${ws}}${ws}]${ws}`
+      expect(parses(text)).toBe(true)
+      expect(firstSyntaxError(text), JSON.stringify(text)).toBeUndefined()
+    }
+  })
+
+  it("counts a pair at either end of the surrogate ranges once, and a lone high surrogate and what follows it apart", () => {
+    // U+10000 is \ud800\udc00, U+10FFFF is \udbff\udfff; then a lone high surrogate and an 'a'
+    const text = "\u{10000}\u{10FFFF}\ud800ax"
+    expect(positionOf(text, 6)).toEqual({ line: 1, column: 5, lineStart: 0 })
+  })
+
+  it("the excerpt ends 20 characters after the problem even when the line goes on", () => {
+    const text = `[x${"a".repeat(50)}\n]`
+    expect(excerptAt(text, 1, 0)).toBe(`  [x${"a".repeat(19)}\n   ^`)
+  })
+
+  it("a cut that would start on the low half of a pair starts after it, on a high half as it is", () => {
+    for (const pair of ["😀", "\u{10000}", "\u{10FFFF}"]) {
+      const text = `[${pair.repeat(40)} x]`
+      // from = 82 - 60 = 22, the low half of the 11th pair: the excerpt starts at the 12th
+      expect(excerptAt(text, 82, 0)).toBe(`  …${pair.repeat(29)} x]\n  ${" ".repeat(31)}^`)
+      // from = 23, a high half
+      expect(excerptAt(text, 83, 0)).toBe(`  …${pair.repeat(29)} x]\n  ${" ".repeat(32)}^`)
+    }
+    // a line that starts with a lone low surrogate keeps it
+    expect(excerptAt("\udc00 x", 2, 0)).toBe("  \udc00 x\n    ^")
+  })
+
+  it("a control character at the problem shows as a space that is kept; trailing ones are trimmed", () => {
+    expect(excerptAt("[1,\u0001 ]", 3, 0)).toBe("  [1,  ]\n     ^")
+    expect(excerptAt("[x\u0001\u0001", 1, 0)).toBe("  [x\n   ^")
+  })
+
+  it("names a C0 or C1 control character or DEL found at the problem by its code point", () => {
+    expect(syntaxErrorOf("[\u0001]", undefined).message).toContain("found U+0001")
+    expect(syntaxErrorOf("[\u007f]", undefined).message).toContain("found U+007F")
+    expect(syntaxErrorOf("[\u009f]", undefined).message).toContain("found U+009F")
+    expect(syntaxErrorOf("[\u00a0]", undefined).message).toContain("found '\u00a0'")
+  })
+
+  it("V8's reason loses a quoted text also without a comma before it, and is cut at 200 characters", () => {
+    expect(syntaxErrorOf("[1]", new SyntaxError("Bad control character \"[x] secret\"")).message).toBe(
+      "not valid JSON: Bad control character"
+    )
+    expect(syntaxErrorOf("[1]", new SyntaxError("y".repeat(300))).message).toBe(`not valid JSON: ${"y".repeat(200)}`)
+  })
+})

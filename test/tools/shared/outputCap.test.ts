@@ -8,6 +8,8 @@ import { capOutput, headOf, OUTPUT_MAX_CHARS } from "../../../src/tools/shared/o
 describe("headOf", () => {
   it("keeps a text within the cap; cuts a longer one, never between the halves of a surrogate pair", () => {
     expect(headOf("abc", 3)).toBe("abc")
+    // within the cap, a text ending in a lone high surrogate is kept whole
+    expect(headOf("a\ud83d", 2)).toBe("a\ud83d")
     expect(headOf("abcd", 3)).toBe("abc")
     // "a😀b": the cut at 2 would leave the pair's high half
     expect(headOf("a😀b", 2)).toBe("a")

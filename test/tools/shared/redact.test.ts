@@ -52,4 +52,18 @@ describe("redact", () => {
       // a whole secret at the end is replaced once
       expect(redact(`echo: ${secret}`, [secret], { cutAtEnd: true })).toBe(`echo: ${REDACTED}`)
     }))
+
+  it.effect("the edges of the trailing fragment: exactly the shortest length counts, and a later shorter match never wins", () =>
+    Effect.sync(() => {
+      const secret = "tvly-abcdef123456"
+      expect(redact(`echo: ${secret.slice(0, REDACT_MIN_FRAGMENT)}`, [secret], { cutAtEnd: true })).toBe(`echo: ${REDACTED}`)
+      // the 12-character start of the first secret is replaced whole, not the 4 characters that
+      // also start the second
+      expect(redact("echo: longsecretval", ["longsecretvalue1", "tval99"], { cutAtEnd: true })).toBe(`echo: ${REDACTED}`)
+    }))
+
+  it.effect("replaces a secret HTML-escaped with an apostrophe", () =>
+    Effect.sync(() => {
+      expect(redact("<p>it&#39;s-secret-key</p>", ["it's-secret-key"])).toBe(`<p>${REDACTED}</p>`)
+    }))
 })
