@@ -11,6 +11,12 @@
  * Two more cases against (b), both with the goal <= 0.5x:
  *   - traced: a tracer is installed (a minimal in-memory one), so both make their spans;
  *   - concurrent: 200 calls at once through `Effect.all`.
+ * Each also against its floor (c), without a goal: the bare handler the same way (inside the
+ * request span; 200 at once through `Effect.all`). Both sides of the goal's ratio pay that
+ * floor, and it is much of their cost: in one run here, the bare handler in its request span
+ * took 8.2 µs a call (the traced pipeline 13.1, traced @effect/ai 24.8), and 200 bare handlers
+ * through `Effect.all` 12.2 µs a call (the pipeline 16.3–18.1, @effect/ai 35.9). So the ratio to
+ * (b) cannot go below floor / (b) (0.33 for both there), whatever the pipeline does.
  *
  * Each ratio comes from rounds that alternate the two sides (see `paired`): the median of
  * the rounds' ratios. Rounds: BENCH_ROUNDS (default 7); calls per round: BENCH_CALLS.
@@ -218,6 +224,15 @@ const main = async () => {
   )
   // each call made its own span and the request's
   if (ourSpans < 2 * N * ROUNDS) throw new Error(`the traced pipeline made ${ourSpans} spans for ${N * ROUNDS} calls`)
+  // what both sides pay for the application's request span: the bare handler inside it
+  const tracedFloor = await paired(
+    {
+      label: "(c) traced bare handler in its request span",
+      stretch: stretchOf(N, (i) => tracedSystem.runPromise(inRequest(handler({ x: i }))))
+    },
+    { label: "traced pipeline", stretch: tracedOurs },
+    calls
+  )
 
   // 200 calls at once
   const batch = (one: (i: number) => Effect.Effect<unknown, unknown>) =>
@@ -231,6 +246,18 @@ const main = async () => {
     await system.runPromise(batch((x) => executor.execute("inc", { x })))
     await ai.runPromise(batch((x) => toolkit.handle("inc", { x })))
   }
+  // what both sides pay for `Effect.all` forking 200 fibers: the bare handler in each
+  const concurrentFloor = await paired(
+    {
+      label: `(c) bare handler, ${CONCURRENT} at once`,
+      stretch: batches(() => system.runPromise(batch((x) => handler({ x }))))
+    },
+    {
+      label: `pipeline, ${CONCURRENT} at once`,
+      stretch: batches(() => system.runPromise(batch((x) => executor.execute("inc", { x }))))
+    },
+    `${BATCHES} x ${CONCURRENT} calls`
+  )
   const concurrentOverAi = await paired(
     {
       label: `(b) @effect/ai, ${CONCURRENT} at once`,
@@ -253,7 +280,9 @@ const main = async () => {
       line("pipeline / @effect/ai", overAi, 0.5) +
       line("waiting handler: pipeline / bare", overWaiting, "what waiting in its own fiber adds") +
       line("traced pipeline / traced @effect/ai", overTracedAi, 0.5) +
-      line(`${CONCURRENT} concurrent: pipeline / @effect/ai`, concurrentOverAi, 0.5)
+      line(`${CONCURRENT} concurrent: pipeline / @effect/ai`, concurrentOverAi, 0.5) +
+      line("traced pipeline / traced bare handler", tracedFloor, "the request span's share, paid by both sides") +
+      line(`${CONCURRENT} concurrent: pipeline / bare`, concurrentFloor, "Effect.all's share, paid by both sides")
   )
   await system.dispose()
   await ai.dispose()
