@@ -71,6 +71,7 @@ describe("the bridge's own tools/call table", () => {
     const error = errorOf(answers[0])
     expect(error).toBeInstanceOf(McpError)
     expect(error).toMatchObject({ code: ErrorCode.RequestTimeout, data: { timeout: 10 } })
+    expect(String(error)).toMatch(/Request timed out/)
     expect(sent[1]).toMatchObject({ method: "notifications/cancelled", params: { requestId: id } })
     // a late answer is not taken
     expect(calls.take({ jsonrpc: "2.0", id, result: { content: [] } })).toBe(false)
@@ -105,5 +106,7 @@ describe("the bridge's own tools/call table", () => {
     const shut = table(false)
     expect(shut.calls.call(params, 60_000, shut.answer)).toBeUndefined()
     expect(errorOf(shut.answers[0])).toMatchObject({ code: ErrorCode.ConnectionClosed })
+    expect(String(errorOf(answers[0]))).toMatch(/Connection closed/)
+    expect(String(errorOf(shut.answers[0]))).toMatch(/Connection closed/)
   })
 })
