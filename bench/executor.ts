@@ -246,16 +246,17 @@ const main = async () => {
     await system.runPromise(batch((x) => executor.execute("inc", { x })))
     await ai.runPromise(batch((x) => toolkit.handle("inc", { x })))
   }
+  const concurrentOurs = {
+    label: `pipeline, ${CONCURRENT} at once`,
+    stretch: batches(() => system.runPromise(batch((x) => executor.execute("inc", { x }))))
+  }
   // what both sides pay for `Effect.all` forking 200 fibers: the bare handler in each
   const concurrentFloor = await paired(
     {
       label: `(c) bare handler, ${CONCURRENT} at once`,
       stretch: batches(() => system.runPromise(batch((x) => handler({ x }))))
     },
-    {
-      label: `pipeline, ${CONCURRENT} at once`,
-      stretch: batches(() => system.runPromise(batch((x) => executor.execute("inc", { x }))))
-    },
+    concurrentOurs,
     `${BATCHES} x ${CONCURRENT} calls`
   )
   const concurrentOverAi = await paired(
@@ -263,10 +264,7 @@ const main = async () => {
       label: `(b) @effect/ai, ${CONCURRENT} at once`,
       stretch: batches(() => ai.runPromise(batch((x) => toolkit.handle("inc", { x }))))
     },
-    {
-      label: `pipeline, ${CONCURRENT} at once`,
-      stretch: batches(() => system.runPromise(batch((x) => executor.execute("inc", { x }))))
-    },
+    concurrentOurs,
     `${BATCHES} x ${CONCURRENT} calls`
   )
 

@@ -21,6 +21,7 @@
  * @since 0.4.0
  */
 import {
+  type CallToolRequest,
   CallToolResultSchema,
   ErrorCode,
   type JSONRPCMessage,
@@ -33,10 +34,9 @@ import type { CallResult } from "./serverHandle.js"
 export type CallAnswer = { readonly ok: true; readonly result: CallResult } | { readonly ok: false; readonly error: unknown }
 
 /** What `tools/call` sends: the tool's name and its arguments. */
-export interface CallParams {
-  readonly name: string
-  readonly arguments: Record<string, unknown>
-}
+export type CallParams = CallToolRequest["params"]
+
+const connectionClosed = () => new McpError(ErrorCode.ConnectionClosed, "Connection closed")
 
 interface Pending {
   readonly answer: (answer: CallAnswer) => void
@@ -83,10 +83,10 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
       answer({ ok: false, error })
     }, timeoutMs)
     pending.set(id, { answer, timer })
-    if (write({ jsonrpc: "2.0", id, method: "tools/call", params: { name: params.name, arguments: params.arguments } })) return id
+    if (write({ jsonrpc: "2.0", id, method: "tools/call", params })) return id
     pending.delete(id)
     clearTimeout(timer)
-    answer({ ok: false, error: new McpError(ErrorCode.ConnectionClosed, "Connection closed") })
+    answer({ ok: false, error: connectionClosed() })
     return undefined
   }
 
@@ -118,7 +118,7 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     pending.clear()
     for (const call of calls) {
       clearTimeout(call.timer)
-      call.answer({ ok: false, error: new McpError(ErrorCode.ConnectionClosed, "Connection closed") })
+      call.answer({ ok: false, error: connectionClosed() })
     }
   }
 

@@ -184,6 +184,11 @@ export const startServerProcess = (
       tail = (tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS)
     })
 
+    /** The server's stdin, while messages can go to it. */
+    const writable = () => {
+      const stdin = child.stdin
+      return open && stdin !== null && !stdin.destroyed ? stdin : undefined
+    }
     // the last request sent: its params object and its id
     let lastParams: object | undefined
     let lastId: RequestId | undefined
@@ -196,8 +201,8 @@ export const startServerProcess = (
       },
       send: (message: JSONRPCMessage) =>
         new Promise<void>((resolve, reject) => {
-          const stdin = child.stdin
-          if (!open || stdin === null || stdin.destroyed) return reject(new Error("Not connected"))
+          const stdin = writable()
+          if (stdin === undefined) return reject(new Error("Not connected"))
           if ("method" in message && "id" in message && typeof message.params === "object") {
             lastParams = message.params
             lastId = message.id
@@ -208,8 +213,8 @@ export const startServerProcess = (
       close: () => Runtime.runPromise(runtime)(stop)
     }
     const calls = makeDirectCalls((message) => {
-      const stdin = child.stdin
-      if (!open || stdin === null || stdin.destroyed) return false
+      const stdin = writable()
+      if (stdin === undefined) return false
       stdin.write(serializeMessage(message))
       return true
     })

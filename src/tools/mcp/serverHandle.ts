@@ -36,6 +36,9 @@ import {
 } from "./connection.js"
 import { liveClock } from "./process.js"
 
+/** Why an interrupted call is cancelled on the server. */
+const INTERRUPTED = "the call was interrupted"
+
 /** The longest timer Node can set (ms): a call without a timeout of its own. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -235,7 +238,7 @@ export const openServer = (
       Effect.tryPromise(() =>
         connection.client.notification({
           method: "notifications/cancelled",
-          params: { requestId, reason: "the call was interrupted" }
+          params: { requestId, reason: INTERRUPTED }
         })
       ).pipe(Effect.catchAll((error) => Effect.logDebug(`MCP server "${name}": cancelling a call failed: ${String(error.error)}`)))
 
@@ -257,8 +260,8 @@ export const openServer = (
       timeoutMs: number | undefined,
       admit: () => E | undefined
     ) => {
-      // set once the SDK's `callTool` answered (a direct call forgets its own answered calls)
-      let settled = false
+      // the request to cancel on an interruption: forgotten once the SDK's `callTool` answered
+      // (the call table forgets its own answered calls)
       let viaSdk = false
       let requestId: RequestId | undefined
       const request = Effect.async<CallResult, McpCallError | E>((resume) => {
@@ -279,11 +282,11 @@ export const openServer = (
         viaSdk = true
         connection.client.callTool(params, undefined, { timeout }).then(
           (result) => {
-            settled = true
+            requestId = undefined
             resume(Effect.succeed(result))
           },
           (error: unknown) => {
-            settled = true
+            requestId = undefined
             resume(failed(connection, tool, error, timeout))
           }
         )
@@ -292,8 +295,7 @@ export const openServer = (
       return Effect.onInterrupt(request, () => {
         if (requestId === undefined) return Effect.void
         const id = requestId
-        if (!viaSdk) return Effect.sync(() => connection.process.calls.cancel(id, "the call was interrupted"))
-        return settled ? Effect.void : cancel(connection, id)
+        return viaSdk ? cancel(connection, id) : Effect.sync(() => connection.process.calls.cancel(id, INTERRUPTED))
       })
     }
 
