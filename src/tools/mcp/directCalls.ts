@@ -28,7 +28,7 @@ import {
   McpError,
   type RequestId
 } from "@modelcontextprotocol/sdk/types.js"
-import type { CallResult } from "./serverHandle.js"
+import type { CallResult } from "./callRequest.js"
 
 /** How a call ended: its checked result, or the error the SDK's `request` would have thrown. */
 export type CallAnswer = { readonly ok: true; readonly result: CallResult } | { readonly ok: false; readonly error: unknown }

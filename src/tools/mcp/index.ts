@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "./bridge.js"
+export { McpCallError } from "./callRequest.js"
 export {
   type McpChangedPart,
   McpNotPending,
@@ -25,7 +26,7 @@ export {
   serveMcp,
   toCallToolResult
 } from "./server.js"
-export { McpCallError, type ServerStatus as McpServerStatus } from "./serverHandle.js"
+export type { ServerStatus as McpServerStatus } from "./serverHandle.js"
 export {
   type McpCommandOptions,
   type McpStdioOptions,

@@ -25,11 +25,12 @@ import type { McpToolChanged } from "../../domain/errors.js"
 import { ToolError, ToolTimeout } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
+import type { CallResult } from "./callRequest.js"
 import type { McpToolDefinition } from "./changes.js"
 import type { McpTool } from "./connection.js"
 import { proxyName } from "./names.js"
 import { makeRawTool } from "./rawTool.js"
-import type { CallResult, ServerHandle } from "./serverHandle.js"
+import type { ServerHandle } from "./serverHandle.js"
 
 /** The default timeout of a proxied call. */
 export const DEFAULT_CALL_TIMEOUT = Duration.seconds(60)

@@ -14,15 +14,13 @@
  *
  * @since 0.1.0
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
-import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
+import { type CallResult, type McpCallError, needingCallTool, sendCall } from "./callRequest.js"
 import type { McpServerConfig } from "./config.js"
 import {
   type Connection,
@@ -35,40 +33,6 @@ import {
   withProcessState
 } from "./connection.js"
 import { liveClock } from "./process.js"
-
-/** Why an interrupted call is cancelled on the server. */
-const INTERRUPTED = "the call was interrupted"
-
-/** The longest timer Node can set (ms): a call without a timeout of its own. */
-const MAX_TIMER_MS = 2 ** 31 - 1
-
-/** The `data` of the SDK's own request timeout, for a call with `timeoutMs`. */
-const ownTimeout = (data: unknown, timeoutMs: number): boolean =>
-  typeof data === "object" && data !== null && Reflect.get(data, "timeout") === timeoutMs
-
-/**
- * The tools of a listing that need the SDK's `callTool`: those with an `outputSchema` (it
- * checks their structured content) or that require task-based execution (it refuses them).
- * Every other tool's calls go through the connection's own call table (`directCalls.ts`).
- */
-const needingCallTool = (tools: ReadonlyArray<McpTool>): ReadonlySet<string> =>
-  new Set(tools.filter((t) => t.outputSchema !== undefined || t.execution?.taskSupport === "required").map((t) => t.name))
-
-/** What `tools/call` answered. */
-export type CallResult = Awaited<ReturnType<Client["callTool"]>>
-
-/** A call to a server's tool failed (not an `isError` answer: the call itself). */
-export class McpCallError extends Data.TaggedError("McpCallError")<{
-  readonly server: string
-  readonly tool: string
-  readonly reason: string
-  /** The call's `timeoutMs` passed without an answer (the server was told to cancel it). */
-  readonly timedOut?: boolean
-}> {
-  override get message(): string {
-    return `MCP server "${this.server}", tool "${this.tool}": ${this.reason}`
-  }
-}
 
 /** Where a server stands. */
 export interface ServerStatus {
@@ -217,94 +181,13 @@ export const openServer = (
       }))
     })
 
-    const failed = (
-      connection: Connection,
-      tool: string,
-      error: unknown,
-      timeoutMs: number
-    ): Effect.Effect<never, McpCallError> => {
-      // the SDK's own timer (it sent notifications/cancelled), not an error answer of the server
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && ownTimeout(error.data, timeoutMs)) {
-        return Effect.fail(new McpCallError({ server: name, tool, reason: `no answer within ${timeoutMs} ms`, timedOut: true }))
-      }
-      const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed
-      const reason = closed
-        ? withProcessState(connection.process, "the server closed the connection during the call")
-        : Effect.succeed(errorText(error))
-      return Effect.flatMap(reason, (text) => Effect.fail(new McpCallError({ server: name, tool, reason: text })))
-    }
-
-    const cancel = (connection: Connection, requestId: RequestId) =>
-      Effect.tryPromise(() =>
-        connection.client.notification({
-          method: "notifications/cancelled",
-          params: { requestId, reason: INTERRUPTED }
-        })
-      ).pipe(Effect.catchAll((error) => Effect.logDebug(`MCP server "${name}": cancelling a call failed: ${String(error.error)}`)))
-
-    /**
-     * One request, in one `Effect.async`: no `AbortSignal` (the request's id is enough to
-     * cancel it), and no step more than the call needs. A tool without an `outputSchema` is
-     * called through the connection's own call table (`directCalls.ts`), at about half the
-     * SDK client's cost a call; the others through the SDK's `callTool`, which checks their
-     * structured content. An interruption cancels the request on the server through
-     * `onInterrupt`, not a canceler returned by the `async`: `Effect.async` wraps a canceler in
-     * more frames than `onInterrupt` alone, and their garbage cost about 6 µs of CPU a call
-     * (measured on a call that waits for one `setImmediate`: 16.6 µs with a canceler, 10.4
-     * with `onInterrupt`, 6.6 with neither).
-     */
-    const send = <E>(
-      connection: Connection,
-      tool: string,
-      args: Readonly<Record<string, unknown>>,
-      timeoutMs: number | undefined,
-      admit: () => E | undefined
-    ) => {
-      // the request to cancel on an interruption: forgotten once the SDK's `callTool` answered
-      // (the call table forgets its own answered calls)
-      let viaSdk = false
-      let requestId: RequestId | undefined
-      const request = Effect.async<CallResult, McpCallError | E>((resume) => {
-        const refused = admit()
-        // refused: nothing was sent, so there is no request id to cancel
-        if (refused !== undefined) return resume(Effect.fail(refused))
-        const params = { name: tool, arguments: { ...args } }
-        // the call's deadline: the request's own timer, which also cancels it on the server
-        const timeout = timeoutMs ?? MAX_TIMER_MS
-        if (!viaCallTool.has(tool)) {
-          requestId = connection.process.calls.call(
-            params,
-            timeout,
-            (answer) => resume(answer.ok ? Effect.succeed(answer.result) : failed(connection, tool, answer.error, timeout))
-          )
-          return
-        }
-        viaSdk = true
-        connection.client.callTool(params, undefined, { timeout }).then(
-          (result) => {
-            requestId = undefined
-            resume(Effect.succeed(result))
-          },
-          (error: unknown) => {
-            requestId = undefined
-            resume(failed(connection, tool, error, timeout))
-          }
-        )
-        requestId = connection.process.requestIdOf(params)
-      })
-      return Effect.onInterrupt(request, () => {
-        if (requestId === undefined) return Effect.void
-        const id = requestId
-        return viaSdk ? cancel(connection, id) : Effect.sync(() => connection.process.calls.cancel(id, INTERRUPTED))
-      })
-    }
-
     const call: ServerHandle["call"] = (tool, args, timeoutMs, admit) =>
       Effect.suspend(() => {
         const now = state
         return now._tag === "Up" && now.connection.isOpen()
-          ? send(now.connection, tool, args, timeoutMs, admit)
-          : Effect.flatMap(current, (connection) => send(connection, tool, args, timeoutMs, admit))
+          ? sendCall({ server: name, connection: now.connection, viaCallTool, tool, args, timeoutMs, admit })
+          : Effect.flatMap(current, (connection) =>
+            sendCall({ server: name, connection, viaCallTool, tool, args, timeoutMs, admit }))
       })
 
     /** Lists the current connection's tools and hands them on, unless a restart came in between. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { capText, definitionOf, resultText as textOf } from "../../../src/tools/mcp/proxy.js"
-import type { CallResult } from "../../../src/tools/mcp/serverHandle.js"
+import type { CallResult } from "../../../src/tools/mcp/callRequest.js"
 
 /** An answer as a server may send it, past what the SDK's types promise (the proxy does not trust them). */
 const resultText = (answer: Readonly<Record<string, unknown>>): string => textOf(answer as CallResult)
