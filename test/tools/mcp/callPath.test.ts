@@ -1,8 +1,9 @@
 /**
- * How a proxied call reaches its server. A tool without an `outputSchema` is called with the
- * SDK's `request` straight (its `callTool` would add only an `async` step); one with an
- * `outputSchema` goes through `callTool`, which checks the structured content. An interrupted
- * call is cancelled on the server by its request's id, the one the transport saw last.
+ * How a proxied call reaches its server. A tool without an `outputSchema` is called through
+ * the connection's own call table (`directCalls.ts`); one with an `outputSchema` goes through
+ * the SDK's `callTool`, which checks the structured content. Either way, an interrupted call
+ * is cancelled on the server by its own request's id: the table's, or (for `callTool`) the one
+ * the transport saw when the request went out.
  */
 import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
@@ -15,10 +16,11 @@ import { bridged, eventually, fast, nodeServer } from "./helpers.js"
 const ws = makeTempDirSync("mcp-call-path-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 const cancelLog = path.join(ws, "cancelled.log")
+const shapedCancelLog = path.join(ws, "shaped-cancelled.log")
 
 const system = bridged(ws, {
   echo: nodeServer("echo.mjs", ["--cancel-log", cancelLog], { requiresConfirmation: false }),
-  shaped: nodeServer("shaped.mjs")
+  shaped: nodeServer("shaped.mjs", ["--cancel-log", shapedCancelLog])
 }, fast)
 
 const execute = (name: string, args: unknown) => Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args))
@@ -34,6 +36,18 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", 
       expect(yield* eventually(() => fs.existsSync(cancelLog), 2000)).toBe(true)
       expect(fs.readFileSync(cancelLog, "utf8")).toBe("cancelled 2500\n")
       expect(yield* execute("echo__echo", { text: "after" })).toMatchObject({ success: true, output: "after" })
+    }))
+
+  it.effect("with an outputSchema, interrupted, is cancelled on the server by its id, while the next call goes on", () =>
+    Effect.gen(function*() {
+      const slow = yield* Effect.fork(execute("shaped__wait", { ms: 2500 }))
+      yield* Effect.sleep("150 millis")
+      // sent after the slow one and answered: the id to cancel is still the slow one's
+      expect(yield* execute("shaped__wait", { ms: 1 })).toMatchObject({ success: true, output: "{\"n\":1}" })
+      yield* Fiber.interrupt(slow)
+      expect(yield* eventually(() => fs.existsSync(shapedCancelLog), 2000)).toBe(true)
+      expect(fs.readFileSync(shapedCancelLog, "utf8")).toBe("cancelled 2500\n")
+      expect(yield* execute("shaped__count", { n: 4 })).toMatchObject({ success: true, output: "{\"n\":4}" })
     }))
 
   it.effect("with an outputSchema, has its structured content checked by the SDK", () =>
