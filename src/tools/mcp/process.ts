@@ -37,7 +37,7 @@ import * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { type ChildProcess, spawn } from "node:child_process"
-import { oneLine } from "../shared/sanitize.js"
+import { oneLineTail } from "../shared/sanitize.js"
 import type { McpServerConfig } from "./config.js"
 import { type DirectCalls, makeDirectCalls } from "./directCalls.js"
 
@@ -45,6 +45,8 @@ import { type DirectCalls, makeDirectCalls } from "./directCalls.js"
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 /** How much of a server's stderr is kept for messages. */
 const STDERR_TAIL_CHARS = 2048
+/** How much of its end a message shows (what a server says last is what matters). */
+const STDERR_SHOWN_CHARS = 500
 
 /** A server process could not be started. */
 export class SpawnFailed extends Data.TaggedError("SpawnFailed")<{
@@ -153,6 +155,8 @@ export const startServerProcess = (
     let stopRequested = false
     let endedOnItsOwn = false
     let tail = ""
+    // more came than the tail keeps
+    let tailCut = false
 
     const exited = Deferred.await(exitedDeferred)
     const stopWith = (child: ChildProcess): Effect.Effect<void> =>
@@ -181,7 +185,9 @@ export const startServerProcess = (
     const stop = Effect.uninterruptible(stopWith(child))
     const decoder = new TextDecoder()
     child.stderr?.on("data", (chunk: Buffer) => {
-      tail = (tail + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL_CHARS)
+      const more = tail + decoder.decode(chunk, { stream: true })
+      tailCut ||= more.length > STDERR_TAIL_CHARS
+      tail = more.slice(-STDERR_TAIL_CHARS)
     })
 
     /** The server's stdin, while messages can go to it. */
@@ -260,7 +266,7 @@ export const startServerProcess = (
       requestIdOf: (params) => (params === lastParams ? lastId : undefined),
       exited,
       endedOnItsOwn: () => endedOnItsOwn,
-      stderrTail: () => oneLine(tail, 500),
+      stderrTail: () => oneLineTail(tail, STDERR_SHOWN_CHARS, { truncated: tailCut }),
       stop
     }
   })

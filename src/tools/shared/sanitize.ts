@@ -65,3 +65,20 @@ export const oneLine = (text: string, maxChars: number, options: SanitizeOptions
   if (chars.length > maxChars) return `${chars.slice(0, maxChars).join("")}${ELLIPSIS}`
   return (text.length > window || options.truncated === true) && flat !== "" ? `${flat}${ELLIPSIS}` : flat
 }
+
+/**
+ * The end of `text` as one line, as `oneLine` makes it: the last `maxChars` code points,
+ * after "…" when anything came before them. For what matters most at its end, such as a
+ * process's stderr before it died. Only the last `window` code units are looked at; a text
+ * longer than that (or `truncated`: itself the end of a longer one) also starts with "…".
+ */
+export const oneLineTail = (text: string, maxChars: number, options: SanitizeOptions = {}): string => {
+  const window = Math.max(options.window ?? SANITIZE_WINDOW, maxChars)
+  const cut = text.length > window || options.truncated === true
+  // a text cut before it may start on the second half of a surrogate pair: it starts after it
+  const end = (text.length > window ? text.slice(-window) : text).replace(/^[\udc00-\udfff]/, "")
+  const flat = stripControls(end, { ...options, window, truncated: false }).replace(SPACES, " ").trim()
+  const chars = Array.from(flat)
+  if (chars.length > maxChars) return `${ELLIPSIS}${chars.slice(-maxChars).join("")}`
+  return cut && flat !== "" ? `${ELLIPSIS}${flat}` : flat
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Redactor, redactor } from "../../../src/tools/shared/redact.js"
-import { ELLIPSIS, oneLine, SANITIZE_WINDOW, stripControls } from "../../../src/tools/shared/sanitize.js"
+import { ELLIPSIS, oneLine, oneLineTail, SANITIZE_WINDOW, stripControls } from "../../../src/tools/shared/sanitize.js"
 
 /** Anything that could move the cursor, recolour, reorder or break a line. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
@@ -98,5 +98,31 @@ describe("sanitize", () => {
       stripControls("abcde", { window: 4, redact })
       stripControls("abc", { window: 4, redact, truncated: true })
       expect(seen).toEqual([false, true, true])
+    }))
+
+  it.effect("oneLineTail keeps the end: the last maxChars code points after an ellipsis; exactly maxChars is whole", () =>
+    Effect.sync(() => {
+      expect(oneLineTail("debug 1\ndebug 2\nfatal: no token\n", 400)).toBe("debug 1 debug 2 fatal: no token")
+      expect(oneLineTail("0123456789", 10)).toBe("0123456789")
+      expect(oneLineTail("0123456789", 9)).toBe(`${ELLIPSIS}123456789`)
+      // counted in code points, after control characters and white space are dealt with
+      expect(oneLineTail("\u001b[31mx😀\n\n y\u0000z", 4)).toBe(`${ELLIPSIS}😀 yz`)
+      expect(oneLineTail("\u001b[31mx😀\n\n y\u0000z", 5)).toBe("x😀 yz")
+      expect(oneLineTail("", 10)).toBe("")
+    }))
+
+  it.effect("oneLineTail looks at the last window code units only; a longer or truncated text starts with an ellipsis", () =>
+    Effect.sync(() => {
+      expect(oneLineTail("abcdefgh", 10, { window: 10 })).toBe("abcdefgh")
+      expect(oneLineTail(`${"x".repeat(100)}tail`, 10, { window: 10 })).toBe(`${ELLIPSIS}xxxxxxtail`)
+      expect(oneLineTail("tail", 10, { window: 10 })).toBe("tail")
+      expect(oneLineTail("tail", 10, { truncated: true })).toBe(`${ELLIPSIS}tail`)
+      // only white space left: nothing to mark
+      expect(oneLineTail("  \n ", 10, { truncated: true })).toBe("")
+      // a window that starts on the second half of a surrogate pair starts after it
+      expect(oneLineTail("a😀bcd", 3, { window: 4 })).toBe(`${ELLIPSIS}bcd`)
+      expect(oneLineTail("\ude00bcd", 10)).toBe("bcd")
+      // a text as long as its window is whole
+      expect(oneLineTail("😀bc", 3, { window: 4 })).toBe("😀bc")
     }))
 })
