@@ -23,6 +23,8 @@ export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 
 /** Most tools taken from one server. */
 export const MAX_TOOLS_PER_SERVER = 1000
+/** Most pages of one `tools/list` read (a server may page without end, or with empty pages). */
+export const MAX_TOOL_PAGES = 100
 /** Our name and version, as a client. */
 const CLIENT_INFO = { name: "effect-tool-system", version: "0.1.0" }
 
@@ -71,17 +73,23 @@ export interface ConnectOptions {
 }
 
 /**
- * Every page of the server's `tools/list` (at most `MAX_TOOLS_PER_SERVER` tools), each page
- * under `timeoutMs`. Fails with the SDK's error.
+ * The pages of the server's `tools/list`, all within `timeoutMs` (each page gets what is
+ * left of it): at most `MAX_TOOLS_PER_SERVER` tools from at most `MAX_TOOL_PAGES` pages, so a
+ * server that pages without end cannot hold a start or a refresh. Fails with the SDK's error
+ * (a page not answered in time: its request timeout).
  */
 export const listAllTools = async (client: Client, timeoutMs: number, signal: AbortSignal): Promise<Array<McpTool>> => {
+  const deadline = Date.now() + timeoutMs
   const tools: Array<McpTool> = []
   let cursor: string | undefined
+  let pages = 0
   do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal })
+    const left = Math.max(1, deadline - Date.now())
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: left, signal })
     tools.push(...page.tools)
     cursor = page.nextCursor
-  } while (cursor !== undefined && tools.length < MAX_TOOLS_PER_SERVER)
+    pages += 1
+  } while (cursor !== undefined && tools.length < MAX_TOOLS_PER_SERVER && pages < MAX_TOOL_PAGES)
   return tools.slice(0, MAX_TOOLS_PER_SERVER)
 }
 
