@@ -37,6 +37,7 @@ import {
   sameDefinition
 } from "./changes.js"
 import type { McpTool } from "./connection.js"
+import { takeListing } from "./listingLimits.js"
 import { proxyName, type ProxyTarget } from "./names.js"
 import { definitionOf, makeProxy, PROXY_VERSION } from "./proxy.js"
 import type { ServerHandle } from "./serverHandle.js"
@@ -250,7 +251,7 @@ export const makeCatalog = (
     const apply: Catalog["apply"] = (handle, tools) =>
       lock.withPermits(1)(Effect.gen(function*() {
         const seen = new Set<string>()
-        for (const tool of tools) {
+        for (const tool of yield* takeListing(handle.name, tools)) {
           const name = proxyName(handle.name, tool.name)
           const entry = entries.get(name)
           if (seen.has(name) || (entry !== undefined && entry.handle !== handle)) {

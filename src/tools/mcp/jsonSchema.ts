@@ -20,6 +20,46 @@ import type { JsonSchema } from "../../domain/ToolSpec.js"
 const MAX_ISSUES = 20
 
 /**
+ * Most objects and arrays in one schema. ajv compiles a schema into code, about 0.1 ms of
+ * blocking work per object (500 levels deep: seconds); a real tool's schema holds tens to a
+ * few hundred.
+ */
+export const MAX_SCHEMA_NODES = 2000
+/** Deepest nesting of objects and arrays in one schema. */
+export const MAX_SCHEMA_DEPTH = 64
+
+/** How big a schema is, as far as it was looked at. */
+export interface SchemaSize {
+  /** Objects and arrays counted (at most `maxNodes + 1`). */
+  readonly nodes: number
+  /** Why it is too big to compile, when it is. */
+  readonly problem: string | undefined
+}
+
+/**
+ * Counts the objects and arrays of `schema` (itself included), without recursion and
+ * stopping at the first one past `maxNodes` or `MAX_SCHEMA_DEPTH`: a hostile schema costs at
+ * most `maxNodes` objects' worth of looking.
+ */
+export const schemaSize = (schema: unknown, maxNodes: number = MAX_SCHEMA_NODES): SchemaSize => {
+  if (typeof schema !== "object" || schema === null) return { nodes: 0, problem: undefined }
+  const tooMany = (nodes: number): SchemaSize => ({ nodes, problem: `it holds more than ${maxNodes} objects and arrays` })
+  if (maxNodes < 1) return tooMany(1)
+  const stack: Array<{ readonly value: object; readonly depth: number }> = [{ value: schema, depth: 1 }]
+  let nodes = 1
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (next.depth > MAX_SCHEMA_DEPTH) return { nodes, problem: `it is nested deeper than ${MAX_SCHEMA_DEPTH} levels` }
+    for (const child of Object.values(next.value)) {
+      if (typeof child !== "object" || child === null) continue
+      nodes += 1
+      if (nodes > maxNodes) return tooMany(nodes)
+      stack.push({ value: child, depth: next.depth + 1 })
+    }
+  }
+  return { nodes, problem: undefined }
+}
+
+/**
  * Patterns on re2js. A pattern it cannot run (a lookahead, a back-reference) is not checked
  * here; the server still validates its own arguments. ajv keys its cache of patterns by
  * `toString()`, so each one says what it is.
@@ -85,13 +125,15 @@ const issueOf = (error: ErrorObject): ArgumentIssue => {
 
 /**
  * Compiles a validator for `schema` (throws when ajv cannot compile it: a bad schema, a
- * remote `$ref`). A top-level object schema that says nothing of `additionalProperties`
- * refuses unknown properties, as native tools do; `effective` is the schema with that made
- * explicit (what the proxy shows models).
+ * remote `$ref`, one past `MAX_SCHEMA_NODES` or `MAX_SCHEMA_DEPTH`). A top-level object schema
+ * that says nothing of `additionalProperties` refuses unknown properties, as native tools do;
+ * `effective` is the schema with that made explicit (what the proxy shows models).
  */
 export const compileArgumentsValidator = (
   schema: JsonSchema
 ): { readonly validate: ArgumentsValidator; readonly effective: JsonSchema } => {
+  const { problem } = schemaSize(schema)
+  if (problem !== undefined) throw new Error(`the schema is too big to check arguments with: ${problem}`)
   const effective: JsonSchema = "additionalProperties" in schema || "unevaluatedProperties" in schema
     ? schema
     : { ...schema, additionalProperties: false }
