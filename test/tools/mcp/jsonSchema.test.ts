@@ -68,4 +68,21 @@ describe("compileArgumentsValidator", () => {
     expect(long[0]?.message).toHaveLength(200)
     expect(long[0]?.message.startsWith("must match pattern")).toBe(true)
   })
+
+  it("checks each pattern with its own expression, also across tools and flags; one re2js cannot run is not checked", () => {
+    const a = compileArgumentsValidator({ type: "object", properties: { s: { type: "string", pattern: "^a+$" } } })
+    const b = compileArgumentsValidator({
+      type: "object",
+      properties: { s: { type: "string", pattern: "^b+$" } },
+      patternProperties: { "^x": { type: "string", pattern: "^c+$" } }
+    })
+    expect(a.validate({ s: "aaa" })).toBeUndefined()
+    expect(b.validate({ s: "bbb", x1: "ccc" })).toBeUndefined()
+    expect(a.validate({ s: "bbb" })).toEqual([{ path: ["s"], message: "must match pattern \"^a+$\"" }])
+    expect(b.validate({ s: "aaa" })).toEqual([{ path: ["s"], message: "must match pattern \"^b+$\"" }])
+    expect(b.validate({ s: "b", x1: "b" })).toEqual([{ path: ["x1"], message: "must match pattern \"^c+$\"" }])
+    // a back-reference: re2js refuses it, so the server is left to check it
+    const backReference = compileArgumentsValidator({ type: "object", properties: { s: { type: "string", pattern: "^(a)\\1$" } } })
+    expect(backReference.validate({ s: "xyz" })).toBeUndefined()
+  })
 })
