@@ -53,10 +53,12 @@ export const errorText = (error: unknown): string => (error instanceof Error ? e
 
 /**
  * `reason`, plus how the process ended and the end of its stderr, when it ended by itself
- * (not when we stopped it, after a timeout say).
+ * (not when we stopped it, after a timeout say), or why we stopped it when it broke the protocol.
  */
-export const withProcessState = (process: ServerProcess, reason: string): Effect.Effect<string> =>
-  !process.endedOnItsOwn() ? Effect.succeed(reason) : Effect.map(
+export const withProcessState = (process: ServerProcess, reason: string): Effect.Effect<string> => {
+  const stoppedFor = process.stoppedFor()
+  if (stoppedFor !== undefined) return Effect.succeed(`${reason} (${stoppedFor})`)
+  return !process.endedOnItsOwn() ? Effect.succeed(reason) : Effect.map(
     // the exit event may come just after the pipe closes
     Effect.timeoutOption(process.exited, Duration.millis(300)).pipe(Effect.withClock(liveClock)),
     (exit) => {
@@ -65,6 +67,7 @@ export const withProcessState = (process: ServerProcess, reason: string): Effect
       return `${reason} (the server ${exit.value}${stderr === "" ? "" : `; stderr: ${stderr}`})`
     }
   )
+}
 
 /** Options of a connection. */
 export interface ConnectOptions {

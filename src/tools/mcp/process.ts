@@ -77,6 +77,8 @@ export interface ServerProcess {
   readonly endedOnItsOwn: () => boolean
   /** The last lines of its stderr, on one line (empty when it wrote none). */
   readonly stderrTail: () => string
+  /** Why we stopped it, when it broke the protocol (a message past the size cap). */
+  readonly stoppedFor: () => string | undefined
   /** Ends the process and the processes it started (idempotent). */
   readonly stop: Effect.Effect<void>
 }
@@ -157,6 +159,7 @@ export const startServerProcess = (
     let tail = ""
     // more came than the tail keeps
     let tailCut = false
+    let stoppedFor: string | undefined
 
     const exited = Deferred.await(exitedDeferred)
     const stopWith = (child: ChildProcess): Effect.Effect<void> =>
@@ -239,6 +242,7 @@ export const startServerProcess = (
         buffer.append(chunk)
       } catch (error) {
         // a message past the size cap: the connection is not usable any more
+        stoppedFor = `it was stopped: it sent a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`
         report(error)
         Runtime.runFork(runtime)(stop)
         return
@@ -267,6 +271,7 @@ export const startServerProcess = (
       exited,
       endedOnItsOwn: () => endedOnItsOwn,
       stderrTail: () => oneLineTail(tail, STDERR_SHOWN_CHARS, { truncated: tailCut }),
+      stoppedFor: () => stoppedFor,
       stop
     }
   })

@@ -173,6 +173,25 @@ describe("crashes and restarts", () => {
     }))
 })
 
+describe("an answer past the 10 MB message cap", () => {
+  it.scopedLive("fails its call, stops the server (no unbounded buffer), and the next call restarts it", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-oversized-")
+      const { bridge, scope, system } = yield* open(ws, {
+        huge: nodeServer("echo.mjs", [], { requiresConfirmation: false })
+      })
+      const before = (yield* bridge.servers)[0]?.pid ?? 0
+      const r = yield* system.execute("huge__big", { n: 11 * 1024 * 1024 })
+      expect(r).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(r.error).toContain("the server closed the connection during the call (it was stopped: it sent a message over 10 MB)")
+      expect(yield* eventually(() => !alive(before), 5000)).toBe(true)
+      const again = yield* system.execute("huge__big", { n: 10 })
+      expect(again).toMatchObject({ success: true, output: "x".repeat(10) })
+      expect((yield* bridge.servers)[0]).toMatchObject({ state: "up", restarts: 1 })
+      yield* Scope.close(scope, Exit.void)
+    }), 60_000)
+})
+
 describe("the end of the scope", () => {
   it.scopedLive("ends every server process and the processes they started, and unregisters the proxies", () =>
     Effect.gen(function*() {
