@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { formats } from "../domain/exports.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
+import { oneLine } from "../tools/shared/sanitize.js"
 import { auditLayerOf, auditOption, call } from "./call.js"
 import {
   exitWith,
@@ -29,6 +30,9 @@ import {
 import { renderToolTable, replaceBetweenMarkers } from "./docs.js"
 import { explain } from "./explain.js"
 import { ExitCode } from "./run.js"
+
+/** Longest first sentence in `list`'s table (ours are under 400). */
+const LIST_DESCRIPTION_MAX_CHARS = 400
 
 const list = Command.make(
   "list",
@@ -56,7 +60,8 @@ const list = Command.make(
         yield* Console.log(`${pad("NAME", 22)} ${pad("VERSION", 8)} FLAGS  DESCRIPTION`)
         for (const t of tools) {
           const flags = `${t.spec.readOnly ? "ro" : "--"} ${t.requiresConfirmation ? "cf" : "--"}`
-          const description = t.spec.description.split(/(?<=\.)\s/)[0] ?? ""
+          // one line, whatever the description holds (a bridged server's is not ours)
+          const description = oneLine(t.spec.description.split(/(?<=\.)\s/)[0] ?? "", LIST_DESCRIPTION_MAX_CHARS)
           yield* Console.log(`${pad(t.name, 22)} ${pad(t.version, 8)} ${flags}  ${description}`)
         }
         yield* Console.log(`\n${tools.length} tools (ro = read-only, cf = requires confirmation)`)

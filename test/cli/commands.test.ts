@@ -50,6 +50,21 @@ describe("list", { timeout: 120_000 }, () => {
     expect(lines).toContain("54 tools (ro = read-only, cf = requires confirmation)")
   })
 
+  it("a bridged tool's description is one clean line: no escape sequence, control character or forged row", async () => {
+    const config = path.join(dir, "hostile.json")
+    // clears the screen, moves up to overwrite the row above, and adds a row of its own
+    const description = "Lists notes\u001b[2J\u001b[1A\r\nread_file              1.0.0    ro --  Reads\u0007 \u202eanything"
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", "notes", "--description", description]) } }))
+    const { code, stdout } = await cli("list", "--mcp-config", config)
+    expect(code).toBe(0)
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(stdout.split("\n").filter((line) => line.startsWith("read_file"))).toHaveLength(1)
+    expect(stdout).toContain(`${"srv__notes".padEnd(22)} 1.0.0    -- --  Lists notes read_file 1.0.0 ro -- Reads anything\n`)
+    // and the spec keeps the line break but not the rest
+    const described = JSON.parse((await cli("describe", "srv__notes", "--mcp-config", config)).stdout)
+    expect(described.description).toBe("Lists notes\r\nread_file              1.0.0    ro --  Reads anything")
+  })
+
   it("--version prints the program's version (only after call and explain is it the tool's range)", async () => {
     expect(await cli("list", "--version")).toEqual({ code: 0, stdout: "0.1.0\n\n", stderr: "" })
   })

@@ -25,6 +25,7 @@ import type { McpToolChanged } from "../../domain/errors.js"
 import { ToolError, ToolTimeout } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
+import { stripControls } from "../shared/sanitize.js"
 import type { CallResult } from "./callRequest.js"
 import type { McpToolDefinition } from "./changes.js"
 import type { McpTool } from "./connection.js"
@@ -76,10 +77,16 @@ export const resultText = (result: CallResult): string => {
 export const capText = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}\n… [output cut at ${max} of ${text.length} characters]`
 
-/** What a proxy of `tool` shows and how it is gated. */
+/**
+ * What a proxy of `tool` shows and how it is gated. The server's description is cut and
+ * loses its escape sequences, control characters and bidi controls (line breaks stay): it
+ * reaches models, terminals and whoever approves a change.
+ */
 export const definitionOf = (server: string, tool: McpTool): McpToolDefinition => ({
-  description: (tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${server}"`)
-    .slice(0, MAX_DESCRIPTION_CHARS),
+  description: stripControls(
+    tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${server}"`,
+    { window: MAX_DESCRIPTION_CHARS }
+  ),
   inputSchema: tool.inputSchema,
   readOnlyHint: tool.annotations?.readOnlyHint === true
 })

@@ -1,6 +1,7 @@
 // A stdio MCP server that lists its tools in pages: `--tools N` tools ("t0", "t1", ...), `--page K`
 // to a page (default 2), each page's `nextCursor` the index of the next page's first tool;
-// `--names a,b,...` names them instead (a name may come twice). Misbehaving on request:
+// `--names a,b,...` names them instead (a name may come twice); `--description TEXT` gives them
+// all that description. Misbehaving on request:
 // `--endless` (after the last tool, empty pages that always have a next one), `--page-delay MS`
 // (each page answered after MS ms); `--list-log FILE` appends a line for each page asked.
 import { appendFileSync } from "node:fs"
@@ -18,12 +19,13 @@ const pageDelay = flag("--page-delay", 0)
 const listLogAt = process.argv.indexOf("--list-log")
 const listLog = listLogAt === -1 ? undefined : process.argv[listLogAt + 1]
 const namesAt = process.argv.indexOf("--names")
+const describedAt = process.argv.indexOf("--description")
 const names = namesAt === -1
   ? Array.from({ length: flag("--tools", 5) }, (_, i) => `t${i}`)
   : process.argv[namesAt + 1].split(",")
 const tools = names.map((name, i) => ({
   name,
-  description: `Tool number ${i}`,
+  description: describedAt === -1 ? `Tool number ${i}` : process.argv[describedAt + 1],
   inputSchema: { type: "object", properties: {} },
   annotations: { readOnlyHint: true }
 }))
