@@ -15,15 +15,36 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import { stripControls } from "../tools/shared/sanitize.js"
 
 /** Exit codes of the executable (`call` documents them in the README). */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, pathTraversal: 3 } as const
 
-/** Effect's default logger replaced by the pretty logger on stderr (colored when stderr is a terminal). */
+/** Most characters of one log message on the terminal. */
+const LOG_MESSAGE_MAX_CHARS = 64 * 1024
+
+/**
+ * A log message as the terminal gets it: without escape sequences, control characters and
+ * bidi controls. Messages carry what servers and tools said (a bridged server's tool name, an
+ * error's text), which must not move the cursor or recolour the screen.
+ */
+const cleanMessage = (message: unknown): unknown =>
+  typeof message === "string"
+    ? stripControls(message, { window: LOG_MESSAGE_MAX_CHARS })
+    : Array.isArray(message)
+    ? message.map(cleanMessage)
+    : message
+
+/**
+ * Effect's default logger replaced by the pretty logger on stderr (colored when stderr is a
+ * terminal), its messages cleaned of escape sequences and control characters.
+ */
 export const stderrLogger: Layer.Layer<never> = Layer.suspend(() =>
   Logger.replace(
     Logger.defaultLogger,
-    Logger.prettyLogger({ stderr: true, colors: process.stderr.isTTY === true })
+    Logger.prettyLogger({ stderr: true, colors: process.stderr.isTTY === true }).pipe(
+      Logger.mapInputOptions((options) => ({ ...options, message: cleanMessage(options.message) }))
+    )
   )
 )
 

@@ -65,6 +65,17 @@ describe("list", { timeout: 120_000 }, () => {
     expect(described.description).toBe("Lists notes\r\nread_file              1.0.0    ro --  Reads anything")
   })
 
+  it("a log line is clean too: a bridged tool's name with escape sequences is logged without them", async () => {
+    const config = path.join(dir, "hostile-names.json")
+    // the second of two equal names is skipped with a warning that names it
+    const name = "notes\u001b]0;pwned\u0007\u001b[2J\u202e"
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", `${name},${name}`]) } }))
+    const { code, stderr } = await cli("list", "--mcp-config", config)
+    expect(code).toBe(0)
+    expect(stderr).toContain(`MCP server "srv": tool "notes" skipped: the name "srv__`)
+    expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+  })
+
   it("--version prints the program's version (only after call and explain is it the tool's range)", async () => {
     expect(await cli("list", "--version")).toEqual({ code: 0, stdout: "0.1.0\n\n", stderr: "" })
   })
