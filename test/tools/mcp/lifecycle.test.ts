@@ -61,6 +61,21 @@ describe("fail-open start", () => {
     }))
 })
 
+describe("start", () => {
+  it.scopedLive("starts the servers side by side: two that each wait for the other both come up", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-side-by-side-")
+      const [a, b] = [path.join(ws, "a.started"), path.join(ws, "b.started")]
+      const { bridge, scope } = yield* open(ws, {
+        a: nodeServer("rendezvous.mjs", ["--mine", a, "--theirs", b]),
+        b: nodeServer("rendezvous.mjs", ["--mine", b, "--theirs", a])
+      })
+      expect(bridge.skipped).toEqual([])
+      expect([...bridge.proxies.keys()].sort()).toEqual(["a__ping", "b__ping"])
+      yield* Scope.close(scope, Exit.void)
+    }))
+})
+
 describe("crashes and restarts", () => {
   it.scopedLive("a crash ends the pending call with a clear error; the next call restarts the server once; others are not affected", () =>
     Effect.gen(function*() {
