@@ -76,6 +76,30 @@ describe("start", () => {
     }))
 })
 
+describe("a server's process", () => {
+  it.scopedLive("gets the configured env and cwd over a minimal environment: none of the host's other variables", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-environment-")
+      // a secret of the host's, which no server is given
+      process.env.ETS_TEST_HOST_SECRET = "s3cret"
+      yield* Effect.addFinalizer(() => Effect.sync(() => delete process.env.ETS_TEST_HOST_SECRET))
+      const { scope, system } = yield* open(ws, {
+        env: nodeServer("environment.mjs", [], { env: { SERVER_TOKEN: "t0k3n" }, cwd: ws })
+      })
+      const r = yield* system.execute("env__environment", { names: ["SERVER_TOKEN", "ETS_TEST_HOST_SECRET", "PATH", "HOME"] })
+      expect(r.success).toBe(true)
+      const seen: { cwd: string; variables: Record<string, string | null> } = JSON.parse(String(r.output))
+      expect(seen.cwd).toBe(ws)
+      expect(seen.variables).toEqual({
+        SERVER_TOKEN: "t0k3n",
+        ETS_TEST_HOST_SECRET: null,
+        PATH: process.env.PATH,
+        HOME: process.env.HOME
+      })
+      yield* Scope.close(scope, Exit.void)
+    }))
+})
+
 describe("crashes and restarts", () => {
   it.scopedLive("a crash ends the pending call with a clear error; the next call restarts the server once; others are not affected", () =>
     Effect.gen(function*() {
