@@ -71,4 +71,16 @@ describe("writeFileAtomic", () => {
       expect(Either.isLeft(asFifo) && asFifo.left.reason).toBe("NotRegularFile")
       expect(Fs.readdirSync(dir).sort()).toEqual(["pipe", "sub"])
     }))
+
+  it.effect("a missing directory outside the root is not created: the write is refused as a changed path", () =>
+    Effect.gen(function*() {
+      const outside = makeTempDirSync("atomic-write-outside-")
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(outside, { recursive: true, force: true })))
+      for (const file of [Path.join(outside, "new", "x.txt"), Path.join(Path.dirname(root), "atomic-write-missing", "x.txt")]) {
+        const refused = yield* Effect.either(writeFileAtomic(root, file, "x"))
+        expect(Either.isLeft(refused) && refused.left.reason).toBe("Changed")
+        expect(Either.isLeft(refused) && refused.left.message).toContain("its directories were created")
+        expect(Fs.existsSync(Path.dirname(file))).toBe(false)
+      }
+    }).pipe(Effect.scoped))
 })
