@@ -64,12 +64,24 @@ const blockText = (block: Readonly<Record<string, unknown>>): string => {
   }
 }
 
+/**
+ * Structured content as JSON; named, not shown, when it is nested too deep for
+ * `JSON.stringify` (a server's answer may be nested a hundred thousand levels).
+ */
+const jsonText = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? ""
+  } catch {
+    return "[structured content nested too deep to show]"
+  }
+}
+
 /** A call's answer as text: its content blocks, or its structured content as JSON. */
 export const resultText = (result: CallResult): string => {
   const content = Array.isArray(result.content) ? result.content : []
   if (content.length > 0) return content.map((block) => blockText(block)).join("\n")
-  if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent)
-  if ("toolResult" in result) return JSON.stringify(result.toolResult) ?? ""
+  if (result.structuredContent !== undefined) return jsonText(result.structuredContent)
+  if ("toolResult" in result) return jsonText(result.toolResult)
   return ""
 }
 

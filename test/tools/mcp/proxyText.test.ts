@@ -52,6 +52,12 @@ describe("resultText", () => {
     expect(resultText({ content: "not a list" })).toBe("")
     expect(resultText({})).toBe("")
   })
+
+  it("names structured content nested too deep for JSON.stringify instead of throwing", () => {
+    const deep = JSON.parse(`${"{\"a\":".repeat(100_000)}1${"}".repeat(100_000)}`)
+    expect(resultText({ content: [], structuredContent: deep })).toBe("[structured content nested too deep to show]")
+    expect(resultText({ toolResult: deep })).toBe("[structured content nested too deep to show]")
+  })
 })
 
 describe("capText", () => {
@@ -68,6 +74,9 @@ describe("definitionOf", () => {
     expect(definitionOf("srv", { name: "t", title: "The T", inputSchema: schema }).description).toBe("The T")
     expect(definitionOf("srv", { name: "t", inputSchema: schema }).description).toBe("The tool \"t\" of the MCP server \"srv\"")
     expect(definitionOf("srv", { name: "t", description: "d".repeat(5000), inputSchema: schema }).description).toBe("d".repeat(4096))
+    // escape sequences, control characters and bidi controls go; line breaks and tabs stay
+    expect(definitionOf("srv", { name: "t", description: "a\u001b[2J\u0007\u202eb\n\tc", inputSchema: schema }).description)
+      .toBe("ab\n\tc")
   })
 
   it("takes readOnlyHint only when it is true", () => {
