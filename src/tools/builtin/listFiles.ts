@@ -7,6 +7,7 @@
  * 3 entries in src matching "*" (this level only):
  * [dir]  src/deep/
  * [file] src/index.ts (1234 bytes)
+ * [other] src/events (FIFO)
  * ```
  * The directory is walked by `shared/safeFsWalk.ts` (each directory opened without following a
  * link and checked to be where it should be) and each path below it, relative to it, is matched
@@ -31,6 +32,7 @@ import { defaultPath, WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make } from "../define.js"
 import { openDirectory } from "../shared/safeFs.js"
+import { kindOf } from "../shared/safeFsNode.js"
 import { statEntries, walk, type WalkEntry } from "../shared/safeFsWalk.js"
 import { directoryFailure, escapingPattern } from "../shared/walkArguments.js"
 
@@ -187,6 +189,10 @@ export const listFiles = make(TOOL, {
       const lines = shown.map((entry) => {
         if (entry.kind === "directory") return `[dir]  ${entry.shown}/`
         const info = sizes.get(entry.dir)?.get(entry.name)
+        if (entry.kind === "other") {
+          // a FIFO, a socket, a device: named for what it is, not called a file
+          return `[other] ${entry.shown} (${info !== undefined && Either.isRight(info) ? kindOf(info.right) : "not a regular file"})`
+        }
         return info === undefined || Either.isLeft(info)
           ? `[file] ${entry.shown} (size unknown: ${info === undefined ? "not found" : info.left.message})`
           : `[file] ${entry.shown} (${info.right.size} bytes)`

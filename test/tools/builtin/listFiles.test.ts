@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../src/index.js"
@@ -284,6 +285,20 @@ describe("list_files", () => {
       expect(file.errorCode).toBe("TOOL_ERROR")
       expect(file.error).toBe("\"README.md\" is a file, not a directory")
     }))
+
+  it.effect("a FIFO or a socket is listed as [other] with its kind, not as a file, and never opened", () =>
+    Effect.gen(function*() {
+      const special = yield* tempDir("list-files-special-")
+      ChildProcess.execFileSync("mkfifo", [Path.join(special, "pipe")])
+      const server = Net.createServer()
+      yield* Effect.acquireRelease(
+        Effect.async<void>((resume) => server.listen(Path.join(special, "sock"), () => resume(Effect.void))),
+        () => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+      )
+      Fs.writeFileSync(Path.join(special, "plain.txt"), "abc")
+      const r = yield* list({}, special)
+      expect(entries(r.output)).toEqual(["[other] pipe (FIFO)", "[file] plain.txt (3 bytes)", "[other] sock (socket)"])
+    }).pipe(Effect.scoped))
 
   it.effect("rejects an empty pattern and a non-boolean recursive", () =>
     Effect.gen(function*() {
