@@ -9,7 +9,8 @@
  * to other servers are not affected: each server has its own handle.
  *
  * The server's tools are listed again on each `notifications/tools/list_changed` (several
- * notifications in a row make one listing) and by each restart; every such listing goes to
+ * notifications in a row make one listing, and listings are at least 200 ms apart) and by
+ * each restart; every such listing goes to
  * the listener (`listen`) before any call can reach the process it came from.
  *
  * @since 0.1.0
@@ -33,6 +34,13 @@ import {
   withProcessState
 } from "./connection.js"
 import { liveClock } from "./process.js"
+
+/**
+ * Shortest time between two listings taken on `list_changed`: the notifications of a server
+ * that floods them (one a millisecond made 380 listings in 1.5 s) are read as one listing
+ * an interval. The first notification is taken at once.
+ */
+const MIN_REFRESH_INTERVAL = Duration.millis(200)
 
 /** Where a server stands. */
 export interface ServerStatus {
@@ -218,7 +226,11 @@ export const openServer = (
     const listen: ServerHandle["listen"] = (next) =>
       Effect.suspend(() => {
         listener = next
-        return Effect.forever(Effect.zipRight(Queue.take(changed), refresh)).pipe(Effect.forkIn(parent), Effect.asVoid)
+        const pause = Effect.sleep(MIN_REFRESH_INTERVAL).pipe(Effect.withClock(liveClock))
+        return Effect.forever(Effect.zipRight(Effect.zipRight(Queue.take(changed), refresh), pause)).pipe(
+          Effect.forkIn(parent),
+          Effect.asVoid
+        )
       })
 
     const status = Effect.sync((): ServerStatus => {

@@ -292,8 +292,13 @@ describe("list_files", () => {
       ChildProcess.execFileSync("mkfifo", [Path.join(special, "pipe")])
       const server = Net.createServer()
       yield* Effect.acquireRelease(
-        Effect.async<void>((resume) => server.listen(Path.join(special, "sock"), () => resume(Effect.void))),
-        () => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+        Effect.async<void>((resume) => {
+          server.listen(Path.join(special, "sock"), () => resume(Effect.void))
+        }),
+        () =>
+          Effect.async<void>((resume) => {
+            server.close(() => resume(Effect.void))
+          })
       )
       Fs.writeFileSync(Path.join(special, "plain.txt"), "abc")
       const r = yield* list({}, special)

@@ -9,6 +9,8 @@
 //   remove   the tool "stable" goes away
 //   restore  "stable" comes back
 //   crash    the process exits (after answering)
+//   flood    for one second, a notifications/tools/list_changed every millisecond
+//   count    answers "listings N": how many times its tools were listed so far
 // --state FILE: the list's state is kept in FILE, so a restarted server comes up changed.
 // --calls FILE: each tools/call appends the tool's name to FILE (what reached the server).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -70,7 +72,11 @@ const tools = () => {
 
 const text = (t) => ({ content: [{ type: "text", text: t }] })
 const server = new Server({ name: "changing", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } })
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools() }))
+let listings = 0
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  listings += 1
+  return { tools: tools() }
+})
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const args = request.params.arguments ?? {}
   if (callsFile !== undefined) appendFileSync(callsFile, `${request.params.name}\n`)
@@ -92,6 +98,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
         else if (action === "remove") state.stable = false
         else if (action === "restore") state.stable = true
         else if (action === "crash") crash = true
+        else if (action === "flood") {
+          const until = Date.now() + 1000
+          const flood = setInterval(() => (Date.now() > until ? clearInterval(flood) : server.sendToolListChanged()), 1)
+        } else if (action === "count") return text(`listings ${listings}`)
       }
       save()
       if (args.notify !== false) await server.sendToolListChanged()
