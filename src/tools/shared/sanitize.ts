@@ -76,7 +76,7 @@ export const oneLineTail = (text: string, maxChars: number, options: SanitizeOpt
   const window = Math.max(options.window ?? SANITIZE_WINDOW, maxChars)
   const cut = text.length > window || options.truncated === true
   // a text cut before it may start on the second half of a surrogate pair: it starts after it
-  const end = (text.length > window ? text.slice(-window) : text).replace(/^[\udc00-\udfff]/, "")
+  const end = text.slice(-window).replace(/^[\udc00-\udfff]/, "")
   const flat = stripControls(end, { ...options, window, truncated: false }).replace(SPACES, " ").trim()
   const chars = Array.from(flat)
   if (chars.length > maxChars) return `${ELLIPSIS}${chars.slice(-maxChars).join("")}`

@@ -53,6 +53,10 @@ describe("schemaSize", () => {
     expect(schemaSize(withNodes(100_000), 5)).toEqual({ nodes: 6, problem: "it holds more than 5 objects and arrays" })
     expect(schemaSize({}, 0)).toEqual({ nodes: 1, problem: "it holds more than 0 objects and arrays" })
     expect(schemaSize("not an object")).toEqual({ nodes: 0, problem: undefined })
+    // a limit of one takes the schema itself
+    expect(schemaSize({ type: "string" }, 1)).toEqual({ nodes: 1, problem: undefined })
+    // null is a value, not an object (and is never looked into)
+    expect(schemaSize({ default: null, enum: [null, 1] })).toEqual({ nodes: 2, problem: undefined })
   })
 
   it("takes exactly MAX_SCHEMA_DEPTH levels; one more is a problem; a million levels are measured without recursion", () => {
@@ -88,6 +92,15 @@ describe("screenListing", () => {
     const room = screenListing([...nine, tool("a", withNodes(1995)), tool("b", withNodes(6)), tool("c", withNodes(5))])
     expect(room.taken.map((t) => t.name)).toEqual([...nine.map((t) => t.name), "a", "c"])
     expect(room.leftOut.map((t) => t.tool)).toEqual(["b"])
+  })
+
+  it("a schema too deep is left out for its depth, also when the budget left is exactly its size", () => {
+    const full = Array.from({ length: 9 }, (_, i) => tool(`t${i}`, withNodes(MAX_SCHEMA_NODES)))
+    const tooDeep = nested(MAX_SCHEMA_DEPTH + 1)
+    // 18,000 + 1,935 taken: 65 left, as many as the too-deep schema holds
+    const { leftOut } = screenListing([tool("deep", tooDeep), ...full, tool("filler", withNodes(1935)), tool("deep2", tooDeep)])
+    const depth = `its input schema is too big: it is nested deeper than ${MAX_SCHEMA_DEPTH} levels`
+    expect(leftOut).toEqual([{ tool: "deep", reason: depth }, { tool: "deep2", reason: depth }])
   })
 
   it("a schema too big on its own is left out with its own reason, and costs the budget nothing", () => {

@@ -124,5 +124,18 @@ describe("sanitize", () => {
       expect(oneLineTail("\ude00bcd", 10)).toBe("bcd")
       // a text as long as its window is whole
       expect(oneLineTail("😀bc", 3, { window: 4 })).toBe("😀bc")
+      // maxChars past the default window widens it
+      expect(oneLineTail("x".repeat(9000), 10_000)).toBe("x".repeat(9000))
+    }))
+
+  it.effect("oneLineTail redacts what it keeps, telling the redactor nothing was cut at its end", () =>
+    Effect.sync(() => {
+      const seen: Array<boolean | undefined> = []
+      const redact: Redactor = (text, options) => {
+        seen.push(options?.cutAtEnd)
+        return text.replaceAll("secret", "[REDACTED]")
+      }
+      expect(oneLineTail("the secret is out", 100, { redact, truncated: true })).toBe(`${ELLIPSIS}the [REDACTED] is out`)
+      expect(seen).toEqual([false])
     }))
 })
