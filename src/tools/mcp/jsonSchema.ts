@@ -94,7 +94,7 @@ const draft2019 = new Ajv2019(options)
 const draft2020 = new Ajv2020(options)
 
 const engineFor = (schema: JsonSchema) => {
-  // Stryker disable next-line StringLiteral: any text that names neither dialect reads as draft-07
+  // Stryker disable next-line StringLiteral: a text that names neither dialect reads as draft-07
   const dialect = typeof schema.$schema === "string" ? schema.$schema : ""
   if (dialect.includes("2020-12")) return draft2020
   if (dialect.includes("2019-09")) return draft2019

@@ -226,8 +226,10 @@ export const openServer = (
     const listen: ServerHandle["listen"] = (next) =>
       Effect.suspend(() => {
         listener = next
-        const pause = Effect.sleep(MIN_REFRESH_INTERVAL).pipe(Effect.withClock(liveClock))
-        return Effect.forever(Effect.zipRight(Effect.zipRight(Queue.take(changed), refresh), pause)).pipe(
+        return Queue.take(changed).pipe(
+          Effect.zipRight(refresh),
+          Effect.zipRight(Effect.sleep(MIN_REFRESH_INTERVAL).pipe(Effect.withClock(liveClock))),
+          Effect.forever,
           Effect.forkIn(parent),
           Effect.asVoid
         )

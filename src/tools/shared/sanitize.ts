@@ -52,6 +52,10 @@ export const stripControls = (text: string, options: SanitizeOptions = {}): stri
     : options.redact(clean, { cutAtEnd: options.truncated === true || text.length > window })
 }
 
+/** `stripControls`, then every run of white space one space, trimmed. */
+const flatten = (text: string, options: SanitizeOptions): string =>
+  stripControls(text, options).replace(SPACES, " ").trim()
+
 /**
  * `text` as one line: escape sequences and control characters removed, every run of white
  * space (line breaks included) one space, trimmed, and cut at `maxChars` code points with
@@ -60,7 +64,7 @@ export const stripControls = (text: string, options: SanitizeOptions = {}): stri
  */
 export const oneLine = (text: string, maxChars: number, options: SanitizeOptions = {}): string => {
   const window = Math.max(options.window ?? SANITIZE_WINDOW, maxChars)
-  const flat = stripControls(text, { ...options, window }).replace(SPACES, " ").trim()
+  const flat = flatten(text, { ...options, window })
   const chars = Array.from(flat)
   if (chars.length > maxChars) return `${chars.slice(0, maxChars).join("")}${ELLIPSIS}`
   return (text.length > window || options.truncated === true) && flat !== "" ? `${flat}${ELLIPSIS}` : flat
@@ -77,7 +81,7 @@ export const oneLineTail = (text: string, maxChars: number, options: SanitizeOpt
   const cut = text.length > window || options.truncated === true
   // a text cut before it may start on the second half of a surrogate pair: it starts after it
   const end = text.slice(-window).replace(/^[\udc00-\udfff]/, "")
-  const flat = stripControls(end, { ...options, window, truncated: false }).replace(SPACES, " ").trim()
+  const flat = flatten(end, { ...options, window, truncated: false })
   const chars = Array.from(flat)
   if (chars.length > maxChars) return `${ELLIPSIS}${chars.slice(-maxChars).join("")}`
   return cut && flat !== "" ? `${ELLIPSIS}${flat}` : flat
