@@ -1,9 +1,11 @@
 // @ts-check
+const run = (process.env.MUTATE_RUN ?? "mutation").replace(/[^\w.-]/g, "_")
+
 /**
  * StrykerJS, the project's mutation tester: `npm run mutate` (every file of `src/`, against the
  * `testFiles` below), or one folder with `npm run mutate -- --mutate 'src/domain/**\/*.ts'`.
  * Incremental: a rerun tests only the mutants whose code or covering tests changed since the
- * last run (reports/stryker-incremental.json); the report is reports/mutation/index.html.
+ * last run (reports/mutation/incremental.json); the report is reports/mutation/index.html.
  * Too slow for every CI run (src/domain alone: about 30 minutes on a shared 2-core machine);
  * run it after a change to the core. The TypeScript checker needs a tree that type-checks:
  * while one does not, add `--checkers ""` (type errors then count as killed or survived).
@@ -12,6 +14,14 @@
  * they are, with `// Stryker disable next-line <mutator>: <reason>` in the source;
  * `grep -rn "Stryker disable" src` lists them with their reasons. An equivalent mutant that
  * shares its line and mutator with a killable one is left unmarked (a mark would hide both).
+ *
+ * A run over one folder is named with `MUTATE_RUN` (default `mutation`): its report and its
+ * incremental file go to reports/<name>/, so the runs of several folders neither overwrite one
+ * another's reports nor throw away one another's incremental results:
+ *   MUTATE_RUN=ported-text npm run mutate -- --mutate 'src/tools/ported/text/**\/*.ts' \
+ *     --testFiles 'test/tools/ported/text/**\/*.test.ts'
+ * `npm run mutate:summary` adds the reports up into one table per folder (see
+ * scripts/mutation-summary.mjs, which also keeps each file's counts in mutation-scores.json).
  *
  * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
  */
@@ -56,8 +66,9 @@ export default {
   // The test files of the initial run: every one vitest.stryker.config.ts includes (each mutant
   // then runs those of its tests that reached it). A run over one folder is much shorter with
   // the tests of that folder only, e.g.
-  //   npm run mutate -- --mutate 'src/layers/**/*.ts' --testFiles 'test/layers/**/*.test.ts' 'test/domain/**/*.test.ts'
+  //   npm run mutate -- --mutate 'src/layers/**/*.ts' --testFiles 'test/layers/**/*.test.ts,test/domain/**/*.test.ts'
   //   npm run mutate -- --mutate 'src/tools/builtin/**/*.ts' --testFiles 'test/tools/builtin/**/*.test.ts'
+  // (`--testFiles` takes one comma-separated list), each with its own MUTATE_RUN name (above)
   testFiles: [
     "test/domain/**/*.test.ts",
     "test/interop/**/*.test.ts",
@@ -67,7 +78,7 @@ export default {
     "test/cli/**/*.test.ts"
   ],
   incremental: true,
-  incrementalFile: "reports/stryker-incremental.json",
+  incrementalFile: `reports/${run}/incremental.json`,
   // two cores shared by several people
   concurrency: 1,
   // the initial run is the whole suite (less vitest.stryker.config.ts's exclusions) in one thread
@@ -75,8 +86,8 @@ export default {
   timeoutMS: 10_000,
   timeoutFactor: 2,
   reporters: ["clear-text", "progress", "html", "json"],
-  htmlReporter: { fileName: "reports/mutation/index.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: `reports/${run}/index.html` },
+  jsonReporter: { fileName: `reports/${run}/mutation.json` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",

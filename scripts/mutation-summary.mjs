@@ -1,47 +1,75 @@
 // @ts-check
 /**
- * The mutation score per folder of `src/`, from StrykerJS's JSON reports (`npm run mutate`
- * writes reports/mutation/mutation.json; a run over one folder may write its own). Several
- * reports may be given: each file's mutants are taken from the newest report that has it,
- * so the runs of several folders add up to one table.
+ * The mutation score per folder of `src/`, from StrykerJS's JSON reports and the committed record
+ * of earlier runs (`mutation-scores.json`).
  *
- *   node scripts/mutation-summary.mjs [report.json ...]   (default: every reports/*\/mutation.json)
+ * A run over all of `src/` takes many hours here (about 16,600 mutants), so the score is made of
+ * runs over one folder at a time (see stryker.config.mjs's `MUTATE_RUN`), on several days and
+ * machines. Each file's counts are taken from the newest source that has them: a report in
+ * reports/<run>/mutation.json, or the record. `--save` writes the result back into the record
+ * (commit it), so the runs add up across clones. Each file's entry keeps the SHA-256 of the
+ * source that was mutated; a file changed since is listed as such (its counts still count,
+ * until a run measures it again).
+ *
+ *   node scripts/mutation-summary.mjs [--save] [report.json ...]
+ *     (default reports: every reports/*\/mutation.json)
  *
  * Score = detected / (detected + undetected): detected = Killed + Timeout, undetected =
  * Survived + NoCoverage (as Stryker counts it; CompileError, RuntimeError and Ignored left out).
  */
-import { readdirSync, readFileSync, statSync, existsSync } from "node:fs"
-import { join, relative, resolve, dirname } from "node:path"
+import { createHash } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
 import picomatch from "picomatch"
 import config from "../stryker.config.mjs"
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
-const given = process.argv.slice(2)
+const recordPath = join(root, "mutation-scores.json")
+const args = process.argv.slice(2)
+const save = args.includes("--save")
+const given = args.filter((arg) => arg !== "--save")
+const reportsDir = join(root, "reports")
 const reports = given.length > 0
   ? given
-  : readdirSync(join(root, "reports"), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(root, "reports", entry.name, "mutation.json")))
-    .map((entry) => join(root, "reports", entry.name, "mutation.json"))
+  : existsSync(reportsDir)
+  ? readdirSync(reportsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(reportsDir, entry.name, "mutation.json")))
+    .map((entry) => join(reportsDir, entry.name, "mutation.json"))
+  : []
+
+const sha256 = (text) => createHash("sha256").update(text).digest("hex")
 
 // what `npm run mutate` mutates: the config's patterns, `!` ones excluded
 const patterns = config.mutate ?? []
 const included = picomatch(patterns.filter((p) => !p.startsWith("!")))
 const excluded = picomatch(patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
-/** @type {Map<string, { mtime: number, report: string, counts: Record<string, number> }>} */
+
+/**
+ * @typedef {{ measuredAt: string, run: string, sha256: string, counts: Record<string, number> }} Entry
+ * @type {Map<string, Entry>}
+ */
 const files = new Map()
+/** @param {string} key @param {Entry} entry */
+const offer = (key, entry) => {
+  // a report made before the config left a file out still holds it
+  if (excluded(key)) return
+  const seen = files.get(key)
+  if (seen === undefined || Date.parse(seen.measuredAt) < Date.parse(entry.measuredAt)) files.set(key, entry)
+}
+
+if (existsSync(recordPath)) {
+  const record = JSON.parse(readFileSync(recordPath, "utf8"))
+  for (const [key, entry] of Object.entries(record.files ?? {})) offer(key, entry)
+}
 for (const report of reports) {
-  const mtime = statSync(report).mtimeMs
+  const measuredAt = statSync(report).mtime.toISOString()
   const json = JSON.parse(readFileSync(report, "utf8"))
+  const run = relative(root, dirname(report))
   for (const [path, file] of Object.entries(json.files)) {
-    const key = relative(root, resolve(root, path))
-    // a report made before the config left a file out still holds it
-    if (excluded(key)) continue
-    const seen = files.get(key)
-    if (seen !== undefined && seen.mtime >= mtime) continue
     /** @type {Record<string, number>} */
     const counts = {}
     for (const mutant of file.mutants) counts[mutant.status] = (counts[mutant.status] ?? 0) + 1
-    files.set(key, { mtime, report: relative(root, report), counts })
+    offer(relative(root, resolve(root, path)), { measuredAt, run, sha256: sha256(file.source), counts })
   }
 }
 
@@ -54,11 +82,15 @@ const folderOf = (path) => {
 const folders = new Map()
 const add = (into, counts) => { for (const [k, v] of Object.entries(counts)) into[k] = (into[k] ?? 0) + v }
 const total = {}
-for (const [path, { counts }] of files) {
+/** @type {Array<string>} */
+const changed = []
+for (const [path, { counts, sha256: measured }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
   const folder = folderOf(path)
   if (!folders.has(folder)) folders.set(folder, {})
   add(folders.get(folder), counts)
   add(total, counts)
+  const now = join(root, path)
+  if (!existsSync(now) || sha256(readFileSync(now, "utf8")) !== measured) changed.push(path)
 }
 const score = (c) => {
   const detected = (c.Killed ?? 0) + (c.Timeout ?? 0)
@@ -87,7 +119,17 @@ const hasCode = (path) =>
   /^\s*(?:export\s+)?(?:const|let|function|class|async)\b|^\s*export\s+default\b/m.test(readFileSync(join(root, path), "utf8"))
 const withCode = toMeasure.filter(hasCode)
 console.log(
-  `\n${measured.size} files measured; ${unmeasured.length - toMeasure.length} excluded by stryker.config.mjs; ` +
-    `${toMeasure.length - withCode.length} with no code to mutate (types, re-exports); ${withCode.length} not in any report:`
+  `\n${measured.size} files measured (${reports.length} report(s)${existsSync(recordPath) ? " and mutation-scores.json" : ""}); ` +
+    `${unmeasured.length - toMeasure.length} excluded by stryker.config.mjs; ` +
+    `${toMeasure.length - withCode.length} with no code to mutate (types, re-exports); ${withCode.length} not measured yet:`
 )
 for (const path of withCode) console.log(`  ${path}`)
+if (changed.length > 0) {
+  console.log(`\n${changed.length} measured file(s) changed since (their counts are of the source that was mutated):`)
+  for (const path of changed) console.log(`  ${path} (${files.get(path)?.run}, ${files.get(path)?.measuredAt.slice(0, 10)})`)
+}
+if (save) {
+  const entries = Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)))
+  writeFileSync(recordPath, `${JSON.stringify({ about: "written by scripts/mutation-summary.mjs --save", files: entries }, null, 1)}\n`)
+  console.log(`\nsaved ${files.size} files' counts to ${relative(root, recordPath)}`)
+}
