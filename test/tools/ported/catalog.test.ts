@@ -6,6 +6,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { AgentMode, Exports, ToolRegistry, ToolSystem, Workspace } from "../../../src/index.js"
 import { portedTools } from "../../../src/tools/ported/index.js"
+import { makeGenerateImage } from "../../../src/tools/ported/media/generateImage.js"
+import { makeRegexExtract } from "../../../src/tools/ported/text/regexExtract.js"
+import { makeDownloadFile } from "../../../src/tools/ported/web/downloadFile.js"
+import { makeFetchUrl } from "../../../src/tools/ported/web/fetchUrl.js"
+import { makeHttpRequest } from "../../../src/tools/ported/web/httpRequest.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 type Flags = "ro" | "sw" | "cf" | "sw cf" | "-"
@@ -80,6 +85,44 @@ describe("the ported tools", () => {
     expect(portedTools).toHaveLength(46)
     expect(Object.fromEntries(portedTools.map((t) => [t.name, flagsOf(t)]))).toEqual(CATALOG)
     for (const tool of portedTools) expect(tool.tags).toContain("ported")
+  })
+
+  it("every parameter of every tool is described for the model", () => {
+    for (const tool of portedTools) {
+      expect(tool.spec.description.length, tool.name).toBeGreaterThan(40)
+      const properties = Object.entries(tool.spec.parameters.properties ?? {})
+      for (const [name, schema] of properties) {
+        expect(typeof schema === "object" && typeof schema.description === "string" && schema.description.length > 5, `${tool.name}.${name}`)
+          .toBe(true)
+      }
+    }
+  })
+
+  it("a tool built by its factory (as tests build them, with a short deadline) is the shipped tool but for that option", () => {
+    const contract = (tool: (typeof portedTools)[number]) => ({
+      name: tool.name,
+      // the description states the regex deadline and the download cap: the rest of it is the same
+      description: tool.spec.description.replace(/after [\d.]+ s is stopped\.$/, "").replace(/At most [\d.]+ [KMG]iB\./, ""),
+      parameters: tool.spec.parameters,
+      flags: flagsOf(tool),
+      tags: tool.tags,
+      pathFields: tool.pathFields
+    })
+    const built = [
+      makeRegexExtract({ deadline: "300 millis" }),
+      makeFetchUrl({ timeout: "2 seconds", htmlDeadline: "1 second" }),
+      makeHttpRequest({ timeout: "2 seconds" }),
+      makeDownloadFile({ timeout: "2 seconds", maxBytes: 1024 }),
+      makeGenerateImage({ timeout: "2 seconds" })
+    ]
+    for (const tool of built) {
+      const shipped = portedTools.find((t) => t.name === tool.name)
+      expect(shipped, tool.name).toBeDefined()
+      if (shipped !== undefined) expect(contract(tool), tool.name).toEqual(contract(shipped))
+      expect(tool.timeoutMs, tool.name).toBe(tool.name === "regex_extract" ? 30_000 : 2_000)
+    }
+    expect(built[0]?.spec.description).toMatch(/after 0\.3 s is stopped\.$/)
+    expect(built[3]?.spec.description).toContain("At most 1 KiB.")
   })
 
   it("check both paths of the tools that take two", () => {

@@ -73,10 +73,9 @@ export const unsupportedFeature = (pattern: string): string | undefined => {
       if (c === "]") inClass = false
     } else if (c === "[") {
       // `[]` (matches nothing) and `[^]` (any character) are whole classes in JavaScript, as
-      // RE2JS.translateRegExp reads them: what follows is outside any class
-      if (pattern[i + 1] === "]") i += 1
-      else if (pattern[i + 1] === "^" && pattern[i + 2] === "]") i += 2
-      else inClass = true
+      // RE2JS.translateRegExp reads them: their `]` ends the class here too, so what follows is
+      // outside any class
+      inClass = true
     } else if (c === "(" && pattern[i + 1] === "?" && (pattern[i + 2] === "=" || pattern[i + 2] === "!")) {
       return `a lookahead ((?${pattern[i + 2]})`
     }
