@@ -269,9 +269,8 @@ export const evaluate = (input: string): Either.Either<number, CalcError> => {
   })
 }
 
-/** A result as shown: 15 significant digits (so 0.1 + 0.2 is 0.3), `-0` as 0. */
+/** A result as shown: 15 significant digits (so 0.1 + 0.2 is 0.3), `-0` as 0 (as `String` shows it). */
 export const formatNumber = (value: number): string => {
-  if (Object.is(value, -0) || value === 0) return "0"
   if (Number.isInteger(value) && Math.abs(value) < 1e21) {
     return Number.isSafeInteger(value) ? String(value) : `${value} (approximately: beyond 2^53 not every integer is exact)`
   }

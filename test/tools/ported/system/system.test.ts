@@ -22,6 +22,8 @@ describe("calculator", () => {
     Effect.gen(function*() {
       expect((yield* run("calculator", { expression: "(2 + 3) * sqrt(16) / 4" })).output).toBe("(2 + 3) * sqrt(16) / 4 = 5")
       expect((yield* run("calculator", { expression: "0.1 + 0.2" })).output).toBe("0.1 + 0.2 = 0.3")
+      // shown on one line, each run of white space as one space
+      expect((yield* run("calculator", { expression: " 1 +\n\n  2 " })).output).toBe("1 + 2 = 3")
       expect((yield* run("calculator", { expression: "1 /\n 0" })).error).toBe("division by zero (at position 3)")
       expect((yield* run("calculator", { expression: "" })).errorCode).toBe("INVALID_ARGUMENTS")
     }))
@@ -41,11 +43,14 @@ describe("calculator", () => {
     expect(value("-7 % 3")).toBe(-1)
     expect(value("1.5e3 + .5 + 2E-1")).toBe(1500.7)
     expect(value("  3\t*\n2 ")).toBe(6)
+    expect(value("+3")).toBe(3)
+    expect(value(".25 + 0.5")).toBe(0.75)
   })
 
   it("functions and constants", () => {
     expect(value("abs(-3) + floor(2.7) + ceil(2.1) + round(2.5)")).toBe(11)
     expect(value("round(1.005, 2)")).toBe(1.01)
+    expect(value("round(0, 2) + round(-1.005, 2)")).toBe(-1.01)
     expect(value("min(3, 1, 2) + max(3, 1, 2)")).toBe(4)
     expect(value("log(1000)")).toBe(3)
     expect(value("log(8, 2)")).toBeCloseTo(3, 12)
@@ -71,6 +76,7 @@ describe("calculator", () => {
     expect(problem("max()")).toBe("max takes at least 1 arguments, not 0 (at position 1)")
     expect(problem("2 +")).toBe("expected a number, a name or \"(\" but found the end (at position 4)")
     expect(problem("(1 + 2")).toBe("expected \")\" but found the end (at position 7)")
+    expect(problem("(1 + 2, 3)")).toBe("expected \")\" but found \",\" (at position 7)")
     expect(problem("2 3")).toBe("expected an operator but found the number 3 (write multiplication with \"*\") (at position 3)")
     expect(problem("2(3)")).toBe("expected an operator but found \"(\" (write multiplication with \"*\") (at position 2)")
     expect(problem("1 + 2)")).toBe("unexpected \")\" (at position 6)")
@@ -156,6 +162,9 @@ describe("calculator", () => {
     expect(formatNumber(2 ** 60)).toBe("1152921504606847000 (approximately: beyond 2^53 not every integer is exact)")
     expect(formatNumber(1e-20)).toBe("1e-20")
     expect(formatNumber(1e300)).toBe("1e+300")
+    // the first integer not shown whole: as any other large number, not as an inexact integer
+    expect(formatNumber(1e21)).toBe("1e+21")
+    expect(formatNumber(1e21 - 2 ** 17)).toBe("999999999999999900000 (approximately: beyond 2^53 not every integer is exact)")
   })
 })
 
