@@ -103,6 +103,27 @@ describe("processGroup", () => {
       expect(live).toEqual([])
     }).pipe(Effect.scoped), 20_000)
 
+  it.live.skipIf(process.platform !== "linux")(
+    "a leader that ignores SIGTERM is killed with SIGKILL after the grace period; killGroup returns once it is gone",
+    () =>
+      Effect.gen(function*() {
+        // the shell ignores TERM and becomes sleep, which keeps it ignored: the group's one member is
+        // the leader itself, whose parent is this process (not a member of the group)
+        const group = yield* spawn("sh", ["-c", "trap '' TERM; exec sleep 1000"])
+        for (let i = 0; i < 200; i++) {
+          if (Fs.readFileSync(`/proc/${group.pid}/comm`, "utf8").trim() === "sleep") break
+          yield* Effect.sleep("10 millis")
+        }
+        const started = Date.now()
+        yield* killGroup(group.pid)
+        expect(Date.now() - started).toBeGreaterThanOrEqual(KILL_GRACE_MS)
+        // dead when killGroup returns (a zombie until this process reaps it, or gone)
+        expect(procState(group.pid)?.state ?? "Z").toBe("Z")
+        expect(yield* group.ended).toEqual({ code: null, signal: "SIGKILL" })
+      }).pipe(Effect.scoped),
+    20_000
+  )
+
   it.live("killGroup of a group that is already gone returns at once", () =>
     Effect.gen(function*() {
       const group = yield* spawn("true", [])

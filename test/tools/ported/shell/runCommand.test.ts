@@ -136,7 +136,9 @@ describe("run_command", () => {
   it.live("arguments: confirmation needed, no NUL, a positive deadline (larger ones are capped)", () =>
     Effect.gen(function*() {
       expect((yield* run({ command: "true" }, false)).errorCode).toBe("CONFIRMATION_REQUIRED")
-      expect((yield* run({ command: "echo a\u0000b" })).errorCode).toBe("INVALID_ARGUMENTS")
+      const nul = yield* run({ command: "echo a\u0000b" })
+      expect(nul.errorCode).toBe("INVALID_ARGUMENTS")
+      expect(nul.error).toContain("the command must not contain a NUL character")
       expect((yield* run({ command: "" })).errorCode).toBe("INVALID_ARGUMENTS")
       expect((yield* run({ command: "true", timeout_sec: 0 })).errorCode).toBe("INVALID_ARGUMENTS")
       expect((yield* outputOf({ command: "true", timeout_sec: 1e9 })).exit_code).toBe(0)
