@@ -118,6 +118,14 @@ describe("generate_image", () => {
         [(_, response) => sendText(response, 403, "forbidden"), "MiniMax rejected the API key (HTTP 403)"],
         [(_, response) => sendText(response, 300, "choose"), "MiniMax image generation failed with HTTP 300: choose"],
         [(req, response) => sendText(response, 500, `boom: ${req.headers.authorization}`), "MiniMax image generation failed with HTTP 500: boom: Bearer [REDACTED]"],
+        // no body to quote, or one that breaks off: the status alone
+        [(_, response) => sendText(response, 502, ""), "MiniMax image generation failed with HTTP 502"],
+        [(_, response) => {
+          response.writeHead(503, { "content-type": "text/plain", "content-length": "1000" })
+          response.write("the first part of ", () => response.socket?.destroy())
+        }, "MiniMax image generation failed with HTTP 503"],
+        // a refusal without a message
+        [(_, response) => sendJson(response, 200, { base_resp: { status_code: 9999 } }), "MiniMax refused the request (status 9999)"],
         [(_, response) => sendText(response, 200, "<html>gateway</html>", "text/html"), "MiniMax answered HTTP 200 with a body that is not JSON (or nested too deep)"],
         [(_, response) => sendJson(response, 200, { data: "nope" }), "MiniMax answered HTTP 200 with an unexpected shape"],
         [(_, response) => sendJson(response, 200, { data: { image_base64: [] }, base_resp: { status_code: 0 } }), "MiniMax answered without an image"],
@@ -134,6 +142,25 @@ describe("generate_image", () => {
         expect(r.error).toBe(message)
       }
       expect(Fs.existsSync(Path.join(ws, "bad.png"))).toBe(false)
+    }))
+
+  it.scopedLive("JPEG data under a .jpg name gets no note; a second image to one name says it overwrote the first", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax(JPEG))
+      const first = yield* call({ prompt: "p", filepath: "named.jpg" }, env(server.origin))
+      expect(first.output).toBe("Generated a 1:1 JPEG image (14 bytes) and saved it to named.jpg")
+      const second = yield* call({ prompt: "p", filepath: "named.jpg" }, env(server.origin))
+      expect(second.output).toBe("Generated a 1:1 JPEG image (14 bytes) and saved it to named.jpg (overwrote an existing file)")
+    }))
+
+  it.scopedLive("an image that cannot be saved (a directory at its path) is a TOOL_ERROR naming the path; the directory is kept", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax())
+      Fs.mkdirSync(Path.join(ws, "taken.png"))
+      const r = yield* call({ prompt: "p", filepath: "taken.png" }, env(server.origin))
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toContain("taken.png")
+      expect(Fs.statSync(Path.join(ws, "taken.png")).isDirectory()).toBe(true)
     }))
 
   it.live("an unreachable endpoint says so, without the key", () =>
