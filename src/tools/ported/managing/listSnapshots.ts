@@ -32,9 +32,12 @@ export const LIST_PAGE = 100
 /** Most metadata files read per call (the newest ids first). */
 export const LIST_READ_MAX = 5000
 
-/** The newest first: by time taken, then by id. */
+/**
+ * The newest first, by time taken. Snapshots taken at the same time keep their order, the
+ * greater id first: the ids are read in that order and the sort is stable.
+ */
 const newestFirst = (a: SnapshotMeta, b: SnapshotMeta): number =>
-  a.created_at === b.created_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_at < b.created_at ? 1 : -1
+  a.created_at === b.created_at ? 0 : a.created_at < b.created_at ? 1 : -1
 
 export const listSnapshots = make(TOOL, {
   description: "List the snapshots taken with snapshot_file, newest first: id, the file it was taken of, when, and " +

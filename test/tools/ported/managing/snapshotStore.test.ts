@@ -1,8 +1,9 @@
-import { afterAll, describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { afterAll, describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Random } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { LIST_READ_MAX } from "../../../../src/tools/ported/managing/listSnapshots.js"
+import { newSnapshotId, SNAPSHOT_ID_PATTERN } from "../../../../src/tools/ported/managing/snapshots.js"
 import { call, makeWorkspace, systemFor, tree } from "../editing/harness.js"
 
 const { remove, ws } = makeWorkspace("snapshot-store-")
@@ -31,6 +32,18 @@ const forge = (id: string, meta: Record<string, unknown>, content = "forged") =>
   Fs.writeFileSync(at(`.snapshots/${id}.snap`), content)
 }
 const list = (args: Record<string, unknown> = {}) => Effect.map(call("list_snapshots", args), (r) => r.output ?? r.error)
+
+describe("newSnapshotId", () => {
+  it.effect("is the UTC time and 8 hex digits, a small random number padded with zeros, so ids sort by age", () =>
+    Effect.gen(function*() {
+      const small = yield* newSnapshotId(Date.UTC(2025, 0, 2, 15, 30, 12, 999))
+      const large = yield* newSnapshotId(Date.UTC(2025, 0, 2, 15, 30, 13))
+      expect(small).toBe("20250102-153012-00000005")
+      expect(large).toBe("20250102-153013-abcdef12")
+      expect(SNAPSHOT_ID_PATTERN.test(small) && SNAPSHOT_ID_PATTERN.test(large)).toBe(true)
+      expect([large, small].sort()).toEqual([small, large])
+    }).pipe(Effect.withRandom(Random.fixed([5, 0xabcdef12]))))
+})
 
 describe("list_snapshots: order, skipped entries, offsets, the read cap", () => {
   layer(systemFor(ws))((it) => {
