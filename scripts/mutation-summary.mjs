@@ -9,7 +9,8 @@
  * reports/<run>/mutation.json, or the record. `--save` writes the result back into the record
  * (commit it), so the runs add up across clones. Each file's entry keeps the SHA-256 of the
  * source that was mutated; a file changed since is listed as such (its counts still count,
- * until a run measures it again).
+ * until a run measures it again). Each run is recorded with its test files: a score is that of
+ * those tests.
  *
  *   node scripts/mutation-summary.mjs [--save] [report.json ...]
  *     (default reports: every reports/*\/mutation.json)
@@ -57,14 +58,18 @@ const offer = (key, entry) => {
   if (seen === undefined || Date.parse(seen.measuredAt) < Date.parse(entry.measuredAt)) files.set(key, entry)
 }
 
+/** @type {Record<string, { measuredAt: string, testFiles: Array<string> }>} */
+const runs = {}
 if (existsSync(recordPath)) {
   const record = JSON.parse(readFileSync(recordPath, "utf8"))
+  Object.assign(runs, record.runs ?? {})
   for (const [key, entry] of Object.entries(record.files ?? {})) offer(key, entry)
 }
 for (const report of reports) {
   const measuredAt = statSync(report).mtime.toISOString()
   const json = JSON.parse(readFileSync(report, "utf8"))
   const run = relative(root, dirname(report))
+  runs[run] = { measuredAt, testFiles: Object.keys(json.testFiles ?? {}).map((path) => relative(root, resolve(root, path))).sort() }
   for (const [path, file] of Object.entries(json.files)) {
     /** @type {Record<string, number>} */
     const counts = {}
@@ -130,6 +135,10 @@ if (changed.length > 0) {
 }
 if (save) {
   const entries = Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)))
-  writeFileSync(recordPath, `${JSON.stringify({ about: "written by scripts/mutation-summary.mjs --save", files: entries }, null, 1)}\n`)
+  // only the runs some file's counts still come from
+  const used = Object.fromEntries(Object.entries(runs).filter(([run]) => [...files.values()].some((entry) => entry.run === run)))
+  const about = "written by scripts/mutation-summary.mjs --save: each file's mutant counts from its newest run, the SHA-256 of " +
+    "the source that run mutated, and each run's test files"
+  writeFileSync(recordPath, `${JSON.stringify({ about, runs: used, files: entries }, null, 1)}\n`)
   console.log(`\nsaved ${files.size} files' counts to ${relative(root, recordPath)}`)
 }
