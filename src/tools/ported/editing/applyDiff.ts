@@ -41,7 +41,9 @@ const failingHunk = (text: string, patch: StructuredPatch): string => {
       return `hunk ${i + 1} of ${hunks.length} (${headerOf(hunk)})`
     }
   }
-  return hunks.length === 1 ? "its hunk" : "a hunk"
+  // the whole patch failed, so a prefix fails by its last hunk at the latest: only a patch of more
+  // than DIAGNOSED_HUNKS hunks, failing past them, gets here
+  return "a hunk"
 }
 
 export const applyDiff = make(TOOL, {
