@@ -87,9 +87,10 @@ const folderOf = (path) => {
 const folders = new Map()
 const add = (into, counts) => { for (const [k, v] of Object.entries(counts)) into[k] = (into[k] ?? 0) + v }
 const total = {}
+const sorted = [...files].sort(([a], [b]) => a.localeCompare(b))
 /** @type {Array<string>} */
 const changed = []
-for (const [path, { counts, sha256: measured }] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+for (const [path, { counts, sha256: measured }] of sorted) {
   const folder = folderOf(path)
   if (!folders.has(folder)) folders.set(folder, {})
   add(folders.get(folder), counts)
@@ -134,11 +135,11 @@ if (changed.length > 0) {
   for (const path of changed) console.log(`  ${path} (${files.get(path)?.run}, ${files.get(path)?.measuredAt.slice(0, 10)})`)
 }
 if (save) {
-  const entries = Object.fromEntries([...files].sort(([a], [b]) => a.localeCompare(b)))
   // only the runs some file's counts still come from
-  const used = Object.fromEntries(Object.entries(runs).filter(([run]) => [...files.values()].some((entry) => entry.run === run)))
+  const fromRuns = new Set([...files.values()].map((entry) => entry.run))
+  const used = Object.fromEntries(Object.entries(runs).filter(([run]) => fromRuns.has(run)))
   const about = "written by scripts/mutation-summary.mjs --save: each file's mutant counts from its newest run, the SHA-256 of " +
     "the source that run mutated, and each run's test files"
-  writeFileSync(recordPath, `${JSON.stringify({ about, runs: used, files: entries }, null, 1)}\n`)
+  writeFileSync(recordPath, `${JSON.stringify({ about, runs: used, files: Object.fromEntries(sorted) }, null, 1)}\n`)
   console.log(`\nsaved ${files.size} files' counts to ${relative(root, recordPath)}`)
 }

@@ -33,7 +33,6 @@ export const formatJson = make(TOOL, {
       const parsed = parseJsonLocated(text, DATA_JSON_MAX_DEPTH)
       if (Either.isLeft(parsed)) return Effect.fail(new ToolError({ tool: TOOL, message: parsed.left.message, cause: parsed.left }))
       return Effect.succeed(capOutput(JSON.stringify(parsed.right, null, indent), {
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, with indent 0 the JSON is one line (JSON.stringify escapes line breaks)
         atLine: indent > 0,
         rest: "use query_json with a pointer to format a part"
       }))

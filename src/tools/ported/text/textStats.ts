@@ -75,7 +75,6 @@ export const textStats = (text: string): TextStats => {
       continue
     }
     nonWhitespace++
-    // Stryker disable next-line ConditionalExpression: equivalent, a line that is not blank has its paragraph open
     if (lineBlank) {
       lineBlank = false
       if (!inParagraph) {
