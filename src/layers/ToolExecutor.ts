@@ -270,7 +270,8 @@ export const makeExecutor = Effect.gen(function*() {
         includeArguments: audit.includeArguments,
         success: result?.success === true,
         errorCode: result?.errorCode ?? (Option.isSome(traversal) ? "PATH_TRAVERSAL" : null),
-        message: result?.error ?? (Option.isSome(traversal) ? traversal.value.message : "interrupted"),
+        // an interrupted call has no error code, so no gate reads a message
+        message: result?.error ?? (Option.isSome(traversal) ? traversal.value.message : null),
         durationMs: result?.durationMs ?? elapsed(start),
         traceId: span?.traceId ?? null,
         spanId: span?.spanId ?? null

@@ -100,6 +100,19 @@ describe("UrlPolicy rules: allow entries", () => {
     expect(refusedAs(compiled({ allow: ["10.0.0.0/08"] }), "10.200.0.1")).toEqual(Option.none())
   })
 
+
+  it("a range never opens a cloud metadata address in it; only an entry naming the address does", () => {
+    const ranged = compiled({ allow: ["169.254.0.0/16", "fd00::/8", "0.0.0.0/0"] })
+    expect(refusedAs(ranged, "169.254.1.1")).toEqual(Option.none())
+    expect(refusedAs(ranged, "169.254.169.254")).toEqual(Option.some("cloud metadata"))
+    expect(refusedAs(ranged, "fd00::1")).toEqual(Option.none())
+    expect(refusedAs(ranged, "fd00:ec2::254")).toEqual(Option.some("cloud metadata"))
+    const exact = compiled({ allow: ["169.254.169.254", "[fd00:ec2::254]:80"] })
+    expect(refusedAs(exact, "169.254.169.254")).toEqual(Option.none())
+    expect(refusedAs(exact, "fd00:ec2::254", 80)).toEqual(Option.none())
+    // the exact entry is that address only
+    expect(refusedAs(exact, "169.254.170.2")).toEqual(Option.some("cloud metadata"))
+  })
   it("allowLoopback: true from the rules allows loopback; anything else does not", () => {
     const loopback = compiled({ allowLoopback: true })
     expect(loopback.allowLoopback).toBe(true)
