@@ -119,8 +119,17 @@ describe("UrlPolicy.check", () => {
   it.scoped("refuses IPv4 literals as well as IPv6 ones", () =>
     Effect.gen(function*() {
       const policy = yield* policyWith({})
-      for (const [url, range] of [["http://10.0.0.1/", "private"], ["https://127.0.0.1:8443/x", "loopback"], ["http://169.254.169.254/", "cloud metadata"]]) {
-        expect(Option.map(policy.check(new URL(url!)), (r) => [r.reason, r.range]), url).toEqual(Option.some(["address", range]))
+      const cases = [
+        ["http://10.0.0.1/", "private"],
+        ["https://127.0.0.1:8443/x", "loopback"],
+        ["http://169.254.169.254/", "cloud metadata"],
+        ["http://[::1]:8080/", "loopback"],
+        ["http://[fd00::1]/", "private"],
+        ["http://[fd00:ec2::254]/", "cloud metadata"],
+        ["http://[::ffff:10.0.0.1]/", "private"]
+      ] as const
+      for (const [url, range] of cases) {
+        expect(Option.map(policy.check(new URL(url)), (r) => [r.reason, r.range]), url).toEqual(Option.some(["address", range]))
       }
     }))
 
@@ -229,6 +238,24 @@ describe("UrlPolicy client: lookup and connectors", () => {
 })
 
 describe("UrlPolicy client: transport errors", () => {
+  it.live("a refused address literal fails as InvalidUrl before the connector is reached", () =>
+    Effect.gen(function*() {
+      const spy = spyConnector()
+      const outcomes = yield* Effect.scoped(Effect.flatMap(
+        policyWith({}, { buildConnector: spy.buildConnector }),
+        (policy) =>
+          Effect.forEach(["http://10.0.0.1/", "http://[::1]:8080/"], (url) => send(policy, HttpClientRequest.get(url)))
+      ))
+      for (const outcome of outcomes) {
+        expect(Either.isLeft(outcome) && outcome.left.reason).toBe("InvalidUrl")
+        expect(Either.isLeft(outcome) && outcome.left.cause).toBeInstanceOf(UrlRefused)
+      }
+      expect(outcomes.map((o) => Either.isLeft(o) && o.left.cause instanceof UrlRefused ? o.left.cause.range : undefined))
+        .toEqual(["private", "loopback"])
+      // no lookup ran: the check came first
+      expect(spy.passed).toEqual([])
+    }))
+
   it.scopedLive("a connection refused is a Transport error, not a refusal", () =>
     Effect.gen(function*() {
       // a port nothing listens on any more
