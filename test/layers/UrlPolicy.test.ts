@@ -246,12 +246,10 @@ describe("UrlPolicy client: transport errors", () => {
         (policy) =>
           Effect.forEach(["http://10.0.0.1/", "http://[::1]:8080/"], (url) => send(policy, HttpClientRequest.get(url)))
       ))
-      for (const outcome of outcomes) {
-        expect(Either.isLeft(outcome) && outcome.left.reason).toBe("InvalidUrl")
-        expect(Either.isLeft(outcome) && outcome.left.cause).toBeInstanceOf(UrlRefused)
-      }
-      expect(outcomes.map((o) => Either.isLeft(o) && o.left.cause instanceof UrlRefused ? o.left.cause.range : undefined))
-        .toEqual(["private", "loopback"])
+      const refusals = outcomes.map((o) =>
+        Either.isLeft(o) && o.left.cause instanceof UrlRefused ? [o.left.reason, o.left.cause.range] : o
+      )
+      expect(refusals).toEqual([["InvalidUrl", "private"], ["InvalidUrl", "loopback"]])
       // no lookup ran: the check came first
       expect(spy.passed).toEqual([])
     }))

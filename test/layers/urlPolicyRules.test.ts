@@ -100,7 +100,6 @@ describe("UrlPolicy rules: allow entries", () => {
     expect(refusedAs(compiled({ allow: ["10.0.0.0/08"] }), "10.200.0.1")).toEqual(Option.none())
   })
 
-
   it("a range never opens a cloud metadata address in it; only an entry naming the address does", () => {
     const ranged = compiled({ allow: ["169.254.0.0/16", "fd00::/8", "0.0.0.0/0"] })
     expect(refusedAs(ranged, "169.254.1.1")).toEqual(Option.none())
@@ -113,6 +112,7 @@ describe("UrlPolicy rules: allow entries", () => {
     // the exact entry is that address only
     expect(refusedAs(exact, "169.254.170.2")).toEqual(Option.some("cloud metadata"))
   })
+
   it("allowLoopback: true from the rules allows loopback; anything else does not", () => {
     const loopback = compiled({ allowLoopback: true })
     expect(loopback.allowLoopback).toBe(true)
