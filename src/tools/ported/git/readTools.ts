@@ -58,6 +58,7 @@ export const gitDiff = make("git_diff", {
   timeout: "60 seconds",
   handler: ({ path, staged }) =>
     Effect.gen(function*() {
+      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_diff", true)
       // Unstaged: `diff-files -p`, the plumbing `git diff` runs, without the porcelain's refresh
       // of the index, which rewrites `.git/index` when stat data is stale (GIT_OPTIONAL_LOCKS=0
@@ -97,6 +98,7 @@ export const gitLog = make("git_log", {
   timeout: "60 seconds",
   handler: ({ max_count, path }) =>
     Effect.gen(function*() {
+      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_log", true)
       const output = yield* repo.run([
         "log",
@@ -136,6 +138,7 @@ export const gitShow = make("git_show", {
   timeout: "60 seconds",
   handler: ({ rev }) =>
     Effect.gen(function*() {
+      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_show", true)
       const output = yield* repo.run([
         "show",
@@ -161,6 +164,7 @@ export const gitBranches = make("git_branches", {
   timeout: "60 seconds",
   handler: () =>
     Effect.gen(function*() {
+      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_branches", true)
       const output = yield* repo.run(["branch", "--list", "--all", "--verbose", "--no-color"])
       if (!output.cut && output.exitCode !== 0) return yield* succeeded("git_branches", "git branch")(output)

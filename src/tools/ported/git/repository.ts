@@ -57,11 +57,13 @@ export const gitMessage = (output: GitOutput): string => {
 export const repositoryFilterDrivers = (listing: string): ReadonlyArray<string> => {
   const fields = listing.split("\u0000")
   const names = new Set<string>()
+  // Stryker disable next-line EqualityOperator,ArithmeticOperator: a pair past the end has no entry and is skipped below
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const scope = fields[i]
     const entry = fields[i + 1]
     if (scope === "global" || scope === "system" || entry === undefined) continue
     const newline = entry.indexOf("\n")
+    // Stryker disable next-line UnaryOperator: a key without a value loses only its last character, after the name's last dot
     const key = newline === -1 ? entry : entry.slice(0, newline)
     const lastDot = key.lastIndexOf(".")
     if (key.startsWith("filter.") && lastDot > "filter.".length) names.add(key.slice("filter.".length, lastDot))
@@ -104,10 +106,12 @@ export const openRepository = (
       )
     const fail = (message: string) => Effect.fail(new ToolError({ tool, message }))
 
+    // Stryker disable next-line BooleanLiteral: rev-parse and config --get-regexp take no lock either way
     const plain = gitEnvironment(root, true)
     const [top, config] = yield* Effect.all([
       start(["rev-parse", "--show-toplevel"], plain),
       start(["config", "-z", "--show-scope", "--get-regexp", "^filter\\."], plain)
+    // Stryker disable next-line ObjectLiteral: the two reads give the same results one after the other
     ], { concurrency: 2 })
     if (top.exitCode !== 0) {
       return yield* /not a git repository/i.test(top.stderr)
@@ -139,6 +143,7 @@ export const openRepository = (
     if (drivers.length > MAX_FILTER_DRIVERS) {
       return yield* fail(`the repository's configuration defines ${drivers.length} filter drivers (at most ${MAX_FILTER_DRIVERS})`)
     }
+    // Stryker disable next-line ConditionalExpression: neutralizing([]) is GIT_CONFIG_COUNT=0, no setting
     const env = gitEnvironment(root, readOnly, drivers.length === 0 ? {} : neutralizing(drivers))
     return { root, run: (args, maxBytes) => start(args, env, maxBytes) }
   })

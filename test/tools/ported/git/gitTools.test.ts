@@ -304,6 +304,21 @@ describe("the git tools", () => {
       expect(Fs.readFileSync(Path.join(dir, "README.md"), "utf8")).toContain("local edits")
     }))
 
+  it.live("git_checkout refuses a switch that would lose uncommitted changes with git's own message, and keeps them", () =>
+    Effect.gen(function*() {
+      const dir = repoWithHistory()
+      git(dir, "switch", "-q", "-c", "other")
+      write(dir, "README.md", "# Changed on other\n")
+      commitAll(dir, "Change the readme")
+      git(dir, "switch", "-q", "main")
+      write(dir, "README.md", "uncommitted edits\n")
+      const r = yield* runTool(dir, "git_checkout", { branch: "other" })
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toMatch(/^git switch failed: error: Your local changes to the following files would be overwritten/)
+      expect(r.error).toContain("README.md")
+      expect(Fs.readFileSync(Path.join(dir, "README.md"), "utf8")).toBe("uncommitted edits\n")
+    }))
+
   it.live("git_checkout: creating a branch that exists is git's own refusal; switching to the current one says so", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
