@@ -62,6 +62,14 @@ const OPTIONS = {
   ]
 }
 
+/** Which converter the worker loads, and its heap cap (tests swap in a converter that misbehaves). */
+export interface HtmlConverter {
+  /** A CommonJS module exporting `convert(html, options)`. Default: `html-to-text`. */
+  readonly module?: string
+  /** The worker's heap cap. Default `HTML_TO_TEXT_HEAP_MB`. */
+  readonly heapMb?: number
+}
+
 /**
  * `html` as text (links resolved against `baseUrl`), converted in a worker that is
  * terminated at `deadline`, on interruption, or when it is done.
@@ -69,9 +77,11 @@ const OPTIONS = {
 export const htmlToText = (
   html: string,
   baseUrl?: string,
-  deadline: Duration.DurationInput = HTML_TO_TEXT_DEADLINE
-): Effect.Effect<string, HtmlToTextFailed> =>
-  Effect.acquireUseRelease(
+  deadline: Duration.DurationInput = HTML_TO_TEXT_DEADLINE,
+  converter: HtmlConverter = {}
+): Effect.Effect<string, HtmlToTextFailed> => {
+  const heapMb = converter.heapMb ?? HTML_TO_TEXT_HEAP_MB
+  return Effect.acquireUseRelease(
     Effect.sync(() =>
       new Worker(WORKER_SOURCE, {
         eval: true,
@@ -80,8 +90,8 @@ export const htmlToText = (
         // its output is not the host's
         stdout: true,
         stderr: true,
-        workerData: { module: htmlToTextModule(), html, baseUrl, options: OPTIONS },
-        resourceLimits: { maxOldGenerationSizeMb: HTML_TO_TEXT_HEAP_MB }
+        workerData: { module: converter.module ?? htmlToTextModule(), html, baseUrl, options: OPTIONS },
+        resourceLimits: { maxOldGenerationSizeMb: heapMb }
       })
     ),
     (worker) =>
@@ -97,7 +107,7 @@ export const htmlToText = (
         worker.once("error", (error: Error & { code?: unknown }) =>
           resume(Effect.fail(
             error.code === "ERR_WORKER_OUT_OF_MEMORY"
-              ? new HtmlToTextFailed({ reason: "memory", message: `the page needs more than ${HTML_TO_TEXT_HEAP_MB} MiB to convert` })
+              ? new HtmlToTextFailed({ reason: "memory", message: `the page needs more than ${heapMb} MiB to convert` })
               : new HtmlToTextFailed({ reason: "error", message: `the page could not be converted: ${error.message}` })
           )))
         worker.once("exit", (code) =>
@@ -114,3 +124,4 @@ export const htmlToText = (
       ),
     (worker) => Effect.promise(() => worker.terminate())
   )
+}
