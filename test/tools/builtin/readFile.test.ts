@@ -5,6 +5,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../src/index.js"
 import { READ_FILE_COUNT_BYTES, READ_FILE_MAX_BYTES, readFile } from "../../../src/tools/builtin/readFile.js"
+import { underMutationTesting } from "../../helpers/mutationRun.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 let ws: string
@@ -155,7 +156,7 @@ describe("read_file", () => {
       expect(head.output).toBe(`0123456789abcde\n0123456789abcde\n... (${(READ_FILE_MAX_BYTES + 16) / 16 - 2} more lines)`)
     }))
 
-  it.effect("max_lines on 140 MB of newlines: no crash, bounded memory, counting stops at its budget", () =>
+  it.effect.skipIf(underMutationTesting)("max_lines on 140 MB of newlines: no crash, bounded memory, counting stops at its budget", () =>
     Effect.gen(function*() {
       writeRepeated("newlines.txt", Buffer.from("\n"), 140 * MB)
       const { heapMb, rssMb, value } = yield* measured(read({ filepath: "newlines.txt", max_lines: 5 }))
@@ -173,7 +174,7 @@ describe("read_file", () => {
       expect(rssMb).toBeLessThan(128)
     }), { timeout: 30_000 })
 
-  it.effect("max_lines on a 1.9 GB sparse file: bounded memory and work", () =>
+  it.effect.skipIf(underMutationTesting)("max_lines on a 1.9 GB sparse file: bounded memory and work", () =>
     Effect.gen(function*() {
       // 100 KiB of text lines, then a hole up to 1.9 GB (its NULs count as a line that goes on)
       const file = Path.join(ws, "sparse.txt")
@@ -203,7 +204,7 @@ describe("read_file", () => {
       }
     }), { timeout: 30_000 })
 
-  it.effect("a large valid UTF-8 file is text, not binary", () =>
+  it.effect.skipIf(underMutationTesting)("a large valid UTF-8 file is text, not binary", () =>
     Effect.gen(function*() {
       // 64 MiB of multi-byte text whose lines cut across every block boundary
       writeRepeated("utf8.txt", Buffer.from("ünïcødé ✓ 漢字 🙂 line\n"), 64 * MB)
