@@ -60,6 +60,16 @@ describe("the CLI's logger", () => {
       expect(lines.filter((l) => l.method === "error").map((l) => l.text).join("\n")).toMatch(/Tool "x" died[\s\S]*a pool warning/)
     }))
 
+  it.effect("keeps a long message whole up to 64 KiB, without its escape sequences", () =>
+    Effect.gen(function*() {
+      const { console, lines } = recordingConsole()
+      const long = `\u001b[31m${"x".repeat(20_000)}\u001b[0m END`
+      yield* Effect.logError(long).pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+      const text = lines.map((l) => l.text).join("\n")
+      expect(text).toContain(`${"x".repeat(20_000)} END`)
+      expect(text).not.toContain("\u001b[31m")
+    }))
+
   it("a tool that dies under runCli: stdout is exactly the one JSON result, the log is on stderr", { timeout: 60_000 }, async () => {
     const { code, stderr, stdout } = await runFixture()
     expect(code).toBe(0)
