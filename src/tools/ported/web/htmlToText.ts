@@ -6,28 +6,21 @@
  * a worker, the deadline terminates it. One short-lived worker per conversion (no pool: a
  * page is fetched far more slowly than a worker starts).
  *
- * The worker is a CommonJS script given as source (`eval`), which loads `html-to-text` from
- * the path this module resolves, so it needs no file of its own next to a bundle.
+ * The worker (`shared/scriptWorker.ts`) is a CommonJS script given as source, which loads
+ * `html-to-text` from the path this module resolves, so it needs no file of its own next to a
+ * bundle.
  *
  * @since 0.1.0
  */
-import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { createRequire } from "node:module"
-import { Worker } from "node:worker_threads"
+import { modulePath, runScriptWorker, ScriptWorkerFailed } from "../../shared/scriptWorker.js"
 
 /** How long a conversion may take. */
 export const HTML_TO_TEXT_DEADLINE = Duration.seconds(10)
 
 /** The worker's heap cap. */
 export const HTML_TO_TEXT_HEAP_MB = 256
-
-/** The conversion did not finish: too slow, out of memory, or it failed. */
-export class HtmlToTextFailed extends Data.TaggedError("HtmlToTextFailed")<{
-  readonly reason: "deadline" | "memory" | "error"
-  readonly message: string
-}> {}
 
 // Links are made absolute with the URL parser (html-to-text's own baseUrl only prefixes "/paths").
 const WORKER_SOURCE = `
@@ -45,11 +38,6 @@ const selectors = options.selectors.map((s) =>
   s.selector === "a" && baseUrl !== undefined ? { ...s, options: { ...s.options, pathRewrite: absolute } } : s)
 parentPort.postMessage(convert(html, { ...options, selectors }))
 `
-
-let modulePath: string | undefined
-
-/** Where `html-to-text` (its CommonJS build) is, resolved once. */
-const htmlToTextModule = (): string => (modulePath ??= createRequire(import.meta.url).resolve("html-to-text"))
 
 /** The options: no wrapping, links as `text [URL]`, no images, headings and table headers as written. */
 const OPTIONS = {
@@ -72,56 +60,22 @@ export interface HtmlConverter {
 
 /**
  * `html` as text (links resolved against `baseUrl`), converted in a worker that is
- * terminated at `deadline`, on interruption, or when it is done.
+ * terminated at `deadline`, on interruption, or when it is done (`shared/scriptWorker.ts`).
  */
 export const htmlToText = (
   html: string,
   baseUrl?: string,
   deadline: Duration.DurationInput = HTML_TO_TEXT_DEADLINE,
   converter: HtmlConverter = {}
-): Effect.Effect<string, HtmlToTextFailed> => {
-  const heapMb = converter.heapMb ?? HTML_TO_TEXT_HEAP_MB
-  return Effect.acquireUseRelease(
-    Effect.sync(() =>
-      new Worker(WORKER_SOURCE, {
-        eval: true,
-        // not the host's loaders or inspector flags (a test runner's, say)
-        execArgv: [],
-        // its output is not the host's
-        stdout: true,
-        stderr: true,
-        workerData: { module: converter.module ?? htmlToTextModule(), html, baseUrl, options: OPTIONS },
-        resourceLimits: { maxOldGenerationSizeMb: heapMb }
-      })
+): Effect.Effect<string, ScriptWorkerFailed> =>
+  Effect.flatMap(
+    runScriptWorker(
+      WORKER_SOURCE,
+      { module: converter.module ?? modulePath("html-to-text"), html, baseUrl, options: OPTIONS },
+      { deadline, heapMb: converter.heapMb ?? HTML_TO_TEXT_HEAP_MB, what: "converting the page to text" }
     ),
-    (worker) =>
-      Effect.async<string, HtmlToTextFailed>((resume) => {
-        worker.stdout.resume()
-        worker.stderr.resume()
-        worker.once("message", (text: unknown) =>
-          resume(
-            typeof text === "string"
-              ? Effect.succeed(text)
-              : Effect.fail(new HtmlToTextFailed({ reason: "error", message: "the converter answered no text" }))
-          ))
-        worker.once("error", (error: Error & { code?: unknown }) =>
-          resume(Effect.fail(
-            error.code === "ERR_WORKER_OUT_OF_MEMORY"
-              ? new HtmlToTextFailed({ reason: "memory", message: `the page needs more than ${heapMb} MiB to convert` })
-              : new HtmlToTextFailed({ reason: "error", message: `the page could not be converted: ${error.message}` })
-          )))
-        worker.once("exit", (code) =>
-          resume(Effect.fail(new HtmlToTextFailed({ reason: "error", message: `the converter stopped (exit code ${code})` }))))
-      }).pipe(
-        Effect.timeoutFail({
-          duration: deadline,
-          onTimeout: () =>
-            new HtmlToTextFailed({
-              reason: "deadline",
-              message: `the page could not be converted to text within ${Duration.format(Duration.decode(deadline))}`
-            })
-        })
-      ),
-    (worker) => Effect.promise(() => worker.terminate())
+    (text) =>
+      typeof text === "string"
+        ? Effect.succeed(text)
+        : Effect.fail(new ScriptWorkerFailed({ reason: "error", message: "the converter answered no text" }))
   )
-}

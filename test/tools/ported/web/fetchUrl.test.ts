@@ -219,7 +219,7 @@ describe("fetch_url", () => {
       const tool = makeFetchUrl({ htmlDeadline: "1 second" })
       const r = yield* fetchWith({ url: server.origin }, { tools: [tool] })
       yield* Fiber.interrupt(ticker)
-      expect(r.error).toBe(`${server.origin}/: the page could not be converted to text within 1s`)
+      expect(r.error).toBe(`${server.origin}/: converting the page to text did not finish within 1s`)
       expect(r.durationMs).toBeLessThan(5_000)
       // the main thread kept running while the worker was busy
       expect(yield* Ref.get(ticks)).toBeGreaterThan(20)
