@@ -4,7 +4,7 @@
  * script that never ends, and the worker's output never reaches the host's.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { type Duration, Effect, Either } from "effect"
 import { runScriptWorker } from "../../../src/tools/shared/scriptWorker.js"
 
 /** A script that does what `workerData.act` says. */
@@ -27,10 +27,10 @@ if (act === "print") {
 if (act === "argv") parentPort.postMessage(process.execArgv)
 `
 
-const run = (act: string, value?: unknown, deadline = "20 seconds") =>
+const run = (act: string, value?: unknown, deadline: Duration.DurationInput = "20 seconds") =>
   Effect.either(runScriptWorker(SCRIPT, { act, value }, { deadline, heapMb: 16, what: "the job" }))
 
-const failure = (act: string, deadline?: string) =>
+const failure = (act: string, deadline?: Duration.DurationInput) =>
   Effect.map(run(act, undefined, deadline), (result) => Either.isLeft(result) ? [result.left.reason, result.left.message] : result)
 
 describe("runScriptWorker", () => {
