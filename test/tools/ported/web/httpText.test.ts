@@ -5,7 +5,17 @@
  * test/tools/shared/outputCap.test.ts.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { decodeText, isHtmlType, isTextType, looksBinary, mediaType, statusLine } from "../../../../src/tools/ported/web/http.js"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import {
+  decodeText,
+  isHtmlType,
+  isTextType,
+  looksBinary,
+  mediaType,
+  requestFailure,
+  statusLine
+} from "../../../../src/tools/ported/web/http.js"
 
 describe("web text helpers", () => {
   it("status lines with and without a reason phrase", () => {
@@ -64,5 +74,28 @@ describe("web text helpers", () => {
       .toContain("café")
     // without html = true, a page's own declaration is not read
     expect(decodeText(page("<meta charset=windows-1252>"), "text/html")).toContain("caf\ufffd")
+  })
+})
+
+describe("requestFailure: why a request failed, from its innermost cause", () => {
+  const request = HttpClientRequest.get("http://127.0.0.1:9/x")
+  const failure = (cause: unknown) =>
+    requestFailure("fetch_url", "http://127.0.0.1:9/x", new HttpClientError.RequestError({ request, reason: "Transport", cause })).message
+
+  it("the innermost message with text, past causes without one", () => {
+    const inner = new Error("connect ECONNREFUSED 127.0.0.1:9")
+    const empty = new Error("", { cause: new Error("") })
+    expect(failure(new Error("fetch failed", { cause: inner }))).toBe("could not fetch http://127.0.0.1:9/x: connect ECONNREFUSED 127.0.0.1:9")
+    expect(failure(new Error("fetch failed", { cause: empty }))).toBe("could not fetch http://127.0.0.1:9/x: fetch failed")
+  })
+
+  it("a chain of causes that loops, or runs deeper than 8, is followed 8 levels and no further", () => {
+    const a = new Error("a")
+    const b = new Error("b", { cause: a })
+    Object.assign(a, { cause: b })
+    expect(failure(a)).toMatch(/^could not fetch http:\/\/127\.0\.0\.1:9\/x: [ab]$/)
+    let deep = new Error("level 0")
+    for (let i = 1; i <= 20; i++) deep = new Error(`level ${i}`, { cause: deep })
+    expect(failure(deep)).toBe("could not fetch http://127.0.0.1:9/x: level 12")
   })
 })
