@@ -144,6 +144,7 @@ export const writeAtomicWith = <E>(
 
     yield* Effect.uninterruptible(Effect.gen(function*() {
       yield* Node.rename(temp, target, path)
+      // Stryker disable next-line BooleanLiteral: once renamed, no temp name holds this inode, and removeOwn removes only it: the flag saves two lstat calls
       placed = true
       // a check that cannot be made counts as a failed one
       if (yield* Effect.orElseSucceed(isAt(fd, path), () => false)) return
