@@ -1,0 +1,82 @@
+/**
+ * `safeFsNode.ts`, the system calls under the bound file operations: each failure is a
+ * `SafeFsError` whose reason a caller acts on (a missing file, a directory, a link swapped
+ * in, a socket) and whose message names the operation that failed and the path it was for.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Path from "node:path"
+import type { SafeFsError } from "../../../src/tools/shared/safeFsError.js"
+import * as Node from "../../../src/tools/shared/safeFsNode.js"
+import { makeTempDirSync } from "../../helpers/tempDir.js"
+
+const dir = makeTempDirSync("safe-fs-node-")
+afterAll(() => Fs.rmSync(dir, { recursive: true, force: true }))
+
+/** The reason and message an effect failed with. */
+const failure = <A>(effect: Effect.Effect<A, SafeFsError>) =>
+  Effect.map(Effect.either(effect), (result) => Either.isLeft(result) ? [result.left.reason, result.left.message] : "succeeded")
+
+describe("safeFsNode: what a failed system call says", () => {
+  it.effect("each descriptor operation names itself when the descriptor is not open", () =>
+    Effect.gen(function*() {
+      const fd = Fs.openSync(Path.join(dir, "closed.txt"), "w")
+      Fs.closeSync(fd)
+      const shown = "closed.txt"
+      expect(yield* failure(Node.close(fd, shown))).toEqual(["Io", "cannot close \"closed.txt\": EBADF"])
+      expect(yield* failure(Node.fstat(fd, shown))).toEqual(["Io", "cannot stat \"closed.txt\": EBADF"])
+      expect(yield* failure(Node.read(fd, shown, Buffer.alloc(4), 4, 0))).toEqual(["Io", "cannot read \"closed.txt\": EBADF"])
+      expect(yield* failure(Node.writeAll(fd, shown, Buffer.from("x"), 0))).toEqual(["Io", "cannot write \"closed.txt\": EBADF"])
+      expect(yield* failure(Node.fsync(fd, shown))).toEqual(["Io", "cannot sync \"closed.txt\": EBADF"])
+      expect(yield* failure(Node.fchmod(fd, shown, 0o644))).toEqual(["Io", "cannot chmod \"closed.txt\": EBADF"])
+    }))
+
+  it.effect("each path operation names itself on a name too long for the file system", () =>
+    Effect.gen(function*() {
+      const long = Path.join(dir, "n".repeat(300))
+      const says = (operation: string) => ["Io", `cannot ${operation} "${long}": ENAMETOOLONG`]
+      expect(yield* failure(Node.open(long, Node.READ_FLAGS, 0))).toEqual(says("open"))
+      expect(yield* failure(Node.lstat(long))).toEqual(says("stat"))
+      expect(yield* failure(Node.stat(long))).toEqual(says("stat"))
+      expect(yield* failure(Node.realPath(long))).toEqual(says("resolve"))
+      expect(yield* failure(Node.mkdir(long))).toEqual(says("create the directory"))
+      expect(yield* failure(Node.rename(long, Path.join(dir, "x"), long))).toEqual(says("rename"))
+      expect(yield* failure(Node.unlink(long))).toEqual(says("remove"))
+      expect(yield* failure(Node.rmdir(long))).toEqual(says("remove"))
+      expect(yield* failure(Node.readDirectory(long))).toEqual(says("list"))
+    }))
+
+  it.effect("a directory opened for writing, a link met where none may be, a socket: each its reason", () =>
+    Effect.gen(function*() {
+      const sub = Path.join(dir, "sub")
+      Fs.mkdirSync(sub)
+      expect(yield* failure(Node.open(sub, Fs.constants.O_WRONLY, 0))).toEqual(["IsDirectory", `"${sub}" is a directory`])
+      const link = Path.join(dir, "link")
+      Fs.symlinkSync("sub", link)
+      expect(yield* failure(Node.open(link, Node.READ_FLAGS, 0))).toEqual([
+        "Changed",
+        `"${link}" changed while it was being opened (a symbolic link or a move replaced part of it); try again`
+      ])
+      const socketPath = Path.join(dir, "s.sock")
+      const server = Net.createServer()
+      yield* Effect.acquireRelease(
+        Effect.async<void>((resume) => {
+          server.listen(socketPath, () => resume(Effect.void))
+        }),
+        () => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+      )
+      const socket = yield* Effect.either(Node.open(socketPath, Node.READ_FLAGS, 0))
+      expect(Either.isLeft(socket) && [socket.left.reason, socket.left.kind, socket.left.message]).toEqual([
+        "NotRegularFile",
+        "socket",
+        `"${socketPath}" is a socket, not a regular file`
+      ])
+      const missing = Path.join(dir, "missing")
+      expect(yield* failure(Node.lstat(missing))).toEqual(["NotFound", `"${missing}" does not exist`])
+      const plain = Path.join(dir, "plain.txt")
+      Fs.writeFileSync(plain, "text")
+      expect(yield* failure(Node.readDirectory(plain))).toEqual(["NotDirectory", `"${plain}" is not a directory`])
+    }).pipe(Effect.scoped))
+})
