@@ -188,6 +188,50 @@ describe("streaming reads", () => {
       }
     }))
 
+  it.effect("first lines: lines that fill the output cap exactly are all returned; a cap in a later read counts its line", () =>
+    Effect.gen(function*() {
+      // "abcd" is exactly maxBytes: a Head, not Capped
+      const exact = yield* withFile("abcd\nefgh\n", (f) => readFirstLines(f, { maxLines: 1, maxBytes: 4, readBytes: 100 }))
+      expect(exact).toEqual({ _tag: "Head", text: "abcd", moreLines: 1, exact: true })
+      // the first read (64 KiB) is kept whole; the cap falls inside line 2 in the second read,
+      // which holds two more newlines after it
+      const long = `a\n${"b".repeat(100_000)}\nc\n`
+      const capped = yield* withFile(long, (f) => readFirstLines(f, { maxLines: 3, maxBytes: 70_000, readBytes: 1_000_000 }))
+      expect(capped).toEqual({ _tag: "Capped", text: `a\n${"b".repeat(69_998)}`, line: 2 })
+    }))
+
+  it.effect("first lines: a file that ends right after the lines asked for is whole; one without a final newline counts its last line", () =>
+    Effect.gen(function*() {
+      const options = { maxLines: 1, maxBytes: 1000, readBytes: 1000 }
+      expect(yield* withFile("a\n", (f) => readFirstLines(f, options))).toEqual({ _tag: "Whole", text: "a\n" })
+      expect(yield* withFile("a\nb", (f) => readFirstLines(f, options))).toEqual({ _tag: "Head", text: "a", moreLines: 1, exact: true })
+      expect(yield* withFile("a\nb\n", (f) => readFirstLines(f, options))).toEqual({ _tag: "Head", text: "a", moreLines: 1, exact: true })
+      // lines after the first read's block: counted in the later reads, exactly
+      const later = `a\n${"x".repeat(70_000)}\ny`
+      expect(yield* withFile(later, (f) => readFirstLines(f, { maxLines: 1, maxBytes: 1000, readBytes: 1_000_000 }))).toEqual({
+        _tag: "Head",
+        text: "a",
+        moreLines: 2,
+        exact: true
+      })
+      // the bytes after the cut in the first read and those of the later reads add up (65,534 each)
+      const halves = `a\n${"x".repeat(65_534 + 65_534)}`
+      expect(yield* withFile(halves, (f) => readFirstLines(f, { maxLines: 1, maxBytes: 1000, readBytes: 1_000_000 }))).toEqual({
+        _tag: "Head",
+        text: "a",
+        moreLines: 1,
+        exact: true
+      })
+      // the newline that ends the last line asked for is the first byte of a later read
+      const boundary = `${"y".repeat(65_536)}\nrest\n`
+      expect(yield* withFile(boundary, (f) => readFirstLines(f, { maxLines: 1, maxBytes: 100_000, readBytes: 1_000_000 }))).toEqual({
+        _tag: "Head",
+        text: "y".repeat(65_536),
+        moreLines: 1,
+        exact: true
+      })
+    }))
+
   it.effect("a whole read past its cap fails, a binary first block fails", () =>
     Effect.gen(function*() {
       const large = yield* Effect.flip(withFile("x".repeat(101), (f) => readText(f, 100)))
