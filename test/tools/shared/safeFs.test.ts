@@ -315,4 +315,43 @@ describe("walk", () => {
       )
       expect(Either.isLeft(missing) && missing.left.reason).toBe("NotFound")
     }))
+
+  it.effect("a followed link that leads to nothing or to a file is no skip; one that is a link again is skipped", () =>
+    Effect.gen(function*() {
+      const root = at("follows")
+      Fs.mkdirSync(root)
+      Fs.writeFileSync(Path.join(root, "file.txt"), "f")
+      Fs.mkdirSync(Path.join(root, "dir"))
+      Fs.symlinkSync("dir", Path.join(root, "hop"))
+      for (const name of ["to-missing", "to-file", "to-link"]) Fs.symlinkSync("dir", Path.join(root, name))
+      const targets: Record<string, string> = {
+        "to-missing": Path.join(root, "missing"),
+        "to-file": Path.join(root, "file.txt"),
+        // a directory path that is itself a link: opened without following, so it is refused
+        "to-link": Path.join(root, "hop")
+      }
+      const walked = (names: ReadonlyArray<string>) =>
+        walk(root, {
+          descend: () => true,
+          follow: (entry) => Effect.succeed(names.includes(entry.rel) ? Option.some(targets[entry.rel]!) : Option.none()),
+          maxEntries: 100
+        })
+      expect((yield* walked(["to-missing", "to-file"])).skipped).toBe(0)
+      expect((yield* walked(["to-link"])).skipped).toBe(1)
+    }))
+
+  it.effect("a link under a path not to descend into is not even asked about", () =>
+    Effect.gen(function*() {
+      const root = at("asked")
+      Fs.mkdirSync(Path.join(root, "dir"), { recursive: true })
+      Fs.symlinkSync("dir", Path.join(root, "link"))
+      const asked: Array<string> = []
+      const result = yield* walk(root, {
+        descend: (rel) => rel !== "link",
+        follow: (entry) => Effect.sync(() => asked.push(entry.rel)).pipe(Effect.as(Option.some(Path.join(root, "dir")))),
+        maxEntries: 100
+      })
+      expect(asked).toEqual([])
+      expect(result.entries.map((e) => e.rel).sort()).toEqual(["dir", "link"])
+    }))
 })
