@@ -9,6 +9,7 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
 import type { SafeFsError } from "../../../src/tools/shared/safeFsError.js"
+import { link } from "../../../src/tools/shared/safeFsEntry.js"
 import * as Node from "../../../src/tools/shared/safeFsNode.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
@@ -46,6 +47,7 @@ describe("safeFsNode: what a failed system call says", () => {
       expect(yield* failure(Node.unlink(long))).toEqual(says("remove"))
       expect(yield* failure(Node.rmdir(long))).toEqual(says("remove"))
       expect(yield* failure(Node.readDirectory(long))).toEqual(says("list"))
+      expect(yield* failure(link(long, Path.join(dir, "y"), long))).toEqual(says("link"))
     }))
 
   it.effect("a directory opened for writing, a link met where none may be, a socket: each its reason", () =>
