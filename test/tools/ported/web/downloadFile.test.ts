@@ -120,9 +120,15 @@ describe("download_file", () => {
         } else if (request.path === "/over") {
           response.writeHead(200, { "content-length": String(cap + 1) })
           response.end(Buffer.concat([exact, Buffer.from([1])]))
-        } else {
-          response.writeHead(200, request.path === "/declared" ? { "content-length": String(cap) } : {})
+        } else if (request.path === "/declared") {
+          response.writeHead(200, { "content-length": String(cap) })
           response.end(exact)
+        } else {
+          // written in two parts with no length: sent chunked, counted as it streams
+          const body = request.path === "/over-streamed" ? Buffer.concat([exact, Buffer.from([1])]) : exact
+          response.writeHead(200, {})
+          response.write(body.subarray(0, 1000))
+          response.end(body.subarray(1000))
         }
       })
       const tools = [makeDownloadFile({ maxBytes: cap })]
@@ -135,8 +141,11 @@ describe("download_file", () => {
       const encoded = yield* download({ url: `${server.origin}/gzip`, filepath: `${dir.rel}/gzip.bin` }, { tools })
       expect(encoded.error).toBeNull()
       expect(Fs.readFileSync(Path.join(dir.abs, "gzip.bin")).equals(random)).toBe(true)
-      const over = yield* download({ url: `${server.origin}/over`, filepath: `${dir.rel}/over.bin` }, { tools })
-      expect(over.error).toBe(`${server.origin}/over is larger than 64 KiB, the download limit; nothing was saved`)
+      for (const name of ["over", "over-streamed"]) {
+        const over = yield* download({ url: `${server.origin}/${name}`, filepath: `${dir.rel}/${name}.bin` }, { tools })
+        expect(over.error, name).toBe(`${server.origin}/${name} is larger than 64 KiB, the download limit; nothing was saved`)
+        expect(server.requests.at(-1)?.path).toBe(`/${name}`)
+      }
       expect(tree(dir.abs)).toEqual(["declared.bin", "gzip.bin", "streamed.bin"])
     }))
 
