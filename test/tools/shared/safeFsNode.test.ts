@@ -67,7 +67,10 @@ describe("safeFsNode: what a failed system call says", () => {
         Effect.async<void>((resume) => {
           server.listen(socketPath, () => resume(Effect.void))
         }),
-        () => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
+        () =>
+          Effect.async<void>((resume) => {
+            server.close(() => resume(Effect.void))
+          })
       )
       const socket = yield* Effect.either(Node.open(socketPath, Node.READ_FLAGS, 0))
       expect(Either.isLeft(socket) && [socket.left.reason, socket.left.kind, socket.left.message]).toEqual([
