@@ -137,6 +137,9 @@ describe("writeFileAtomic", () => {
       Fs.symlinkSync(Path.join(outside, "secret.txt"), at("real", "target-link"))
       const error = yield* failureOf(writeFileAtomic(ws, at("real", "target-link"), "pwned"))
       expect(error.reason).toBe("Changed")
+      expect(error.message).toBe(
+        `"${at("real", "target-link")}" changed while it was being written (a symbolic link or a move replaced part of it); try again`
+      )
       expect(Fs.readFileSync(Path.join(outside, "secret.txt"), "utf8")).toBe("SECRET")
       expect(Fs.lstatSync(at("real", "target-link")).isSymbolicLink()).toBe(true)
       expect(Fs.readdirSync(at("real")).filter((n) => n.endsWith(".tmp"))).toEqual([])

@@ -8,17 +8,15 @@ import { Effect, Either } from "effect"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
-import type { SafeFsError } from "../../../src/tools/shared/safeFsError.js"
 import { link } from "../../../src/tools/shared/safeFsEntry.js"
 import * as Node from "../../../src/tools/shared/safeFsNode.js"
+import { reasonAndMessage } from "../../helpers/reasonAndMessage.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 const dir = makeTempDirSync("safe-fs-node-")
 afterAll(() => Fs.rmSync(dir, { recursive: true, force: true }))
 
-/** The reason and message an effect failed with. */
-const failure = <A>(effect: Effect.Effect<A, SafeFsError>) =>
-  Effect.map(Effect.either(effect), (result) => Either.isLeft(result) ? [result.left.reason, result.left.message] : "succeeded")
+const failure = reasonAndMessage
 
 describe("safeFsNode: what a failed system call says", () => {
   it.effect("each descriptor operation names itself when the descriptor is not open", () =>

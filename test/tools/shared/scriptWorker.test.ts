@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Duration, Effect, Either } from "effect"
 import { runScriptWorker } from "../../../src/tools/shared/scriptWorker.js"
+import { reasonAndMessage } from "../../helpers/reasonAndMessage.js"
 
 /** A script that does what `workerData.act` says. */
 const SCRIPT = `
@@ -27,11 +28,12 @@ if (act === "print") {
 if (act === "argv") parentPort.postMessage(process.execArgv)
 `
 
-const run = (act: string, value?: unknown, deadline: Duration.DurationInput = "20 seconds") =>
-  Effect.either(runScriptWorker(SCRIPT, { act, value }, { deadline, heapMb: 16, what: "the job" }))
+const start = (act: string, value?: unknown, deadline: Duration.DurationInput = "20 seconds") =>
+  runScriptWorker(SCRIPT, { act, value }, { deadline, heapMb: 16, what: "the job" })
 
-const failure = (act: string, deadline?: Duration.DurationInput) =>
-  Effect.map(run(act, undefined, deadline), (result) => Either.isLeft(result) ? [result.left.reason, result.left.message] : result)
+const run = (act: string, value?: unknown) => Effect.either(start(act, value))
+
+const failure = (act: string, deadline?: Duration.DurationInput) => reasonAndMessage(start(act, undefined, deadline))
 
 describe("runScriptWorker", () => {
   it.live("answers with the script's first message, given its workerData", () =>

@@ -4,17 +4,14 @@
  * else a failure, and the worker's failures name the conversion.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import { htmlToText } from "../../../../src/tools/ported/web/htmlToText.js"
+import { reasonAndMessage } from "../../../helpers/reasonAndMessage.js"
 
 const converter = { module: fileURLToPath(new URL("./fixtures/misbehavingConverter.cjs", import.meta.url)), heapMb: 16 }
 
-const convert = (html: string) =>
-  Effect.map(
-    Effect.either(htmlToText(html, undefined, "20 seconds", converter)),
-    (result) => Either.isLeft(result) ? [result.left.reason, result.left.message] : result.right
-  )
+const convert = (html: string) => reasonAndMessage(htmlToText(html, undefined, "20 seconds", converter))
 
 describe("htmlToText", () => {
   it.live("answers the converter's text; an answer that is not text is a failure", () =>
