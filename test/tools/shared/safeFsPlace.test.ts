@@ -10,6 +10,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
+import { recordingLogs } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
@@ -93,5 +94,27 @@ describe("placeBytes", () => {
       expect(outcomes.filter((o) => "tag" in o && o.tag === "DestinationExists")).toHaveLength(n - 1)
       expect(Fs.readFileSync(target, "utf8")).toBe(`writer ${landed[0]}`)
       expect(tree(root)).toEqual(["one.txt"])
+    }))
+
+  it.scoped("a refusal without overwrite touches nothing: no temp file is written beside the file there", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("place-untouched-")
+      const target = Path.join(root, "kept.txt")
+      Fs.writeFileSync(target, "kept")
+      // a file created and removed in the directory would change its modification time
+      const past = new Date(Date.now() - 3_600_000)
+      Fs.utimesSync(root, past, past)
+      expect(yield* outcome(placeBytes(root, target, bytesOf("x"), { overwrite: false }))).toMatchObject({ tag: "DestinationExists" })
+      expect(Fs.statSync(root).mtimeMs).toBe(past.getTime())
+      expect(Fs.readFileSync(target, "utf8")).toBe("kept")
+    }))
+
+  it.scoped("the temp file of a linked placement is removed without a warning", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("place-quiet-")
+      const [result, lines] = yield* recordingLogs(placeBytes(root, Path.join(root, "new.txt"), bytesOf("x"), { overwrite: false }))
+      expect(result).toEqual({ replaced: false, bytes: 1 })
+      expect(lines).toEqual([])
+      expect(tree(root)).toEqual(["new.txt"])
     }))
 })
