@@ -96,6 +96,12 @@ describe("moveEntry", () => {
         reason: "NotDirectory",
         message: `"${at("b.txt")}" is a file; a directory cannot replace it`
       })
+      // without overwrite, what is there is reported first, whatever would be moved
+      expect(yield* move(at("dir"), at("b.txt"))).toEqual({
+        tag: "DestinationExists",
+        reason: undefined,
+        message: `"${at("b.txt")}" already exists (a file); pass overwrite: true to replace it`
+      })
       // nothing was touched by the refusals
       expect(Fs.readFileSync(at("a.txt"), "utf8")).toBe("a")
       expect(Fs.readFileSync(at("b.txt"), "utf8")).toBe("b")
@@ -130,7 +136,12 @@ describe("moveEntry", () => {
       )
       const landed = outcomes.flatMap((o, i) => ("ok" in o ? [i] : []))
       expect(landed).toHaveLength(1)
-      expect(outcomes.filter((o) => "tag" in o && o.tag === "DestinationExists")).toHaveLength(n - 1)
+      // each refusal says the same, whether it was seen before the move or by the link itself
+      expect(outcomes.filter((o) => "tag" in o)).toEqual(Array.from({ length: n - 1 }, () => ({
+        tag: "DestinationExists",
+        reason: undefined,
+        message: `"${at("dest")}" already exists (a file); pass overwrite: true to replace it`
+      })))
       expect(Fs.readFileSync(at("dest"), "utf8")).toBe(`content ${landed[0]}`)
       const left = Fs.readdirSync(root).filter((name) => name !== "dest").sort()
       expect(left).toEqual(Array.from({ length: n }, (_, i) => `s${i}`).filter((_, i) => i !== landed[0]).sort())
