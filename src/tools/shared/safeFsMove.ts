@@ -21,6 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { isInside } from "../../layers/Workspace.js"
 import { ensureDirectory } from "./atomicWrite.js"
 import { changed, isAt, openDirectory } from "./safeFs.js"
 import {
@@ -40,11 +41,6 @@ export interface MoveOutcome {
   readonly kind: "file" | "directory"
   /** A file was at the destination and was replaced. */
   readonly replaced: boolean
-}
-
-const isInside = (dir: string, path: string): boolean => {
-  const rel = NodePath.relative(dir, path)
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${NodePath.sep}`) && !NodePath.isAbsolute(rel))
 }
 
 /** The source entry as found: a regular file or a directory (else the failure). */

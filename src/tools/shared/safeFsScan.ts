@@ -24,6 +24,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { isInside } from "../../layers/Workspace.js"
 import type { OpenDirectory } from "./safeFs.js"
 import { SafeFsError } from "./safeFsError.js"
 import { fromSystemError, stat } from "./safeFsNode.js"
@@ -79,12 +80,6 @@ export interface ScanResult {
   readonly linksOut: number
 }
 
-/** Whether `child` is `parent` or lies below it. */
-const inside = (parent: string, child: string): boolean => {
-  const rel = NodePath.relative(parent, child)
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${NodePath.sep}`) && !NodePath.isAbsolute(rel))
-}
-
 const byName = (a: { readonly name: string }, b: { readonly name: string }) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 
@@ -110,7 +105,7 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
     const seenFiles = new Set<string>()
     let unreadable = 0
     let linksOut = 0
-    const covered = (target: string) => roots.some((root) => inside(root, target))
+    const covered = (target: string) => roots.some((root) => isInside(root, target))
 
     /** Whether a directory met as `name` at `depth` is walked, given its real path. */
     const expansion = (name: string, depth: number, real: string): Expansion =>
