@@ -41,6 +41,22 @@ const unboundedRepetitions = (source: string): number => {
   return count
 }
 
+/**
+ * Whether V8 matches picomatch's expression `source` in linear time: it has at most one simple
+ * repetition (what `*` or `**` becomes) and no other unbounded one, so no backtracking blow-up
+ * is possible. Otherwise re2js matches it.
+ */
+export const isLinearForV8 = (source: string): boolean => {
+  let simple = 0
+  let rest = source
+  for (const repetition of SIMPLE_REPETITIONS) {
+    const parts = rest.split(repetition)
+    simple += parts.length - 1
+    rest = parts.join("")
+  }
+  return simple <= 1 && unboundedRepetitions(rest) === 0
+}
+
 /** `source` as a V8 expression with the `u` flag, or undefined when it is not valid with it (re2js then matches). */
 const unicodeRegExp = (source: string): RegExp | undefined => {
   try {
@@ -73,16 +89,8 @@ export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string>
     return Either.left(`the glob "${pattern}" uses a feature that is not supported here (a negated extglob such as "!(x)"); ` +
       "use a simpler pattern")
   }
-  // one simple repetition and no other: no backtracking blow-up is possible
-  let simple = 0
-  let rest = source
-  for (const repetition of SIMPLE_REPETITIONS) {
-    const parts = rest.split(repetition)
-    simple += parts.length - 1
-    rest = parts.join("")
-  }
   // with the `u` flag, as re2js: `?` and a class match one character, an emoji's two UTF-16 units too
-  const v8 = simple <= 1 && unboundedRepetitions(rest) === 0 ? unicodeRegExp(source) : undefined
+  const v8 = isLinearForV8(source) ? unicodeRegExp(source) : undefined
   const test: (s: string) => boolean = v8 !== undefined ? (s) => v8.test(s) : (s) => re2.test(s)
   return Either.right(
     pattern.includes("/") ? (name, dirRel) => test(dirRel === "" ? name : `${dirRel}/${name}`) : (name) => test(name)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { compileGlob, type GlobMatcher } from "../../../../src/tools/ported/reading/glob.js"
+import { compileGlob, type GlobMatcher, isLinearForV8 } from "../../../../src/tools/ported/reading/glob.js"
 
 const compiled = (pattern: string): GlobMatcher => {
   const glob = compileGlob(pattern)
@@ -88,4 +88,31 @@ describe("compileGlob", () => {
           "use a simpler pattern"
       ))
     }))
+})
+
+describe("isLinearForV8", () => {
+  it("takes V8's engine for one simple repetition and nothing else unbounded, re2js otherwise", () => {
+    const cases: ReadonlyArray<readonly [string, boolean]> = [
+      // what "*.ts" and "a?b" become
+      [String.raw`^(?:[^/]*?\.ts\/?)$`, true],
+      [String.raw`^(?:a.b)$`, true],
+      // two simple repetitions ("*a*b", "**/*.ts")
+      [String.raw`^(?:[^/]*?a[^/]*?b)$`, false],
+      [String.raw`^(?:(?:.)*?\/[^/]*?\.ts)$`, false],
+      // one simple repetition and another unbounded one
+      [String.raw`^(?:[^/]*?a+)$`, false],
+      [String.raw`^(?:[^/]*?a{2,})$`, false],
+      // "*", "+" and "{n,}" inside a class or escaped repeat nothing
+      [String.raw`^(?:[*+]x[^/]*?)$`, true],
+      [String.raw`^(?:[a-z+]+)$`, false],
+      [String.raw`^(?:\*x\+[^/]*?)$`, true],
+      // bounded repetitions, and unbounded ones of each kind, even mixed
+      [String.raw`^(?:a{2,3}b{4})$`, true],
+      [String.raw`^(?:a{12,})$`, false],
+      [String.raw`^(?:a{,})$`, false],
+      [String.raw`^(?:a+b{2,})$`, false],
+      [String.raw`^(?:a*)$`, false]
+    ]
+    for (const [source, linear] of cases) expect(isLinearForV8(source), source).toBe(linear)
+  })
 })
