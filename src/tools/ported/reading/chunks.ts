@@ -18,6 +18,12 @@ export const CHUNK_BYTES = 1024 * 1024
 /** The line feed byte. */
 export const NEWLINE = 10
 
+/**
+ * The lines of a text: its line feeds, plus a last line without one. `last` is its last byte,
+ * `NEWLINE` for an empty text (start a running `last` there).
+ */
+export const linesOf = (newlines: number, last: number): number => (last === NEWLINE ? newlines : newlines + 1)
+
 /** How a chunked read ended. */
 export interface ChunksRead {
   /** Bytes read. */

@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { make } from "../../define.js"
 import { openFile } from "../../shared/safeFs.js"
-import { NEWLINE, readChunks } from "./chunks.js"
+import { linesOf, NEWLINE, readChunks } from "./chunks.js"
 import { fileFailure, TAGS } from "./common.js"
 
 /** Most bytes one call counts; a larger file is counted in its first part, and says so. */
@@ -70,7 +70,8 @@ export const countLines = make(TOOL, {
         add(counts, bytes)
         return true
       })
-      const lines = counts.lines + (counts.bytes > 0 && counts.last !== NEWLINE && read.complete ? 1 : 0)
+      // a text cut at the cap ends mid-line: that line is not counted
+      const lines = read.complete ? linesOf(counts.lines, counts.last) : counts.lines
       const partial = read.complete
         ? ""
         : `\n(counted in the first ${read.read} bytes of ${file.size}: a call counts at most ${COUNT_LINES_MAX_BYTES} bytes)`

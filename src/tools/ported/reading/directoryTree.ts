@@ -78,19 +78,18 @@ export const directoryTree = make(TOOL, {
       const shownDir = yield* workspace.display(directory)
       const children = new Map<string, ReadonlyArray<ScanEntry>>()
       let count = 0
-      let cut = false
       const walked = yield* scan(directory, {
         maxDepth: max_depth,
         skipNames: SKIP_NAMES,
         resolveLink: workspace.tryResolve,
         visit: (dir, entries) =>
           Effect.sync(() => {
+            // a level that does not fit is cut at the cap, and the walk ends there
             const room = DIRECTORY_TREE_MAX_ENTRIES - count
-            cut = entries.length > room
-            const kept = cut ? entries.slice(0, room) : entries
+            const kept = entries.length > room ? entries.slice(0, room) : entries
             children.set(dir.rel, kept)
             count += kept.length
-            return !cut && count < DIRECTORY_TREE_MAX_ENTRIES
+            return count < DIRECTORY_TREE_MAX_ENTRIES
           })
       }).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
 
@@ -108,11 +107,13 @@ export const directoryTree = make(TOOL, {
       const draw = (rel: string, indent: string) => {
         for (const entry of children.get(rel) ?? []) {
           const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`
-          const listed = entry._tag === "Directory" && entry.expanded === "listed" && children.has(childRel)
+          // a directory the walk listed (one queued but cut off by the cap was not); nothing else has children
+          const listed = children.has(childRel)
           const target = entry._tag === "File" || entry._tag === "Directory" ? entry.target : undefined
           lines.push(`${indent}${lineOf(entry, target === undefined ? undefined : targets.get(target), listed)}`)
           if (entry._tag === "Directory") dirs++
           else if (entry._tag === "File") files++
+          // Stryker disable next-line ConditionalExpression: equivalent, an entry not listed has no children to draw
           if (listed) draw(childRel, `${indent}  `)
         }
       }

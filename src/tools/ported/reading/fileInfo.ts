@@ -18,7 +18,7 @@ import { make } from "../../define.js"
 import { listDirectory, openDirectory, openFile, statEntry } from "../../shared/safeFs.js"
 import type { SafeFsError } from "../../shared/safeFsError.js"
 import * as Node from "../../shared/safeFsNode.js"
-import { countNewlines, NEWLINE, readChunks } from "./chunks.js"
+import { countNewlines, linesOf, NEWLINE, readChunks } from "./chunks.js"
 import { fileFailure, plural, TAGS } from "./common.js"
 
 /** Largest file whose lines `file_info` counts. */
@@ -71,7 +71,7 @@ const describeFile = (path: string, shown: string) =>
       if (read.left._tag === "BinaryFile") return [...lines, "content: binary"].join("\n")
       return yield* read.left
     }
-    const count = newlines + (read.right.read > 0 && last !== NEWLINE ? 1 : 0)
+    const count = linesOf(newlines, last)
     return [...lines, `content: text, ${plural(count, "line", "lines")}`].join("\n")
   }))
 

@@ -18,7 +18,7 @@ import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { make } from "../../define.js"
 import { openFile } from "../../shared/safeFs.js"
 import { decodeUtf8, decodeUtf8Prefix } from "../../shared/text.js"
-import { NEWLINE, readChunks } from "./chunks.js"
+import { linesOf, NEWLINE, readChunks } from "./chunks.js"
 import { failure, fileFailure, TAGS } from "./common.js"
 
 /** Lines shown when `end_line` is not given. */
@@ -79,7 +79,7 @@ const collect = (filepath: string, start: number, end: number) =>
       }
       return true
     })
-    const lines = newlines + (read.read > 0 && last !== NEWLINE ? 1 : 0)
+    const lines = linesOf(newlines, last)
     return { kept: Buffer.concat(kept), cutInLine, lines, complete: read.complete } satisfies Found
   }))
 

@@ -33,6 +33,8 @@ beforeAll(() => {
   write("tree/c.txt", "c\n")
   write("many.txt", "x\n".repeat(100_000))
   write("no-final.txt", "a\nb")
+  write("flat/one.txt", "only\n")
+  write("flat/empty.txt", "")
   write("bin.dat", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x01, 0x0a]))
   ChildProcess.execFileSync("mkfifo", [Path.join(ws, "pipe")])
   pin("tree", 0o751)
@@ -61,6 +63,13 @@ describe("file_info: whole outputs", () => {
         "permissions: 751 (rwxr-x--x)",
         "entries: 3 (2 directories, 1 other entry)"
       ].join("\n"))
+    }))
+
+  it.effect("a directory of files only; a file of one line and an empty one", () =>
+    Effect.gen(function*() {
+      expect(outputOf(yield* info("flat")).split("\n").at(-1)).toBe("entries: 2 (0 directories, 2 other entries)")
+      expect(outputOf(yield* info("flat/one.txt")).split("\n").at(-1)).toBe("content: text, 1 line")
+      expect(outputOf(yield* info("flat/empty.txt")).split("\n").at(-1)).toBe("content: text, 0 lines")
     }))
 
   it.effect("a FIFO: no size line, not opened", () =>

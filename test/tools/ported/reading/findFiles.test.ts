@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { findFiles } from "../../../../src/tools/ported/reading/findFiles.js"
 import { call, makeWorkspace, outputOf, traversalOf } from "./harness.js"
@@ -61,6 +62,28 @@ describe("find_files", () => {
         "(showing the first 5 paths; there are more: raise max_results (at most 5000), or narrow name_pattern or directory)"
       ])
       expect(outputOf(yield* find({ name_pattern: "*.log", max_results: 12 })).split("\n")).toHaveLength(12)
+    }))
+
+  it.effect("stops walking once max_results is passed: what lies further is not looked at", () =>
+    Effect.gen(function*() {
+      const small = makeWorkspace("find-files-stop-")
+      try {
+        small.write("a.md", "a")
+        small.write("b.md", "b")
+        // met only if the walk goes on into the subdirectory
+        Fs.mkdirSync(Path.join(small.ws, "z"))
+        Fs.symlinkSync(small.outside, Path.join(small.ws, "z", "out"))
+        const linkNote = "(1 symbolic link not followed: it leads out of the workspace or to nothing)"
+        const capped = outputOf(yield* call(small.ws, "find_files", { name_pattern: "*.md", max_results: 1 })).split("\n")
+        expect(capped).toEqual([
+          "a.md",
+          "(showing the first 1 paths; there are more: raise max_results (at most 5000), or narrow name_pattern or directory)"
+        ])
+        const whole = outputOf(yield* call(small.ws, "find_files", { name_pattern: "*.md", max_results: 2 })).split("\n")
+        expect(whole).toEqual(["a.md", "b.md", linkNote])
+      } finally {
+        small.remove()
+      }
     }))
 
   it.effect("no match; a pattern climbing out is refused; an unsupported glob is a clear error", () =>
