@@ -8,8 +8,8 @@ import * as Effect from "effect/Effect"
 import type { OpenFile } from "./safeFs.js"
 import { FileTooLarge, type SafeFsError } from "./safeFsError.js"
 import * as Node from "./safeFsNode.js"
+import { CHUNK_BYTES } from "./safeFsRead.js"
 
-const CHUNK_BYTES = 1024 * 1024
 
 /**
  * Every byte of the open file, or `FileTooLarge` when it has more than `limit` (by its size

@@ -14,8 +14,9 @@ import { decodeUtf8, decodeUtf8Prefix, looksBinary } from "./text.js"
 /** The first block, the one binary detection looks at. */
 export const FIRST_BLOCK_BYTES = 64 * 1024
 /** Every later read. */
-const CHUNK_BYTES = 1024 * 1024
-const NEWLINE = 10
+export const CHUNK_BYTES = 1024 * 1024
+/** The line feed byte. */
+export const NEWLINE = 10
 
 /** Newlines in `bytes[from, to)`. */
 const countNewlines = (bytes: Uint8Array, from: number, to: number): number => {
@@ -25,7 +26,7 @@ const countNewlines = (bytes: Uint8Array, from: number, to: number): number => {
 }
 
 /** A read buffer for `file`: one chunk, or less for a small file (at least the first block). */
-const bufferFor = (file: OpenFile): Buffer =>
+export const bufferFor = (file: OpenFile): Buffer =>
   Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(FIRST_BLOCK_BYTES, file.size + 1)))
 
 /** Reads the next piece at `position` into `buffer`: the first block first, then chunks. */
@@ -33,7 +34,7 @@ const readPiece = (file: OpenFile, buffer: Uint8Array, position: number) =>
   Node.read(file.fd, file.path, buffer, position === 0 ? FIRST_BLOCK_BYTES : buffer.length, position)
 
 /** Fails with `BinaryFile` when the first block (`n` bytes read) is not UTF-8 text. */
-const checkFirstBlock = (file: OpenFile, buffer: Uint8Array, n: number): Effect.Effect<void, BinaryFile> =>
+export const checkFirstBlock = (file: OpenFile, buffer: Uint8Array, n: number): Effect.Effect<void, BinaryFile> =>
   looksBinary(buffer.subarray(0, n), n < FIRST_BLOCK_BYTES)
     ? Effect.fail(new BinaryFile({ path: file.path, size: file.size }))
     : Effect.void

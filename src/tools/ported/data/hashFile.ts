@@ -14,6 +14,7 @@ import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { openFile } from "../../shared/safeFs.js"
 import { read } from "../../shared/safeFsNode.js"
+import { bufferFor } from "../../shared/safeFsRead.js"
 
 const TOOL = "hash_file"
 
@@ -21,7 +22,6 @@ const TOOL = "hash_file"
 export const HASH_ALGORITHMS = ["md5", "sha1", "sha256", "sha512"] as const
 
 /** Bytes read at a time. */
-const CHUNK_BYTES = 1024 * 1024
 
 /** The digest (hex) and the number of bytes hashed. */
 const digest = (path: string, algorithm: string) =>
@@ -31,8 +31,8 @@ const digest = (path: string, algorithm: string) =>
       try: () => Crypto.createHash(algorithm),
       catch: (cause) => new ToolError({ tool: TOOL, message: `${algorithm} is not available in this Node build`, cause })
     })
-    // at least 64 KiB: a file that was small when opened and grows meanwhile is not read in small steps
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(64 * 1024, file.size)))
+    // at least the first block: a file that was small when opened and grows meanwhile is not read in small steps
+    const buffer = bufferFor(file)
     let position = 0
     for (;;) {
       const n = yield* read(file.fd, file.path, buffer, buffer.length, position)

@@ -7,16 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import type { OpenFile } from "../../shared/safeFs.js"
-import { BinaryFile, type SafeFsError } from "../../shared/safeFsError.js"
+import type { BinaryFile, SafeFsError } from "../../shared/safeFsError.js"
 import * as Node from "../../shared/safeFsNode.js"
-import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
-import { looksBinary } from "../../shared/text.js"
+import { bufferFor, checkFirstBlock, FIRST_BLOCK_BYTES, NEWLINE } from "../../shared/safeFsRead.js"
 
-/** Every read after the first block. */
-export const CHUNK_BYTES = 1024 * 1024
-
-/** The line feed byte. */
-export const NEWLINE = 10
+export { CHUNK_BYTES, NEWLINE } from "../../shared/safeFsRead.js"
 
 /**
  * The lines of a text: its line feeds, plus a last line without one. `last` is its last byte,
@@ -44,7 +39,7 @@ export const readChunks = (
   onChunk: (bytes: Uint8Array) => boolean
 ): Effect.Effect<ChunksRead, SafeFsError | BinaryFile> =>
   Effect.gen(function*() {
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(FIRST_BLOCK_BYTES, file.size + 1)))
+    const buffer = bufferFor(file)
     let position = 0
     for (;;) {
       if (position >= budget) {
@@ -54,9 +49,7 @@ export const readChunks = (
       }
       const length = position === 0 ? FIRST_BLOCK_BYTES : Math.min(buffer.length, budget - position)
       const n = yield* Node.read(file.fd, file.path, buffer, length, position)
-      if (position === 0 && looksBinary(buffer.subarray(0, n), n < FIRST_BLOCK_BYTES)) {
-        return yield* new BinaryFile({ path: file.path, size: file.size })
-      }
+      if (position === 0) yield* checkFirstBlock(file, buffer, n)
       if (n === 0) return { read: position, complete: true }
       position += n
       if (!onChunk(buffer.subarray(0, n))) return { read: position, complete: false }
