@@ -235,10 +235,20 @@ describe("streaming reads", () => {
       })
     }))
 
-  it.effect("a whole read past its cap fails, a binary first block fails", () =>
+  it.effect("a whole read past its cap fails, by size or by what is read when the file grew; a binary first block fails", () =>
     Effect.gen(function*() {
       const large = yield* Effect.flip(withFile("x".repeat(101), (f) => readText(f, 100)))
-      expect(large._tag).toBe("FileTooLarge")
+      expect(large).toMatchObject({ _tag: "FileTooLarge", size: 101, limit: 100 })
+      expect(yield* withFile("x".repeat(100), (f) => readText(f, 100))).toBe("x".repeat(100))
+      const growing = (limit: number) =>
+        withFile("0123456789", (f) =>
+          Effect.suspend(() => {
+            Fs.appendFileSync(f.path, "y".repeat(40))
+            return readText(f, limit)
+          }))
+      // the size said 10; 50 bytes are read
+      expect(yield* Effect.flip(growing(49))).toMatchObject({ _tag: "FileTooLarge", size: 50, limit: 49 })
+      expect(yield* growing(50)).toBe(`0123456789${"y".repeat(40)}`)
       const binary = yield* Effect.flip(withFile(new Uint8Array([0x61, 0, 0x62]), (f) => readText(f, 100)))
       expect(binary._tag).toBe("BinaryFile")
     }))
