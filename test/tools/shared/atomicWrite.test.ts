@@ -48,6 +48,18 @@ describe("writeFileAtomic", () => {
       expect(Either.isLeft(refused) && refused.left.reason).toBe("IsDirectory")
     }))
 
+  it.effect("writes at once into the same missing directories: each creates what is missing or finds it made", () =>
+    Effect.gen(function*() {
+      const n = 16
+      const outcomes = yield* Effect.all(
+        Array.from({ length: n }, (_, i) => writeFileAtomic(root, Path.join(root, "burst", "a", "b", `f${i}.txt`), `${i}`)),
+        { concurrency: "unbounded" }
+      )
+      expect(outcomes).toEqual(Array.from({ length: n }, (_, i) => ({ replaced: false, bytes: String(i).length })))
+      expect(Fs.readdirSync(Path.join(root, "burst", "a", "b")).sort())
+        .toEqual(Array.from({ length: n }, (_, i) => `f${i}.txt`).sort())
+    }))
+
   it.effect("a fill that fails leaves the old file byte for byte and no temp file", () =>
     Effect.gen(function*() {
       const dir = Path.join(root, "failing")
