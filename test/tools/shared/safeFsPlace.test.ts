@@ -105,7 +105,7 @@ describe("placeBytes", () => {
       const past = new Date(Date.now() - 3_600_000)
       Fs.utimesSync(root, past, past)
       expect(yield* outcome(placeBytes(root, target, bytesOf("x"), { overwrite: false }))).toMatchObject({ tag: "DestinationExists" })
-      expect(Fs.statSync(root).mtimeMs).toBe(past.getTime())
+      expect(Math.round(Fs.statSync(root).mtimeMs)).toBe(past.getTime())
       expect(Fs.readFileSync(target, "utf8")).toBe("kept")
     }))
 
