@@ -64,7 +64,8 @@ export const formatPages = (input: FormatInput): string => {
     end = page.page
   }
 
-  const shown = range(startPage, end)
+  // no page read at all (the reader returned none): said so, not as an empty range
+  const shown = end < startPage ? "no page" : range(startPage, end)
   let note: string
   if (end >= numPages && !cutFirst) {
     note = `[End of document: ${shown} of ${numPages}.]`
