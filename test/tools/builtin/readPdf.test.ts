@@ -66,6 +66,8 @@ beforeAll(async () => {
   write("truncated.pdf", three.slice(0, Math.floor(three.length * 0.6)))
   write("garbage.pdf", Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(4096, 0xa7)]))
   write("notes.txt", "just some text, not a PDF\n")
+  // readers look for the header in the first KiB only
+  write("late-header.pdf", Buffer.concat([Buffer.alloc(1500, 0x20), three]))
   write("empty.pdf", "")
   write("one.pdf", await textPdf([["Only page"]]))
   fs.mkdirSync(path.join(ws, "folder.pdf"))
@@ -202,6 +204,7 @@ describe("read_pdf", () => {
         ["truncated.pdf", "\"truncated.pdf\" is not a valid PDF or is damaged"],
         ["garbage.pdf", "\"garbage.pdf\" is not a valid PDF or is damaged"],
         ["notes.txt", "\"notes.txt\" is not a PDF (no %PDF- header)"],
+        ["late-header.pdf", "\"late-header.pdf\" is not a PDF (no %PDF- header)"],
         ["empty.pdf", "\"empty.pdf\" is empty, not a PDF"],
         ["missing.pdf", "\"missing.pdf\" does not exist"]
       ] as const
