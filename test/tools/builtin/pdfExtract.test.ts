@@ -38,7 +38,7 @@ interface Asked {
 
 /**
  * Runs `extractText` on the shared pool, writing down every request it makes. With
- * `holdFirst`, the first worker's second chunk waits (up to 5 s) until a second worker has
+ * `holdFirst`, the first worker's later chunks wait (up to 15 s each) until a second worker has
  * opened the document, so that a second worker that runs beside the first is sure to find a
  * chunk left (a worker that has to start may otherwise come up after the first has read all).
  */
@@ -57,7 +57,7 @@ const extract = (bytes: Uint8Array, options: Partial<ExtractOptions>, holdFirst 
         const forward = pool.request(worker, message)
         if (holdFirst && id === 2 && message._tag === "Open") return Effect.tap(forward, () => Deferred.succeed(secondOpened, undefined))
         if (holdFirst && id === 1 && message._tag === "Pages" && message.from > 1) {
-          return Effect.zipRight(Effect.timeout(Deferred.await(secondOpened), "5 seconds").pipe(Effect.ignore), forward)
+          return Effect.zipRight(Effect.timeout(Deferred.await(secondOpened), "15 seconds").pipe(Effect.ignore), forward)
         }
         return forward
       }
@@ -137,7 +137,7 @@ describe("extractText", () => {
       const byDefault = yield* extract(twenty, { maxPages: 16 })
       expect(byDefault.asked.log.filter((line) => line.endsWith("Open")).length).toBe(availableParallelism() > 1 ? 2 : 1)
       expect(byDefault.pageNumbers).toEqual(range(1, 16))
-    }))
+    }), { timeout: 60_000 })
 
   it.effect("judges the pages left from the first chunk's characters per page and the budget left", () =>
     Effect.gen(function*() {
