@@ -2,12 +2,15 @@
  * What the reading tool tests share: a workspace with an `outside` sibling, a call through the
  * executor over the reading tools, and the `PathTraversalError` a call died with.
  */
-import { Cause, Effect, Exit, Option } from "effect"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Cause, Effect, Either, Exit, Layer, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
 import type { ToolExecutionResult } from "../../../../src/index.js"
 import { readingTools } from "../../../../src/tools/ported/reading/index.js"
+import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
+import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
 /** A temp base with `ws` and `outside` beside it; `write` puts a file in `ws`. */
@@ -42,3 +45,30 @@ export const outputOf = (result: ToolExecutionResult): string => {
   if (!result.success) throw new Error(`expected success, got ${result.errorCode}: ${result.error}`)
   return String(result.output)
 }
+
+/** `searchTree` over the workspace `ws` for a case-sensitive `pattern`, with the given limits and workers. */
+export const searchWorkspace = (
+  ws: string,
+  pattern: string,
+  options: {
+    readonly regex?: boolean
+    readonly workers?: number
+    readonly limit?: number
+    readonly maxFiles?: number
+  } = {}
+): Effect.Effect<SearchResult> =>
+  Effect.gen(function*() {
+    const workspace = yield* Workspace
+    const matcher = compileMatcher(pattern, { regex: options.regex ?? false, caseSensitive: true })
+    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+    return yield* Effect.scoped(searchTree({
+      directory: Fs.realpathSync(ws),
+      shownDir: ".",
+      matcher: matcher.right,
+      glob: undefined,
+      limit: options.limit ?? 100_000,
+      maxFiles: options.maxFiles ?? 200_000,
+      resolveLink: workspace.tryResolve,
+      parallel: { workers: options.workers ?? 0, minFiles: 0 }
+    }))
+  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(ws).pipe(Layer.provide(NodeContext.layer))))

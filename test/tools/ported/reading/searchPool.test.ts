@@ -3,19 +3,17 @@
  * every job: the next search takes them (no thread started), tells them its own test, and gets
  * the same lines as the main thread alone; kept workers are few, and keep no process alive.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { Workspace } from "../../../../src/index.js"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
 import { IDLE_WORKER_MS, idleWorkers, startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import { childOf } from "../../../../src/tools/shared/safeFsNode.js"
 import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
 import { closeSync, openDirectorySync } from "../../../../src/tools/shared/safeFsSync.js"
-import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
-import { makeWorkspace } from "./harness.js"
+import type { SearchResult } from "../../../../src/tools/ported/reading/searchTree.js"
+import { makeWorkspace, searchWorkspace } from "./harness.js"
 import { runScript } from "../../../helpers/runScript.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
@@ -32,21 +30,7 @@ beforeAll(() => {
 afterAll(() => fixture.remove())
 
 const search = (pattern: string, options: { readonly regex: boolean; readonly workers: number }): Effect.Effect<SearchResult> =>
-  Effect.gen(function*() {
-    const workspace = yield* Workspace
-    const matcher = compileMatcher(pattern, { regex: options.regex, caseSensitive: true })
-    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-    return yield* Effect.scoped(searchTree({
-      directory: Fs.realpathSync(fixture.ws),
-      shownDir: ".",
-      matcher: matcher.right,
-      glob: undefined,
-      limit: 100_000,
-      maxFiles: 200_000,
-      resolveLink: workspace.tryResolve,
-      parallel: { workers: options.workers, minFiles: 0 }
-    }))
-  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))))
+  searchWorkspace(fixture.ws, pattern, options)
 
 const threads = () => Fs.readdirSync("/proc/self/task").length
 

@@ -4,14 +4,10 @@
  * and `limit` keeps the first matching lines in walk order. The tool's tests use limits far
  * above their trees.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
-import * as Fs from "node:fs"
-import { Workspace } from "../../../../src/index.js"
-import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
-import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
-import { makeWorkspace } from "./harness.js"
+import { Effect } from "effect"
+import type { SearchResult } from "../../../../src/tools/ported/reading/searchTree.js"
+import { makeWorkspace, searchWorkspace } from "./harness.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
 
@@ -25,21 +21,7 @@ beforeAll(() => {
 afterAll(() => fixture.remove())
 
 const search = (options: { readonly maxFiles: number; readonly limit?: number }): Effect.Effect<SearchResult> =>
-  Effect.gen(function*() {
-    const workspace = yield* Workspace
-    const matcher = compileMatcher("hit", { regex: false, caseSensitive: true })
-    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-    return yield* Effect.scoped(searchTree({
-      directory: Fs.realpathSync(fixture.ws),
-      shownDir: ".",
-      matcher: matcher.right,
-      glob: undefined,
-      limit: options.limit ?? 100_000,
-      maxFiles: options.maxFiles,
-      resolveLink: workspace.tryResolve,
-      parallel: { workers: 0, minFiles: 0 }
-    }))
-  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))))
+  searchWorkspace(fixture.ws, "hit", options)
 
 /** The folders the lines come from. */
 const folders = (result: SearchResult) => [...new Set(result.lines.map((line) => line.split("/")[0]))]
