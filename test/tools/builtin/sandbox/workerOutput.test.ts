@@ -22,13 +22,22 @@ const workerPrintUrl = (): string => {
 const workerSource = (printUrl: string) => `
 import { parentPort, workerData } from "node:worker_threads"
 import { printThrough } from ${JSON.stringify(printUrl)}
+// before the Worker prints through its port: its own stdout, captured by the host
+process.stdout.write("raw\\n")
+process.stderr.write("raw err\\n")
 printThrough(workerData.output)
 console.log("one")
 console.error("two\\nthree")
 process.stdout.write("par")
 process.stdout.write("tial\\n")
 console.log("x".repeat(${WORKER_LINE_MAX_CHARS + 500}))
-parentPort.postMessage("printed")
+console.log("c".repeat(${WORKER_LINE_MAX_CHARS}))
+process.stdout.write("a\\rb\\r\\n")
+process.stderr.write("u".repeat(${WORKER_LINE_MAX_CHARS}))
+process.stderr.write("\\n")
+process.stdout.write("y".repeat(${WORKER_LINE_MAX_CHARS + 10}))
+process.stdout.write("tail\\n")
+parentPort.postMessage({ execArgv: process.execArgv })
 `
 
 interface Logged {
@@ -58,23 +67,54 @@ describe("worker output", () => {
       let stdio = ""
       worker.stdout.on("data", (chunk: Buffer) => (stdio += chunk.toString()))
       worker.stderr.on("data", (chunk: Buffer) => (stdio += chunk.toString()))
-      yield* Effect.async<void>((resume) => {
-        worker.once("message", () => resume(Effect.void))
-      })
+      // what reaches this thread's own stdout and stderr meanwhile (a Worker's stdio not captured is piped there)
+      let hostStdio = ""
+      const writes = { stdout: process.stdout.write, stderr: process.stderr.write }
+      const record = (chunk: string | Uint8Array): boolean => {
+        hostStdio += chunk.toString()
+        return true
+      }
+      process.stdout.write = record
+      process.stderr.write = record
+      const answer = yield* Effect.async<unknown>((resume) => {
+        worker.once("message", (message: unknown) => resume(Effect.succeed(message)))
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        process.stdout.write = writes.stdout
+        process.stderr.write = writes.stderr
+      })))
       // the output port is not the Worker's message port: its messages may come a little later
       const deadline = Date.now() + 5000
-      while (logged.length < 5 && Date.now() < deadline) yield* Effect.sleep("20 millis")
+      while (logged.length < 10 && Date.now() < deadline) yield* Effect.sleep("20 millis")
+      // nothing more is coming: a line let out twice would show now
+      yield* Effect.sleep("100 millis")
       yield* Effect.promise(() => worker.terminate())
 
-      const long = logged.at(-1)
+      const long = logged[4]
       expect(logged.slice(0, 4)).toEqual([
         { level: "DEBUG", message: "one", annotations: { worker: "test-pool", stream: "stdout" } },
         { level: "DEBUG", message: "two", annotations: { worker: "test-pool", stream: "stderr" } },
         { level: "DEBUG", message: "three", annotations: { worker: "test-pool", stream: "stderr" } },
         { level: "DEBUG", message: "partial", annotations: { worker: "test-pool", stream: "stdout" } }
       ])
-      expect(logged).toHaveLength(5)
       expect(long?.message).toBe(`${"x".repeat(WORKER_LINE_MAX_CHARS)}... (500 more characters)`)
-      expect(stdio).toBe("")
+      expect(logged.slice(5).map(({ annotations, message }) => [annotations.stream, message])).toEqual([
+        // a line of exactly the cap is whole
+        ["stdout", "c".repeat(WORKER_LINE_MAX_CHARS)],
+        // the line's own CR goes, one inside it stays
+        ["stdout", "a\rb"],
+        // an unterminated line of exactly the cap waits for its end
+        ["stderr", "u".repeat(WORKER_LINE_MAX_CHARS)],
+        // one longer than the cap is let out without its end (cut), not held
+        ["stdout", `${"y".repeat(WORKER_LINE_MAX_CHARS)}... (10 more characters)`],
+        // and what follows it is a line of its own
+        ["stdout", "tail"]
+      ])
+      // the Worker's own stdio held only what it wrote before printing through its port, and it
+      // never reached this thread's stdout; the Worker ran without Node flags
+      expect(stdio).toContain("raw\n")
+      expect(stdio).toContain("raw err\n")
+      expect(stdio).toHaveLength("raw\nraw err\n".length)
+      expect(hostStdio).toBe("")
+      expect(answer).toEqual({ execArgv: [] })
     }))
 })
