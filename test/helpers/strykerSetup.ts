@@ -13,30 +13,10 @@
  *   ("testClock.adjust is not a function"), or on that layer's one TestClock otherwise. This
  *   file runs again before each test file, so each one starts from `@effect/vitest`'s own
  *   testers again.
- * - Stryker switches a mutant on in this process only. The instrumented code also reads the
- *   mutant's id from the `__STRYKER_ACTIVE_MUTANT__` environment variable when it first runs in
- *   a process or thread (Stryker's own command runner works that way): set here for each test
- *   file of a mutant's run, it reaches the Workers and child processes the tests start (the
- *   sandbox's Workers, the compiled library in test/tools/builtin/workerHosts.test.ts), whose
- *   copies of the sources then run the mutant too. Cleared for the initial (coverage) run.
  */
 import { effect, flakyTest, it, layer, live, prop, scoped, scopedLive } from "@effect/vitest"
 import * as path from "node:path"
-import { inject } from "vitest"
 import { isMainThread } from "node:worker_threads"
-
-/** What Stryker's vitest runner provides to its setup file (see its `stryker-setup.js`). */
-declare module "vitest" {
-  export interface ProvidedContext {
-    readonly mode: "dry-run" | "mutant"
-    readonly activeMutant: string | undefined
-  }
-}
-
-const ACTIVE_MUTANT = "__STRYKER_ACTIVE_MUTANT__"
-const activeMutant = inject("mode") === "mutant" ? inject("activeMutant") : undefined
-if (activeMutant === undefined) delete process.env[ACTIVE_MUTANT]
-else process.env[ACTIVE_MUTANT] = activeMutant
 
 if (!isMainThread) {
   let cwd = process.cwd()

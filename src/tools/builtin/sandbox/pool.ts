@@ -235,7 +235,7 @@ export class SandboxWorkers {
       }
       const entry = workerEntry()
       const output = outputPort("sandbox", this.runtime)
-      const worker = new Worker(entry.url, {
+      const worker = new Worker(entry, {
         ...workerIsolation(),
         env: {},
         resourceLimits: RESOURCE_LIMITS,

@@ -8,15 +8,12 @@
 import { existsSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
-/** The worker's entry module, and whether it runs from compiled JavaScript. */
-export interface WorkerEntry {
-  readonly url: URL
-  readonly compiled: boolean
-}
-
-/** Finds the worker script: `worker.js` when it exists, else the tsx entry for `worker.ts`. */
-export const workerEntry = (): WorkerEntry => {
+/**
+ * The worker script: `worker.js` when it exists (the compiled package), else the tsx entry for
+ * `worker.ts`. Which one is chosen is seen only where the package is compiled:
+ * test/tools/builtin/workerHosts.test.ts runs the sandbox from a compiled copy in a child process.
+ */
+export const workerEntry = (): URL => {
   const compiled = new URL("./worker.js", import.meta.url)
-  if (existsSync(fileURLToPath(compiled))) return { url: compiled, compiled: true }
-  return { url: new URL("./tsWorker.mjs", import.meta.url), compiled: false }
+  return existsSync(fileURLToPath(compiled)) ? compiled : new URL("./tsWorker.mjs", import.meta.url)
 }

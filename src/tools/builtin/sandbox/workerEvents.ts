@@ -63,6 +63,7 @@ export const firstEvent = <A>(
     if (!stop()) settle(value)
   }
   const onMessage = (message: unknown) => {
+    // Stryker disable next-line ConditionalExpression: equivalent, the listeners are removed when the wait ends
     if (settled) return
     const value = events.message(message)
     if (value !== undefined) end(value)
