@@ -104,6 +104,7 @@ export class SandboxWorkers {
 
   /** Evaluates `code` in a fresh guest runtime with a guest deadline of `timeoutMs`. */
   run(code: string, timeoutMs: number): Effect.Effect<Outcome> {
+    // Stryker disable next-line UpdateOperator: equivalent, counting down keeps the ids distinct too
     const request: RunRequest = { id: this.nextId++, code, timeoutMs }
     const call = Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(restore(this.checkout()), (worker) =>
@@ -132,6 +133,7 @@ export class SandboxWorkers {
       for (const timer of this.idleTimers.values()) clearTimeout(timer)
       this.idleTimers.clear()
       this.idle.length = 0
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the Workers end either way (one at a time without the options)
       return Effect.forEach([...this.live], (worker) => this.terminate(worker), { discard: true, concurrency: "unbounded" })
     })
   }
@@ -159,6 +161,7 @@ export class SandboxWorkers {
         return this.discard(worker)
       }
       this.idle.push(worker)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, with idleMs 0 no Worker beyond maxIdle is idle, and expire keeps the rest
       if (idleMs > 0) {
         const timer = setTimeout(() => this.expire(worker), idleMs)
         timer.unref()
@@ -253,6 +256,7 @@ export class SandboxWorkers {
       worker.on("exit", () => this.forget(worker))
 
       const stop = firstEvent<Either.Either<Worker, string>>(worker, {
+        // Stryker disable next-line ConditionalExpression: equivalent, a Worker's first message is its "ready"
         message: (message) => (isMessage(message) && message.type === "ready" ? Either.right(worker) : undefined),
         error: (error) => Either.left(`the sandbox worker failed to start: ${describeError(error)}`),
         exit: (code) => Either.left(`the sandbox worker exited while starting (code ${code})`),

@@ -7,7 +7,7 @@
  * refuses calls.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
 import type { Outcome } from "../../../../src/tools/builtin/sandbox/protocol.js"
 import { runScript } from "../../../helpers/runScript.js"
@@ -42,6 +42,19 @@ const waitFor = (condition: () => boolean, withinMs: number) =>
       yield* after(20)
     }
   })
+
+/** Timers that keep this thread's event loop alive. */
+const refTimers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length
+
+/** The fewest such timers seen over 10 turns of the event loop (a passing timer of other code is not counted). */
+const steadyRefTimers = async (): Promise<number> => {
+  let fewest = refTimers()
+  for (let i = 0; i < 10; i++) {
+    await new Promise((resolve) => setImmediate(resolve))
+    fewest = Math.min(fewest, refTimers())
+  }
+  return fewest
+}
 
 const withPool = <A, E>(options: Partial<typeof DEFAULT_POOL_OPTIONS>, body: (pool: SandboxWorkers) => Effect.Effect<A, E>) =>
   Effect.acquireUseRelease(
@@ -143,6 +156,26 @@ describe("sandbox pool", () => {
       expect(yield* pool.run(CODE, 5000)).toEqual({ kind: "crash", message: "the sandbox pool is shut down" })
       expect(pool.stats()).toEqual({ live: 0, idle: 0, spawned: 1 })
     }), 30_000)
+
+  it("a Worker started for a call holds the event loop while it loads; a replacement started in the background does not", async () => {
+    const pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 1 })
+    try {
+      const timers = await steadyRefTimers()
+      const call = Effect.runFork(pool.run(CODE, 5000))
+      while (pool.stats().spawned === 0) await new Promise((resolve) => setImmediate(resolve))
+      // the Worker is loading (tens of milliseconds at least), its deadline held
+      expect(await steadyRefTimers()).toBe(timers + 1)
+      expect(await Effect.runPromise(Fiber.join(call))).toEqual(OK)
+      const idle = await steadyRefTimers()
+      expect((await Effect.runPromise(pool.run(HOG, 20_000))).kind).toBe("memory")
+      // the replacement is loading now (tens of milliseconds at least), its deadline unref'd
+      expect(pool.stats()).toMatchObject({ live: 1, idle: 0, spawned: 2 })
+      expect(await steadyRefTimers()).toBe(idle)
+      expect(pool.stats()).toMatchObject({ idle: 0 })
+    } finally {
+      await Effect.runPromise(pool.shutdown())
+    }
+  }, 30_000)
 
   it("an idle pool with a burst's Workers still warm does not keep the process alive", async () => {
     const started = Date.now()
