@@ -35,5 +35,8 @@ describe("changedParts", () => {
     expect(new McpNotPending({ name: "s__t", version: "2.0.0", pending: "3.0.0" }).message).toBe(
       `The held version of "s__t" is 3.0.0, not 2.0.0: look at it before approving it`
     )
+    expect(new McpNotPending({ name: "s__t", version: undefined, pending: "3.0.0" }).message).toBe(
+      `The held version of "s__t" is 3.0.0, not ?: look at it before approving it`
+    )
   })
 })

@@ -8,6 +8,7 @@ import { Effect, Either } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { loadMcpConfig, McpConfigError, parseMcpConfig } from "../../../src/tools/mcp/config.js"
+import { recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
 describe("parseMcpConfig", () => {
@@ -18,6 +19,7 @@ describe("parseMcpConfig", () => {
         mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 },
         remote: { url: "https://example.invalid/mcp" },
         http: { type: "http", command: "x" },
+        local: { type: "stdio", command: "node" },
         off: { command: "node", disabled: true }
       },
       globalShortcut: "Ctrl+Space"
@@ -25,7 +27,9 @@ describe("parseMcpConfig", () => {
     expect(parsed).toEqual(Either.right({
       servers: {
         files: { command: "npx", args: ["-y", "server"], env: { TOKEN: "t" } },
-        mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 }
+        mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 },
+        // an explicit "stdio" type is bridged
+        local: { type: "stdio", command: "node" }
       },
       skipped: [
         { server: "remote", reason: "only stdio servers (with a command) are bridged" },
@@ -36,7 +40,12 @@ describe("parseMcpConfig", () => {
   })
 
   it("names the entry and the problem of a malformed configuration", () => {
-    expect(parseMcpConfig({ servers: {} })).toEqual(Either.left(`expected an object with an "mcpServers" object`))
+    const notAnObject = Either.left(`expected an object with an "mcpServers" object`)
+    expect(parseMcpConfig({ servers: {} })).toEqual(notAnObject)
+    // arrays are not the objects asked for
+    expect(parseMcpConfig([])).toEqual(notAnObject)
+    expect(parseMcpConfig({ mcpServers: [] })).toEqual(notAnObject)
+    expect(parseMcpConfig({ mcpServers: null })).toEqual(notAnObject)
     const bad = parseMcpConfig({ mcpServers: { broken: { command: "", args: "not-a-list" } } })
     expect(Either.isLeft(bad)).toBe(true)
     if (Either.isLeft(bad)) {
@@ -55,6 +64,19 @@ describe("loadMcpConfig", () => {
       fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: "node", cwd: "servers" }, b: { command: "x" } } }))
       const servers = yield* loadMcpConfig(file)
       expect(servers).toEqual({ a: { command: "node", cwd: path.join(dir, "servers") }, b: { command: "x" } })
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scoped("logs each entry it leaves out, with the file and the reason", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("mcp-config-")
+      const file = path.join(dir, "mcp.json")
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: "node" }, web: { url: "https://example.invalid" }, off: { command: "x", disabled: true } } }))
+      const [servers, lines] = yield* recordingLogs(loadMcpConfig(file))
+      expect(servers).toEqual({ a: { command: "node" } })
+      expect(lines.map((line) => [line.level.label, textOf(line)])).toEqual([
+        ["WARN", `MCP server "web" in ${file} is skipped: only stdio servers (with a command) are bridged`],
+        ["WARN", `MCP server "off" in ${file} is skipped: disabled`]
+      ])
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.scoped("fails with McpConfigError for a missing file, bad JSON or a bad entry", () =>

@@ -30,14 +30,20 @@ describe("fail-open start", () => {
       const ws = yield* tempDir("mcp-failopen-")
       const silentMark = marker("silent")
       const stubbornMark = marker("stubborn")
-      const { bridge, scope, system } = yield* open(ws, {
+      const [{ bridge, scope, system }, logged] = yield* recordingLogs(open(ws, {
         missing: { command: "no-such-mcp-server-command" },
         exits: nodeServer("exitAtOnce.mjs"),
         silent: nodeServer("silent.mjs", [silentMark], { initTimeoutMs: 400 }),
         stubborn: nodeServer("silent.mjs", ["--ignore-sigterm", stubbornMark], { initTimeoutMs: 400 }),
         echo: nodeServer("echo.mjs")
-      })
+      }))
       const reasons = Object.fromEntries(bridge.skipped.map((s) => [s.server, s.reason]))
+      // each skipped server is logged with its reason, and the one that came up with its pid and tools
+      const lines = logged.map((line) => [line.level.label, textOf(line)])
+      for (const [server, reason] of Object.entries(reasons)) {
+        expect(lines).toContainEqual(["WARN", `MCP server "${server}" skipped: ${reason}`])
+      }
+      expect(lines).toContainEqual(["INFO", expect.stringMatching(/^MCP server "echo" is up \(pid \d+, [1-9]\d* tools\)$/)])
       expect(Object.keys(reasons).sort()).toEqual(["exits", "missing", "silent", "stubborn"])
       expect(reasons.missing).toContain("ENOENT")
       expect(reasons.missing).toContain("no-such-mcp-server-command")

@@ -32,6 +32,8 @@ describe("makeRawTool", () => {
     expect(found).toContain("tags.0: must be string")
     expect(issues(t, undefined)).toEqual(["n: is missing"])
     expect(issues(t, "text")).toEqual([": the arguments must be an object"])
+    // an array is not the object asked for either (ajv is not asked)
+    expect(issues(t, [{ n: 1 }])).toEqual([": the arguments must be an object"])
     // arguments nested past the bounds are refused before ajv sees them
     let deep: unknown = 1
     for (let i = 0; i < 100; i++) deep = { d: deep }

@@ -95,6 +95,16 @@ describe("runMcpCommand on streams of its own", () => {
       yield* Fiber.join(serving).pipe(Effect.timeout("5 seconds"))
     }))
 
+  it.scopedLive("interrupted, it leaves no listener on its input stream", () =>
+    Effect.gen(function*() {
+      const { client, serving, stdin } = yield* command({})
+      yield* Effect.promise(() => client.listTools())
+      // the server watches for the end of its input while it serves
+      expect(stdin.listenerCount("end")).toBe(1)
+      yield* Fiber.interrupt(serving)
+      expect(stdin.listenerCount("end")).toBe(0)
+    }))
+
   it.scopedLive("--audit records each served call in its file", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("mcp-streams-audit-")
