@@ -39,6 +39,14 @@ const pathArg = Tool.make("path_arg", {
   handler: ({ file }) => Effect.succeed(file)
 })
 
+const oddName = Tool.make("odd__name-x", {
+  description: "A name with a run of separators",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  tags: ["numbers"],
+  handler: () => Effect.succeed("odd")
+})
+
 let deletions = 0
 const deleteThing = Tool.make("delete_thing", {
   description: "Deletes a thing (needs confirmation)",
@@ -51,7 +59,10 @@ const deleteThing = Tool.make("delete_thing", {
  * A client connected to a server with `confirmation`; `answer` (when given) makes it a client
  * that supports elicitation, answering each question with it. `asked` collects the questions.
  */
-const served = (confirmation: McpConfirmation | undefined, answer?: (question: string) => boolean) =>
+const served = (
+  confirmation: McpConfirmation | undefined,
+  answer?: (question: string) => boolean | { readonly action: "accept"; readonly content: { readonly confirm: boolean } }
+) =>
   Effect.gen(function*() {
     const ws = yield* tempDir("mcp-confirm-")
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -60,22 +71,32 @@ const served = (confirmation: McpConfirmation | undefined, answer?: (question: s
       Effect.forkScoped
     )
     const asked: Array<string> = []
+    const schemas: Array<unknown> = []
     const client = new Client({ name: "c", version: "1.0.0" }, { capabilities: answer === undefined ? {} : { elicitation: { form: {} } } })
     if (answer !== undefined) {
       client.setRequestHandler(ElicitRequestSchema, (request) => {
         asked.push(request.params.message)
-        return Promise.resolve(answer(request.params.message) ? { action: "accept", content: { confirm: true } } : { action: "decline" })
+        if ("requestedSchema" in request.params) schemas.push(request.params.requestedSchema)
+        const given = answer(request.params.message)
+        return Promise.resolve(
+          typeof given === "object" ? given : given ? { action: "accept", content: { confirm: true } } : { action: "decline" }
+        )
       })
     }
     yield* Effect.acquireRelease(Effect.promise(() => client.connect(clientSide)), () => Effect.promise(() => client.close()))
     const call = (name: string, args: Record<string, unknown>) => Effect.promise(() => client.callTool({ name, arguments: args }))
-    return { asked, call }
+    return { asked, call, client, schemas }
   })
 
 describe("serveMcp: a call that needs confirmation", () => {
   it.scopedLive("asks a client that supports elicitation (by default), and runs only on its yes", () =>
     Effect.gen(function*() {
-      const { asked, call } = yield* served(undefined, (question) => question.includes("\"id\":1"))
+      const { asked, call, client, schemas } = yield* served(
+        undefined,
+        (question) => question.includes("\"id\":1") || (question.includes("\"id\":3") && { action: "accept", content: { confirm: false } })
+      )
+      // the server's default name and version
+      expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: "0.1.0" })
       const before = deletions
       const yes = yield* call("delete_thing", { id: 1 })
       expect(yes.isError).toBeUndefined()
@@ -83,11 +104,21 @@ describe("serveMcp: a call that needs confirmation", () => {
       const no = yield* call("delete_thing", { id: 2 })
       expect(no.isError).toBe(true)
       expect(text(no)).toMatch(/^CONFIRMATION_REQUIRED: /)
+      // accepted, but without the box ticked: no
+      const unticked = yield* call("delete_thing", { id: 3 })
+      expect(text(unticked)).toMatch(/^CONFIRMATION_REQUIRED: /)
       expect(deletions).toBe(before + 1)
-      expect(asked).toEqual(['Run the tool "delete_thing" with {"id":1}?', 'Run the tool "delete_thing" with {"id":2}?'])
+      expect(asked).toEqual([1, 2, 3].map((id) => `Run the tool "delete_thing" with {"id":${id}}?`))
+      // each question asks for one yes/no field
+      const question = {
+        type: "object",
+        properties: { confirm: { type: "boolean", title: "Run it", description: `Run "delete_thing" now` } },
+        required: ["confirm"]
+      }
+      expect(schemas).toEqual([question, question, question])
       // a call that needs no confirmation asks nothing
       expect(text(yield* call("stats", { n: 1 }))).toContain("\"double\": 2")
-      expect(asked).toHaveLength(2)
+      expect(asked).toHaveLength(3)
     }))
 
   it.scopedLive("is refused for a client without elicitation, unless confirmation is auto; refuse never asks", () =>
@@ -111,14 +142,23 @@ describe("serveMcp", () => {
       const ws = yield* tempDir("mcp-inproc-")
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
       const serving = yield* serveMcp(serverSide, { tags: ["numbers", "paths"], name: "in-process" }).pipe(
-        Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [stats, escape, pathArg], workspace: Workspace.layerFixed(ws) })),
+        Effect.provide(
+          ToolSystem.layerNode({ builtins: false, tools: [stats, escape, pathArg, oddName, deleteThing], workspace: Workspace.layerFixed(ws) })
+        ),
         Effect.fork
       )
       const client = new Client({ name: "c", version: "1.0.0" })
       yield* Effect.promise(() => client.connect(clientSide))
       expect(client.getServerVersion()?.name).toBe("in-process")
       const { tools } = yield* Effect.promise(() => client.listTools())
-      expect(tools.map((t) => [t.name, t.title])).toEqual([["escape", "Escape"], ["path_arg", "Path arg"], ["stats", "Stats"]])
+      // only the tools of those tags (not delete_thing), each with a title made of its name, also among its annotations
+      expect(tools.map((t) => [t.name, t.title, t.annotations?.title])).toEqual([
+        ["escape", "Escape", "Escape"],
+        ["odd__name-x", "Odd name x", "Odd name x"],
+        ["path_arg", "Path arg", "Path arg"],
+        ["stats", "Stats", "Stats"]
+      ])
+      expect(tools.find((t) => t.name === "stats")?.annotations?.readOnlyHint).toBe(true)
       const r = yield* Effect.promise(() => client.callTool({ name: "stats", arguments: { n: 21 } }))
       expect(JSON.parse(text(r))).toEqual({ n: 21, double: 42 })
       // an escape raised by a handler, and one in an argument: error results, no crash
