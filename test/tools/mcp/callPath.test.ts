@@ -5,11 +5,12 @@
  * is cancelled on the server by its own request's id: the table's, or (for `callTool`) the one
  * the transport saw when the request went out.
  */
-import { afterAll, describe, expect, layer } from "@effect/vitest"
+import { afterAll, describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ToolSystem } from "../../../src/index.js"
+import { needingCallTool } from "../../../src/tools/mcp/callRequest.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { bridged, eventually, fast, nodeServer } from "./helpers.js"
 
@@ -57,4 +58,18 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", 
       expect(bad).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
       expect(bad.success ? "" : bad.error).toContain("Structured content does not match the tool's output schema")
     }))
+})
+
+describe("needingCallTool", () => {
+  it("takes the tools with an outputSchema or that require tasks, and no other", () => {
+    const inputSchema = { type: "object" as const }
+    const tools = [
+      { name: "shaped", inputSchema, outputSchema: { type: "object" as const } },
+      { name: "tasks", inputSchema, execution: { taskSupport: "required" as const } },
+      { name: "maybeTasks", inputSchema, execution: { taskSupport: "optional" as const } },
+      { name: "plain", inputSchema }
+    ]
+    expect([...needingCallTool(tools)]).toEqual(["shaped", "tasks"])
+    expect(needingCallTool([])).toEqual(new Set())
+  })
 })
