@@ -10,6 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
 import type { Outcome } from "../../../../src/tools/builtin/sandbox/protocol.js"
+import { steadyRefTimers } from "../../../helpers/eventLoop.js"
 import { runScript } from "../../../helpers/runScript.js"
 
 const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
@@ -42,19 +43,6 @@ const waitFor = (condition: () => boolean, withinMs: number) =>
       yield* after(20)
     }
   })
-
-/** Timers that keep this thread's event loop alive. */
-const refTimers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length
-
-/** The fewest such timers seen over 10 turns of the event loop (a passing timer of other code is not counted). */
-const steadyRefTimers = async (): Promise<number> => {
-  let fewest = refTimers()
-  for (let i = 0; i < 10; i++) {
-    await new Promise((resolve) => setImmediate(resolve))
-    fewest = Math.min(fewest, refTimers())
-  }
-  return fewest
-}
 
 const withPool = <A, E>(options: Partial<typeof DEFAULT_POOL_OPTIONS>, body: (pool: SandboxWorkers) => Effect.Effect<A, E>) =>
   Effect.acquireUseRelease(

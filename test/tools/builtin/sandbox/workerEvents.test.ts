@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { Worker } from "node:worker_threads"
 import { describeError, dispatch, firstEvent, isMessage } from "../../../../src/tools/builtin/sandbox/workerEvents.js"
+import { refTimers } from "../../../helpers/eventLoop.js"
 
 const workers: Array<Worker> = []
 afterEach(async () => {
@@ -36,9 +37,6 @@ const listeners = (worker: Worker) => ({
   error: worker.listenerCount("error"),
   exit: worker.listenerCount("exit")
 })
-
-/** Timers that keep this thread's event loop alive. */
-const refTimers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length
 
 const request = { id: 7, code: "1", timeoutMs: 1000 }
 
