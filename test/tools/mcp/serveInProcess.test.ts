@@ -93,7 +93,11 @@ describe("serveMcp: a call that needs confirmation", () => {
     Effect.gen(function*() {
       const { asked, call, client, schemas } = yield* served(
         undefined,
-        (question) => question.includes("\"id\":1") || (question.includes("\"id\":3") && { action: "accept", content: { confirm: false } })
+        // yes to id 1; an accepted form with the box not ticked for id 3; no to the rest
+        (question) =>
+          question.includes("\"id\":3")
+            ? { action: "accept", content: { confirm: false } }
+            : question.includes("\"id\":1")
       )
       // the server's default name and version
       expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: "0.1.0" })
