@@ -10,14 +10,20 @@ export interface Logged {
   readonly cause: Cause.Cause<unknown>
 }
 
-/** Runs `effect` with a logger that records every line (and the default one removed). */
-export const recordingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+/**
+ * Runs the effect `f` makes with a logger that records every line (and the default one
+ * removed); `f` gets the lines, to look at them while it runs.
+ */
+export const recordingLogsWith = <A, E, R>(f: (lines: ReadonlyArray<Logged>) => Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const lines: Array<Logged> = []
     const recorder = Logger.make(({ cause, logLevel, message }) => void lines.push({ level: logLevel, message, cause }))
-    const result = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, recorder)))
+    const result = yield* f(lines).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, recorder)))
     return [result, lines] as const
   })
+
+/** Runs `effect` with a logger that records every line (and the default one removed). */
+export const recordingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => recordingLogsWith(() => effect)
 
 /** A logged line's message as text (a list of parts joined by spaces). */
 export const textOf = (line: Logged): string =>

@@ -164,9 +164,28 @@ describe("crashes and restarts", () => {
       expect(crash.success ? "" : crash.error).toContain("exited with code 5; stderr: crashing on purpose")
       const texts = lines.map(textOf)
       expect(texts).toContain(`MCP server "flaky" (pid ${first}) exited with code 5; stderr: crashing on purpose; its next call restarts it`)
-      expect(texts.find((t) => t.startsWith(`Restarting MCP server "flaky" in 50ms (`))).toBeDefined()
+      expect(texts).toContain(
+        `Restarting MCP server "flaky" in 50ms (it stopped (the server exited with code 5; stderr: crashing on purpose))`
+      )
       expect(texts.find((t) => t.startsWith(`Restarting MCP server "flaky" in 100ms (`))).toBeDefined()
       expect(texts).toContain(`MCP server "flaky" restarted (pid ${second})`)
+    }))
+
+  it.scopedLive("a crash with nothing on stderr is logged without a stderr part", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-crash-quiet-")
+      const [pid, lines] = yield* recordingLogs(Effect.gen(function*() {
+        const { bridge, scope, system } = yield* open(ws, { quiet: nodeServer("changing.mjs", [], { requiresConfirmation: false }) })
+        const pid = (yield* bridge.servers)[0]?.pid ?? 0
+        yield* system.execute("quiet__control", { actions: ["crash"], notify: false })
+        yield* eventually(() => !alive(pid), 5000)
+        yield* system.execute("quiet__stable", { text: "back" })
+        yield* Scope.close(scope, Exit.void)
+        return pid
+      }))
+      const texts = lines.map(textOf)
+      expect(texts).toContain(`MCP server "quiet" (pid ${pid}) exited with code 9; its next call restarts it`)
+      expect(texts).toContain(`Restarting MCP server "quiet" in 50ms (it stopped (the server exited with code 9))`)
     }))
 
   it.scopedLive("a restart that fails leaves the server down with the reason, and its calls fail at once", () =>

@@ -10,6 +10,7 @@ import { Chunk, Effect, Fiber, Option, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { McpNotPending } from "../../../src/tools/mcp/changes.js"
+import { type Logged, recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { eventually, nodeServer, openBridged } from "./helpers.js"
 
@@ -88,6 +89,42 @@ describe("list_changed", () => {
       const back = yield* system.execute("changing__stable", { text: "back" })
       expect(back).toMatchObject({ success: true, output: "back", version: "1.0.0" })
       expect(yield* bridge.pending).toEqual([])
+    }))
+})
+
+describe("listings after a change", () => {
+  it.scopedLive("a tool that gains an output schema (no hold: not part of its definition) has its answers checked against it", () =>
+    Effect.gen(function*() {
+      const { control, system } = yield* setup()
+      expect(yield* system.execute("changing__stable", { text: "before" })).toMatchObject({ success: true, output: "before" })
+      yield* control(["output"])
+      // once the new listing is taken, the answer without structured content is refused
+      const after = yield* until(
+        system.execute("changing__stable", { text: "after" }),
+        (r) => !r.success
+      )
+      expect(after).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(after.error).toContain("has an output schema but did not return structured content")
+    }))
+
+  it.scopedLive("a listing that fails after list_changed is logged; the proxies stay as they were", () =>
+    Effect.gen(function*() {
+      const warnings = (lines: ReadonlyArray<Logged>) => lines.filter((line) => line.level._tag === "Warning").map(textOf)
+      const [seen, lines] = yield* recordingLogsWith((lines) =>
+        Effect.gen(function*() {
+          const { control, listed, system } = yield* setup()
+          yield* control(["breaklist", "add"])
+          const warned = yield* until(Effect.sync(() => warnings(lines).length), (n) => n > 0)
+          return { warned, names: yield* listed, call: yield* system.execute("changing__stable", { text: "still" }) }
+        })
+      )
+      expect(seen.warned).toBe(1)
+      expect(warnings(lines)).toHaveLength(1)
+      expect(warnings(lines)[0]).toMatch(
+        /^MCP server "changing": listing its changed tools failed \(.*the listing broke on purpose.*\); its proxies stay as they were$/
+      )
+      expect(seen.names).toEqual(["changing__control", "changing__stable", "changing__weather"])
+      expect(seen.call).toMatchObject({ success: true, output: "still" })
     }))
 })
 

@@ -11,6 +11,8 @@
 //   crash    the process exits (after answering)
 //   flood    for one second, a notifications/tools/list_changed every millisecond
 //   count    answers "listings N": how many times its tools were listed so far
+//   output   "stable" gains an outputSchema (its answers still carry no structured content)
+//   breaklist  every later tools/list fails
 // --state FILE: the list's state is kept in FILE, so a restarted server comes up changed.
 // --calls FILE: each tools/call appends the tool's name to FILE (what reached the server).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -24,7 +26,7 @@ const flag = (name) => {
 }
 const stateFile = flag("--state")
 const callsFile = flag("--calls")
-const initial = { rug: false, schema: false, readonly: true, extra: false, stable: true }
+const initial = { rug: false, schema: false, readonly: true, extra: false, stable: true, output: false }
 let state = stateFile !== undefined && existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, "utf8")) : { ...initial }
 const save = () => {
   if (stateFile !== undefined) writeFileSync(stateFile, JSON.stringify(state))
@@ -61,6 +63,7 @@ const tools = () => {
       name: "stable",
       description: "Echoes its text",
       inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      ...(state.output ? { outputSchema: { type: "object", properties: { echoed: { type: "string" } }, required: ["echoed"] } } : {}),
       annotations: { readOnlyHint: true }
     })
   }
@@ -73,8 +76,10 @@ const tools = () => {
 const text = (t) => ({ content: [{ type: "text", text: t }] })
 const server = new Server({ name: "changing", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } })
 let listings = 0
+let listFails = false
 server.setRequestHandler(ListToolsRequestSchema, async () => {
   listings += 1
+  if (listFails) throw new Error("the listing broke on purpose")
   return { tools: tools() }
 })
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -98,6 +103,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
         else if (action === "remove") state.stable = false
         else if (action === "restore") state.stable = true
         else if (action === "crash") crash = true
+        else if (action === "output") state.output = true
+        else if (action === "breaklist") listFails = true
         else if (action === "flood") {
           const until = Date.now() + 1000
           const flood = setInterval(() => (Date.now() > until ? clearInterval(flood) : server.sendToolListChanged()), 1)
