@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Data, Effect, Either, Schema } from "effect"
 import { InvalidToolDefinition, MemoryLimitExceeded, ToolError, ToolTimeout } from "../../src/domain/errors.js"
+import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { make } from "../../src/tools/define.js"
 import { definitionProblem, detailsOf, isOwnFailure, messageOf } from "../../src/tools/definition.js"
 
@@ -79,6 +80,19 @@ describe("Tool.make defaults", () => {
     const withOne = make("w", { description: "x", parameters: Schema.Struct({ a: Schema.String }), handler: () => Effect.void })
     const one = withOne.prepare({ a: "x", b: 1 })
     expect(Either.isLeft(one) && one.left.issues.map((i) => i.path)).toEqual([["b"]])
+    expect(Either.isRight(withOne.prepare({ a: "x" }))).toBe(true)
+  })
+
+  it("a call's WorkspacePath values are located, at any depth, for the resolver and the mode gate", () => {
+    const copy = make("copy", {
+      description: "x",
+      parameters: Schema.Struct({ from: WorkspacePath, to: Schema.Array(Schema.Struct({ path: WorkspacePath })), note: Schema.String }),
+      handler: () => Effect.void
+    })
+    expect(copy.pathFields).toEqual(["from", "to"])
+    const call = copy.prepare({ from: "a.txt", to: [{ path: "b/c.txt" }, { path: "d.txt" }], note: "n" })
+    if (Either.isLeft(call)) throw call.left
+    expect(call.right.paths.map((slot) => slot.raw)).toEqual(["a.txt", "b/c.txt", "d.txt"])
   })
 })
 
@@ -86,6 +100,17 @@ class NotFound extends Data.TaggedError("NotFound")<{ readonly id: string; reado
 class Quiet extends Error {
   override name = "QuietError"
 }
+
+describe("versions", () => {
+  it("a version is semver exactly as semver writes it: build metadata and pre-releases kept, no prefix or padding", () => {
+    for (const version of ["1.0.0", "0.2.3-beta.1", "1.0.0+build.5", "2.1.0-rc.1+sha.abc"]) {
+      expect(definitionProblem({ ...basics, version })).toBeUndefined()
+    }
+    for (const version of ["v1.0.0", "=1.0.0", " 1.0.0", "1.0.0 ", "1.0", "01.0.0", "latest"]) {
+      expect(definitionProblem({ ...basics, version })).toBe(`"${version}" is not a semver version`)
+    }
+  })
+})
 
 describe("messageOf and detailsOf: a handler's failure, readable", () => {
   it("a failure's own message; else its tag (or class name) and JSON fields; never empty", () => {
@@ -97,6 +122,9 @@ describe("messageOf and detailsOf: a handler's failure, readable", () => {
     expect(messageOf("")).toBe("the tool failed without a message")
     expect(messageOf("  \n ")).toBe("the tool failed without a message")
     expect(messageOf(undefined)).toBe("undefined")
+    // a tagged failure that is no Error: its tag names it
+    expect(messageOf({ _tag: "Missing", id: "7" })).toBe(`Missing (id: "7")`)
+    expect(messageOf({ id: "7" })).toBe(`Error (id: "7")`)
   })
 
   it("a message made from long fields is cut at 500 characters", () => {
