@@ -65,7 +65,7 @@ export const argumentsProblem = (input: unknown): ArgumentIssue | undefined =>
 
 /** Flattens `text` to one line of at most `max` characters. */
 const oneLine = (text: string, max: number): string => {
-  const head = text.length > max * 2 ? text.slice(0, max * 2) : text
+  const head = text.slice(0, max * 2)
   const flat = head.replace(/\s+/g, " ").trim()
   return flat.length > max || text.length > head.length ? `${flat.slice(0, max - 1)}…` : flat
 }
