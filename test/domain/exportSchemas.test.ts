@@ -170,6 +170,19 @@ describe("fromStrictArguments", () => {
     expect(fromStrictArguments(parameters, { keep: "k", either: { c: null } })).toEqual({ keep: "k", either: {} })
   })
 
+  it("takes the alternative that holds every key given, not the first that holds one of them", () => {
+    const either: JsonSchema = {
+      anyOf: [
+        { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+        { type: "object", properties: { a: { type: "number" }, c: { type: "number" } }, required: ["a"] }
+      ]
+    }
+    // in the second, `a` is required: its null stays
+    expect(fromStrictArguments(either, { a: null, c: 1 })).toEqual({ a: null, c: 1 })
+    // in the first, `a` is optional: its null goes
+    expect(fromStrictArguments(either, { a: null, b: 1 })).toEqual({ b: 1 })
+  })
+
   it("leaves alone what it cannot match to an object schema", () => {
     expect(fromStrictArguments(parameters, "text")).toBe("text")
     expect(fromStrictArguments(parameters, { keep: "k", either: { z: null } })).toEqual({ keep: "k", either: { z: null } })

@@ -51,6 +51,15 @@ describe("strict export of single keywords", () => {
     })
   })
 
+  it("anyOf's members are converted too: an object in it is a closed strict object", () => {
+    expect(strictOf({ anyOf: [{ type: "number" }, { type: "object", properties: { a: { type: "string" } } }] })).toEqual({
+      anyOf: [
+        { type: "number" },
+        { type: "object", properties: { a: { type: ["string", "null"] } }, required: ["a"], additionalProperties: false }
+      ]
+    })
+  })
+
   it("a tuple has the fixed length of its elements, whatever its own minItems says", () => {
     expect(strictOf({ type: "array", items: [{ type: "string" }, { type: "number" }], minItems: 1 })).toEqual({
       type: "array",
