@@ -49,6 +49,8 @@ describe("containsWorkspacePath", () => {
       Schema.Struct({ a: Schema.Number, p: WorkspacePath }),
       Schema.Record({ key: Schema.String, value: WorkspacePath }),
       Schema.Option(WorkspacePath),
+      // a declaration with two type parameters, one of them a path
+      Schema.ReadonlyMapFromSelf({ key: Schema.String, value: WorkspacePath }),
       Schema.suspend(() => WorkspacePath)
     ]
     for (const schema of cases) expect(containsWorkspacePath(schema.ast), String(schema.ast)).toBe(true)
