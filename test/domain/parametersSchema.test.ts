@@ -125,6 +125,34 @@ describe("parametersJsonSchema", () => {
     expect(prop(Array.isArray(branches) ? branches[1] : undefined, "side")).toEqual({ type: "number", default: 1 })
   })
 
+  it("annotates each union member where it is: an array member by its place, a struct among literals by its keys", () => {
+    const defaulted = (value: string) => Schema.optionalWith(Schema.String, { default: () => value })
+    const byPlace = parametersJsonSchema(Schema.Struct({
+      u: Schema.Union(Schema.Array(Schema.Struct({ a: defaulted("an item's a") })), Schema.Number)
+    }))
+    const members = prop(byPlace, "u").anyOf
+    expect(Array.isArray(members) && prop(members[0], "[]", "a").default).toBe("an item's a")
+    // literals are merged into one enum: the struct members are found by their exact keys
+    const byKeys = parametersJsonSchema(Schema.Struct({
+      u: Schema.Union(
+        Schema.Literal("x"),
+        Schema.Literal("y"),
+        Schema.Struct({ a: defaulted("a beside b"), b: defaulted("b") }),
+        Schema.Struct({ a: defaulted("a alone") })
+      )
+    }))
+    const alternatives = prop(byKeys, "u").anyOf
+    if (!Array.isArray(alternatives)) throw new Error("no anyOf")
+    const defaultsOf = (alt: unknown) =>
+      isRecord(alt) && isRecord(alt.properties)
+        ? Object.entries(alt.properties).map(([k, v]) => [k, isRecord(v) ? v.default : undefined])
+        : []
+    expect(alternatives.map(defaultsOf).filter((d) => d.length > 0)).toEqual([
+      [["a", "a beside b"], ["b", "b"]],
+      [["a", "a alone"]]
+    ])
+  })
+
   it("gives a parameterless tool an empty object schema", () => {
     expect(parametersJsonSchema(Schema.Struct({}))).toEqual({
       type: "object",
