@@ -2,7 +2,8 @@
  * Edges of the data tools that the first tests let pass: Base64 decoding at the 3-bytes-per-
  * character bound (exactly at it the text is decoded; past it only the first block is checked,
  * and a character that block cuts is not binary), a JSON null as an empty CSV cell, and the
- * too-large hint given for a file over the cap only, a consistent delimiter kept over a more
+ * too-large hint given for a file over the cap only, a pointer through null (the message and the
+ * tool's own error, from both JSON tools), a consistent delimiter kept over a more
  * frequent inconsistent one, and the YAML
  * writer's deadline named in its message.
  */
@@ -23,6 +24,7 @@ const run = runner(dataTools, () => ws)
 beforeAll(() => {
   ws = makeTempDirSync("ported-data-survivors-")
   const write = writeIn(ws)
+  write("null-inside.json", "{\"a\": null}")
   write("nulls.json", JSON.stringify([{ a: null, b: 1 }, { a: "x", b: null }]))
 })
 
@@ -63,6 +65,17 @@ describe("convert_format and read errors", () => {
     Effect.gen(function*() {
       const r = yield* run("read_json", { filepath: "missing.json" })
       expect([r.errorCode, r.error]).toEqual(["TOOL_ERROR", "\"missing.json\" does not exist"])
+    }))
+})
+
+describe("read_json and query_json: a pointer through null", () => {
+  it.effect("stops at null, says so, and is the tool's own error (no details)", () =>
+    Effect.gen(function*() {
+      const message = "no value at \"/a/b\": the value at \"/a\" is null, not an object or array"
+      const queried = yield* run("query_json", { json: "{\"a\": null}", pointer: "/a/b" })
+      expect([queried.errorCode, queried.error, "details" in queried]).toEqual(["TOOL_ERROR", message, false])
+      const read = yield* run("read_json", { filepath: "null-inside.json", pointer: "/a/b" })
+      expect([read.errorCode, read.error, "details" in read]).toEqual(["TOOL_ERROR", message, false])
     }))
 })
 
