@@ -4,8 +4,8 @@
  * and a character that block cuts is not binary), a JSON null as an empty CSV cell, and the
  * too-large hint given for a file over the cap only, a pointer through null (the message and the
  * tool's own error, from both JSON tools), a consistent delimiter kept over a more
- * frequent inconsistent one, and the YAML
- * writer's deadline named in its message.
+ * frequent inconsistent one, and the YAML writer's failures: its deadline named, no text, an
+ * error of the writer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -92,5 +92,14 @@ describe("the YAML writer", () => {
       const value = Array.from({ length: 100_000 }, (_, i) => ({ key: i, text: "x".repeat(20) }))
       const failed = yield* Effect.flip(stringifyYamlInWorker(value, "5 millis"))
       expect(failed).toBe("writing YAML did not finish within 5ms")
+    }), 30_000)
+
+  it.live("a value the writer gives no text for, or fails on, is a failure that says which", () =>
+    Effect.gen(function*() {
+      expect(yield* Effect.flip(stringifyYamlInWorker(undefined))).toBe("writing YAML gave no text")
+      // a cycle survives the copy to the worker; with aliases off the writer recurses until the stack ends
+      const cycle: { self?: unknown } = {}
+      cycle.self = cycle
+      expect(yield* Effect.flip(stringifyYamlInWorker(cycle))).toBe("cannot write YAML: Maximum call stack size exceeded")
     }), 30_000)
 })
