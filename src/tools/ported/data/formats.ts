@@ -53,6 +53,7 @@ export const yamlNestingProblem = (text: string): string | undefined => {
   let depth = 0
   let lineStart = true
   let indent = 0
+  // Stryker disable next-line EqualityOperator: equivalent, charCodeAt past the end is NaN, which only ends the line start
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c === 0x0a) {
@@ -144,14 +145,14 @@ const toCsv = (value: unknown): Either.Either<string, string> => {
     )
   }
   if (value.every(isRecord)) {
-    const columns = new Map<string, number>()
+    const columns = new Set<string>()
     for (const row of value) {
       for (const key of Object.keys(row)) {
-        if (!columns.has(key)) columns.set(key, columns.size)
+        columns.add(key)
         if (columns.size > CSV_MAX_COLUMNS) return Either.left(`the rows have more than ${CSV_MAX_COLUMNS} distinct keys`)
       }
     }
-    const names = [...columns.keys()]
+    const names = [...columns]
     return Either.right(stringifyRows(value.map((row) => names.map((n) => (Object.hasOwn(row, n) ? cellOf(row[n]) : ""))), names))
   }
   if (value.every(Array.isArray)) return Either.right(stringifyRows(value.map((row) => row.map(cellOf))))

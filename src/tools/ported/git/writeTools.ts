@@ -105,6 +105,9 @@ export const gitCheckout = make("git_checkout", {
         "--no-recurse-submodules",
         ...(create ? [`--create=${branch}`] : ["--end-of-options", branch])
       ])
+      // only a switch to a missing branch says "invalid reference" (it fails, with a short stderr; --create
+      // never does, and a branch name holds no space, so a success cannot print it)
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, see the line above
       if (output.exitCode !== 0 && !output.cut && !create && /invalid reference/.test(output.stderr)) {
         return yield* Effect.fail(
           new ToolError({ tool: "git_checkout", message: `No branch named ${branch} (pass create: true to create it)` })

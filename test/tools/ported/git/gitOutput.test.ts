@@ -159,6 +159,18 @@ describe("git_diff, git_commit, git_checkout messages", () => {
       expect((yield* runTool(dir, "git_checkout", { branch: "main" })).output).toBe("Switched to branch 'main'\nM\tREADME.md")
     }))
 
+  it.live("git_checkout of a branch that does not exist says so and how to create it; create makes it", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      const missing = yield* runTool(dir, "git_checkout", { branch: "nope" })
+      expect([missing.errorCode, missing.error]).toEqual(["TOOL_ERROR", "No branch named nope (pass create: true to create it)"])
+      expect(git(dir, "branch", "--show-current").trim()).toBe("main")
+      expect((yield* runTool(dir, "git_checkout", { branch: "nope", create: true })).output).toBe(
+        "Switched to a new branch 'nope'"
+      )
+      expect(git(dir, "branch", "--show-current").trim()).toBe("nope")
+    }))
+
   it.live("git_checkout: git's refusal to lose local changes is its own message, not a missing branch", () =>
     Effect.gen(function*() {
       const dir = repo()

@@ -1,12 +1,13 @@
 /**
  * `processGroup.ts` on its own, with real processes: a group whose only members left are
  * zombies counts as ended (on Linux `kill(-pgid, 0)` still finds them, `/proc` shows them dead),
- * `killGroup` returns as soon as the group is gone rather than after the grace period, an
- * exit that happened before the process was watched is seen, and each output stream is cut
- * at its cap but counted in full.
+ * `killGroup` returns as soon as the group is gone (also once reaped, and after SIGKILL) rather
+ * than after the grace period or the settle time, each output stream is cut at its cap but
+ * counted in full, `output` leaves no timer behind, and closing the scope closes the pipes even
+ * when a process that left the group still writes to them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { KILL_GRACE_MS, killGroup, spawnGroup } from "../../../../src/tools/ported/shell/processGroup.js"
@@ -186,4 +187,77 @@ describe("processGroup", () => {
       expect(error).toBeInstanceOf(Error)
       expect(error.message.length).toBeGreaterThan(0)
     }).pipe(Effect.scoped))
+  it.live("a group that was reaped (nothing of it left, not even a zombie) counts as ended: no grace period", () =>
+    Effect.gen(function*() {
+      // one member, this process's own child: reaped by Node as soon as it dies on SIGTERM
+      const group = yield* spawn("sleep", ["1000"])
+      for (let i = 0; i < 200 && procState(group.pid) === undefined; i++) yield* Effect.sleep("10 millis")
+      const started = Date.now()
+      yield* killGroup(group.pid)
+      expect(Date.now() - started).toBeLessThan(KILL_GRACE_MS)
+      expect(yield* group.ended).toEqual({ code: null, signal: "SIGTERM" })
+    }).pipe(Effect.scoped), 20_000)
+
+  it.live.skipIf(process.platform !== "linux")(
+    "after SIGKILL killGroup returns once the group is dead, without waiting out the settle time",
+    () =>
+      Effect.gen(function*() {
+        const group = yield* spawn("sh", ["-c", "trap '' TERM; exec sleep 1000"])
+        for (let i = 0; i < 200; i++) {
+          if (Fs.readFileSync(`/proc/${group.pid}/comm`, "utf8").trim() === "sleep") break
+          yield* Effect.sleep("10 millis")
+        }
+        const killing = yield* Effect.fork(killGroup(group.pid))
+        // "ended" comes once Node reaped the leader, a moment after SIGKILL
+        expect(yield* group.ended).toEqual({ code: null, signal: "SIGKILL" })
+        const reaped = Date.now()
+        yield* Fiber.join(killing)
+        // the settle loop would wait 1000 ms more if it did not look at the group
+        expect(Date.now() - reaped).toBeLessThan(600)
+      }).pipe(Effect.scoped),
+    20_000
+  )
+
+  it.live("output that returns because both streams ended leaves no timer behind", () =>
+    Effect.gen(function*() {
+      const group = yield* spawn("sh", ["-c", "printf 'done'"], 64)
+      yield* group.ended
+      const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length
+      const before = timers()
+      const { stdout } = yield* group.output(600_000)
+      expect(stdout.text).toBe("done")
+      // a timer of 600 s left running would keep the process alive that long
+      expect(timers()).toBe(before)
+    }).pipe(Effect.scoped), 20_000)
+
+  it.live.skipIf(process.platform !== "linux")(
+    "closing the scope closes the output pipes even when a process that left the group still writes to them",
+    () =>
+      Effect.gen(function*() {
+        const file = Path.join(dir, "escaped-pid")
+        const escaped = yield* Effect.scoped(Effect.gen(function*() {
+          // setsid puts the loop in a session (and group) of its own, writing to the group's stdout;
+          // killGroup does not reach it
+          const loop = `echo $$ > "$1.tmp"; mv "$1.tmp" "$1"; while :; do echo x || exit 1; sleep 0.05; done`
+          const group = yield* spawn("sh", ["-c", `setsid sh -c '${loop}' _ ${file} &`])
+          yield* group.ended
+          for (let i = 0; i < 500 && !Fs.existsSync(file); i++) yield* Effect.sleep("10 millis")
+          return Number(Fs.readFileSync(file, "utf8").trim())
+        }))
+        try {
+          // its next write finds the read end closed: SIGPIPE ends it (a zombie until init reaps it)
+          for (let i = 0; i < 500 && procState(escaped) !== undefined && procState(escaped)?.state !== "Z"; i++) {
+            yield* Effect.sleep("10 millis")
+          }
+          expect(procState(escaped)?.state ?? "Z").toBe("Z")
+        } finally {
+          try {
+            process.kill(escaped, "SIGKILL")
+          } catch {
+            // gone
+          }
+        }
+      }),
+    20_000
+  )
 })

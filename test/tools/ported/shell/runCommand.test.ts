@@ -133,6 +133,14 @@ describe("run_command", () => {
       expect(Option.getOrUndefined(traversal)).toBeInstanceOf(PathTraversalError)
     }))
 
+  it.live("a command line the system refuses to start (one argument over 128 KiB) fails with the reason", () =>
+    Effect.gen(function*() {
+      // Linux caps one argument of execve at 32 pages (MAX_ARG_STRLEN): spawn fails with E2BIG
+      const result = yield* run({ command: `: ${"x".repeat(200_000)}` })
+      expect(result.errorCode).toBe("TOOL_ERROR")
+      expect(result.error).toBe("could not start /bin/sh: spawn E2BIG")
+    }))
+
   it.live("arguments: confirmation needed, no NUL, a positive deadline (larger ones are capped)", () =>
     Effect.gen(function*() {
       expect((yield* run({ command: "true" }, false)).errorCode).toBe("CONFIRMATION_REQUIRED")
