@@ -28,6 +28,7 @@ import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import type Picomatch from "picomatch"
 import { ToolError } from "../../domain/errors.js"
+import { relativeToRoot } from "../../layers/relativeToRoot.js"
 import { defaultPath, WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
 import { make } from "../define.js"
@@ -186,6 +187,8 @@ export const listFiles = make(TOOL, {
           concurrency: 8
         })
       )
+      // a stat's error names the absolute path: shown workspace-relative, as the entries are
+      const root = yield* workspace.root
       const lines = shown.map((entry) => {
         if (entry.kind === "directory") return `[dir]  ${entry.shown}/`
         const info = sizes.get(entry.dir)?.get(entry.name)
@@ -193,9 +196,10 @@ export const listFiles = make(TOOL, {
           // a FIFO, a socket, a device: named for what it is, not called a file
           return `[other] ${entry.shown} (${info !== undefined && Either.isRight(info) ? kindOf(info.right) : "not a regular file"})`
         }
-        return info === undefined || Either.isLeft(info)
-          ? `[file] ${entry.shown} (size unknown: ${info === undefined ? "not found" : info.left.message})`
-          : `[file] ${entry.shown} (${info.right.size} bytes)`
+        if (info !== undefined && Either.isRight(info)) return `[file] ${entry.shown} (${info.right.size} bytes)`
+        // Stryker disable next-line StringLiteral: equivalent, every shown file's directory was stat'ed for its name: info is never undefined
+        const why = info === undefined ? "not found" : relativeToRoot(info.left.message, root)
+        return `[file] ${entry.shown} (size unknown: ${why})`
       })
       const count = plural(matched.length, "entry", "entries")
       const rest = matched.length - shown.length

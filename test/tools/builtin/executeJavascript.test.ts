@@ -276,6 +276,20 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         yield* run(1e-4).pipe(Effect.provide(layer))
         expect(deadlines).toEqual([25_000, 2500, 1])
       }))
+
+    it.effect("a sandbox that crashed is a ToolError that says so, with the pool's message", () =>
+      Effect.gen(function*() {
+        const pool = Layer.succeed(SandboxPool, {
+          run: () => Effect.succeed<SandboxOutcome>({ kind: "crash", message: "the sandbox worker exited (code 7)" }),
+          stats: Effect.succeed({ live: 0, idle: 0, spawned: 0 })
+        })
+        const layer = ToolSystem.layerNode({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir), sandbox: pool })
+        const r = yield* Effect.flatMap(ToolSystem, (ts) => ts.execute("execute_javascript", { code: "1" }, { confirm: true })).pipe(
+          Effect.provide(layer)
+        )
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toBe("The sandbox failed: the sandbox worker exited (code 7)")
+      }))
   })
 
   describe("the worker pool as a resource", () => {

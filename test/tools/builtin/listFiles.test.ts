@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -377,6 +377,56 @@ describe("list_files: notes, kinds and patterns", () => {
           `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
       )
     }), 60_000)
+
+  it.scoped("the walk goes no deeper than the pattern can match: a crowded subdirectory is not visited", () =>
+    Effect.gen(function*() {
+      // visiting sub/ would pass LIST_FILES_MAX_VISITED and say so
+      const root = yield* tempDir("list-shallow-")
+      Fs.mkdirSync(Path.join(root, "sub"))
+      for (let i = 0; i < LIST_FILES_MAX_VISITED; i++) Fs.writeFileSync(Path.join(root, "sub", `f${i}`), "")
+      for (const pattern of ["s*", "sub", "*"]) {
+        expect((yield* list({ pattern }, root)).output, pattern).toBe(
+          `1 entry in the workspace root matching "${pattern}" (this level only):\n[dir]  sub/`
+        )
+      }
+      // one level down is listed, and counted
+      expect((yield* list({ pattern: "sub/f1" }, root)).output).toBe(
+        "1 entry in the workspace root matching \"sub/f1\" (this level only):\n[file] sub/f1 (0 bytes)\n" +
+          `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
+      )
+    }), 60_000)
+
+  it.scoped("a file or a FIFO gone between the walk and its stat is still listed, without a size", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("list-gone-")
+      Fs.writeFileSync(Path.join(root, "gone.txt"), "g")
+      Fs.writeFileSync(Path.join(root, "kept.txt"), "k")
+      ChildProcess.execFileSync("mkfifo", [Path.join(root, "pipe")])
+      // the listing names its directory after the walk and before the sizes: the files go then
+      const vanishing = Layer.effect(
+        Workspace,
+        Effect.map(Workspace, (workspace) => ({
+          ...workspace,
+          display: (absolute: string) =>
+            Effect.zipRight(
+              Effect.sync(() => {
+                Fs.rmSync(Path.join(root, "gone.txt"), { force: true })
+                Fs.rmSync(Path.join(root, "pipe"), { force: true })
+              }),
+              workspace.display(absolute)
+            )
+        }))
+      ).pipe(Layer.provide(Workspace.layerFixed(root)))
+      const r = yield* Effect.flatMap(ToolSystem, (ts) => ts.execute("list_files", {})).pipe(
+        Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [listFiles], workspace: vanishing }))
+      )
+      expect(r.output).toBe(
+        "3 entries in the workspace root matching \"*\" (this level only):\n" +
+          "[file] gone.txt (size unknown: \"gone.txt\" does not exist)\n" +
+          "[file] kept.txt (1 bytes)\n" +
+          "[other] pipe (not a regular file)"
+      )
+    }))
 
   it.scoped("a special file given as the directory is named by its kind", () =>
     Effect.gen(function*() {

@@ -143,6 +143,77 @@ describe("PDF worker pool", () => {
       })
     }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
 
+  it.live("an error with another code is a crash, not out of memory", () =>
+    Effect.gen(function*() {
+      const error = yield* withWorker((pool, pooled) =>
+        Effect.gen(function*() {
+          const fiber = yield* listening(pooled.worker, "error", Effect.flip(pool.request(pooled, { _tag: "Close" })))
+          pooled.worker.emit("error", Object.assign(new Error("no such thing"), { code: "ERR_MODULE_NOT_FOUND" }))
+          return yield* Fiber.join(fiber)
+        })
+      )
+      expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly: no such thing" })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a worker starts with its heap capped at the borrowed limit", () =>
+    Effect.gen(function*() {
+      const limits = yield* withWorker((_pool, pooled) => Effect.succeed(pooled.worker.resourceLimits))
+      expect(limits?.maxOldGenerationSizeMb).toBe(LIMIT_MB)
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("an error a worker raised between requests is what a later request reports", () =>
+    Effect.gen(function*() {
+      const error = yield* withWorker((pool, pooled) =>
+        Effect.gen(function*() {
+          // no request is listening: the pool's own listener keeps it (without one, emit would throw)
+          pooled.worker.emit("error", new Error("died in between"))
+          yield* Effect.promise(() => pooled.worker.terminate())
+          return yield* Effect.flip(pool.request(pooled, { _tag: "Close" }))
+        })
+      )
+      expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly: died in between" })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a worker that answers Close with something else is ended, not kept", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const scope = yield* Scope.make()
+      const pooled = yield* pool.borrow(LIMIT_MB).pipe(Scope.extend(scope))
+      // the release asks the worker to close its document; an answer of another kind comes first
+      const release = yield* listening(pooled.worker, "message", Scope.close(scope, Exit.void))
+      pooled.worker.emit("message", { _tag: "Opened", numPages: 1 })
+      yield* Fiber.join(release)
+      expect(yield* pool.stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0, busy: 0 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("a worker that exits right after answering Close is not kept", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const scope = yield* Scope.make()
+      const pooled = yield* pool.borrow(LIMIT_MB).pipe(Scope.extend(scope))
+      const release = yield* listening(pooled.worker, "message", Scope.close(scope, Exit.void))
+      // the answer, then the exit (made up: the thread is ended below), before the release goes on
+      pooled.worker.emit("message", { _tag: "Closed" })
+      pooled.worker.emit("exit", 1)
+      yield* Fiber.join(release)
+      const stats = yield* pool.stats
+      yield* Effect.promise(() => pooled.worker.terminate())
+      expect(stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0, busy: 0 })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
+  it.live("the memory watchdog stops with its request: memory the host takes afterwards ends no worker", () =>
+    Effect.gen(function*() {
+      const pool = yield* makePdfWorkerPool()
+      const pooled = yield* pool.borrow(LIMIT_MB)
+      expect(yield* pool.request(pooled, { _tag: "Close" })).toEqual({ _tag: "Closed" })
+      // the process grows by more than the limit (every page touched), and stays so a while
+      const held = Buffer.alloc((LIMIT_MB + 64) * 1024 * 1024, 1)
+      yield* after(500)
+      expect(held.length).toBeGreaterThan(LIMIT_MB * 1024 * 1024)
+      expect(pooled.dead).toBe(false)
+      expect(yield* pool.request(pooled, { _tag: "Close" })).toEqual({ _tag: "Closed" })
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+
   it.live("a malformed answer fails the request, and the request's listeners are removed", () =>
     Effect.gen(function*() {
       const error = yield* withWorker((pool, pooled) =>

@@ -156,6 +156,21 @@ describe("read_file", () => {
       expect(head.output).toBe(`0123456789abcde\n0123456789abcde\n... (${(READ_FILE_MAX_BYTES + 16) / 16 - 2} more lines)`)
     }))
 
+  it.effect("max_lines on a file longer than the counting budget says at least how many lines follow, and the size", () =>
+    Effect.gen(function*() {
+      // 26,214 short lines, then zeros (sparse) to 1 MiB past the budget: every newline lies
+      // inside the budget, the last byte counted is not one
+      const file = Path.join(ws, "long-tail.txt")
+      Fs.writeFileSync(file, "line\n".repeat(26_214))
+      Fs.truncateSync(file, READ_FILE_COUNT_BYTES + MB)
+      const r = yield* read({ filepath: "long-tail.txt", max_lines: 1 })
+      Fs.rmSync(file)
+      expect(r.output).toBe(
+        `line\n... (at least 26214 more lines; the file is ${READ_FILE_COUNT_BYTES + MB} bytes: ` +
+          "use read_lines with start_line/end_line to read further)"
+      )
+    }))
+
   it.effect.skipIf(underMutationTesting)("max_lines on 140 MB of newlines: no crash, bounded memory, counting stops at its budget", () =>
     Effect.gen(function*() {
       writeRepeated("newlines.txt", Buffer.from("\n"), 140 * MB)

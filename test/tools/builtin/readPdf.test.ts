@@ -241,6 +241,31 @@ describe("read_pdf", () => {
       expect(huge.error).toBe(`"huge.pdf" is ${READ_PDF_MAX_BYTES + 1} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)
     }))
 
+  it.effect("a missing file and a path through a file are named as such, not as a directory", () =>
+    Effect.gen(function*() {
+      const missing = yield* call({ filepath: "missing.pdf" })
+      expect(missing.error).toBe("\"missing.pdf\" does not exist")
+      const through = yield* call({ filepath: "notes.txt/inner.pdf" })
+      expect(through.errorCode).toBe("TOOL_ERROR")
+      expect(through.error).toBe("\"notes.txt/inner.pdf\" is not a directory")
+    }))
+
+  it.effect("a parser failure that is not about the PDF says it could not read the file, with the parser's message", () =>
+    withPool((pool) =>
+      Effect.gen(function*() {
+        const failing: PdfWorkersService = {
+          ...pool,
+          request: (worker, message) =>
+            message._tag === "Open"
+              ? Effect.succeed({ _tag: "Failed", reason: "error", message: "Unknown failure in the parser" } as const)
+              : pool.request(worker, message)
+        }
+        const r = yield* call({ filepath: "three.pdf" }, readPdf, failing)
+        expect(r.errorCode).toBe("TOOL_ERROR")
+        expect(r.error).toBe("could not read \"three.pdf\": Unknown failure in the parser")
+      })
+    ))
+
   it.effect("validates its arguments", () =>
     Effect.gen(function*() {
       const r = yield* call({ filepath: "three.pdf", start_page: 0, max_pages: 1.5 })

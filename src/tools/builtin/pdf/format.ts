@@ -73,7 +73,8 @@ export const formatPages = (input: FormatInput): string => {
     const next = end < numPages ? ` Continue with start_page=${end + 1}.` : ""
     note = `[Page ${end} of ${numPages} was cut at max_chars=${maxChars}; pass a larger max_chars to read it whole.${next}]`
   } else {
-    const limit = end < lastWanted || wanted.length === 0 ? `max_chars=${maxChars}` : `max_pages=${maxPages}`
+    // no page shown (end = startPage - 1) is always short of lastWanted: max_chars stopped it
+    const limit = end < lastWanted ? `max_chars=${maxChars}` : `max_pages=${maxPages}`
     note = `[Truncated at ${limit}: showing ${shown} of ${numPages}. Continue with start_page=${end + 1}.]`
   }
   return `${blocks.join("")}${note}`

@@ -172,6 +172,7 @@ export const makePdfWorkerPool = (
     const retire = (pooled: PooledWorker): void => {
       pooled.idleTimer = undefined
       const at = idle.indexOf(pooled)
+      // Stryker disable next-line ConditionalExpression: equivalent, only an idle worker has a timer (lending or an exit clears it): it is always found
       if (at >= 0) idle.splice(at, 1)
       Effect.runFork(terminate(pooled))
     }
@@ -198,6 +199,7 @@ export const makePdfWorkerPool = (
     const watch = (pooled: PooledWorker): () => void => {
       const baseline = process.memoryUsage.rss()
       const timer = setInterval(() => {
+        // Stryker disable next-line EqualityOperator: equivalent, a growth of exactly the limit to the byte cannot be produced
         if (process.memoryUsage.rss() - baseline <= pooled.limitMb * MB * Math.max(1, counters.busy)) return
         clearInterval(timer)
         pooled.overLimit = true
@@ -273,6 +275,7 @@ export const makePdfWorkerPool = (
       Effect.suspend(() => {
         closed = true
         idle.length = 0
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, all are ended either way (one after another or at once), the results dropped
         return Effect.forEach([...live], terminate, { discard: true, concurrency: "unbounded" })
       })
     )
