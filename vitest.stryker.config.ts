@@ -16,6 +16,8 @@ export default defineConfig({
       // run the examples and the CLI executable as child processes
       "test/examples/**",
       "test/cli/executable.test.ts",
+      // builds the launcher (src/cli/launch.ts, which Stryker leaves out) and runs it as a child process
+      "test/cli/launch.test.ts",
       // serves the registry from the CLI started as a child process
       "test/tools/mcp/server.test.ts",
       // asserts which modules an import loads: meaningless where modules stay loaded (below)

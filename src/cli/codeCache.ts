@@ -66,7 +66,8 @@ export const writeCache = (cacheFile: string, bundle: string, digest: Buffer, da
   const uid = process.getuid?.()
   const temp = `${cacheFile}.${process.pid}.tmp`
   try {
-    if (uid === undefined || statSync(bundle).uid !== uid || statSync(dirname(cacheFile)).uid !== uid) return false
+    // without `getuid` (Windows) `uid` is undefined, which no owner matches: nothing is written
+    if (statSync(bundle).uid !== uid || statSync(dirname(cacheFile)).uid !== uid) return false
     writeFileSync(temp, Buffer.concat([digest, data]), { flag: "wx", mode: 0o644 })
     renameSync(temp, cacheFile)
     return true

@@ -60,6 +60,10 @@ describe("docs/tools.md", () => {
     expect(row({ type: "object", properties: { flag: true, other: true } })).toBe(
       "| `bare_tool` | 1.0.0 | no | no |  | Bare | `flag`, `other?` |"
     )
+    // nor has `null` (an object to typeof), which a schema from elsewhere may hold
+    expect(row({ type: "object", properties: { flag: null, other: null } })).toBe(
+      "| `bare_tool` | 1.0.0 | no | no |  | Bare | `flag`, `other?` |"
+    )
   })
 
   it("replaces only what stands between the markers, and needs both in order", () => {

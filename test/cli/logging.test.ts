@@ -70,6 +70,38 @@ describe("the CLI's logger", () => {
       expect(text).not.toContain("\u001b[31m")
     }))
 
+  it.effect("colors its lines when stderr is a terminal, and only then", () =>
+    Effect.gen(function*() {
+      const logged = (isTTY: boolean | undefined) =>
+        Effect.acquireUseRelease(
+          Effect.sync(() => {
+            const saved = Object.getOwnPropertyDescriptor(process.stderr, "isTTY")
+            Object.defineProperty(process.stderr, "isTTY", { configurable: true, writable: true, value: isTTY })
+            return saved
+          }),
+          () =>
+            Effect.gen(function*() {
+              const { console, lines } = recordingConsole()
+              yield* Effect.logWarning("a pool warning").pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+              return lines.map((l) => l.text).join("\n")
+            }),
+          (saved) =>
+            Effect.sync(() => {
+              if (saved === undefined) Reflect.deleteProperty(process.stderr, "isTTY")
+              else Object.defineProperty(process.stderr, "isTTY", saved)
+            })
+        )
+      const onTerminal = yield* logged(true)
+      expect(onTerminal).toContain("\u001b[1m\u001b[36ma pool warning\u001b[0m") // bold cyan
+      expect(onTerminal).toContain("\u001b[33mWARN\u001b[0m")
+      for (const notTerminal of [false, undefined]) {
+        const plain = yield* logged(notTerminal)
+        expect(plain).toContain("WARN")
+        expect(plain).toContain("a pool warning")
+        expect(plain).not.toContain("\u001b")
+      }
+    }))
+
   it("a tool that dies under runCli: stdout is exactly the one JSON result, the log is on stderr", { timeout: 60_000 }, async () => {
     const { code, stderr, stdout } = await runFixture()
     expect(code).toBe(0)
