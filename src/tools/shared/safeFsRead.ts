@@ -128,7 +128,8 @@ export const readFirstLines = (
     // phase 2: count the lines after the cut, within the read budget
     let rest = n - cut - 1
     let restNewlines = countNewlines(buffer, cut + 1, n)
-    let last = rest > 0 ? buffer[n - 1] : NEWLINE
+    // the last byte read: the cut's newline when nothing follows it yet
+    let last = buffer[n - 1]
     let exact = false
     for (;;) {
       if (position >= options.readBytes && position < file.size) break

@@ -4,7 +4,7 @@
  * entry of the open directory, whatever the directory's path leads to later; so is a second
  * descriptor of the directory opened through the first.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { childOf, fdDir, hasFdPaths } from "../../../src/tools/shared/safeFsNode.js"
@@ -16,6 +16,13 @@ describe.skipIf(process.platform !== "linux")("fdDir", () => {
     expect(hasFdPaths()).toBe(true)
     expect(Fs.readlinkSync("/proc/self")).toBe(String(process.pid))
     expect(fdDir()).toBe(`/proc/${process.pid}/fd/`)
+  })
+
+  it("is found so by a fresh copy of the module too (both answers are kept after the first call)", async () => {
+    vi.resetModules()
+    const fresh = await import("../../../src/tools/shared/safeFsNode.js")
+    expect(fresh.hasFdPaths()).toBe(true)
+    expect(fresh.fdDir()).toBe(`/proc/${process.pid}/fd/`)
   })
 
   it("names an entry of the open directory, not of what its path leads to now", () => {

@@ -235,6 +235,43 @@ describe("streaming reads", () => {
       })
     }))
 
+  it.effect("first lines: the read budget at the byte, and a later read's newlines counted in it only", () =>
+    Effect.gen(function*() {
+      const first = (content: string, readBytes: number) =>
+        withFile(content, (f) => readFirstLines(f, { maxLines: 1, maxBytes: 1000, readBytes }))
+      // the budget reached exactly by the first read (64 KiB) of a longer file: counting stops, "at least"
+      expect(yield* first(`a\n${"x".repeat(65_534)}\nb\nc\n`, 65_536)).toEqual({
+        _tag: "Head",
+        text: "a",
+        moreLines: 1,
+        exact: false
+      })
+      // the budget spent, but the file read to its end: one more read finds the end, "exactly"
+      expect(yield* first(`a\n${"x".repeat(65_533)}\n`, 100)).toEqual({ _tag: "Head", text: "a", moreLines: 1, exact: true })
+      // a later, shorter read: the byte after it (the first read's newline at byte 10) is not counted
+      expect(yield* first(`a\n${"x".repeat(8)}\n${"y".repeat(65_525)}${"z".repeat(10)}`, 1_000_000)).toEqual({
+        _tag: "Head",
+        text: "a",
+        moreLines: 2,
+        exact: true
+      })
+    }))
+
+  it.effect("a file shorter than the first block ending inside a character is binary; one larger than the cap when opened stays so", () =>
+    Effect.gen(function*() {
+      const cut = yield* Effect.flip(withFile(new Uint8Array([0x61, 0xc3]), (f) => readText(f, 100)))
+      expect(cut).toMatchObject({ _tag: "BinaryFile", size: 2 })
+      // shrunk under the cap after it was opened: refused by the size it had
+      const shrunk = <A, E>(read: (f: Parameters<typeof readText>[0]) => Effect.Effect<A, E>) =>
+        Effect.flip(withFile("x".repeat(200), (f) =>
+          Effect.suspend(() => {
+            Fs.truncateSync(f.path, 5)
+            return read(f)
+          })))
+      expect(yield* shrunk((f) => readText(f, 100))).toMatchObject({ _tag: "FileTooLarge", size: 200, limit: 100 })
+      expect(yield* shrunk((f) => readBytes(f, 100))).toMatchObject({ _tag: "FileTooLarge", size: 200, limit: 100 })
+    }))
+
   it.effect("a whole read past its cap fails, by size or by what is read when the file grew; a binary first block fails", () =>
     Effect.gen(function*() {
       const large = yield* Effect.flip(withFile("x".repeat(101), (f) => readText(f, 100)))
@@ -366,5 +403,27 @@ describe("walk", () => {
       })
       expect(asked).toEqual([])
       expect(result.entries.map((e) => e.rel).sort()).toEqual(["dir", "link"])
+    }))
+
+  it.effect("only a link is asked about: a file, a FIFO or a directory to descend into never is", () =>
+    Effect.gen(function*() {
+      const root = at("only-links")
+      Fs.mkdirSync(Path.join(root, "dir"), { recursive: true })
+      Fs.writeFileSync(Path.join(root, "file.txt"), "f")
+      ChildProcess.execFileSync("mkfifo", [Path.join(root, "pipe")])
+      Fs.symlinkSync("dir", Path.join(root, "link"))
+      const asked: Array<string> = []
+      const result = yield* walk(root, {
+        descend: () => true,
+        follow: (entry) => Effect.sync(() => asked.push(entry.rel)).pipe(Effect.as(Option.none())),
+        maxEntries: 100
+      })
+      expect(asked).toEqual(["link"])
+      expect(result.entries.map((e) => [e.rel, e.kind]).sort()).toEqual([
+        ["dir", "directory"],
+        ["file.txt", "file"],
+        ["link", "symlink"],
+        ["pipe", "other"]
+      ])
     }))
 })

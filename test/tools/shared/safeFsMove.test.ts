@@ -54,6 +54,12 @@ describe("moveEntry", () => {
         reason: "Io",
         message: `"${at("d/inner/d")}" is inside "${at("d")}": a directory cannot be moved into itself`
       })
+      // a file "into itself" is no such case: the file is not a directory to create the destination in
+      expect(yield* move(at("d/f.txt"), at("d/f.txt/x"))).toEqual({
+        tag: "SafeFsError",
+        reason: "NotDirectory",
+        message: `"${at("d/f.txt")}" is not a directory`
+      })
       // a name inside it that starts with two dots is inside it
       expect(yield* move(at("d"), at("d/..x"))).toMatchObject({ reason: "Io", message: expect.stringContaining("into itself") })
       // a sibling whose name starts with the directory's is not inside it

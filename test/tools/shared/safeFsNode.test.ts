@@ -81,5 +81,30 @@ describe("safeFsNode: what a failed system call says", () => {
       const plain = Path.join(dir, "plain.txt")
       Fs.writeFileSync(plain, "text")
       expect(yield* failure(Node.readDirectory(plain))).toEqual(["NotDirectory", `"${plain}" is not a directory`])
+      // only a socket's failure names a kind
+      const gone = yield* Effect.either(Node.lstat(missing))
+      expect(Either.isLeft(gone) && gone.left.kind).toBeUndefined()
     }).pipe(Effect.scoped))
+})
+
+describe.skipIf(process.platform !== "linux")("safeFsNode: kindOf", () => {
+  it("names each kind of file fstat or lstat can find", () => {
+    const sub = Path.join(dir, "kinds")
+    Fs.mkdirSync(sub)
+    Fs.writeFileSync(Path.join(sub, "f.txt"), "f")
+    Fs.symlinkSync("f.txt", Path.join(sub, "link"))
+    const kinds = [
+      Fs.statSync("/dev/null", { bigint: true }),
+      Fs.statSync(sub, { bigint: true }),
+      Fs.lstatSync(Path.join(sub, "link"), { bigint: true }),
+      Fs.statSync(Path.join(sub, "f.txt"), { bigint: true })
+    ].map(Node.kindOf)
+    expect(kinds).toEqual(["character device", "directory", "symbolic link", "file"])
+  })
+
+  const blockDevice = Fs.readdirSync("/dev").map((name) => Path.join("/dev", name))
+    .find((path) => Fs.lstatSync(path).isBlockDevice())
+  it.skipIf(blockDevice === undefined)("names a block device (where /dev has one)", () => {
+    expect(Node.kindOf(Fs.statSync(blockDevice ?? "", { bigint: true }))).toBe("block device")
+  })
 })
