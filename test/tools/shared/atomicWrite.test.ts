@@ -143,15 +143,17 @@ describe("writeFileAtomic", () => {
       const dir = Path.join(root, "taken")
       Fs.mkdirSync(dir)
       const file = Path.join(dir, "t.txt")
+      let tempName = ""
       const failed = yield* Effect.either(writeAtomicWith(root, file, (fd) =>
-        Effect.sync(() => {
+        Effect.suspend(() => {
           // a concurrent process moves the temp file away and puts its own file under that name
           const tempPath = Fs.readlinkSync(`/proc/self/fd/${fd}`)
           Fs.renameSync(tempPath, Path.join(dir, "moved-temp"))
           Fs.writeFileSync(tempPath, "someone else's")
-          return Path.basename(tempPath)
-        }).pipe(Effect.flatMap((tempName) => Effect.fail(tempName)))))
-      const tempName = Either.isLeft(failed) ? failed.left : ""
+          tempName = Path.basename(tempPath)
+          return Effect.fail("disk on fire" as const)
+        })))
+      expect(failed).toEqual(Either.left("disk on fire"))
       expect(tempName).toMatch(/^\.t\.txt\.[0-9a-f]{16}\.tmp$/)
       expect(Fs.readFileSync(Path.join(dir, tempName), "utf8")).toBe("someone else's")
       expect(Fs.readdirSync(dir).sort()).toEqual(["moved-temp", tempName].sort())
