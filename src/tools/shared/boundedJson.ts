@@ -40,6 +40,7 @@ const CLOSE_BRACKET = 0x5d
 export const nestsDeeperThan = (text: string, maxDepth: number): boolean => {
   let depth = 0
   let inString = false
+  // Stryker disable next-line EqualityOperator: past the end the code unit is NaN, which matches no character
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {

@@ -17,12 +17,15 @@ import * as Stream from "effect/Stream"
 /** The default cap on a body: 1 MiB. */
 export const HTTP_BODY_MAX_BYTES = 1024 * 1024
 
+const KIB = 1024
+const MIB = 1024 * KIB
+
 /** `bytes` in a human unit ("1 MiB", "512 KiB", "300 bytes"). */
 export const formatBytes = (bytes: number): string =>
-  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
-    ? `${bytes / (1024 * 1024)} MiB`
-    : bytes >= 1024 && bytes % 1024 === 0
-    ? `${bytes / 1024} KiB`
+  bytes >= MIB && bytes % MIB === 0
+    ? `${bytes / MIB} MiB`
+    : bytes >= KIB && bytes % KIB === 0
+    ? `${bytes / KIB} KiB`
     : `${bytes} bytes`
 
 /** The body is larger than the cap (counted after content decoding); nothing past the cap was read. */
@@ -66,7 +69,8 @@ export const readBodyPrefix = (
     const take = (chunk: Uint8Array): boolean => {
       const room = maxBytes - size
       if (chunk.length > room) {
-        if (room > 0) parts.push(chunk.subarray(0, room))
+        // (room is never below 0: size stops at maxBytes; at 0 an empty part adds nothing)
+        parts.push(chunk.subarray(0, room))
         size = maxBytes
         complete = false
         return false

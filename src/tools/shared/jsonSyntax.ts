@@ -45,7 +45,8 @@ export const firstSyntaxError = (text: string): SyntaxProblem | undefined => {
   const stack: Array<number> = [] // 0x5b `[` or 0x7b `{`
   let i = 0
   const skip = () => {
-    while (i < n && isSpace(text.charCodeAt(i))) i++
+    // (past the end the code unit is NaN, not a space)
+    while (isSpace(text.charCodeAt(i))) i++
   }
   const problem = (expected: string): SyntaxProblem => ({ offset: i, expected })
 
@@ -185,9 +186,12 @@ export const positionOf = (text: string, offset: number): Position & { readonly 
 /** Characters in `text[from, to)`, a surrogate pair counted once. */
 const codePoints = (text: string, from: number, to: number): number => {
   let count = 0
+  // the code unit before, in the range: none (0) at its start
+  let previous = 0
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i)
-    if (!(c >= 0xdc00 && c <= 0xdfff && i > from && isHigh(text.charCodeAt(i - 1)))) count++
+    if (!(c >= 0xdc00 && c <= 0xdfff && isHigh(previous))) count++
+    previous = c
   }
   return count
 }
@@ -206,8 +210,9 @@ export const excerptAt = (text: string, offset: number, lineStart: number): stri
   const from = Math.max(lineStart, offset - BEFORE)
   let to = Math.min(text.length, offset + AFTER)
   const newline = text.indexOf("\n", offset)
-  if (newline !== -1 && newline < to) to = newline
-  const start = from > lineStart && from < text.length && text.charCodeAt(from) >= 0xdc00 && text.charCodeAt(from) <= 0xdfff
+  if (newline !== -1) to = Math.min(to, newline)
+  // (from is at most the text's length, where the code unit is NaN, not a low surrogate)
+  const start = from > lineStart && text.charCodeAt(from) >= 0xdc00 && text.charCodeAt(from) <= 0xdfff
     ? from + 1
     : from
   const head = visible(text.slice(start, offset))
@@ -231,7 +236,7 @@ export const syntaxErrorOf = (text: string, cause: unknown): JsonSyntaxError => 
   const problem = firstSyntaxError(text)
   if (problem === undefined) {
     // JSON.parse and the scan disagree (they should not): V8's message, without the text it quotes
-    const reason = cause instanceof Error ? cause.message.replace(/,? ".*$/s, "") : String(cause)
+    const reason = cause instanceof Error ? cause.message.replace(/,? ".*/s, "") : String(cause)
     return new JsonSyntaxError({ reason: "syntax", message: `not valid JSON: ${reason.slice(0, 200)}` })
   }
   const { column, line, lineStart } = positionOf(text, problem.offset)

@@ -17,7 +17,8 @@ const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xd
  */
 export const headOf = (text: string, maxChars: number): string => {
   if (text.length <= maxChars) return text
-  const end = maxChars > 0 && isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars
+  // (at 0 the code unit at -1 is NaN, not a surrogate)
+  const end = isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars
   return text.slice(0, end)
 }
 

@@ -33,7 +33,8 @@ const enter = (key: string): Entry => {
 
 const leave = (key: string, entry: Entry): void => {
   entry.users--
-  if (entry.users === 0 && entries.get(key) === entry) entries.delete(key)
+  // every enter has its one leave, and an entry is dropped only at zero users: at zero, it is the key's entry
+  if (entry.users === 0) entries.delete(key)
 }
 
 /** How many paths have a lock entry now (for tests: the table does not grow). */

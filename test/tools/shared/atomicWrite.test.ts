@@ -120,4 +120,71 @@ describe("writeFileAtomic", () => {
         expect(Fs.existsSync(Path.dirname(file))).toBe(false)
       }
     }).pipe(Effect.scoped))
+
+  it.effect("a symbolic link at the target is refused as a changed path; the link and what it names are kept", () =>
+    Effect.gen(function*() {
+      const dir = Path.join(root, "linked")
+      Fs.mkdirSync(dir)
+      const named = Path.join(dir, "named.txt")
+      Fs.writeFileSync(named, "kept")
+      const link = Path.join(dir, "link.txt")
+      Fs.symlinkSync(named, link)
+      expect(yield* reasonAndMessage(writeFileAtomic(root, link, "x"))).toEqual([
+        "Changed",
+        `"${link}" changed while it was being written (a symbolic link or a move replaced part of it); try again`
+      ])
+      expect(Fs.readlinkSync(link)).toBe(named)
+      expect(Fs.readFileSync(named, "utf8")).toBe("kept")
+      expect(Fs.readdirSync(dir).sort()).toEqual(["link.txt", "named.txt"])
+    }))
+
+  it.effect("a failed write removes its own temp file only: another file that took the temp file's name is kept", () =>
+    Effect.gen(function*() {
+      const dir = Path.join(root, "taken")
+      Fs.mkdirSync(dir)
+      const file = Path.join(dir, "t.txt")
+      let tempName = ""
+      const failed = yield* Effect.either(writeAtomicWith(root, file, (fd) =>
+        Effect.suspend(() => {
+          // a concurrent process moves the temp file away and puts its own file under that name
+          const tempPath = Fs.readlinkSync(`/proc/self/fd/${fd}`)
+          Fs.renameSync(tempPath, Path.join(dir, "moved-temp"))
+          Fs.writeFileSync(tempPath, "someone else's")
+          tempName = Path.basename(tempPath)
+          return Effect.fail("disk on fire" as const)
+        })))
+      expect(failed).toEqual(Either.left("disk on fire"))
+      expect(tempName).toMatch(/^\.t\.txt\.[0-9a-f]{16}\.tmp$/)
+      expect(Fs.readFileSync(Path.join(dir, tempName), "utf8")).toBe("someone else's")
+      expect(Fs.readdirSync(dir).sort()).toEqual(["moved-temp", tempName].sort())
+    }))
+
+  it.effect("a file where a directory is expected: NotDirectory for the directory of the target, nothing created", () =>
+    Effect.gen(function*() {
+      const dir = Path.join(root, "plain")
+      Fs.mkdirSync(dir)
+      Fs.writeFileSync(Path.join(dir, "file.txt"), "a file")
+      const sub = Path.join(dir, "file.txt", "sub")
+      expect(yield* reasonAndMessage(writeFileAtomic(root, Path.join(sub, "x.txt"), "x"))).toEqual([
+        "NotDirectory",
+        `"${sub}" is not a directory`
+      ])
+      expect(Fs.readdirSync(dir)).toEqual(["file.txt"])
+    }))
+
+  it.effect("a workspace root that is gone: a write inside it is NotFound, one beside it is refused as a changed path", () =>
+    Effect.gen(function*() {
+      const base = makeTempDirSync("atomic-write-gone-")
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(base, { recursive: true, force: true })))
+      const gone = Path.join(base, "gone")
+      const inside = Path.join(gone, "x.txt")
+      expect(yield* reasonAndMessage(writeFileAtomic(gone, inside, "x"))).toEqual(["NotFound", `"${gone}" does not exist`])
+      // the root's parent is missing too: creating it would create the root's parent, outside the root
+      const beside = Path.join(gone, "y.txt")
+      expect(yield* reasonAndMessage(writeFileAtomic(Path.join(gone, "root"), beside, "x"))).toEqual([
+        "Changed",
+        `"${gone}" changed while its directories were created (a symbolic link or a move replaced part of it); try again`
+      ])
+      expect(Fs.readdirSync(base)).toEqual([])
+    }).pipe(Effect.scoped))
 })

@@ -130,6 +130,8 @@ describe("locating the problem", () => {
     expect(positionOf("😀😀x", 4)).toEqual({ line: 1, column: 3, lineStart: 0 })
     // a lone low surrogate at the start of the count is a character of its own
     expect(positionOf("\udc00\udc00x", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
+    // and so is one after a character below the high surrogates
+    expect(positionOf("a\udc00x", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
   })
 
   it("shows the line around the problem with a caret under it; control characters as spaces", () => {
@@ -224,6 +226,8 @@ describe("the edges of locating (each case fails under a mutant Stryker found al
     expect(syntaxErrorOf("[\u007f]", undefined).message).toContain("found U+007F")
     expect(syntaxErrorOf("[\u009f]", undefined).message).toContain("found U+009F")
     expect(syntaxErrorOf("[\u00a0]", undefined).message).toContain("found '\u00a0'")
+    // a space is shown as itself: the scan stops at one after a minus sign
+    expect(syntaxErrorOf("[- 1]", undefined).message).toBe("not valid JSON: line 1, column 3: expected a digit, found ' '\n  [- 1]\n    ^")
   })
 
   it("V8's reason loses a quoted text also without a comma before it, and is cut at 200 characters", () => {

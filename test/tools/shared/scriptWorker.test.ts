@@ -48,6 +48,14 @@ describe("runScriptWorker", () => {
       expect(yield* failure("memory")).toEqual(["memory", "the job needs more than 16 MiB"])
     }))
 
+  it.live("its failures carry the tag ScriptWorkerFailed, for catchTag", () =>
+    Effect.gen(function*() {
+      const caught = yield* start("throw").pipe(Effect.catchTag("ScriptWorkerFailed", (error) => Effect.succeed(error.reason)))
+      expect(caught).toBe("error")
+      const result = yield* run("exit")
+      expect(Either.isLeft(result) && result.left._tag).toBe("ScriptWorkerFailed")
+    }))
+
   it.live("a script that never ends is stopped at the deadline", () =>
     Effect.gen(function*() {
       const started = Date.now()

@@ -89,6 +89,11 @@ describe("requestFailure: why a request failed, from its innermost cause", () =>
     expect(failure(new Error("fetch failed", { cause: empty }))).toBe("could not fetch http://127.0.0.1:9/x: fetch failed")
   })
 
+  it("no text anywhere in the chain: the client error's own message", () => {
+    expect(failure(new Error(""))).toBe("could not fetch http://127.0.0.1:9/x: Transport error (GET http://127.0.0.1:9/x)")
+    expect(failure(undefined)).toBe("could not fetch http://127.0.0.1:9/x: Transport error (GET http://127.0.0.1:9/x)")
+  })
+
   it("a chain of causes that loops, or runs deeper than 8, is followed 8 levels and no further", () => {
     const a = new Error("a")
     const b = new Error("b", { cause: a })
