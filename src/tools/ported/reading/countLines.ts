@@ -53,28 +53,32 @@ const add = (counts: Counts, bytes: Uint8Array): void => {
   counts.last = bytes[bytes.length - 1] ?? counts.last
 }
 
-export const countLines = make(TOOL, {
-  description: "Count the lines, words and characters of a UTF-8 text file. Lines include a last line without " +
-    "a line ending; words are separated by white space; characters are Unicode characters.",
-  parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" })
-  }),
-  readOnly: true,
-  tags: TAGS,
-  timeout: "30 seconds",
-  handler: ({ filepath }) =>
-    Effect.scoped(Effect.gen(function*() {
-      const file = yield* openFile(filepath)
-      const counts: Counts = { lines: 0, words: 0, characters: 0, bytes: 0, inWord: false, last: NEWLINE }
-      const read = yield* readChunks(file, COUNT_LINES_MAX_BYTES, (bytes) => {
-        add(counts, bytes)
-        return true
-      })
-      // a text cut at the cap ends mid-line: that line is not counted
-      const lines = read.complete ? linesOf(counts.lines, counts.last) : counts.lines
-      const partial = read.complete
-        ? ""
-        : `\n(counted in the first ${read.read} bytes of ${file.size}: a call counts at most ${COUNT_LINES_MAX_BYTES} bytes)`
-      return `lines: ${lines}\nwords: ${counts.words}\ncharacters: ${counts.characters}\nbytes: ${counts.bytes}${partial}`
-    })).pipe(Effect.mapError(fileFailure(TOOL)))
-})
+/** `count_lines` counting at most `maxBytes` (the tool's is `COUNT_LINES_MAX_BYTES`; a test's is smaller). */
+export const makeCountLines = (maxBytes: number) =>
+  make(TOOL, {
+    description: "Count the lines, words and characters of a UTF-8 text file. Lines include a last line without " +
+      "a line ending; words are separated by white space; characters are Unicode characters.",
+    parameters: Schema.Struct({
+      filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" })
+    }),
+    readOnly: true,
+    tags: TAGS,
+    timeout: "30 seconds",
+    handler: ({ filepath }) =>
+      Effect.scoped(Effect.gen(function*() {
+        const file = yield* openFile(filepath)
+        const counts: Counts = { lines: 0, words: 0, characters: 0, bytes: 0, inWord: false, last: NEWLINE }
+        const read = yield* readChunks(file, maxBytes, (bytes) => {
+          add(counts, bytes)
+          return true
+        })
+        // a text cut at the cap ends mid-line: that line is not counted
+        const lines = read.complete ? linesOf(counts.lines, counts.last) : counts.lines
+        const partial = read.complete
+          ? ""
+          : `\n(counted in the first ${read.read} bytes of ${file.size}: a call counts at most ${maxBytes} bytes)`
+        return `lines: ${lines}\nwords: ${counts.words}\ncharacters: ${counts.characters}\nbytes: ${counts.bytes}${partial}`
+      })).pipe(Effect.mapError(fileFailure(TOOL)))
+  })
+
+export const countLines = makeCountLines(COUNT_LINES_MAX_BYTES)

@@ -86,6 +86,7 @@ export const directoryTree = make(TOOL, {
           Effect.sync(() => {
             // a level that does not fit is cut at the cap, and the walk ends there
             const room = DIRECTORY_TREE_MAX_ENTRIES - count
+            // Stryker disable next-line EqualityOperator: equivalent, a level of exactly room entries sliced to room is the same entries
             const kept = entries.length > room ? entries.slice(0, room) : entries
             children.set(dir.rel, kept)
             count += kept.length

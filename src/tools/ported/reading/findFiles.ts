@@ -28,72 +28,76 @@ export const FIND_MAX_ENTRIES = 1_000_000
 
 const TOOL = "find_files"
 
-export const findFiles = make(TOOL, {
-  description: "Find files and directories by name under a workspace directory, at any depth (like find -name). " +
-    "Prints workspace-relative paths, directories ending with \"/\". .git and node_modules are not searched.",
-  parameters: Schema.Struct({
-    name_pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
-      description: "Glob matched against each name, e.g. \"*.md\" or \"test_*\"; with a \"/\", against the path " +
-        "below the directory, e.g. \"src/**/index.ts\""
-    }),
-    directory: Schema.optionalWith(
-      WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),
-      { default: defaultPath(".") }
-    ),
-    max_results: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(1, FIND_MAX_RESULTS)).annotations({
-        description: `Most paths to return (1 to ${FIND_MAX_RESULTS})`
+/** `find_files` looking at most at `maxEntries` entries (the tool's is `FIND_MAX_ENTRIES`; a test's is smaller). */
+export const makeFindFiles = (maxEntries: number) =>
+  make(TOOL, {
+    description: "Find files and directories by name under a workspace directory, at any depth (like find -name). " +
+      "Prints workspace-relative paths, directories ending with \"/\". .git and node_modules are not searched.",
+    parameters: Schema.Struct({
+      name_pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
+        description: "Glob matched against each name, e.g. \"*.md\" or \"test_*\"; with a \"/\", against the path " +
+          "below the directory, e.g. \"src/**/index.ts\""
       }),
-      { default: () => 200 }
-    )
-  }),
-  readOnly: true,
-  tags: TAGS,
-  timeout: "60 seconds",
-  handler: ({ directory, max_results, name_pattern }) =>
-    Effect.gen(function*() {
-      const workspace = yield* Workspace
-      if (escapingPattern(name_pattern)) {
-        return yield* failure(TOOL, `the pattern "${name_pattern}" must be relative and must not contain ".."`)
-      }
-      const glob = compileGlob(name_pattern)
-      if (Either.isLeft(glob)) return yield* failure(TOOL, glob.left)
-      const matches = glob.right
-      const shownDir = yield* workspace.display(directory)
-      const limit = max_results + 1
-      const out: Array<string> = []
-      let seen = 0
-      const walked = yield* scan(directory, {
-        maxDepth: Number.POSITIVE_INFINITY,
-        skipNames: SKIP_NAMES,
-        resolveLink: workspace.tryResolve,
-        visit: (dir, entries) =>
-          Effect.sync(() => {
-            if (seen >= FIND_MAX_ENTRIES) return false
-            seen += entries.length
-            for (const entry of entries) {
-              if (entry._tag === "LinkOut" || !matches(entry.name, dir.rel)) continue
-              out.push(`${shownName(NodePath.join(shownDir, dir.rel, entry.name))}${entry._tag === "Directory" ? "/" : ""}`)
-              if (out.length >= limit) return false
-            }
-            return true
-          })
-      }).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
+      directory: Schema.optionalWith(
+        WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),
+        { default: defaultPath(".") }
+      ),
+      max_results: Schema.optionalWith(
+        Schema.Int.pipe(Schema.between(1, FIND_MAX_RESULTS)).annotations({
+          description: `Most paths to return (1 to ${FIND_MAX_RESULTS})`
+        }),
+        { default: () => 200 }
+      )
+    }),
+    readOnly: true,
+    tags: TAGS,
+    timeout: "60 seconds",
+    handler: ({ directory, max_results, name_pattern }) =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        if (escapingPattern(name_pattern)) {
+          return yield* failure(TOOL, `the pattern "${name_pattern}" must be relative and must not contain ".."`)
+        }
+        const glob = compileGlob(name_pattern)
+        if (Either.isLeft(glob)) return yield* failure(TOOL, glob.left)
+        const matches = glob.right
+        const shownDir = yield* workspace.display(directory)
+        const limit = max_results + 1
+        const out: Array<string> = []
+        let seen = 0
+        const walked = yield* scan(directory, {
+          maxDepth: Number.POSITIVE_INFINITY,
+          skipNames: SKIP_NAMES,
+          resolveLink: workspace.tryResolve,
+          visit: (dir, entries) =>
+            Effect.sync(() => {
+              if (seen >= maxEntries) return false
+              seen += entries.length
+              for (const entry of entries) {
+                if (entry._tag === "LinkOut" || !matches(entry.name, dir.rel)) continue
+                out.push(`${shownName(NodePath.join(shownDir, dir.rel, entry.name))}${entry._tag === "Directory" ? "/" : ""}`)
+                if (out.length >= limit) return false
+              }
+              return true
+            })
+        }).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
 
-      const where = shownDir === "." ? "the workspace" : shownDir
-      const notes = [
-        ...(out.length > max_results
-          ? [`(showing the first ${max_results} paths; there are more: raise max_results (at most ${FIND_MAX_RESULTS}), ` +
-            "or narrow name_pattern or directory)"]
-          : []),
-        ...(out.length <= max_results && walked.stopped
-          ? [`(the search stopped after ${seen} entries; there may be more: narrow it with directory or name_pattern)`]
-          : []),
-        ...walkNotes(walked)
-      ]
-      const body = out.length === 0
-        ? `No files or directories named "${name_pattern}" in ${where}.`
-        : out.slice(0, max_results).join("\n")
-      return [body, ...notes].join("\n")
-    })
-})
+        const where = shownDir === "." ? "the workspace" : shownDir
+        const notes = [
+          ...(out.length > max_results
+            ? [`(showing the first ${max_results} paths; there are more: raise max_results (at most ${FIND_MAX_RESULTS}), ` +
+              "or narrow name_pattern or directory)"]
+            : []),
+          ...(out.length <= max_results && walked.stopped
+            ? [`(the search stopped after ${seen} entries; there may be more: narrow it with directory or name_pattern)`]
+            : []),
+          ...walkNotes(walked)
+        ]
+        const body = out.length === 0
+          ? `No files or directories named "${name_pattern}" in ${where}.`
+          : out.slice(0, max_results).join("\n")
+        return [body, ...notes].join("\n")
+      })
+  })
+
+export const findFiles = makeFindFiles(FIND_MAX_ENTRIES)

@@ -44,92 +44,97 @@ export const SEARCH_PARALLEL_MIN_FILES = 2000
  * 1.6x faster while a core was free, and 1.2-1.5x slower while other work kept both busy (it
  * costs CPU time to start and to talk to, and then gets no core of its own).
  */
-export const searchParallelism = (): Parallelism => ({
-  workers: Math.min(SEARCH_MAX_WORKERS, Math.max(0, Math.ceil(freeCores() - 0.25) - 1)),
+export const searchParallelism = (free: number = freeCores()): Parallelism => ({
+  workers: Math.min(SEARCH_MAX_WORKERS, Math.max(0, Math.ceil(free - 0.25) - 1)),
   minFiles: SEARCH_PARALLEL_MIN_FILES
 })
 
 const TOOL = "search_files"
 
-export const searchFiles = make(TOOL, {
-  description: "Search the text files under a workspace directory for a literal string or a regular expression " +
-    "(RE2 syntax), like grep. Prints one matching line per result as \"path:line: text\". Binary files, .git and " +
-    "node_modules are skipped.",
-  parameters: Schema.Struct({
-    pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
-      description: "The text to find within one line (a literal, unless regex is true)"
-    }),
-    directory: Schema.optionalWith(
-      WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),
-      { default: defaultPath(".") }
-    ),
-    glob: Schema.optional(
-      Schema.String.pipe(Schema.minLength(1)).annotations({
-        description: "Only search files whose name matches this glob, e.g. \"*.ts\"; with a \"/\", the glob is " +
-          "matched against the path below the directory, e.g. \"src/**/*.ts\""
-      })
-    ),
-    regex: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line ends)" }),
-      { default: () => false }
-    ),
-    case_sensitive: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Match upper and lower case exactly" }),
-      { default: () => true }
-    ),
-    max_results: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(1, SEARCH_MAX_RESULTS)).annotations({
-        description: `Most matching lines to return (1 to ${SEARCH_MAX_RESULTS})`
+/** `search_files` searching at most `maxFiles` files a call (the tool's is `SEARCH_MAX_FILES`; a test's is smaller). */
+export const makeSearchFiles = (maxFiles: number) =>
+  make(TOOL, {
+    description: "Search the text files under a workspace directory for a literal string or a regular expression " +
+      "(RE2 syntax), like grep. Prints one matching line per result as \"path:line: text\". Binary files, .git and " +
+      "node_modules are skipped.",
+    parameters: Schema.Struct({
+      pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
+        description: "The text to find within one line (a literal, unless regex is true)"
       }),
-      { default: () => 100 }
-    )
-  }),
-  readOnly: true,
-  tags: TAGS,
-  timeout: "60 seconds",
-  handler: ({ case_sensitive, directory, glob, max_results, pattern, regex }) =>
-    Effect.gen(function*() {
-      const workspace = yield* Workspace
-      const matcher = compileMatcher(pattern, { regex, caseSensitive: case_sensitive })
-      if (Either.isLeft(matcher)) return yield* failure(TOOL, matcher.left)
-      let globMatcher: GlobMatcher | undefined
-      if (glob !== undefined) {
-        if (escapingPattern(glob)) return yield* failure(TOOL, `the glob "${glob}" must be relative and must not contain ".."`)
-        const compiled = compileGlob(glob)
-        if (Either.isLeft(compiled)) return yield* failure(TOOL, compiled.left)
-        globMatcher = compiled.right
-      }
-      const shownDir = yield* workspace.display(directory)
-      // one more than asked for: then "there are more" is known, not guessed
-      const found = yield* Effect.scoped(searchTree({
-        directory,
-        shownDir,
-        matcher: matcher.right,
-        glob: globMatcher,
-        limit: max_results + 1,
-        maxFiles: SEARCH_MAX_FILES,
-        resolveLink: workspace.tryResolve,
-        parallel: searchParallelism()
-      })).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
-      const { lines, partial, searched, unreadable, walked } = found
+      directory: Schema.optionalWith(
+        WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),
+        { default: defaultPath(".") }
+      ),
+      glob: Schema.optional(
+        Schema.String.pipe(Schema.minLength(1)).annotations({
+          description: "Only search files whose name matches this glob, e.g. \"*.ts\"; with a \"/\", the glob is " +
+            "matched against the path below the directory, e.g. \"src/**/*.ts\""
+        })
+      ),
+      regex: Schema.optionalWith(
+        Schema.Boolean.annotations({ description: "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line ends)" }),
+        { default: () => false }
+      ),
+      case_sensitive: Schema.optionalWith(
+        Schema.Boolean.annotations({ description: "Match upper and lower case exactly" }),
+        { default: () => true }
+      ),
+      max_results: Schema.optionalWith(
+        Schema.Int.pipe(Schema.between(1, SEARCH_MAX_RESULTS)).annotations({
+          description: `Most matching lines to return (1 to ${SEARCH_MAX_RESULTS})`
+        }),
+        { default: () => 100 }
+      )
+    }),
+    readOnly: true,
+    tags: TAGS,
+    timeout: "60 seconds",
+    handler: ({ case_sensitive, directory, glob, max_results, pattern, regex }) =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const matcher = compileMatcher(pattern, { regex, caseSensitive: case_sensitive })
+        if (Either.isLeft(matcher)) return yield* failure(TOOL, matcher.left)
+        let globMatcher: GlobMatcher | undefined
+        if (glob !== undefined) {
+          if (escapingPattern(glob)) return yield* failure(TOOL, `the glob "${glob}" must be relative and must not contain ".."`)
+          const compiled = compileGlob(glob)
+          if (Either.isLeft(compiled)) return yield* failure(TOOL, compiled.left)
+          globMatcher = compiled.right
+        }
+        const shownDir = yield* workspace.display(directory)
+        // one more than asked for: then "there are more" is known, not guessed
+        const found = yield* Effect.scoped(searchTree({
+          directory,
+          shownDir,
+          matcher: matcher.right,
+          glob: globMatcher,
+          limit: max_results + 1,
+          maxFiles,
+          resolveLink: workspace.tryResolve,
+          parallel: searchParallelism()
+        })).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
+        const { lines, partial, searched, unreadable, walked } = found
 
-      const where = `${shownDir === "." ? "the workspace" : shownDir}${glob === undefined ? "" : ` (files matching "${glob}")`}`
-      const notes = [
-        ...(lines.length > max_results
-          ? [`(showing the first ${max_results} matching lines; there are more: raise max_results (at most ${SEARCH_MAX_RESULTS}), ` +
-            "or narrow the search with directory or glob)"]
-          : []),
-        ...(lines.length <= max_results && searched >= SEARCH_MAX_FILES && walked.stopped
-          ? [`(the search stopped after ${searched} files; there may be more matches: narrow it with directory or glob)`]
-          : []),
-        ...(partial > 0
-          ? [`(${plural(partial, "file was", "files were")} searched only in the first ${SEARCH_FILE_MAX_BYTES} bytes)`]
-          : []),
-        ...(unreadable > 0 ? [`(${plural(unreadable, "file", "files")} could not be read)`] : []),
-        ...walkNotes(walked)
-      ]
-      const shown = lines.slice(0, max_results)
-      const body = shown.length === 0 ? `No matches for ${JSON.stringify(pattern)} in ${where}.` : shown.join("\n")
-      return [body, ...notes].join("\n")
-    })
-})
+        const where = `${shownDir === "." ? "the workspace" : shownDir}${glob === undefined ? "" : ` (files matching "${glob}")`}`
+        const notes = [
+          ...(lines.length > max_results
+            ? [`(showing the first ${max_results} matching lines; there are more: raise max_results (at most ${SEARCH_MAX_RESULTS}), ` +
+              "or narrow the search with directory or glob)"]
+            : []),
+          // the walk stops only at the limit (more lines than max_results) or at maxFiles
+          ...(lines.length <= max_results && walked.stopped
+            ? [`(the search stopped after ${searched} files; there may be more matches: narrow it with directory or glob)`]
+            : []),
+          ...(partial > 0
+            ? [`(${plural(partial, "file was", "files were")} searched only in the first ${SEARCH_FILE_MAX_BYTES} bytes)`]
+            : []),
+          ...(unreadable > 0 ? [`(${plural(unreadable, "file", "files")} could not be read)`] : []),
+          ...walkNotes(walked)
+        ]
+        const shown = lines.slice(0, max_results)
+        const body = shown.length === 0 ? `No matches for ${JSON.stringify(pattern)} in ${where}.` : shown.join("\n")
+        return [body, ...notes].join("\n")
+      })
+  })
+
+export const searchFiles = makeSearchFiles(SEARCH_MAX_FILES)

@@ -110,6 +110,7 @@ export const compileMatcher = (
     needle: undefined,
     prefilter: { kind: "re2", pattern, flags },
     next: (text, from) => {
+      // Stryker disable next-line ConditionalExpression: equivalent, a new matcher over the same text finds the same (slower)
       if (current?.text !== text) current = { text, matcher: re.matcher(text) }
       return from <= text.length && current.matcher.find(from) ? current.matcher.start() : -1
     },
@@ -130,10 +131,9 @@ const searchBytes = (bytes: Buffer, needle: Buffer, firstLine: number, matcher: 
   let counted = 0
   let at = bytes.indexOf(needle)
   while (at !== -1 && hits.length < limit) {
-    for (let nl = bytes.indexOf(NEWLINE, counted); nl !== -1 && nl < at; nl = bytes.indexOf(NEWLINE, nl + 1)) {
-      line++
-      counted = nl + 1
-    }
+    // the line breaks before the match (`counted` is past the last hit's line, set below)
+    // Stryker disable next-line EqualityOperator: equivalent, the needle holds no line break, so no break is at the match
+    for (let nl = bytes.indexOf(NEWLINE, counted); nl !== -1 && nl < at; nl = bytes.indexOf(NEWLINE, nl + 1)) line++
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1
     const nl = bytes.indexOf(NEWLINE, at)
     const end = nl === -1 ? bytes.length : nl
@@ -154,15 +154,18 @@ const searchText = (text: string, firstLine: number, matcher: Matcher, limit: nu
     const at = matcher.next(text, from)
     // an empty match after the last line ending is not on a line
     if (at === -1 || (at === text.length && (text.length === 0 || text.endsWith("\n")))) return
-    for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < at; nl = text.indexOf("\n", nl + 1)) {
-      line++
-      counted = nl + 1
-    }
+    for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < at; nl = text.indexOf("\n", nl + 1)) line++
+    // Stryker disable next-line ConditionalExpression: equivalent, lastIndexOf from -1 looks only at 0: a break there makes start 1, and slice(1, 0) the same empty line
     const start = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1
     const nl = text.indexOf("\n", at)
     const shown = text.slice(start, nl === -1 ? text.length : nl)
     // a match past the line's end (an expression can match a line break) counts when the line alone matches
-    if (nl === -1 || matcher.end === undefined || matcher.end() <= nl || matcher.next(shown, 0) !== -1) hits.push({ line, text: lineText(shown, matcher) })
+    if (
+      matcher.end === undefined ||
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, shortcuts: a match in the last line, or one that ends by its line's break, is one the line alone has (checked below, slower)
+      nl === -1 || matcher.end() <= nl ||
+      matcher.next(shown, 0) !== -1
+    ) hits.push({ line, text: lineText(shown, matcher) })
     if (nl === -1) return
     line++
     counted = nl + 1

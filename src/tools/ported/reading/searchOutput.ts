@@ -45,6 +45,7 @@ export const makeChunk = (dirPath: string, shown: string, files: ReadonlyArray<F
   dirPath,
   shown,
   files,
+  // Stryker disable next-line ArrayDeclaration: equivalent, the length only preallocates; an outcome not set reads undefined either way
   outcomes: new Array(files.length),
   streams: [],
   held: undefined,
@@ -87,15 +88,19 @@ export const makeOutput = (limit: number): SearchOutput => {
   let unreadable = 0
   let partial = 0
   const flush = (): boolean => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the inner loop stops at the limit too, so past it no chunk is ever done (none is empty)
     for (let chunk = chunks[head]; chunk !== undefined && lines.length < limit; chunk = chunks[head]) {
+      // Stryker disable next-line EqualityOperator: equivalent, at done === files.length the outcome read is undefined and the loop breaks
       while (chunk.done < chunk.files.length && lines.length < limit) {
         const outcome = chunk.outcomes[chunk.done]
         if (outcome === undefined) break
+        // Stryker disable next-line StringLiteral: equivalent, done < files.length: the file is there
         const name = chunk.files[chunk.done]?.name ?? ""
         chunk.done++
         if (outcome._tag === "Unreadable") unreadable += outcome.error.reason === "NotFound" ? 0 : 1
         else if (outcome._tag === "Searched") {
           if (outcome.partial) partial++
+          // Stryker disable next-line ConditionalExpression: equivalent, a file without hits puts out nothing either way (skips building its name)
           if (outcome.hits.length === 0) continue
           const shown = shownName(NodePath.join(chunk.shown, name))
           for (const hit of outcome.hits) {
@@ -119,6 +124,7 @@ export const makeOutput = (limit: number): SearchOutput => {
     },
     flush,
     waiting: function*() {
+      // Stryker disable next-line EqualityOperator: equivalent, chunks[chunks.length] is undefined and not yielded
       for (let i = head; i < chunks.length; i++) {
         const chunk = chunks[i]
         if (chunk !== undefined) yield chunk

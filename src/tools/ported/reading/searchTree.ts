@@ -184,6 +184,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
             chunk.outcomes[index] = outcome
           }
         )
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the outcomes are written into the chunks and the result dropped; the concurrency only speeds the streams
       }, { concurrency: SEARCH_STREAMS, discard: true })
     })
 
@@ -281,8 +282,10 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
     }
     yield* stream
     flush()
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the logging's result is dropped
     yield* Effect.forEach(closeFailures, ({ error, path }) => Effect.logWarning(`could not close "${path}"`, error), { discard: true })
     yield* Effect.forEach(workers?.errors() ?? [], (error) =>
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the logging's result is dropped
       Effect.logWarning("a search worker failed; the main thread searched its files", error), { discard: true })
     return { lines: output.lines, walked, searched, unreadable: output.unreadable(), partial: output.partial() }
   })

@@ -108,6 +108,8 @@ describe("isLinearForV8", () => {
       [String.raw`^(?:\*x\+[^/]*?)$`, true],
       // bounded repetitions, and unbounded ones of each kind, even mixed
       [String.raw`^(?:a{2,3}b{4})$`, true],
+      // a bounded repetition followed closely by "{n,}" in a class: neither is unbounded
+      [String.raw`^(?:a{2}[{3,}])$`, true],
       [String.raw`^(?:a{12,})$`, false],
       [String.raw`^(?:a{,})$`, false],
       [String.raw`^(?:a+b{2,})$`, false],

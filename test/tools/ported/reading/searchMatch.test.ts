@@ -87,6 +87,8 @@ describe("searchRegion", () => {
     ])
     // a match that starts at a line break is tried on its line and, from the next line on, again
     expect(hitsOf("\\sdef", "abc\ndef\nx def\n", options)).toEqual([{ line: 3, text: "x def" }])
+    // blank lines: the first match runs over the first blank line's break, and that empty line alone matches
+    expect(hitsOf("^\\s*$", "a\n\n\nb\n", options)).toEqual([{ line: 2, text: "" }, { line: 3, text: "" }])
   })
 
   it("any case: the literal's special characters are literal, and case is ignored in both directions", () => {

@@ -61,17 +61,18 @@ describe("makeOutput", () => {
 
   it("counts files searched in part and files that could not be read (one that vanished is not counted); binary files say nothing", () => {
     const output = makeOutput(100)
-    const chunk = makeChunk("/ws/d", "d", files("p", "q", "r", "s", "t"))
+    const chunk = makeChunk("/ws/d", "d", files("p", "q", "r", "s", "t", "u"))
     chunk.outcomes[0] = { _tag: "Searched", hits: [{ line: 3, text: "x" }], partial: true }
     chunk.outcomes[1] = unreadable("NotFound")
     chunk.outcomes[2] = unreadable("Changed")
     chunk.outcomes[3] = { _tag: "Binary" }
     chunk.outcomes[4] = { _tag: "Searched", hits: [], partial: true }
+    chunk.outcomes[5] = unreadable("Io")
     output.add(chunk)
     expect(output.flush()).toBe(false)
     expect(output.lines).toEqual(["d/p:3: x"])
     expect(output.partial()).toBe(2)
-    expect(output.unreadable()).toBe(1)
+    expect(output.unreadable()).toBe(2)
   })
 
   it("shows a path with a control character quoted", () => {
