@@ -7,41 +7,12 @@
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { PassThrough, type Readable, type Writable } from "node:stream"
+import { PassThrough } from "node:stream"
+import { StreamClientTransport } from "../helpers/streamClientTransport.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { cliInProcess } from "./helpers.js"
-
-/** The client's side of a stdio connection: newline-delimited JSON-RPC over two streams. */
-class StreamClientTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void
-  onclose?: () => void
-  onerror?: (error: Error) => void
-  private readonly buffer = new ReadBuffer()
-  constructor(private readonly input: Readable, private readonly output: Writable) {}
-  start(): Promise<void> {
-    this.input.on("data", (chunk: Buffer) => {
-      this.buffer.append(chunk)
-      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) {
-        this.onmessage?.(message)
-      }
-    })
-    return Promise.resolve()
-  }
-  send(message: JSONRPCMessage): Promise<void> {
-    this.output.write(serializeMessage(message))
-    return Promise.resolve()
-  }
-  close(): Promise<void> {
-    this.output.end()
-    this.onclose?.()
-    return Promise.resolve()
-  }
-}
 
 const saved = { stdin: Object.getOwnPropertyDescriptor(process, "stdin"), stdout: Object.getOwnPropertyDescriptor(process, "stdout") }
 afterEach(() => {

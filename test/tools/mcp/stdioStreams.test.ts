@@ -7,44 +7,15 @@
 import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Fiber } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { PassThrough, type Readable, type Writable } from "node:stream"
+import { PassThrough } from "node:stream"
 import { AuditLog } from "../../../src/index.js"
 import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { runMcpCommand } from "../../../src/tools/mcp/stdio.js"
+import { StreamClientTransport } from "../../helpers/streamClientTransport.js"
 import { tempDir } from "../../helpers/tempDir.js"
-
-/** The client's side of a stdio connection: newline-delimited JSON-RPC over two streams. */
-class StreamClientTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void
-  onclose?: () => void
-  onerror?: (error: Error) => void
-  private readonly buffer = new ReadBuffer()
-  constructor(private readonly input: Readable, private readonly output: Writable) {}
-  start(): Promise<void> {
-    this.input.on("data", (chunk: Buffer) => {
-      this.buffer.append(chunk)
-      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) {
-        this.onmessage?.(message)
-      }
-    })
-    return Promise.resolve()
-  }
-  send(message: JSONRPCMessage): Promise<void> {
-    this.output.write(serializeMessage(message))
-    return Promise.resolve()
-  }
-  close(): Promise<void> {
-    this.output.end()
-    this.onclose?.()
-    return Promise.resolve()
-  }
-}
 
 /** `runMcpCommand` on fresh streams in a fresh workspace, with a connected client. */
 const command = (options: { readonly yes?: boolean; readonly audit?: string }) =>

@@ -55,6 +55,16 @@ for (my $i = 0; $i < 1000 && ! -e $ARGV[0]; $i++) { select(undef, undef, undef, 
 exit 0;
 `
 
+
+/** A group whose one member, its leader, ignores SIGTERM (a shell that became sleep: the trap stays). */
+const termIgnoringSleep = Effect.gen(function*() {
+  const group = yield* spawn("sh", ["-c", "trap '' TERM; exec sleep 1000"])
+  for (let i = 0; i < 200; i++) {
+    if (Fs.readFileSync(`/proc/${group.pid}/comm`, "utf8").trim() === "sleep") break
+    yield* Effect.sleep("10 millis")
+  }
+  return group
+})
 describe("processGroup", () => {
   it.live.skipIf(process.platform !== "linux")(
     "a group whose only member left is a zombie counts as ended: killGroup does not wait out the grace period",
@@ -110,11 +120,7 @@ describe("processGroup", () => {
       Effect.gen(function*() {
         // the shell ignores TERM and becomes sleep, which keeps it ignored: the group's one member is
         // the leader itself, whose parent is this process (not a member of the group)
-        const group = yield* spawn("sh", ["-c", "trap '' TERM; exec sleep 1000"])
-        for (let i = 0; i < 200; i++) {
-          if (Fs.readFileSync(`/proc/${group.pid}/comm`, "utf8").trim() === "sleep") break
-          yield* Effect.sleep("10 millis")
-        }
+        const group = yield* termIgnoringSleep
         const started = Date.now()
         yield* killGroup(group.pid)
         expect(Date.now() - started).toBeGreaterThanOrEqual(KILL_GRACE_MS)
@@ -202,11 +208,7 @@ describe("processGroup", () => {
     "after SIGKILL killGroup returns once the group is dead, without waiting out the settle time",
     () =>
       Effect.gen(function*() {
-        const group = yield* spawn("sh", ["-c", "trap '' TERM; exec sleep 1000"])
-        for (let i = 0; i < 200; i++) {
-          if (Fs.readFileSync(`/proc/${group.pid}/comm`, "utf8").trim() === "sleep") break
-          yield* Effect.sleep("10 millis")
-        }
+        const group = yield* termIgnoringSleep
         const killing = yield* Effect.fork(killGroup(group.pid))
         // "ended" comes once Node reaped the leader, a moment after SIGKILL
         expect(yield* group.ended).toEqual({ code: null, signal: "SIGKILL" })
