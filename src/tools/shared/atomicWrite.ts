@@ -78,7 +78,7 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
           const child = Node.childOf(parent.fd, parent.path, name)
           const childPath = NodePath.join(parent.path, name)
           current = yield* openChildDirectory(parent, name).pipe(
-            // Stryker disable next-line ConditionalExpression: any other failure means something is there: mkdir fails EEXIST and the second open fails as the first did
+            // Stryker disable next-line ConditionalExpression: equivalent, every other failure means something is there: mkdir fails EEXIST and the second open fails as the first did
             Effect.catchIf((error) => error.reason === "NotFound", () =>
               Node.mkdir(child, childPath).pipe(
                 Effect.catchIf((error) => error.code === "EEXIST", () => Effect.void),
