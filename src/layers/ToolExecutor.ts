@@ -27,7 +27,7 @@ import {
   ToolTimeout
 } from "../domain/errors.js"
 import { fromStrictArguments } from "../domain/exports.js"
-import type { BoundCall, RegisteredTool } from "../domain/Tool.js"
+import type { BoundCall, HandlerFailure, RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { AuditLog, type AuditLogService } from "../services/AuditLog.js"
@@ -41,7 +41,7 @@ import { Workspace } from "../services/Workspace.js"
 import { auditRecordOf } from "./auditRecord.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
 import { makeExplain } from "./explainCall.js"
-import { guard, type GuardOptions, type Restore } from "./guard.js"
+import { guard, type GuardOptions, type Restore, runsOnCaller, type Running, startGuarded, waitGuarded } from "./guard.js"
 import { relativeToRoot } from "./relativeToRoot.js"
 import { allowAll } from "./ToolPolicy.js"
 
@@ -106,46 +106,80 @@ export const makeExecutor = Effect.gen(function*() {
     return made
   }
 
+  /** A call's arguments, decoded (and first converted back from the strict export's form). */
+  const prepare = (tool: RegisteredTool, input: unknown, options: ExecuteOptions | undefined) =>
+    tool.prepare(options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input)
+
+  /**
+   * A call's gates as they stand for its (resolved) paths, each left out when it passes without
+   * work (`Effect.void`, the allow-all policy); `undefined` when none is left. Built once per
+   * call: the policy hook is asked once.
+   */
+  interface Gates {
+    readonly mode: Step | undefined
+    readonly policy: Effect.Effect<Option.Option<string>> | undefined
+    readonly confirmation: Step | undefined
+    readonly rateLimit: Step | undefined
+  }
+  const gatesOf = (
+    tool: RegisteredTool,
+    call: BoundCall,
+    options: ExecuteOptions | undefined,
+    paths: ReadonlyArray<ResolvedPath>
+  ): Gates | undefined => {
+    const rateLimit = tool.rateLimitRpm === undefined ? undefined : rateLimiter.acquire(tool, options?.rateLimitKey)
+    // only tools that need confirmation are put to the confirmation gate
+    const confirmed = tool.requiresConfirmation ? confirmation.check(tool, options?.confirm === true) : Effect.void
+    const evaluation = policy.evaluate(tool, call.args)
+    const checked = modeGate.check(tool, { paths }, options?.mode ?? AgentMode.Default)
+    if (rateLimit === undefined && confirmed === Effect.void && evaluation === allowAll && checked === Effect.void) {
+      return undefined
+    }
+    return {
+      mode: checked === Effect.void ? undefined : checked,
+      policy: evaluation === allowAll ? undefined : evaluation,
+      confirmation: confirmed === Effect.void ? undefined : confirmed,
+      rateLimit
+    }
+  }
+
+  /** `run` behind `gates`, in the order mode, policy, confirmation, rate limit. */
+  const behind = (tool: RegisteredTool, gates: Gates | undefined, restore: Restore, run: Step): Step => {
+    if (gates === undefined) return run
+    let step = run
+    if (gates.rateLimit !== undefined) step = Effect.zipRight(restore(gates.rateLimit), step)
+    if (gates.confirmation !== undefined) step = Effect.zipRight(restore(gates.confirmation), step)
+    if (gates.policy !== undefined) {
+      const next = step
+      step = Effect.flatMap(restore(gates.policy), (veto) =>
+        Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : next)
+    }
+    if (gates.mode !== undefined) step = Effect.zipRight(restore(gates.mode), step)
+    return step
+  }
+
   /**
    * The call's steps. `restore` is applied to each step that may wait (a gate that does work,
    * the paths' resolution, the handler's run): a traced call runs the pipeline in an
    * uninterruptible region, so that its span ends however the call ends, and waits
-   * interruptibly only where it waits at all.
+   * interruptibly only where it waits at all. `gates` are the call's, when already known
+   * (a call without paths).
    */
   const pipeline = (
     tool: RegisteredTool,
-    input: unknown,
+    call: BoundCall,
     options: ExecuteOptions | undefined,
     span: Tracer.Span | undefined,
     restore: Restore,
-    callerInterruptible?: boolean
-  ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
-    const prepared = tool.prepare(
-      options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input
-    )
-    if (Either.isLeft(prepared)) return Effect.fail(prepared.left)
-    const call = prepared.right
-    const confirmed = options?.confirm === true
+    callerInterruptible: boolean | undefined,
+    gates?: Gates
+  ): Step => {
     // the handler runs under the call's span (its own spans nest under it)
     const run = call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore, callerInterruptible))
-    // Gates that pass without work (`Effect.void`, the allow-all policy) are left out of the
-    // chain: the order stays mode, policy, confirmation, rate limit, run.
-    const limited: Step = tool.rateLimitRpm === undefined
-      ? run
-      : Effect.zipRight(restore(rateLimiter.acquire(tool, options?.rateLimitKey)), run)
-    // only tools that need confirmation are put to the confirmation gate
-    const confirmation_ = tool.requiresConfirmation ? confirmation.check(tool, confirmed) : Effect.void
-    const confirmed_: Step = confirmation_ === Effect.void ? limited : Effect.zipRight(restore(confirmation_), limited)
-    const mode = options?.mode ?? AgentMode.Default
-    // the policy and the mode gate are built after the paths are resolved: both see resolved paths
-    const gated = (paths: ReadonlyArray<ResolvedPath>): Step => {
-      const evaluation = policy.evaluate(tool, call.args)
-      const allowed: Step = evaluation === allowAll ? confirmed_ : Effect.flatMap(restore(evaluation), (veto) =>
-        Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : confirmed_)
-      const checked = modeGate.check(tool, { paths }, mode)
-      return checked === Effect.void ? allowed : Effect.zipRight(restore(checked), allowed)
-    }
-    return call.paths.length === 0 ? gated(noPaths) : Effect.flatMap(restore(resolvePaths(call)), gated)
+    // the policy and the mode gate see resolved paths: their gates are built after the paths are resolved
+    return call.paths.length === 0
+      ? behind(tool, gates ?? gatesOf(tool, call, options, noPaths), restore, run)
+      : Effect.flatMap(restore(resolvePaths(call)), (paths) => behind(tool, gatesOf(tool, call, options, paths), restore, run))
   }
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
@@ -176,31 +210,75 @@ export const makeExecutor = Effect.gen(function*() {
     }
   }
 
+  /** The result of a call that returned `output`; it ends the call's span. */
+  const succeeded = (tool: RegisteredTool, start: number, callSpan: CallSpan | undefined, output: unknown) => {
+    const result = Result.succeed(tool.name, tool.version, output, elapsed(start))
+    callSpan?.end(Exit.succeed(result))
+    return Effect.succeed(result)
+  }
+
+  /** The result of a call that failed with `cause`; it ends the call's span. */
+  const failed = (tool: RegisteredTool, start: number, callSpan: CallSpan | undefined) =>
+    callSpan === undefined ? onFailure(tool, start) : (cause: Cause.Cause<ToolCallError | PathTraversalError>) =>
+      Effect.onExit(onFailure(tool, start)(cause), (exit) => Effect.sync(() => endCallSpan(callSpan, exit)))
+
   /**
-   * `pipeline` under the call's span, which ends on every way out (an interruption
-   * included): one uninterruptible region whose single continuation both builds the result
-   * and ends the span. The pipeline is interruptible only where it waits (see `pipeline`):
-   * `Effect.onExit`, or `restore` around the whole pipeline, would add regions and
-   * continuations that cost more than the rest of tracing a call.
+   * `steps` (given the mask's `restore`) and the result, under the call's span when traced: the
+   * span ends on every way out (an interruption included), in one uninterruptible region whose
+   * single continuation both builds the result and ends the span. The steps are interruptible
+   * only where they wait (see `pipeline`): `Effect.onExit`, or `restore` around all of them,
+   * would add regions and continuations that cost more than the rest of tracing a call.
    */
-  const traced = (
+  const settle = (
     tool: RegisteredTool,
-    input: unknown,
-    options: ExecuteOptions | undefined,
     start: number,
-    callSpan: CallSpan,
-    callerInterruptible: boolean
+    callSpan: CallSpan | undefined,
+    steps: (restore: Restore) => Step
   ): Effect.Effect<Result.ToolExecutionResult> =>
-    Effect.uninterruptibleMask((restore) =>
-      Effect.matchCauseEffect(pipeline(tool, input, options, callSpan.span, restore, callerInterruptible), {
-        onFailure: (cause) => Effect.onExit(onFailure(tool, start)(cause), (exit) => Effect.sync(() => endCallSpan(callSpan, exit))),
-        onSuccess: (output) => {
-          const result = Result.succeed(tool.name, tool.version, output, elapsed(start))
-          callSpan.end(Exit.succeed(result))
-          return Effect.succeed(result)
-        }
+    callSpan === undefined
+      ? Effect.matchCauseEffect(steps(identity), {
+        onFailure: onFailure(tool, start),
+        onSuccess: (output) => succeeded(tool, start, undefined, output)
       })
+      : Effect.uninterruptibleMask((restore) =>
+        Effect.matchCauseEffect(steps(restore), {
+          onFailure: failed(tool, start, callSpan),
+          onSuccess: (output) => succeeded(tool, start, callSpan, output)
+        })
+      )
+
+  /** How a direct call's handler stands once started: ended, waiting, or to be run on the caller's fiber. */
+  type Started = Exit.Exit<unknown, HandlerFailure> | Running<unknown, HandlerFailure, ToolTimeout, MemoryLimitExceeded> | Step
+
+  /**
+   * A call with no path and no gate left is its handler alone: started here, on the caller's
+   * fiber, and its result built at once when the handler ends synchronously, as most do. Only
+   * a handler that waits costs the steps of waiting for it.
+   */
+  const direct = (
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    flags: RuntimeFlags.RuntimeFlags,
+    tool: RegisteredTool,
+    call: BoundCall,
+    start: number,
+    callSpan: CallSpan | undefined
+  ): Effect.Effect<Result.ToolExecutionResult> => {
+    const options = guardOptionsOf(tool)
+    const span = callSpan?.span
+    const interruptible = RuntimeFlags.interruptible(flags)
+    const started = call.use<Started>((handler, context) =>
+      runsOnCaller(context, span, options)
+        ? guard(handler, context, span, options, identity, interruptible)
+        : startGuarded(fiber, flags, handler, context, span, options)
     )
+    if (Exit.isExit(started)) {
+      if (Exit.isSuccess(started)) return succeeded(tool, start, callSpan, started.value)
+      const result = failed(tool, start, callSpan)(started.cause)
+      return callSpan === undefined ? result : Effect.uninterruptible(result)
+    }
+    // the handler waits (its wait's steps are paid), or runs on the caller's fiber
+    return settle(tool, start, callSpan, Effect.isEffect(started) ? () => started : (restore) => waitGuarded(started, restore, interruptible))
+  }
 
   /** What `run` found, for the audit record: the tool it looked up and the call's span. */
   interface Seen {
@@ -231,14 +309,16 @@ export const makeExecutor = Effect.gen(function*() {
     const callSpan = fiber.currentTracer === nativeTracer
       ? undefined
       : startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
-    if (callSpan !== undefined) {
-      if (seen !== undefined) seen.span = callSpan.span
-      return traced(tool, input, options, start, callSpan, RuntimeFlags.interruptible(flags))
+    if (callSpan !== undefined && seen !== undefined) seen.span = callSpan.span
+    const prepared = prepare(tool, input, options)
+    if (Either.isLeft(prepared)) return settle(tool, start, callSpan, () => Effect.fail(prepared.left))
+    const call = prepared.right
+    if (call.paths.length > 0) {
+      return settle(tool, start, callSpan, (restore) => pipeline(tool, call, options, callSpan?.span, restore, RuntimeFlags.interruptible(flags)))
     }
-    return Effect.matchCauseEffect(pipeline(tool, input, options, undefined, identity), {
-      onFailure: onFailure(tool, start),
-      onSuccess: (output) => Effect.succeed(Result.succeed(tool.name, tool.version, output, elapsed(start)))
-    })
+    const gates = gatesOf(tool, call, options, noPaths)
+    if (gates === undefined) return direct(fiber, flags, tool, call, start, callSpan)
+    return settle(tool, start, callSpan, (restore) => pipeline(tool, call, options, callSpan?.span, restore, RuntimeFlags.interruptible(flags), gates))
   }
 
   /** `run`, then one audit record of what happened (an escape and an interruption included). */

@@ -97,70 +97,116 @@ export const guard = <A, E, R, E1, E2>(
   restore: Restore = identity,
   callerInterruptible?: boolean
 ): Effect.Effect<A, E | E1 | E2> =>
-  span === undefined && options.timeoutMs === undefined && options.memoryLimitMb === undefined &&
-    withServices.onCaller !== undefined
+  runsOnCaller(withServices, span, options) && withServices.onCaller !== undefined
     ? withServices.onCaller(effect)
-    : forked(effect, withServices, span, options, restore, callerInterruptible)
+    : Effect.withFiberRuntime<A, E | E1 | E2>((parent, status) => {
+      const started = startGuarded(parent, status.runtimeFlags, effect, withServices, span, options)
+      return Exit.isExit(started)
+        ? started
+        : waitGuarded(started, restore, callerInterruptible ?? RuntimeFlags.interruptible(status.runtimeFlags))
+    })
 
-const forked = <A, E, R, E1, E2>(
+/**
+ * Whether `guard` runs the handler on the caller's fiber: no deadline, no cap, no span, and a
+ * tool that holds no services of its own.
+ */
+export const runsOnCaller = (
+  withServices: CallContext<never>,
+  span: Tracer.AnySpan | undefined,
+  options: GuardOptions<unknown, unknown>
+): boolean =>
+  span === undefined && options.timeoutMs === undefined && options.memoryLimitMb === undefined &&
+  withServices.onCaller !== undefined
+
+/** A guarded handler still running after its first synchronous stretch (see `startGuarded`). */
+export interface Running<A, E, E1, E2> {
+  readonly parent: Fiber.RuntimeFiber<unknown, unknown>
+  readonly child: Fiber.RuntimeFiber<A, E>
+  readonly fiberRefs: FiberRefs.FiberRefs
+  readonly runtimeFlags: RuntimeFlags.RuntimeFlags
+  /** The heap before the handler started, for the memory cap. */
+  readonly baseline: number
+  readonly options: GuardOptions<E1, E2>
+}
+
+/**
+ * Starts `effect` in a child fiber of `parent` (running with `flags`), as `guard` does, and
+ * runs it as far as it goes synchronously: its exit when it ended there (most handlers do), the
+ * running child otherwise, for `waitGuarded`. Called on `parent`'s own fiber. The executor
+ * calls it directly when a call has no gate to pass, so that such a call costs no effect steps
+ * of its own before its handler.
+ */
+export const startGuarded = <A, E, R, E1, E2>(
+  parent: Fiber.RuntimeFiber<unknown, unknown>,
+  flags: RuntimeFlags.RuntimeFlags,
   effect: Effect.Effect<A, E, R>,
   withServices: CallContext<R>,
   span: Tracer.AnySpan | undefined,
-  options: GuardOptions<E1, E2>,
+  options: GuardOptions<E1, E2>
+): Exit.Exit<A, E> | Running<A, E, E1, E2> => {
+  // the heap before the handler's first synchronous stretch, which runs inside `runFork`
+  const baseline = options.memoryLimitMb === undefined ? 0 : process.memoryUsage().heapUsed
+  const fiberRefs = fiberRefsOf(parent)
+  const runtimeFlags = RuntimeFlags.enable(flags, RuntimeFlags.Interruption)
+  const child = Runtime.runFork(
+    Runtime.make({ context: withServices(parent.currentContext, span), fiberRefs, runtimeFlags })
+  )(effect)
+  return child.unsafePoll() ?? { parent, child, fiberRefs, runtimeFlags, baseline, options }
+}
+
+/**
+ * Waits for a child started by `startGuarded`, under its deadline and memory cap. A caller that
+ * cannot be interrupted (`callerInterruptible` false) waits as it is, and its handler is not
+ * interrupted either; otherwise an interruption of the caller interrupts the child and waits
+ * for it (see above; `restore` gives back the caller's interruptibility where needed).
+ */
+export const waitGuarded = <A, E, E1, E2>(
+  running: Running<A, E, E1, E2>,
   restore: Restore,
-  callerInterruptible: boolean | undefined
-): Effect.Effect<A, E | E1 | E2> =>
-  Effect.withFiberRuntime<A, E | E1 | E2>((parent, status) => {
-    // the heap before the handler's first synchronous stretch, which runs inside `runFork`
-    const baseline = options.memoryLimitMb === undefined ? 0 : process.memoryUsage().heapUsed
-    const fiberRefs = fiberRefsOf(parent)
-    const runtimeFlags = RuntimeFlags.enable(status.runtimeFlags, RuntimeFlags.Interruption)
-    const child = Runtime.runFork(
-      Runtime.make({ context: withServices(parent.currentContext, span), fiberRefs, runtimeFlags })
-    )(effect)
-    const done = child.unsafePoll()
-    if (done !== null) return done
-    const { memoryLimitMb, timeoutMs } = options
-    const wait = Effect.async<A, E | E1 | E2>((resume) => {
-      let reason: "timeout" | "memory" | undefined
-      const stop = (why: "timeout" | "memory") => {
-        if (reason !== undefined) return
-        reason = why
-        child.unsafeInterruptAsFork(FiberId.none)
+  callerInterruptible: boolean
+): Effect.Effect<A, E | E1 | E2> => {
+  const { baseline, child, fiberRefs, options, parent, runtimeFlags } = running
+  const { memoryLimitMb, timeoutMs } = options
+  const wait = Effect.async<A, E | E1 | E2>((resume) => {
+    let reason: "timeout" | "memory" | undefined
+    const stop = (why: "timeout" | "memory") => {
+      if (reason !== undefined) return
+      reason = why
+      child.unsafeInterruptAsFork(FiberId.none)
+    }
+    const clock = Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Clock.Clock)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let sleeper: Fiber.RuntimeFiber<void> | undefined
+    if (timeoutMs !== undefined && clock === liveClock) timer = setTimeout(() => stop("timeout"), timeoutMs)
+    else if (timeoutMs !== undefined) {
+      sleeper = Runtime.runFork(Runtime.make({ context: Context.empty(), fiberRefs, runtimeFlags }))(
+        Effect.zipRight(clock.sleep(Duration.millis(timeoutMs)), Effect.sync(() => stop("timeout")))
+      )
+    }
+    let sampler: ReturnType<typeof setInterval> | undefined
+    if (memoryLimitMb !== undefined) {
+      const limit = memoryLimitMb * 1024 * 1024
+      sampler = setInterval(() => {
+        if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")
+      }, options.sampleEveryMs ?? 50)
+    }
+    child.addObserver((exit) => {
+      if (timer !== undefined) clearTimeout(timer)
+      if (sleeper !== undefined) sleeper.unsafeInterruptAsFork(FiberId.none)
+      if (sampler !== undefined) clearInterval(sampler)
+      if (reason !== undefined && Exit.isFailure(exit) && Exit.isInterrupted(exit)) {
+        resume(Effect.fail(reason === "timeout" ? options.onTimeout() : options.onMemoryLimit()))
+      } else {
+        resume(exit)
       }
-      const clock = Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Clock.Clock)
-      let timer: ReturnType<typeof setTimeout> | undefined
-      let sleeper: Fiber.RuntimeFiber<void> | undefined
-      if (timeoutMs !== undefined && clock === liveClock) timer = setTimeout(() => stop("timeout"), timeoutMs)
-      else if (timeoutMs !== undefined) {
-        sleeper = Runtime.runFork(Runtime.make({ context: Context.empty(), fiberRefs, runtimeFlags }))(
-          Effect.zipRight(clock.sleep(Duration.millis(timeoutMs)), Effect.sync(() => stop("timeout")))
-        )
-      }
-      let sampler: ReturnType<typeof setInterval> | undefined
-      if (memoryLimitMb !== undefined) {
-        const limit = memoryLimitMb * 1024 * 1024
-        sampler = setInterval(() => {
-          if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")
-        }, options.sampleEveryMs ?? 50)
-      }
-      child.addObserver((exit) => {
-        if (timer !== undefined) clearTimeout(timer)
-        if (sleeper !== undefined) sleeper.unsafeInterruptAsFork(FiberId.none)
-        if (sampler !== undefined) clearInterval(sampler)
-        if (reason !== undefined && Exit.isFailure(exit) && Exit.isInterrupted(exit)) {
-          resume(Effect.fail(reason === "timeout" ? options.onTimeout() : options.onMemoryLimit()))
-        } else {
-          resume(exit)
-        }
-      })
     })
-    // a caller that cannot be interrupted waits as it is, and its handler is not interrupted either
-    if (!(callerInterruptible ?? RuntimeFlags.interruptible(status.runtimeFlags))) return wait
-    return adoptChild(parent, child)
-      ? Effect.uninterruptible(wait)
-      : restore(Effect.onInterrupt(wait, () => Fiber.interrupt(child)))
   })
+  // a caller that cannot be interrupted waits as it is, and its handler is not interrupted either
+  if (!callerInterruptible) return wait
+  return adoptChild(parent, child)
+    ? Effect.uninterruptible(wait)
+    : restore(Effect.onInterrupt(wait, () => Fiber.interrupt(child)))
+}
 
 /**
  * Makes `child` one of `parent`'s children until it ends, as Effect 3's `FiberRuntime` keeps
