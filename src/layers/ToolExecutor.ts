@@ -21,7 +21,6 @@ import {
   MemoryLimitExceeded,
   type PathTraversalError,
   pathTraversalOf,
-  PolicyVeto,
   type ToolCallError,
   ToolError,
   ToolTimeout
@@ -40,19 +39,16 @@ import { ToolRegistry } from "../services/ToolRegistry.js"
 import { Workspace } from "../services/Workspace.js"
 import { auditRecordOf } from "./auditRecord.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
+import { type Gates, makeCallGates, type Step } from "./callGates.js"
 import { makeExplain } from "./explainCall.js"
 import { guard, type GuardOptions, type Restore, runsOnCaller, type Running, startGuarded, waitGuarded } from "./guard.js"
 import { relativeToRoot } from "./relativeToRoot.js"
-import { allowAll } from "./ToolPolicy.js"
 
 /** The tracer every fiber has unless the application installs one. */
 const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
-
-/** A step of the pipeline, with every expected failure it can raise. */
-type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
 
 const noPaths: ReadonlyArray<ResolvedPath> = []
 
@@ -90,6 +86,8 @@ export const makeExecutor = Effect.gen(function*() {
           ? Effect.succeed(resolved)
           : Effect.dieMessage(`cannot place the resolved path of "${slot.raw}" into the arguments`)))
 
+  const { behind, gatesOf } = makeCallGates({ modeGate, policy, confirmation, rateLimiter })
+
   /** Each tool's deadline and memory cap, made once: a call allocates none. */
   const guardOptions = new WeakMap<RegisteredTool, GuardOptions<ToolTimeout, MemoryLimitExceeded>>()
   const guardOptionsOf = (tool: RegisteredTool): GuardOptions<ToolTimeout, MemoryLimitExceeded> => {
@@ -109,54 +107,6 @@ export const makeExecutor = Effect.gen(function*() {
   /** A call's arguments, decoded (and first converted back from the strict export's form). */
   const prepare = (tool: RegisteredTool, input: unknown, options: ExecuteOptions | undefined) =>
     tool.prepare(options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input)
-
-  /**
-   * A call's gates as they stand for its (resolved) paths, each left out when it passes without
-   * work (`Effect.void`, the allow-all policy); `undefined` when none is left. Built once per
-   * call: the policy hook is asked once.
-   */
-  interface Gates {
-    readonly mode: Step | undefined
-    readonly policy: Effect.Effect<Option.Option<string>> | undefined
-    readonly confirmation: Step | undefined
-    readonly rateLimit: Step | undefined
-  }
-  const gatesOf = (
-    tool: RegisteredTool,
-    call: BoundCall,
-    options: ExecuteOptions | undefined,
-    paths: ReadonlyArray<ResolvedPath>
-  ): Gates | undefined => {
-    const rateLimit = tool.rateLimitRpm === undefined ? undefined : rateLimiter.acquire(tool, options?.rateLimitKey)
-    // only tools that need confirmation are put to the confirmation gate
-    const confirmed = tool.requiresConfirmation ? confirmation.check(tool, options?.confirm === true) : Effect.void
-    const evaluation = policy.evaluate(tool, call.args)
-    const checked = modeGate.check(tool, { paths }, options?.mode ?? AgentMode.Default)
-    if (rateLimit === undefined && confirmed === Effect.void && evaluation === allowAll && checked === Effect.void) {
-      return undefined
-    }
-    return {
-      mode: checked === Effect.void ? undefined : checked,
-      policy: evaluation === allowAll ? undefined : evaluation,
-      confirmation: confirmed === Effect.void ? undefined : confirmed,
-      rateLimit
-    }
-  }
-
-  /** `run` behind `gates`, in the order mode, policy, confirmation, rate limit. */
-  const behind = (tool: RegisteredTool, gates: Gates | undefined, restore: Restore, run: Step): Step => {
-    if (gates === undefined) return run
-    let step = run
-    if (gates.rateLimit !== undefined) step = Effect.zipRight(restore(gates.rateLimit), step)
-    if (gates.confirmation !== undefined) step = Effect.zipRight(restore(gates.confirmation), step)
-    if (gates.policy !== undefined) {
-      const next = step
-      step = Effect.flatMap(restore(gates.policy), (veto) =>
-        Option.isSome(veto) ? Effect.fail(new PolicyVeto({ tool: tool.name, reason: veto.value })) : next)
-    }
-    if (gates.mode !== undefined) step = Effect.zipRight(restore(gates.mode), step)
-    return step
-  }
 
   /**
    * The call's steps. `restore` is applied to each step that may wait (a gate that does work,

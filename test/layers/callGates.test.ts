@@ -1,0 +1,57 @@
+/**
+ * The executor asks the policy hook once per call, whether the call takes a path or not and
+ * whether it then runs or is refused, and a call with no gate left (the direct path) still
+ * honours its deadline when its handler waits.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, Schema } from "effect"
+import { AgentMode, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("gates-")
+
+const echo = Tool.make("echo", {
+  description: "Echoes",
+  parameters: Schema.Struct({ x: Schema.Number }),
+  readOnly: true,
+  handler: ({ x }) => Effect.succeed(x)
+})
+const look = Tool.make("look", {
+  description: "Takes a path",
+  parameters: Schema.Struct({ path: WorkspacePath }),
+  readOnly: true,
+  handler: ({ path }) => Effect.succeed(path.length > 0)
+})
+const slow = Tool.make("slow", {
+  description: "Answers after a second",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  timeout: "50 millis",
+  handler: () => Effect.as(Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1000))), "late")
+})
+
+describe("the gates of a call", () => {
+  it.effect("the policy hook is asked once per call, with or without a path, allowed or vetoed", () =>
+    Effect.gen(function*() {
+      const asked: Array<string> = []
+      const policy = ToolPolicy.layer(({ tool }) => {
+        asked.push(tool.name)
+        return Effect.succeed(tool.name === "look" ? Option.some("no looking") : Option.none())
+      })
+      const layer = ToolSystem.layerNode({ builtins: false, tools: [echo, look], policy, workspace: Workspace.layerFixed(ws) })
+      const [echoed, looked] = yield* Effect.flatMap(ToolSystem, (tools) =>
+        Effect.all([tools.execute("echo", { x: 1 }), tools.execute("look", { path: "." })])).pipe(Effect.provide(layer))
+      expect(echoed).toMatchObject({ success: true, output: 1 })
+      expect(looked).toMatchObject({ success: false, errorCode: "POLICY_VETO" })
+      expect(asked).toEqual(["echo", "look"])
+    }))
+
+  // on the live clock: under `it.effect`'s TestClock the deadline waits for `TestClock.adjust`
+  it.live("a call with no gate left still meets its deadline when its handler waits", () =>
+    Effect.gen(function*() {
+      const layer = ToolSystem.layerNode({ builtins: false, tools: [slow], workspace: Workspace.layerFixed(ws) })
+      const result = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute("slow", {}, { mode: AgentMode.Explore }))
+        .pipe(Effect.provide(layer))
+      expect(result).toMatchObject({ success: false, errorCode: "TIMEOUT" })
+    }), 5000)
+})
