@@ -41,7 +41,7 @@ import { auditRecordOf } from "./auditRecord.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
 import { type Gates, makeCallGates, type Step } from "./callGates.js"
 import { makeExplain } from "./explainCall.js"
-import { guard, type GuardOptions, type Restore, runsOnCaller, type Running, startGuarded, waitGuarded } from "./guard.js"
+import { guard, type GuardOptions, type Restore, onCallerOf, type Running, startGuarded, waitGuarded } from "./guard.js"
 import { relativeToRoot } from "./relativeToRoot.js"
 
 /** The tracer every fiber has unless the application installs one. */
@@ -216,14 +216,16 @@ export const makeExecutor = Effect.gen(function*() {
     const options = guardOptionsOf(tool)
     const span = callSpan?.span
     const interruptible = RuntimeFlags.interruptible(flags)
-    const started = call.use<Started>((handler, context) =>
-      runsOnCaller(context, span, options)
-        ? guard(handler, context, span, options, identity, interruptible)
-        : startGuarded(fiber, flags, handler, context, span, options)
-    )
+    const started = call.use<Started>((handler, context) => {
+      const onCaller = onCallerOf(context, span, options)
+      return onCaller !== undefined ? onCaller(handler) : startGuarded(fiber, flags, handler, context, span, options)
+    })
+    // Stryker disable next-line BlockStatement: equivalent, an exit is an effect too, and `settle` gives it the same result by more steps
     if (Exit.isExit(started)) {
       if (Exit.isSuccess(started)) return succeeded(tool, start, callSpan, started.value)
       const result = failed(tool, start, callSpan)(started.cause)
+      // a traced failure's span ends in a region no interruption can enter (its steps do not wait)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, building a failure's result never waits, so nothing can interrupt it
       return callSpan === undefined ? result : Effect.uninterruptible(result)
     }
     // the handler waits (its wait's steps are paid), or runs on the caller's fiber

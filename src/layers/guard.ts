@@ -96,27 +96,31 @@ export const guard = <A, E, R, E1, E2>(
   options: GuardOptions<E1, E2>,
   restore: Restore = identity,
   callerInterruptible?: boolean
-): Effect.Effect<A, E | E1 | E2> =>
-  runsOnCaller(withServices, span, options) && withServices.onCaller !== undefined
-    ? withServices.onCaller(effect)
+): Effect.Effect<A, E | E1 | E2> => {
+  const onCaller = onCallerOf(withServices, span, options)
+  return onCaller !== undefined
+    ? onCaller(effect)
     : Effect.withFiberRuntime<A, E | E1 | E2>((parent, status) => {
       const started = startGuarded(parent, status.runtimeFlags, effect, withServices, span, options)
       return Exit.isExit(started)
         ? started
         : waitGuarded(started, restore, callerInterruptible ?? RuntimeFlags.interruptible(status.runtimeFlags))
     })
+}
 
 /**
- * Whether `guard` runs the handler on the caller's fiber: no deadline, no cap, no span, and a
- * tool that holds no services of its own.
+ * How `guard` runs a handler on the caller's fiber, when it does: with no deadline, no cap, no
+ * span, and a tool that holds no services of its own (`CallContext.onCaller`); `undefined` when
+ * the handler needs a fiber of its own.
  */
-export const runsOnCaller = (
-  withServices: CallContext<never>,
+export const onCallerOf = <R>(
+  withServices: CallContext<R>,
   span: Tracer.AnySpan | undefined,
   options: GuardOptions<unknown, unknown>
-): boolean =>
-  span === undefined && options.timeoutMs === undefined && options.memoryLimitMb === undefined &&
-  withServices.onCaller !== undefined
+): (<A, E>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E>) | undefined =>
+  span === undefined && options.timeoutMs === undefined && options.memoryLimitMb === undefined
+    ? withServices.onCaller
+    : undefined
 
 /** A guarded handler still running after its first synchronous stretch (see `startGuarded`). */
 export interface Running<A, E, E1, E2> {
@@ -187,6 +191,7 @@ export const waitGuarded = <A, E, E1, E2>(
     if (memoryLimitMb !== undefined) {
       const limit = memoryLimitMb * 1024 * 1024
       sampler = setInterval(() => {
+        // Stryker disable next-line EqualityOperator: equivalent, no test can make the heap grow by exactly the cap
         if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")
       }, options.sampleEveryMs ?? 50)
     }
