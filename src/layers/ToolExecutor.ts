@@ -1,6 +1,8 @@
 /**
  * The gate pipeline. Hot path: no generator, no span unless a tracer is installed, and a
- * deadline that costs one child fiber and one timer (see `guard.ts`).
+ * deadline that costs one child fiber and one timer (see `guard.ts`). A call with no path and
+ * no gate left (`direct`) starts its handler at once and, when the handler ends synchronously,
+ * builds its result without an effect step of its own.
  *
  * @since 0.1.0
  */
@@ -39,7 +41,7 @@ import { ToolRegistry } from "../services/ToolRegistry.js"
 import { Workspace } from "../services/Workspace.js"
 import { auditRecordOf } from "./auditRecord.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
-import { type Gates, makeCallGates, type Step } from "./callGates.js"
+import { makeCallGates, type Step } from "./callGates.js"
 import { makeExplain } from "./explainCall.js"
 import { guard, type GuardOptions, type Restore, onCallerOf, type Running, startGuarded, waitGuarded } from "./guard.js"
 import { relativeToRoot } from "./relativeToRoot.js"
@@ -109,28 +111,33 @@ export const makeExecutor = Effect.gen(function*() {
     tool.prepare(options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input)
 
   /**
-   * The call's steps. `restore` is applied to each step that may wait (a gate that does work,
-   * the paths' resolution, the handler's run): a traced call runs the pipeline in an
-   * uninterruptible region, so that its span ends however the call ends, and waits
-   * interruptibly only where it waits at all. `gates` are the call's, when already known
-   * (a call without paths).
+   * The handler's run, guarded, under the call's span (its own spans nest under it). `restore`
+   * is applied to each step that may wait (a gate that does work, the paths' resolution, the
+   * handler's run): a traced call runs its steps in an uninterruptible region, so that its span
+   * ends however the call ends, and waits interruptibly only where it waits at all.
    */
-  const pipeline = (
+  const runOf = (
+    tool: RegisteredTool,
+    call: BoundCall,
+    span: Tracer.Span | undefined,
+    restore: Restore,
+    callerInterruptible: boolean
+  ): Step => call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore, callerInterruptible))
+
+  /**
+   * The steps of a call with paths: they are resolved first, so that the policy and the mode
+   * gate see resolved paths (their gates are built after).
+   */
+  const withPaths = (
     tool: RegisteredTool,
     call: BoundCall,
     options: ExecuteOptions | undefined,
     span: Tracer.Span | undefined,
     restore: Restore,
-    callerInterruptible: boolean | undefined,
-    gates?: Gates
-  ): Step => {
-    // the handler runs under the call's span (its own spans nest under it)
-    const run = call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore, callerInterruptible))
-    // the policy and the mode gate see resolved paths: their gates are built after the paths are resolved
-    return call.paths.length === 0
-      ? behind(tool, gates ?? gatesOf(tool, call, options, noPaths), restore, run)
-      : Effect.flatMap(restore(resolvePaths(call)), (paths) => behind(tool, gatesOf(tool, call, options, paths), restore, run))
-  }
+    callerInterruptible: boolean
+  ): Step =>
+    Effect.flatMap(restore(resolvePaths(call)), (paths) =>
+      behind(tool, gatesOf(tool, call, options, paths), restore, runOf(tool, call, span, restore, callerInterruptible)))
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
     const traversal = pathTraversalOf(cause)
@@ -176,7 +183,7 @@ export const makeExecutor = Effect.gen(function*() {
    * `steps` (given the mask's `restore`) and the result, under the call's span when traced: the
    * span ends on every way out (an interruption included), in one uninterruptible region whose
    * single continuation both builds the result and ends the span. The steps are interruptible
-   * only where they wait (see `pipeline`): `Effect.onExit`, or `restore` around all of them,
+   * only where they wait (see `runOf`): `Effect.onExit`, or `restore` around all of them,
    * would add regions and continuations that cost more than the rest of tracing a call.
    */
   const settle = (
@@ -265,12 +272,14 @@ export const makeExecutor = Effect.gen(function*() {
     const prepared = prepare(tool, input, options)
     if (Either.isLeft(prepared)) return settle(tool, start, callSpan, () => Effect.fail(prepared.left))
     const call = prepared.right
+    const span = callSpan?.span
+    const interruptible = RuntimeFlags.interruptible(flags)
     if (call.paths.length > 0) {
-      return settle(tool, start, callSpan, (restore) => pipeline(tool, call, options, callSpan?.span, restore, RuntimeFlags.interruptible(flags)))
+      return settle(tool, start, callSpan, (restore) => withPaths(tool, call, options, span, restore, interruptible))
     }
     const gates = gatesOf(tool, call, options, noPaths)
     if (gates === undefined) return direct(fiber, flags, tool, call, start, callSpan)
-    return settle(tool, start, callSpan, (restore) => pipeline(tool, call, options, callSpan?.span, restore, RuntimeFlags.interruptible(flags), gates))
+    return settle(tool, start, callSpan, (restore) => behind(tool, gates, restore, runOf(tool, call, span, restore, interruptible)))
   }
 
   /** `run`, then one audit record of what happened (an escape and an interruption included). */
