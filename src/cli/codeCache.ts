@@ -4,7 +4,7 @@
  *
  * Freshness: V8 checks a cache only against the source's length (a cache made for another
  * source of the same length is accepted, and runs the old code), so each cache starts with the
- * SHA-256 of the source it was made for, and one made for another source is not used.
+ * SHA-256 of the bundle file it was made for, and one made for another source is not used.
  *
  * Trust: a code cache is code. It is read only when it is exactly as trusted as the bundle
  * beside it (same owner, writable by nobody else) and written only by that owner, into the
@@ -30,8 +30,8 @@ export const cacheDisabled = (env: NodeJS.ProcessEnv = process.env): boolean => 
 /** The cache file of a bundle for this Node (one per version and architecture). */
 export const cacheFileOf = (bundle: string): string => `${bundle}.${process.version}-${process.arch}.cache`
 
-/** What a cache is made for: the SHA-256 of the bundle's source (32 bytes, the cache's header). */
-export const digestOf = (source: string): Buffer => createHash("sha256").update(source).digest()
+/** What a cache is made for: the SHA-256 of the bundle's bytes (32 bytes, the cache's header). */
+export const digestOf = (source: string | Uint8Array): Buffer => createHash("sha256").update(source).digest()
 
 const WRITABLE_BY_OTHERS = 0o022
 

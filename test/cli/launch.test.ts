@@ -64,8 +64,8 @@ const launch = (sub: string, args: ReadonlyArray<string> = [], env: NodeJS.Proce
 
 const bundleOf = (sub: string) => path.join(sub, "cli.cjs")
 const cacheOf = (sub: string) => cacheFileOf(bundleOf(sub))
-/** What the launcher compiles: the bundle with its `#!` commented out. */
-const digestOfBundle = (sub: string) => digestOf(fs.readFileSync(bundleOf(sub), "utf8").replace(/^#!/, "//"))
+/** What a cache is made for: the bundle file's bytes as they are on disk. */
+const digestOfBundle = (sub: string) => digestOf(fs.readFileSync(bundleOf(sub)))
 const inode = (file: string) => fs.statSync(file).ino
 
 /** A bundle that prints one word (the same length for every word of the same length). */
