@@ -1,12 +1,12 @@
 /**
- * Start-up: the built command line (`dist/cli/main.js`) and the library's import, each in a
+ * Start-up: the built command line (`dist/cli/main.cjs`) and the library's import, each in a
  * fresh `node` process, measured side by side with their anchors in interleaved rounds (one run
  * of every case per round, so a busy machine slows them alike). Medians are compared.
  *
  * - `list` and `call read_file`, whole processes, against `node -e 0`: goal at most 3x. The
- *   executable keeps a V8 code cache beside its bundle, made by its first run (here the warm-up
- *   round); `list` is also measured with the cache turned off, as the first run after an
- *   install, or any run of a read-only install, starts.
+ *   executable keeps a V8 code cache per command beside its bundle, made by the command's
+ *   first run (here the warm-up round); `list` is also measured with the cache turned off, as
+ *   the first run after an install, or any run of a read-only install, starts.
  * - `import "effect-tool-system"` against `import "effect"`: goal at most 1.2x. Each process
  *   times its own `await import(...)`, in wall time and in CPU time (all threads): CPU time is
  *   the steadier on a busy machine, so the goal is read on it; the whole processes are printed
@@ -23,7 +23,7 @@ import { CODE_CACHE_ENV } from "../src/cli/codeCache.js"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const cli = path.join(root, "dist/cli/main.js")
+const cli = path.join(root, "dist/cli/main.cjs")
 
 if (!fs.existsSync(cli) || !fs.existsSync(path.join(root, "dist/index.js"))) {
   console.error("dist/ is incomplete: run `npm run build` first")

@@ -19,10 +19,16 @@
  * of the peers the application installed.
  *
  * Files:
- * - `main.js`: the `bin`, `src/cli/launch.ts`: runs `cli.cjs` through V8's code cache
- *   (`src/cli/codeCache.ts`), which Node 20 offers only to scripts, hence CommonJS.
+ * - `main.cjs`: the `bin`, `src/cli/launch.ts`: runs `cli.cjs` through V8's code cache
+ *   (`src/cli/codeCache.ts`), which Node 20 offers only to scripts, hence CommonJS. The
+ *   launcher is CommonJS too: an ES module entry point costs Node its ES module loader first
+ *   (~7 ms of a ~300 ms start, `bench/startup.ts`).
  * - `cli.cjs`: the command line, `src/cli/main.ts` and all it imports. `import.meta.url` in the
  *   sources is defined as the bundle's own URL.
+ * - `undici.cjs`: undici, bundled by itself and required by `cli.cjs` on the first web request
+ *   (`src/layers/UrlPolicy.ts` imports it then). A third of the command line's code, which a
+ *   start that never fetches would still read, hash and decode: out of `cli.cjs`, `list`
+ *   starts ~5 ms sooner (`bench/startup.ts`).
  * - `worker.js`, `pdfWorker.js`: the worker pools find their scripts beside the module that
  *   starts them (`new URL("./worker.js", import.meta.url)` in `sandbox/workerEntry.ts`,
  *   `new URL("./pdfWorker.js", import.meta.url)` in `pdf/workerScript.ts`). In the bundle that
@@ -39,6 +45,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { commonJs } from "./commonJsBuild.mjs"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const { values: flags } = parseArgs({
@@ -73,6 +80,19 @@ const libraryExternal = async () => {
   return names.filter((name) => !inlined.has(name)).flatMap((name) => [name, `${name}/*`])
 }
 
+/** Packages the command line loads only on first use, each bundled into `dist/cli/{name}.cjs` (see above). */
+const sideBundles = ["undici"]
+
+/** Resolves each side-bundled package to its file beside `cli.cjs`, external to the main bundle. */
+const sideBundlePlugin = {
+  name: "side-bundles",
+  setup(build) {
+    for (const name of sideBundles) {
+      build.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({ path: `./${name}.cjs`, external: true }))
+    }
+  }
+}
+
 const common = {
   absWorkingDir: root,
   outdir,
@@ -91,16 +111,19 @@ const common = {
 const results = await Promise.all([
   esbuild.build({
     ...common,
-    entryPoints: { cli: join(root, "src/cli/main.ts") },
+    ...commonJs,
+    entryPoints: { cli: join(root, "src/cli/main.ts"), main: join(root, "src/cli/launch.ts") },
+    plugins: [sideBundlePlugin]
+  }),
+  esbuild.build({
+    ...common,
+    entryPoints: Object.fromEntries(sideBundles.map((name) => [name, name])),
     format: "cjs",
-    outExtension: { ".js": ".cjs" },
-    define: { "import.meta.url": "__etsBundleUrl" },
-    banner: { js: "var __etsBundleUrl=require(\"node:url\").pathToFileURL(__filename).href;" }
+    outExtension: { ".js": ".cjs" }
   }),
   esbuild.build({
     ...common,
     entryPoints: {
-      main: join(root, "src/cli/launch.ts"),
       worker: join(root, "src/tools/builtin/sandbox/worker.ts"),
       pdfWorker: join(root, "src/tools/builtin/pdf/pdfWorker.ts")
     },
@@ -163,10 +186,10 @@ const writeNotices = async (file, what, bundled) => {
   await writeFile(file, `${what} contains code of these packages.\n\n${notices.join(`\n${"-".repeat(72)}\n\n`)}`)
 }
 
-const [cli, cliModules, library] = results
+const [cli, side, cliModules, library] = results
 await writeNotices(
   join(outdir, "THIRD-PARTY-LICENSES.txt"),
-  "The command line bundle (cli.cjs, worker.js, pdfWorker.js)",
-  report([cli, cliModules])
+  `The command line bundle (cli.cjs, ${sideBundles.map((name) => `${name}.cjs`).join(", ")}, worker.js, pdfWorker.js)`,
+  report([cli, side, cliModules])
 )
 await writeNotices(join(dist, "THIRD-PARTY-LICENSES.txt"), "The library bundle (the .js files of dist/)", report([library]))

@@ -73,5 +73,5 @@ export const call = Command.make(
       }
       yield* Console.error(Cause.pretty(exit.cause))
       return ExitCode.failed
-    }).pipe((effect) => withSystem(effect, { workspace, mcpConfig, audit: auditLayerOf(audit) }))
+    }).pipe((effect) => withSystem(effect, { workspace, mcpConfig, audit: auditLayerOf(audit), tool: name }))
 ).pipe(Command.withDescription("Call a tool and print its ToolExecutionResult as JSON"))

@@ -27,8 +27,19 @@ export const CODE_CACHE_ENV = "EFFECT_TOOL_SYSTEM_CODE_CACHE"
 /** Whether the environment turned the cache off. */
 export const cacheDisabled = (env: NodeJS.ProcessEnv = process.env): boolean => env[CODE_CACHE_ENV] === "0"
 
-/** The cache file of a bundle for this Node (one per version and architecture). */
-export const cacheFileOf = (bundle: string): string => `${bundle}.${process.version}-${process.arch}.cache`
+/**
+ * The commands that keep a cache of their own. A cache holds what the run that made it
+ * compiled, and the commands run different code: `call` of a builtin loads none of the 46
+ * ported tools, `list` all of them, so a `list` started from a cache a `call` made compiles
+ * them again (~20 ms, `bench/startup.ts`). Any other command line shares one cache.
+ */
+export const CACHED_COMMANDS: ReadonlyArray<string> = ["list", "describe", "call", "explain", "export", "docs", "mcp"]
+
+/** The cache file of a bundle for this Node (one per version and architecture) and command (`argv[2]`). */
+export const cacheFileOf = (bundle: string, command?: string): string =>
+  command !== undefined && CACHED_COMMANDS.includes(command)
+    ? `${bundle}.${command}.${process.version}-${process.arch}.cache`
+    : `${bundle}.${process.version}-${process.arch}.cache`
 
 /** What a cache is made for: the SHA-256 of the bundle's bytes (32 bytes, the cache's header). */
 export const digestOf = (source: string | Uint8Array): Buffer => createHash("sha256").update(source).digest()

@@ -17,6 +17,7 @@ import * as AgentMode from "../domain/AgentMode.js"
 import type { AuditLog } from "../services/AuditLog.js"
 import type { ToolRegistry } from "../services/ToolRegistry.js"
 import { type GraphOptions, ToolSystem } from "../services/ToolSystem.js"
+import { builtinTools } from "../tools/builtin/index.js"
 import { Workspace } from "../services/Workspace.js"
 import { CommandExitCode } from "./exitCode.js"
 import { ExitCode } from "./run.js"
@@ -67,29 +68,42 @@ export interface SystemOptions {
   readonly mcpConfig?: Option.Option<string>
   /** The audit log of the calls (`--audit FILE`). */
   readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> | undefined
+  /**
+   * The one tool the command is about (`call`, `explain`, `describe`). When it is a builtin,
+   * the 46 ported tools are not loaded: a fifth of the command's start-up (`bench/startup.ts`).
+   */
+  readonly tool?: string
 }
+
+/** Whether a command about `tool` needs no ported tool: it names a builtin. */
+const builtinOnly = (tool: string | undefined): boolean => builtinTools.some((t) => t.name === tool)
+
+/** The tool system of a command: its workspace, MCP servers and audit log; no ported tools for a builtin's command. */
+export const graphOf = (
+  options: SystemOptions,
+  mcpServers: GraphOptions<readonly []>["mcpServers"]
+): GraphOptions<readonly []> => ({
+  ...Option.match(options.workspace ?? Option.none(), {
+    // Stryker disable next-line ArrowFunction: equivalent, spreading undefined adds nothing, as {} does
+    onNone: () => ({}),
+    onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
+  }),
+  // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an mcpServers of undefined as none
+  ...(mcpServers === undefined ? {} : { mcpServers }),
+  // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an audit of undefined as none
+  ...(options.audit === undefined ? {} : { audit: options.audit }),
+  ...(builtinOnly(options.tool) ? { ported: false } : {})
+})
 
 /** Runs a command against Node's tool system and ends with the exit code it returns. */
 export const withSystem = <E>(
   effect: Effect.Effect<number, E, ToolSystem | ToolRegistry | FileSystem.FileSystem>,
   options: SystemOptions = {}
 ) =>
-  exitWith(Effect.flatMap(mcpServersOf(options.mcpConfig ?? Option.none()), (mcpServers) => {
-    const graph: GraphOptions<readonly []> = {
-      ...Option.match(options.workspace ?? Option.none(), {
-        // Stryker disable next-line ArrowFunction: equivalent, spreading undefined adds nothing, as {} does
-        onNone: () => ({}),
-        onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
-      }),
-      // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an mcpServers of undefined as none
-      ...(mcpServers === undefined ? {} : { mcpServers })
-    }
-    return Effect.provide(
-      effect,
-      // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an audit of undefined as none
-      ToolSystem.layerNode(options.audit === undefined ? graph : { ...graph, audit: options.audit })
-    )
-  }))
+  exitWith(Effect.flatMap(
+    mcpServersOf(options.mcpConfig ?? Option.none()),
+    (mcpServers) => Effect.provide(effect, ToolSystem.layerNode(graphOf(options, mcpServers)))
+  ))
 
 export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 

@@ -114,7 +114,7 @@ export const explain = Command.make(
     mcpConfig: mcpConfigOption,
     json: jsonOption
   },
-  ({ mcpConfig, workspace, ...input }) => withSystem(explainCall(input), { workspace, mcpConfig })
+  ({ mcpConfig, workspace, ...input }) => withSystem(explainCall(input), { workspace, mcpConfig, tool: input.name })
 ).pipe(Command.withDescription(
   "Explain what call would decide, gate by gate, without running the tool (exit 0: it would run, 1: a gate refuses)"
 ))

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The executable as shipped (`dist/cli/main.js`, the package's `bin`): runs the command-line
+ * The executable as shipped (`dist/cli/main.cjs`, the package's `bin`): runs the command-line
  * bundle `cli.cjs` beside it through V8's code cache (`codeCache.ts`), so that a start after
  * the first one skips most of compiling the bundle. Kept to Node's builtins: it must cost
  * nothing itself. `scripts/bundle.mjs` builds both files; from the sources, `main.ts` runs
@@ -17,7 +17,7 @@ import { cacheDisabled, cacheFileOf, digestOf, readCache, writeCache } from "./c
 
 const dir = dirname(fileURLToPath(import.meta.url))
 const bundle = join(dir, "cli.cjs")
-const cacheFile = cacheFileOf(bundle)
+const cacheFile = cacheFileOf(bundle, process.argv[2])
 
 // hashed as read: hashing the string would encode it to UTF-8 again (~7 ms of a ~300 ms start)
 const bytes = readFileSync(bundle)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `effect-tool-system` executable. Shipped bundled into `dist/cli/cli.cjs`, which the
- * `bin` (`launch.ts`, `dist/cli/main.js`) runs; see `scripts/bundle.mjs`.
+ * `bin` (`launch.ts`, `dist/cli/main.cjs`) runs; see `scripts/bundle.mjs`.
  *
  * @since 0.1.0
  */

@@ -22,6 +22,10 @@ export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
   !mode.readOnly || tool.spec.readOnly || (tool.scopedWrite && mode.scopedWriteDirs.length > 0)
 
 const pick = (versions: Map<string, RegisteredTool>, range: string | undefined): RegisteredTool | undefined => {
+  // the latest of one version is that version (deprecated or prerelease): no semver work, which
+  // is most of what listing 52 tools costs at start-up
+  // Stryker disable next-line ConditionalExpression: equivalent, the general path picks the same one version
+  if (range === undefined && versions.size === 1) return versions.values().next().value
   const all = [...versions.keys()]
   // Stryker disable next-line OptionalChaining: equivalent, `v` is one of the map's own keys
   const live = all.filter((v) => versions.get(v)?.deprecated === undefined)

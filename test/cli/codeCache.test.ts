@@ -1,8 +1,11 @@
+import * as Command from "@effect/cli/Command"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import * as HashMap from "effect/HashMap"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as vm from "node:vm"
-import { cacheDisabled, cacheFileOf, CODE_CACHE_ENV, digestOf, readCache, writeCache } from "../../src/cli/codeCache.js"
+import { root } from "../../src/cli/commands.js"
+import { CACHED_COMMANDS, cacheDisabled, cacheFileOf, CODE_CACHE_ENV, digestOf, readCache, writeCache } from "../../src/cli/codeCache.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const dir = makeTempDirSync("ets-code-cache-")
@@ -19,8 +22,17 @@ const bundleFile = () => {
 }
 
 describe("the CLI's code cache", () => {
+  it("has a cache per command of the command line, exactly", () => {
+    expect([...HashMap.keys(Command.getSubcommands(root))].sort()).toEqual([...CACHED_COMMANDS].sort())
+  })
+
   it("is one file per Node version and architecture beside the bundle; EFFECT_TOOL_SYSTEM_CODE_CACHE=0 turns it off", () => {
     expect(cacheFileOf("/pkg/dist/cli/cli.cjs")).toBe(`/pkg/dist/cli/cli.cjs.${process.version}-${process.arch}.cache`)
+    expect(cacheFileOf("/pkg/dist/cli/cli.cjs", "call")).toBe(`/pkg/dist/cli/cli.cjs.call.${process.version}-${process.arch}.cache`)
+    // not a command: the shared cache (a typo, an option, a path cannot name a file)
+    for (const other of ["lst", "--version", "../list", "", "list/x"]) {
+      expect(cacheFileOf("/pkg/dist/cli/cli.cjs", other)).toBe(cacheFileOf("/pkg/dist/cli/cli.cjs"))
+    }
     expect(cacheDisabled({ [CODE_CACHE_ENV]: "0" })).toBe(true)
     expect(cacheDisabled({})).toBe(false)
   })

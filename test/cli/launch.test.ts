@@ -1,5 +1,5 @@
 /**
- * The shipped `bin` (`src/cli/launch.ts`, `dist/cli/main.js`): runs the `cli.cjs` beside it as
+ * The shipped `bin` (`src/cli/launch.ts`, `dist/cli/main.cjs`): runs the `cli.cjs` beside it as
  * Node's CommonJS loader would, through the V8 code cache of `codeCache.ts`. Built from the
  * sources here (esbuild, as `scripts/bundle.mjs` builds it) and run as a child process beside a
  * small stand-in `cli.cjs`, so the test needs no `npm run build` and sees what each run left.
@@ -14,12 +14,13 @@ import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { cacheFileOf, CODE_CACHE_ENV, digestOf } from "../../src/cli/codeCache.js"
+import { commonJs } from "../../scripts/commonJsBuild.mjs"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { root } from "./helpers.js"
 
 const dir = makeTempDirSync("ets-launch-")
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
-const launcher = path.join(dir, "main.mjs")
+const launcher = path.join(dir, "main.cjs")
 
 beforeAll(async () => {
   await esbuild.build({
@@ -28,7 +29,7 @@ beforeAll(async () => {
     outfile: launcher,
     bundle: true,
     platform: "node",
-    format: "esm",
+    ...commonJs,
     logLevel: "error"
   })
 })
@@ -44,7 +45,7 @@ let n = 0
 const install = (source: string): string => {
   const sub = path.join(dir, String(n++))
   fs.mkdirSync(sub)
-  fs.copyFileSync(launcher, path.join(sub, "main.mjs"))
+  fs.copyFileSync(launcher, path.join(sub, "main.cjs"))
   fs.writeFileSync(path.join(sub, "cli.cjs"), source)
   return sub
 }
@@ -55,7 +56,7 @@ const launch = (sub: string, args: ReadonlyArray<string> = [], env: NodeJS.Proce
     if (env[CODE_CACHE_ENV] === undefined) delete environment[CODE_CACHE_ENV]
     execFile(
       process.execPath,
-      [path.join(sub, "main.mjs"), ...args],
+      [path.join(sub, "main.cjs"), ...args],
       { cwd: sub, encoding: "utf8", env: environment, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
@@ -71,7 +72,7 @@ const inode = (file: string) => fs.statSync(file).ino
 /** A bundle that prints one word (the same length for every word of the same length). */
 const saying = (word: string) => `#!/usr/bin/env node\nconsole.log(${JSON.stringify(word)})\n`
 
-describe("the launcher (dist/cli/main.js)", { timeout: 120_000 }, () => {
+describe("the launcher (dist/cli/main.cjs)", { timeout: 120_000 }, () => {
   it("runs cli.cjs as a CommonJS module: its #! line, __filename, __dirname, exports, require beside it, import(), argv", async () => {
     const sub = install(
       [
@@ -117,11 +118,26 @@ describe("the launcher (dist/cli/main.js)", { timeout: 120_000 }, () => {
     const cache = fs.readFileSync(cacheOf(sub))
     expect(cache.subarray(0, 32).equals(digestOfBundle(sub))).toBe(true)
     expect(cache.length).toBeGreaterThan(32)
-    expect(fs.readdirSync(sub).sort()).toEqual(["cli.cjs", path.basename(cacheOf(sub)), "main.mjs"].sort())
+    expect(fs.readdirSync(sub).sort()).toEqual(["cli.cjs", path.basename(cacheOf(sub)), "main.cjs"].sort())
     const written = inode(cacheOf(sub))
     expect(await launch(sub)).toEqual({ code: 0, stdout: "first\n", stderr: "" })
     expect(inode(cacheOf(sub))).toBe(written) // not written again (a write is a new file renamed over it)
     expect(fs.readFileSync(cacheOf(sub)).equals(cache)).toBe(true)
+  })
+
+  it("each command keeps a cache of its own, other command lines share one", async () => {
+    const sub = install(saying("commands"))
+    const of = (command?: string) => cacheFileOf(bundleOf(sub), command)
+    for (const args of [["list"], ["call", "read_file"], ["lst"], []]) {
+      expect(await launch(sub, args)).toEqual({ code: 0, stdout: "commands\n", stderr: "" })
+    }
+    expect(fs.readdirSync(sub).sort()).toEqual(
+      ["cli.cjs", "main.cjs", ...[of("list"), of("call"), of()].map((f) => path.basename(f))].sort()
+    )
+    const written = [of("list"), of("call"), of()].map(inode)
+    await launch(sub, ["call", "write_file"])
+    await launch(sub, ["list", "--json"])
+    expect([of("list"), of("call"), of()].map(inode)).toEqual(written) // each run found its own
   })
 
   it("the cache is given to V8 when made for this source, and replaced when made for another", async () => {
@@ -155,7 +171,7 @@ describe("the launcher (dist/cli/main.js)", { timeout: 120_000 }, () => {
     const off = { [CODE_CACHE_ENV]: "0" }
     const sub = install(saying("plain"))
     expect(await launch(sub, [], off)).toEqual({ code: 0, stdout: "plain\n", stderr: "" })
-    expect(fs.readdirSync(sub).sort()).toEqual(["cli.cjs", "main.mjs"])
+    expect(fs.readdirSync(sub).sort()).toEqual(["cli.cjs", "main.cjs"])
     // a cache that would run other code, were it read
     await launch(sub)
     const plainData = fs.readFileSync(cacheOf(sub)).subarray(32)

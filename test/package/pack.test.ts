@@ -91,7 +91,7 @@ beforeAll(async () => {
   // a run of the staged CLI (its dependencies found through a link; npm never packs node_modules)
   // leaves its code cache in dist/cli/, which must not be packed
   fs.symlinkSync(path.join(root, "node_modules"), path.join(stage, "node_modules"), "dir")
-  await ok(process.execPath, [path.join(stage, "dist/cli/main.js"), "--version"], stage)
+  await ok(process.execPath, [path.join(stage, "dist/cli/main.cjs"), "--version"], stage)
   if (!fs.readdirSync(path.join(stage, "dist/cli")).some((f) => f.endsWith(".cache"))) throw new Error("no code cache")
   const pack = await ok("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], stage)
   const [info]: Array<{ filename: string; files: Array<{ path: string }> }> = JSON.parse(pack.stdout)
@@ -129,8 +129,9 @@ describe("the packed package", { timeout: 240_000 }, () => {
       "docs/tools.md",
       "dist/index.js",
       "dist/index.d.ts",
-      "dist/cli/main.js",
+      "dist/cli/main.cjs",
       "dist/cli/cli.cjs",
+      "dist/cli/undici.cjs",
       "dist/cli/worker.js",
       "dist/cli/pdfWorker.js",
       "dist/cli/THIRD-PARTY-LICENSES.txt",
@@ -159,7 +160,7 @@ describe("the packed package", { timeout: 240_000 }, () => {
     expect(caches()).toEqual([])
     const list = await ok("npx", ["--no", "effect-tool-system", "list"], app)
     expect(list.stdout).toContain("read_file")
-    expect(caches()).toEqual([`cli.cjs.${process.version}-${process.arch}.cache`]) // the calls below start from it
+    expect(caches()).toEqual([`cli.cjs.list.${process.version}-${process.arch}.cache`])
 
     const call = async (tool: string, args: object, ...flags: Array<string>) => {
       const r = await ok("npx", ["--no", "effect-tool-system", "call", tool, JSON.stringify(args), "--workspace", ws, ...flags], app)
@@ -174,6 +175,15 @@ describe("the packed package", { timeout: 240_000 }, () => {
     const pdf = await call("read_pdf", { filepath: "doc.pdf" })
     expect(pdf).toMatchObject({ success: true })
     expect(pdf.output).toContain("Encrypted page one says hello")
+    // the first call left the calls' own cache, which the next ones started from
+    expect(caches().sort()).toEqual([`cli.cjs.call.${process.version}-${process.arch}.cache`, `cli.cjs.list.${process.version}-${process.arch}.cache`])
+
+    // `localhost` is refused by the check inside undici's connector, after the name resolved:
+    // the command line found its side bundle (undici.cjs) and no request left the machine
+    const fetched = await run("npx", ["--no", "effect-tool-system", "call", "fetch_url", JSON.stringify({ url: "http://localhost:8999/" })], app)
+    expect(fetched.code).toBe(1)
+    expect(JSON.parse(fetched.stdout)).toMatchObject({ success: false, errorCode: "TOOL_ERROR", details: { reason: "address" } })
+    expect(JSON.parse(fetched.stdout).error).toContain("localhost resolves to")
   })
 
   it("an ESM script imports the package (and its /mcp and /effect-ai entries) and runs calls with Effect.runPromise", async () => {

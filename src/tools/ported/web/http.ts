@@ -10,7 +10,6 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { isBinaryFileSync } from "isbinaryfile"
-import { STATUS_CODES } from "node:http"
 import { ToolError } from "../../../domain/errors.js"
 import { TooManyRedirects, UrlPolicy, UrlRefused } from "../../../services/UrlPolicy.js"
 import { readTextPrefix } from "../../shared/httpBody.js"
@@ -92,7 +91,8 @@ export const send = (
 
 /** `200 OK`, `404 Not Found`. */
 export const statusLine = (status: number): string => {
-  const text = STATUS_CODES[status]
+  // node:http is loaded here, on the first answer, not at start-up (~3 ms of the command line's)
+  const text = process.getBuiltinModule("node:http").STATUS_CODES[status]
   return text === undefined ? `${status}` : `${status} ${text}`
 }
 
