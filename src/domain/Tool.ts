@@ -19,7 +19,6 @@ import type {
 import type { ToolSpec } from "./ToolSpec.js"
 import type { PathSlot } from "./WorkspacePath.js"
 
-/** A call whose arguments were validated: its path arguments and the effect that runs it. */
 /**
  * How a handler's run can fail, as the executor receives it: a `ToolError`, a workspace escape
  * (a defect once it reaches the executor), a worker-based tool's own memory cap
@@ -28,6 +27,7 @@ import type { PathSlot } from "./WorkspacePath.js"
  */
 export type HandlerFailure = ToolError | PathTraversalError | MemoryLimitExceeded | ToolTimeout | McpToolChanged
 
+/** A call whose arguments were validated: its path arguments and the effect that runs it. */
 export interface PreparedCall<R> {
   /** The decoded arguments. */
   readonly args: unknown
@@ -38,6 +38,14 @@ export interface PreparedCall<R> {
   readonly paths: ReadonlyArray<PathSlot>
   /** Runs the handler; its failures are already `ToolError` or `PathTraversalError`. */
   readonly run: Effect.Effect<unknown, HandlerFailure, R>
+  /**
+   * Calls the handler function now and gives the effect `run` would run (`run` is
+   * `Effect.suspend(start)`): an `Exit` when the handler's effect was settled as it was built
+   * (`Effect.succeed(...)`), which the executor then takes without a fiber to guard it (nothing
+   * of it is left to time out). Called only when the call runs, past every gate. Optional:
+   * without it the executor runs `run`.
+   */
+  readonly start?: (() => Effect.Effect<unknown, HandlerFailure, R>) | undefined
 }
 
 /** What the gates and listings read of a tool: everything but how to run it. */
@@ -89,7 +97,8 @@ export interface BoundCall {
   readonly use: <X>(
     f: <R>(
       run: Effect.Effect<unknown, HandlerFailure, R>,
-      withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>
+      withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>,
+      start: (() => Effect.Effect<unknown, HandlerFailure, R>) | undefined
     ) => X
   ) => X
 }

@@ -28,6 +28,7 @@ import {
   ToolTimeout
 } from "../domain/errors.js"
 import { fromStrictArguments } from "../domain/exports.js"
+import { isSettled } from "../domain/settled.js"
 import type { BoundCall, HandlerFailure, RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
@@ -223,9 +224,16 @@ export const makeExecutor = Effect.gen(function*() {
     const options = guardOptionsOf(tool)
     const span = callSpan?.span
     const interruptible = RuntimeFlags.interruptible(flags)
-    const started = call.use<Started>((handler, context) => {
+    const started = call.use<Started>((handler, context, startHandler) => {
       const onCaller = onCallerOf(context, span, options)
-      return onCaller !== undefined ? onCaller(handler) : startGuarded(fiber, flags, handler, context, span, options)
+      if (onCaller !== undefined) return onCaller(handler)
+      // No gate is left, so the handler function is called now: an effect it built settled
+      // (an exit) has nothing left to time out, and needs no fiber to guard it. Not under a
+      // memory cap, whose baseline is the heap before the handler function runs.
+      const built = options.memoryLimitMb === undefined ? startHandler?.() : undefined
+      // Stryker disable next-line ConditionalExpression: equivalent, a settled exit run by the guard's fiber ends as the same exit
+      if (built !== undefined && isSettled(built)) return built
+      return startGuarded(fiber, flags, built ?? handler, context, span, options)
     })
     // Stryker disable next-line BlockStatement: equivalent, an exit is an effect too, and `settle` gives it the same result by more steps
     if (Exit.isExit(started)) {

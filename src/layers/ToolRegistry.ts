@@ -97,7 +97,7 @@ export const makeRegistry = (): ToolRegistryService => {
           Either.map(tool.prepare(input), (call) => ({
             args: call.args,
             paths: call.paths,
-            use: (f) => f(call.run, withServices)
+            use: (f) => f(call.run, withServices, call.start)
           }))
       }
       versions.set(tool.version, stored)

@@ -8,10 +8,12 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
 import { parametersJsonSchema } from "../domain/parametersSchema.js"
+import { isSettled } from "../domain/settled.js"
 import type { HandlerFailure, PreparedCall, Tool } from "../domain/Tool.js"
 import { ToolSpec } from "../domain/ToolSpec.js"
 import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
@@ -132,11 +134,25 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
     return Either.match(decode(input ?? {}), {
       onLeft: (error) => Either.left(new InvalidArguments({ tool: name, issues: issuesOf(error) })),
       onRight: (args) => {
-        const handled = Effect.suspend(() => options.handler(args))
-        const run: Effect.Effect<unknown, HandlerFailure, R> = encode === undefined
-          ? Effect.mapError(handled, toFailure)
-          : Effect.mapError(Effect.flatMap(handled, encode), toFailure)
-        return Either.right({ args, paths: locatePaths === undefined ? noPaths : locatePaths(args), run })
+        const start = (): Effect.Effect<unknown, HandlerFailure, R> => {
+          let built: Effect.Effect<O, E, R>
+          try {
+            built = options.handler(args)
+          } catch (defect) {
+            return Exit.die(defect) // as `Effect.suspend` has it
+          }
+          // settled as built, nothing to encode: the exit itself, which needs no fiber to run
+          if (encode === undefined && isSettled(built) && Exit.isSuccess(built)) return Exit.succeed(built.value)
+          return encode === undefined
+            ? Effect.mapError(built, toFailure)
+            : Effect.mapError(Effect.flatMap(built, encode), toFailure)
+        }
+        return Either.right({
+          args,
+          paths: locatePaths === undefined ? noPaths : locatePaths(args),
+          run: Effect.suspend(start),
+          start
+        })
       }
     })
   }

@@ -1,0 +1,95 @@
+/**
+ * A handler whose effect is settled as it is built (`Effect.succeed`, `Effect.fail`, or a
+ * function that throws) is taken by the executor without a fiber to guard it, once no gate is
+ * left: the handler function runs then, and only then (never before a gate decides), and its
+ * result is the one the guarded run would give. `isSettled` tells such an effect.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Data, Effect, Exit, Option, Schema } from "effect"
+import { isSettled } from "../../src/domain/settled.js"
+import { ConfirmationGate, Tool, ToolPolicy, ToolSystem, Workspace } from "../../src/index.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+
+const ws = makeTempDirSync("settled-")
+
+class Refused extends Data.TaggedError("Refused")<{ readonly message: string; readonly limit: number }> {}
+
+/** Tools with a deadline (so a guard would fork), whose handler functions count their calls. */
+const counted = () => {
+  const calls: Array<string> = []
+  const tool = (name: string, options: { readonly requiresConfirmation?: boolean }, answer: (x: number) => Effect.Effect<number, Refused>) =>
+    Tool.make(name, {
+      description: name,
+      parameters: Schema.Struct({ x: Schema.Number }),
+      readOnly: true,
+      timeout: "5 seconds",
+      ...options,
+      handler: ({ x }) => {
+        calls.push(name)
+        return answer(x)
+      }
+    })
+  return {
+    calls,
+    tools: [
+      tool("plus", {}, (x) => Effect.succeed(x + 1)),
+      tool("refuse", {}, (x) => Effect.fail(new Refused({ message: `no ${x}`, limit: x }))),
+      tool("throws", {}, () => {
+        throw new Error("thrown while building")
+      }),
+      tool("later", {}, (x) => Effect.sync(() => x * 10)),
+      tool("asks", { requiresConfirmation: true }, (x) => Effect.succeed(x)),
+      tool("vetoed", {}, (x) => Effect.succeed(x))
+    ]
+  }
+}
+
+describe("a handler settled as built", () => {
+  it("isSettled: an exit is, an effect that is still to run is not", () => {
+    expect(isSettled(Effect.succeed(1))).toBe(true)
+    expect(isSettled(Effect.fail("x"))).toBe(true)
+    expect(isSettled(Exit.die("x"))).toBe(true)
+    expect(isSettled(Effect.sync(() => 1))).toBe(false)
+    expect(isSettled(Effect.map(Effect.succeed(1), (n) => n + 1))).toBe(false)
+  })
+
+  it.effect("gives the results the guarded run gives; its function runs once per call, and not before a gate", () =>
+    Effect.gen(function*() {
+      const { calls, tools } = counted()
+      // no policy hook: a call with no confirmation to ask for has no gate left (the direct path)
+      const layer = ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws), confirmation: ConfirmationGate.layer })
+      const system = yield* Effect.provide(ToolSystem, layer)
+      const run = (name: string, confirm = false) => Effect.provide(system.execute(name, { x: 2 }, { confirm }), layer)
+      const policy = ToolPolicy.layer(({ tool }) => Effect.succeed(tool.name === "vetoed" ? Option.some("not this one") : Option.none()))
+      const policed = ToolSystem.layerNode({ builtins: false, tools, policy, workspace: Workspace.layerFixed(ws) })
+
+      expect(yield* run("plus")).toMatchObject({ success: true, output: 3, errorCode: null })
+      expect(yield* run("refuse")).toMatchObject({
+        success: false,
+        errorCode: "TOOL_ERROR",
+        error: "no 2",
+        details: { limit: 2 }
+      })
+      const thrown = yield* run("throws")
+      expect(thrown).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
+      expect(thrown.error).toContain("the tool crashed")
+      expect(thrown.error).toContain("thrown while building")
+      // not settled: run by the guard, the effect its function built (the function runs once)
+      expect(yield* run("later")).toMatchObject({ success: true, output: 20 })
+      expect(calls).toEqual(["plus", "refuse", "throws", "later"])
+
+      // refused by a gate: the handler function never ran
+      expect(yield* run("asks")).toMatchObject({ success: false, errorCode: "CONFIRMATION_REQUIRED" })
+      const vetoed = yield* Effect.flatMap(ToolSystem, (t) => t.execute("vetoed", { x: 2 })).pipe(Effect.provide(policed))
+      expect(vetoed).toMatchObject({ success: false, errorCode: "POLICY_VETO" })
+      expect(calls).toEqual(["plus", "refuse", "throws", "later"])
+      // explained, not run
+      const explained = yield* Effect.provide(system.explain("plus", { x: 2 }), layer)
+      expect(explained).toMatchObject({ wouldRun: true })
+      expect(calls).toEqual(["plus", "refuse", "throws", "later"])
+
+      expect(yield* run("asks", true)).toMatchObject({ success: true, output: 2 })
+      expect(yield* run("plus")).toMatchObject({ success: true, output: 3 })
+      expect(calls).toEqual(["plus", "refuse", "throws", "later", "asks", "plus"])
+    }))
+})
