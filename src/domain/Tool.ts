@@ -86,10 +86,11 @@ export interface Tool<out R = never> extends ToolInfo {
 
 /**
  * A validated call of a registered tool, bound to the services captured at registration.
- * `use` hands the handler and a function that completes a caller's context with those
- * services to a runner (the executor's guard forks the handler into its own fiber with that
- * context, which costs far less than `Effect.provide`; a tool registered without services,
- * with no deadline or cap, runs on the caller's fiber instead).
+ * `use` hands the handler, a function that completes a caller's context with those services,
+ * and the call's `start` (see `PreparedCall`) when it has one, to a runner (the executor's
+ * guard forks the handler into its own fiber with that context, which costs far less than
+ * `Effect.provide`; a tool registered without services, with no deadline or cap, runs on the
+ * caller's fiber instead, and a handler settled as built needs neither).
  */
 export interface BoundCall {
   readonly args: unknown
