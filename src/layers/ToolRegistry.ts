@@ -33,6 +33,7 @@ const pick = (versions: Map<string, RegisteredTool>, range: string | undefined):
   const latest = (candidates: Array<string>) =>
     // Stryker disable next-line StringLiteral: equivalent, semver reads the empty range as "*"
     maxSatisfying(candidates, range ?? "*") ??
+      // Stryker disable next-line StringLiteral: equivalent, as above
       (range === undefined ? maxSatisfying(candidates, "*", { includePrerelease: true }) : null)
   const best = latest(live) ?? latest(all)
   return best === null ? undefined : versions.get(best)
