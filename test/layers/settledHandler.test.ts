@@ -1,8 +1,9 @@
 /**
- * A handler whose effect is settled as it is built (`Effect.succeed`, `Effect.fail`, or a
- * function that throws) is taken by the executor without a fiber to guard it, once no gate is
- * left: the handler function runs then, and only then (never before a gate decides), and its
- * result is the one the guarded run would give. `isSettled` tells such an effect.
+ * A handler whose effect is settled as it is built (`Effect.succeed`, or a function that
+ * throws) is taken by the executor without a fiber to guard it, once no gate is left: the
+ * handler function runs then, and only then (never before a gate decides), and its result is
+ * the one the guarded run would give (as a built `Effect.fail`'s, which the guard still runs).
+ * `isSettled` tells such an effect.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Data, Effect, Exit, Option, Schema } from "effect"
@@ -15,7 +16,7 @@ const ws = makeTempDirSync("settled-")
 class Refused extends Data.TaggedError("Refused")<{ readonly message: string; readonly limit: number }> {}
 
 /** Tools with a deadline (so a guard would fork), whose handler functions count their calls. */
-const counted = () => {
+const counted = (() => {
   const calls: Array<string> = []
   const tool = (name: string, options: { readonly requiresConfirmation?: boolean }, answer: (x: number) => Effect.Effect<number, Refused>) =>
     Tool.make(name, {
@@ -42,7 +43,7 @@ const counted = () => {
       tool("vetoed", {}, (x) => Effect.succeed(x))
     ]
   }
-}
+})()
 
 describe("a handler settled as built", () => {
   it("isSettled: an exit is, an effect that is still to run is not", () => {
@@ -55,11 +56,10 @@ describe("a handler settled as built", () => {
 
   it.effect("gives the results the guarded run gives; its function runs once per call, and not before a gate", () =>
     Effect.gen(function*() {
-      const { calls, tools } = counted()
+      const { calls, tools } = counted
       // no policy hook: a call with no confirmation to ask for has no gate left (the direct path)
-      const layer = ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws), confirmation: ConfirmationGate.layer })
-      const system = yield* Effect.provide(ToolSystem, layer)
-      const run = (name: string, confirm = false) => Effect.provide(system.execute(name, { x: 2 }, { confirm }), layer)
+      const system = yield* ToolSystem
+      const run = (name: string, confirm = false) => system.execute(name, { x: 2 }, { confirm })
       const policy = ToolPolicy.layer(({ tool }) => Effect.succeed(tool.name === "vetoed" ? Option.some("not this one") : Option.none()))
       const policed = ToolSystem.layerNode({ builtins: false, tools, policy, workspace: Workspace.layerFixed(ws) })
 
@@ -84,12 +84,17 @@ describe("a handler settled as built", () => {
       expect(vetoed).toMatchObject({ success: false, errorCode: "POLICY_VETO" })
       expect(calls).toEqual(["plus", "refuse", "throws", "later"])
       // explained, not run
-      const explained = yield* Effect.provide(system.explain("plus", { x: 2 }), layer)
+      const explained = yield* system.explain("plus", { x: 2 })
       expect(explained).toMatchObject({ wouldRun: true })
       expect(calls).toEqual(["plus", "refuse", "throws", "later"])
 
       expect(yield* run("asks", true)).toMatchObject({ success: true, output: 2 })
       expect(yield* run("plus")).toMatchObject({ success: true, output: 3 })
       expect(calls).toEqual(["plus", "refuse", "throws", "later", "asks", "plus"])
-    }))
+    }).pipe(Effect.provide(ToolSystem.layerNode({
+      builtins: false,
+      tools: counted.tools,
+      workspace: Workspace.layerFixed(ws),
+      confirmation: ConfirmationGate.layer
+    }))))
 })
