@@ -24,6 +24,7 @@ import {
   type CallToolRequest,
   CallToolResultSchema,
   ErrorCode,
+  JSONRPCErrorResponseSchema,
   type JSONRPCMessage,
   McpError,
   type RequestId
@@ -52,10 +53,12 @@ export interface DirectCalls {
    */
   readonly call: (params: CallParams, timeoutMs: number, answer: (answer: CallAnswer) => void) => RequestId | undefined
   /**
-   * Takes `message` when it answers one of our calls (`true`); anything else is the SDK
-   * client's.
+   * Takes `message` (a parsed line, not yet checked) when it is a well-formed answer to one of
+   * our calls (`true`). Anything else (`false`) is to be checked with the SDK's
+   * `JSONRPCMessageSchema` and handed to the SDK client: a malformed answer to one of our
+   * calls is then reported, as the SDK reports it, and the call waits for its timeout.
    */
-  readonly take: (message: JSONRPCMessage) => boolean
+  readonly take: (message: unknown) => boolean
   /** Forgets a call (its answer never runs) and tells the server to cancel it. */
   readonly cancel: (id: RequestId, reason: string) => void
   /** Fails every pending call: the connection closed. */
@@ -91,18 +94,31 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     return undefined
   }
 
-  const take: DirectCalls["take"] = (message) => {
-    if (!("id" in message) || typeof message.id !== "string" || "method" in message) return false
-    const call = pending.get(message.id)
-    if (call === undefined) return false
-    pending.delete(message.id)
-    clearTimeout(call.timer)
-    if ("error" in message) {
-      call.answer({ ok: false, error: new McpError(message.error.code, message.error.message, message.error.data) })
-    } else {
+  /** The answer `message` gives a pending call (its envelope checked), or `undefined`. */
+  const answerOf = (message: object): CallAnswer | undefined => {
+    // JSONRPCResultResponseSchema is strict: jsonrpc, id and result, nothing else
+    if ("result" in message) {
+      if (Object.keys(message).length !== 3) return undefined
       const checked = CallToolResultSchema.safeParse(message.result)
-      call.answer(checked.success ? { ok: true, result: checked.data } : { ok: false, error: checked.error })
+      return checked.success ? { ok: true, result: checked.data } : { ok: false, error: checked.error }
     }
+    const checked = JSONRPCErrorResponseSchema.safeParse(message)
+    if (!checked.success) return undefined
+    const { code, data, message: text } = checked.data.error
+    return { ok: false, error: new McpError(code, text, data) }
+  }
+
+  const take: DirectCalls["take"] = (message) => {
+    if (typeof message !== "object" || message === null || "method" in message) return false
+    const id: unknown = Reflect.get(message, "id")
+    if (typeof id !== "string" || Reflect.get(message, "jsonrpc") !== "2.0") return false
+    const call = pending.get(id)
+    if (call === undefined) return false
+    const answer = answerOf(message)
+    if (answer === undefined) return false
+    pending.delete(id)
+    clearTimeout(call.timer)
+    call.answer(answer)
     return true
   }
 

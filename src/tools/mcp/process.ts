@@ -14,7 +14,10 @@
  * microseconds more per call, more than a call to a local server takes (see bench/mcp.ts).
  *
  * The bridge's own `tools/call` requests (`directCalls.ts`) go out on the same pipes, and the
- * answers to them are taken before the SDK client sees a message.
+ * answers to them are taken before the SDK client sees a message, and before the SDK's
+ * `JSONRPCMessageSchema` parses the line (`lineBuffer.ts` says what that saves); the call
+ * table checks them as strictly. Every other line is parsed with that schema, as the SDK's
+ * own stdio transport parses it.
  *
  * For the calls that still go through the SDK client (tools with an `outputSchema`), the
  * transport notes the id of the last request it sent, with the request's `params` object
@@ -26,9 +29,9 @@
  * @since 0.1.0
  */
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js"
+import { type JSONRPCMessage, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -40,6 +43,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { oneLineTail } from "../shared/sanitize.js"
 import type { McpServerConfig } from "./config.js"
 import { type DirectCalls, makeDirectCalls } from "./directCalls.js"
+import { makeLineBuffer } from "./lineBuffer.js"
 
 /** Most bytes of one message from a server (the SDK's default). */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
@@ -241,29 +245,28 @@ export const startServerProcess = (
       transport.onclose?.()
       calls.closed()
     }
-    // Stryker disable next-line ObjectLiteral: equivalent to the SDK's default (10 MB), kept explicit in case that changes
-    const buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES })
+    const lines = makeLineBuffer(MAX_MESSAGE_BYTES)
     const onData = (chunk: Buffer) => {
-      try {
-        buffer.append(chunk)
-      } catch (error) {
+      if (!lines.append(chunk)) {
         // a message past the size cap: the connection is not usable any more
         stoppedFor = `it was stopped: it sent a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`
-        report(error)
+        report(new Error(`a message from the server passed ${MAX_MESSAGE_BYTES} bytes`))
         Runtime.runFork(runtime)(stop)
         return
       }
-      for (;;) {
-        let message: JSONRPCMessage | null
+      for (let line = lines.next(); line !== undefined; line = lines.next()) {
+        let message: JSONRPCMessage
         try {
-          message = buffer.readMessage()
+          const parsed: unknown = JSON.parse(line)
+          // an answer to one of the bridge's own calls, checked there
+          if (calls.take(parsed)) continue
+          message = JSONRPCMessageSchema.parse(parsed)
         } catch (error) {
           // a line that is not a JSON-RPC message: reported, and the next line is read
           report(error)
           continue
         }
-        if (message === null) return
-        if (!calls.take(message)) transport.onmessage?.(message)
+        transport.onmessage?.(message)
       }
     }
     child.stdin?.on("error", report)

@@ -110,3 +110,43 @@ describe("the bridge's own tools/call table", () => {
     expect(String(errorOf(shut.answers[0]))).toMatch(/Connection closed/)
   })
 })
+
+describe("the table takes only well-formed answers, as the SDK's schema would accept them", () => {
+  it("a line with one of our ids that is not a JSON-RPC answer is left for the SDK's check, and the call still waits", () => {
+    const { answer, answers, calls } = table()
+    const id = calls.call(params, 60_000, answer)!
+    // not an object, no jsonrpc, a wrong version, an extra field (the result envelope is strict),
+    // neither result nor error, a malformed error
+    for (
+      const line of [
+        null,
+        "text",
+        [id],
+        { id, result: { content: [] } },
+        { jsonrpc: "1.0", id, result: { content: [] } },
+        { jsonrpc: "2.0", id, result: { content: [] }, extra: 1 },
+        { jsonrpc: "2.0", id },
+        { jsonrpc: "2.0", id, error: { code: "not a number", message: "bad" } },
+        { jsonrpc: "2.0", id, error: { code: -1 } },
+        { jsonrpc: "2.0", id, error: { code: -1, message: "bad" }, extra: 1 }
+      ]
+    ) {
+      expect(calls.take(line), JSON.stringify(line)).toBe(false)
+    }
+    expect(answers).toEqual([])
+    // the call is still pending: a well-formed answer ends it
+    expect(calls.take({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "late" }] } })).toBe(true)
+    expect(answers).toEqual([{ ok: true, result: { content: [{ type: "text", text: "late" }] } }])
+  })
+
+  it("an error answer without data, and a result with the SDK's defaults filled in", () => {
+    const { answer, answers, calls } = table()
+    const first = calls.call(params, 60_000, answer)!
+    expect(calls.take({ jsonrpc: "2.0", id: first, error: { code: -32000, message: "it broke" } })).toBe(true)
+    expect(errorOf(answers[0])).toMatchObject({ code: -32000, data: undefined })
+    const second = calls.call(params, 60_000, answer)!
+    // CallToolResultSchema gives `content` its default
+    expect(calls.take({ jsonrpc: "2.0", id: second, result: { structuredContent: { n: 1 } } })).toBe(true)
+    expect(answers[1]).toEqual({ ok: true, result: { content: [], structuredContent: { n: 1 } } })
+  })
+})

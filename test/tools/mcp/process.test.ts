@@ -101,6 +101,23 @@ describe("startServerProcess", () => {
       expect(yield* server.exited).toBe("ended by a signal (SIGKILL)")
     }))
 
+  it.scopedLive("a line that is not a JSON-RPC message is reported and the next line is read; an answer to no call of ours goes on to the SDK", () =>
+    Effect.gen(function*() {
+      const server = yield* start(sh(
+        `printf 'not json\\n{"jsonrpc":"2.0","id":"ets-1"}\\r\\n{"jsonrpc":"2.0","id":"ets-9","result":{}}\\r\\n{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\\n'; exec sleep 30`
+      ))
+      const seen = yield* listen(server)
+      const messages = yield* until(() => seen.messages, (m) => m.length === 2)
+      // checked with the SDK's schema (as parsed: the CRLF's CR is gone)
+      expect(messages).toEqual([
+        { jsonrpc: "2.0", id: "ets-9", result: {} },
+        { jsonrpc: "2.0", method: "notifications/tools/list_changed" }
+      ])
+      expect(seen.errors).toHaveLength(2)
+      expect(seen.errors[0]).toBeInstanceOf(SyntaxError)
+      expect(seen.errors[1]?.name).toBe("ZodError")
+    }))
+
   it.scopedLive("a process that exits by itself: its code, its last words, and that it ended on its own", () =>
     Effect.gen(function*() {
       const server = yield* start(sh(`echo "going away" >&2; exit 3`))
