@@ -6,7 +6,7 @@
  * closes its pipes by itself, and the stderr tail kept for messages.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import type { McpServerConfig } from "../../../src/tools/mcp/config.js"
 import { type ServerProcess, startServerProcess } from "../../../src/tools/mcp/process.js"
@@ -136,6 +136,29 @@ describe("startServerProcess", () => {
       expect(server.endedOnItsOwn()).toBe(true)
       const refused = yield* Effect.flip(send(server, { jsonrpc: "2.0", id: 1, method: "ping" }))
       expect(String(refused)).toContain("Not connected")
+    }))
+
+  it.scopedLive("a message larger than the pipe's buffer is sent once the process has read it (the send waits for drain)", () =>
+    Effect.gen(function*() {
+      // reads nothing for a while, then copies its stdin to its stdout
+      const server = yield* start(sh(`sleep 0.3; exec cat`))
+      const seen = yield* listen(server)
+      const big = "x".repeat(4 * 1024 * 1024)
+      yield* send(server, { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: big } })
+      const back = yield* until(() => seen.messages, (messages) => messages.length === 1)
+      expect(back).toHaveLength(1)
+      expect(JSON.stringify(back[0]).length).toBeGreaterThan(big.length)
+    }))
+
+  it.scopedLive("a call of the bridge's own table after a stop is answered at once: the connection is closed", () =>
+    Effect.gen(function*() {
+      const server = yield* start({ command: "cat" })
+      yield* listen(server)
+      yield* server.stop
+      const answers: Array<unknown> = []
+      const id = server.calls.call({ name: "echo", arguments: {} }, 60_000, (answer) => answers.push(answer))
+      expect(id).toBeUndefined()
+      expect(answers).toEqual([{ ok: false, error: expect.objectContaining({ code: ErrorCode.ConnectionClosed }) }])
     }))
 
   it.scopedLive("a process that closes its stdin: writing to it is an error the transport reports, not a crash", () =>
