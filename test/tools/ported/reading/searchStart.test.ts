@@ -1,0 +1,67 @@
+/**
+ * When `searchTree` starts its worker threads: once the search has met `minFiles` files (a
+ * smaller search never pays for them), and at once when idle workers of an earlier search are
+ * waiting (they cost nothing to start). A fresh module per test file: no idle worker at first.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Layer } from "effect"
+import * as Fs from "node:fs"
+import { Workspace } from "../../../../src/index.js"
+import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
+import { searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
+import { idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { makeWorkspace } from "./harness.js"
+
+let fixture: ReturnType<typeof makeWorkspace>
+
+beforeAll(() => {
+  fixture = makeWorkspace("search-start-")
+  // the walk lists `b` (and asks to resolve its link) after it has searched `a`; b's link leads
+  // to a file searched already, so b has no file to search (nor to start the workers at)
+  for (let f = 0; f < 10; f++) fixture.write(`a/f${f}.txt`, `hit ${f}\n`)
+  Fs.mkdirSync(`${fixture.ws}/b`)
+  Fs.symlinkSync("../a/f0.txt", `${fixture.ws}/b/link.txt`)
+})
+afterAll(() => fixture.remove())
+
+/** A search with two workers once `minFiles` files were met; `probe` runs when the walk resolves b's link. */
+const search = (minFiles: number, probe: () => void = () => {}) =>
+  Effect.gen(function*() {
+    const workspace = yield* Workspace
+    const matcher = compileMatcher("hit", { regex: false, caseSensitive: true })
+    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+    return yield* Effect.scoped(searchTree({
+      directory: Fs.realpathSync(fixture.ws),
+      shownDir: ".",
+      matcher: matcher.right,
+      glob: undefined,
+      limit: 100_000,
+      maxFiles: 100_000,
+      resolveLink: (path) => Effect.zipRight(Effect.sync(probe), workspace.tryResolve(path)),
+      parallel: { workers: 2, minFiles }
+    }))
+  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))))
+
+describe("searchTree's workers", () => {
+  it.live("start once minFiles files were met, not before; idle ones are taken at once", () =>
+    Effect.gen(function*() {
+      expect(idleWorkers()).toBe(0)
+      // one more than the tree's 10 files
+      const small = yield* search(11)
+      expect(small.lines).toHaveLength(10)
+      expect(idleWorkers()).toBe(0)
+      // exactly the 10 files: started at a, then kept idle
+      const started = yield* search(10)
+      expect(started.lines).toHaveLength(10)
+      expect(idleWorkers()).toBe(2)
+      // with two idle workers waiting, a search of fewer files than its minFiles takes them at a
+      let idleAtB: number | undefined
+      const reused = yield* search(1000, () => {
+        idleAtB = idleWorkers()
+      })
+      expect(reused.lines).toHaveLength(10)
+      expect(idleAtB).toBe(0)
+      expect(idleWorkers()).toBe(2)
+    }))
+})
