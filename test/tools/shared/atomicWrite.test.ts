@@ -44,8 +44,7 @@ describe("writeFileAtomic", () => {
       const file = Path.join(root, "new", "deeper", "u.txt")
       expect(yield* writeFileAtomic(root, file, "✓")).toEqual({ replaced: false, bytes: 3 })
       expect(Fs.readFileSync(file, "utf8")).toBe("✓")
-      const refused = yield* Effect.either(writeFileAtomic(root, root, "x"))
-      expect(Either.isLeft(refused) && refused.left.reason).toBe("IsDirectory")
+      expect(yield* reasonAndMessage(writeFileAtomic(root, root, "x"))).toEqual(["IsDirectory", `"${root}" is a directory`])
     }))
 
   it.effect("writes at once into the same missing directories: each creates what is missing or finds it made", () =>
@@ -100,12 +99,14 @@ describe("writeFileAtomic", () => {
     Effect.gen(function*() {
       const dir = Path.join(root, "kinds")
       Fs.mkdirSync(Path.join(dir, "sub"), { recursive: true })
-      const asDir = yield* Effect.either(writeFileAtomic(root, Path.join(dir, "sub"), "x"))
-      expect(Either.isLeft(asDir) && asDir.left.reason).toBe("IsDirectory")
+      const sub = Path.join(dir, "sub")
+      expect(yield* reasonAndMessage(writeFileAtomic(root, sub, "x"))).toEqual(["IsDirectory", `"${sub}" is a directory`])
       const fifo = Path.join(dir, "pipe")
       ChildProcess.execFileSync("mkfifo", [fifo])
-      const asFifo = yield* Effect.either(writeFileAtomic(root, fifo, "x"))
-      expect(Either.isLeft(asFifo) && asFifo.left.reason).toBe("NotRegularFile")
+      expect(yield* reasonAndMessage(writeFileAtomic(root, fifo, "x"))).toEqual([
+        "NotRegularFile",
+        `"${fifo}" is a FIFO, not a regular file`
+      ])
       expect(Fs.readdirSync(dir).sort()).toEqual(["pipe", "sub"])
     }))
 
