@@ -100,7 +100,9 @@ describe("generate_image", () => {
       const cases: ReadonlyArray<readonly [Respond, string]> = [
         [baseResp(1026, "input new_sensitive"), "MiniMax refused the request (status 1026: input new_sensitive): the prompt was flagged as sensitive content; rephrase it"],
         [baseResp(1004, `authorized failed for ${KEY}`), "MiniMax refused the request (status 1004: authorized failed for [REDACTED]): the API key was rejected"],
-        [baseResp(9999, "odd"), "MiniMax refused the request (status 9999: odd)"]
+        [baseResp(9999, "odd"), "MiniMax refused the request (status 9999: odd)"],
+        // a key cut by the message's 200 characters is redacted before the cut
+        [baseResp(9999, `${"x".repeat(190)}${KEY}`), `MiniMax refused the request (status 9999: ${"x".repeat(190)}[REDACTED])`]
       ]
       for (const [respond, message] of cases) {
         const server = yield* testServer(respond)
@@ -118,6 +120,11 @@ describe("generate_image", () => {
         [(_, response) => sendText(response, 403, "forbidden"), "MiniMax rejected the API key (HTTP 403)"],
         [(_, response) => sendText(response, 300, "choose"), "MiniMax image generation failed with HTTP 300: choose"],
         [(req, response) => sendText(response, 500, `boom: ${req.headers.authorization}`), "MiniMax image generation failed with HTTP 500: boom: Bearer [REDACTED]"],
+        // a key cut by the excerpt's 200 characters is redacted before the cut: no part of it shows
+        [(_, response) => sendText(response, 500, `${"x".repeat(190)}${KEY} and more`), `MiniMax image generation failed with HTTP 500: ${"x".repeat(190)}[REDACTED]…`],
+        // a body longer than what is read of it is said to go on, even when what shows of it is short
+        [(_, response) => sendText(response, 500, `short${" ".repeat(20_000)}end`), "MiniMax image generation failed with HTTP 500: short…"],
+        [(_, response) => sendText(response, 500, "y".repeat(100_000)), `MiniMax image generation failed with HTTP 500: ${"y".repeat(200)}…`],
         // no body to quote, or one that breaks off: the status alone
         [(_, response) => sendText(response, 502, ""), "MiniMax image generation failed with HTTP 502"],
         [(_, response) => {
@@ -161,6 +168,26 @@ describe("generate_image", () => {
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toContain("taken.png")
       expect(Fs.statSync(Path.join(ws, "taken.png")).isDirectory()).toBe(true)
+    }))
+
+  it.scopedLive("an answer past the 32 MiB cap, or one that breaks off, is a TOOL_ERROR saying so; nothing saved", () =>
+    Effect.gen(function*() {
+      // streamed past the cap without a length: the tool stops reading there
+      const huge = yield* testServer((_, response) => {
+        response.writeHead(200, { "content-type": "application/json" })
+        const block = Buffer.alloc(1024 * 1024, 0x20)
+        for (let i = 0; i < 33; i++) response.write(block)
+        response.end("{}")
+      })
+      const tooLarge = yield* call({ prompt: "p", filepath: "huge.png" }, env(huge.origin))
+      expect(tooLarge.error).toBe("MiniMax's answer (HTTP 200) is too large: more than 32 MiB")
+      const broken = yield* testServer((_, response) => {
+        response.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
+        response.write("{\"data\":", () => response.socket?.destroy())
+      })
+      const cut = yield* call({ prompt: "p", filepath: "broken.png" }, env(broken.origin))
+      expect(cut.error).toMatch(/^could not read MiniMax's answer \(HTTP 200\): ./)
+      expect(Fs.existsSync(Path.join(ws, "huge.png")) || Fs.existsSync(Path.join(ws, "broken.png"))).toBe(false)
     }))
 
   it.live("an unreachable endpoint says so, without the key", () =>
