@@ -1,7 +1,7 @@
 /**
  * When `searchTree` starts its worker threads: once the search has met `minFiles` files (a
  * smaller search never pays for them), and at once when idle workers of an earlier search are
- * waiting (they cost nothing to start). A fresh module per test file: no idle worker at first.
+ * waiting (they cost nothing to start).
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -10,10 +10,18 @@ import * as Fs from "node:fs"
 import { Workspace } from "../../../../src/index.js"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
 import { searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
-import { idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import { makeWorkspace } from "./harness.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
+
+// Where test files share one module graph (the mutation run's vitest config), an earlier file's
+// search may have left workers idle: the counts below start from none.
+beforeAll(async () => {
+  for (const until = Date.now() + 3 * IDLE_WORKER_MS; idleWorkers() > 0 && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}, 4 * IDLE_WORKER_MS)
 
 beforeAll(() => {
   fixture = makeWorkspace("search-start-")
