@@ -46,7 +46,7 @@ export const outputOf = (result: ToolExecutionResult): string => {
   return String(result.output)
 }
 
-/** `searchTree` over the workspace `ws` for a case-sensitive `pattern`, with the given limits and workers. */
+/** `searchTree` over the workspace `ws` for a case-sensitive `pattern`, with the given limits, workers and probe. */
 export const searchWorkspace = (
   ws: string,
   pattern: string,
@@ -55,10 +55,15 @@ export const searchWorkspace = (
     readonly workers?: number
     readonly limit?: number
     readonly maxFiles?: number
+    /** Files met before the workers start (default 0: at once). */
+    readonly minFiles?: number
+    /** Runs each time the walk resolves a link (a probe into the middle of a search). */
+    readonly onLink?: () => void
   } = {}
 ): Effect.Effect<SearchResult> =>
   Effect.gen(function*() {
     const workspace = yield* Workspace
+    const { onLink } = options
     const matcher = compileMatcher(pattern, { regex: options.regex ?? false, caseSensitive: true })
     if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
     return yield* Effect.scoped(searchTree({
@@ -68,7 +73,9 @@ export const searchWorkspace = (
       glob: undefined,
       limit: options.limit ?? 100_000,
       maxFiles: options.maxFiles ?? 200_000,
-      resolveLink: workspace.tryResolve,
-      parallel: { workers: options.workers ?? 0, minFiles: 0 }
+      resolveLink: onLink === undefined
+        ? workspace.tryResolve
+        : (path) => Effect.zipRight(Effect.sync(onLink), workspace.tryResolve(path)),
+      parallel: { workers: options.workers ?? 0, minFiles: options.minFiles ?? 0 }
     }))
   }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(ws).pipe(Layer.provide(NodeContext.layer))))

@@ -7,13 +7,9 @@
  * - a small file on the main thread is looked at as bytes for a case-sensitive literal: a
  *   literal at any offset is found (the second byte included).
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
-import { Workspace } from "../../../../src/index.js"
-import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
-import { searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
 import { makeWorkspace, searchWorkspace } from "./harness.js"
 
 const DIRECTORIES = 150
@@ -33,22 +29,7 @@ beforeAll(() => {
 afterAll(() => fixture.remove())
 
 /** A search with two workers from the first file on; `probe` runs when the walk resolves a link. */
-const searchWithWorkers = (probe: () => void) =>
-  Effect.gen(function*() {
-    const workspace = yield* Workspace
-    const matcher = compileMatcher("hit", { regex: false, caseSensitive: true })
-    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-    return yield* Effect.scoped(searchTree({
-      directory: Fs.realpathSync(fixture.ws),
-      shownDir: ".",
-      matcher: matcher.right,
-      glob: undefined,
-      limit: 100_000,
-      maxFiles: 100_000,
-      resolveLink: (path) => Effect.zipRight(Effect.sync(probe), workspace.tryResolve(path)),
-      parallel: { workers: 2, minFiles: 0 }
-    }))
-  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))))
+const searchWithWorkers = (probe: () => void) => searchWorkspace(fixture.ws, "hit", { workers: 2, onLink: probe })
 
 describe("searchTree's open directories", () => {
   it.live("holds a few reopened directories at a time, not one per directory searched, and closes them all", () =>

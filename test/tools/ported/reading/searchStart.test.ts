@@ -3,15 +3,11 @@
  * smaller search never pays for them), and at once when idle workers of an earlier search are
  * waiting (they cost nothing to start).
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
-import { Workspace } from "../../../../src/index.js"
-import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
-import { searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
 import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
-import { makeWorkspace } from "./harness.js"
+import { makeWorkspace, searchWorkspace } from "./harness.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
 
@@ -35,21 +31,7 @@ afterAll(() => fixture.remove())
 
 /** A search with two workers once `minFiles` files were met; `probe` runs when the walk resolves b's link. */
 const search = (minFiles: number, probe: () => void = () => {}) =>
-  Effect.gen(function*() {
-    const workspace = yield* Workspace
-    const matcher = compileMatcher("hit", { regex: false, caseSensitive: true })
-    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-    return yield* Effect.scoped(searchTree({
-      directory: Fs.realpathSync(fixture.ws),
-      shownDir: ".",
-      matcher: matcher.right,
-      glob: undefined,
-      limit: 100_000,
-      maxFiles: 100_000,
-      resolveLink: (path) => Effect.zipRight(Effect.sync(probe), workspace.tryResolve(path)),
-      parallel: { workers: 2, minFiles }
-    }))
-  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))))
+  searchWorkspace(fixture.ws, "hit", { workers: 2, minFiles, onLink: probe })
 
 describe("searchTree's workers", () => {
   it.live("start once minFiles files were met, not before; idle ones are taken at once", () =>
