@@ -39,7 +39,8 @@ export const makeLineBuffer = (maxBytes: number): LineBuffer => {
     if (buffer === undefined) return undefined
     const end = buffer.indexOf(10)
     if (end === -1) return undefined
-    const stop = end > 0 && buffer[end - 1] === 13 ? end - 1 : end
+    // at 0, `buffer[-1]` is undefined: no CR
+    const stop = buffer[end - 1] === 13 ? end - 1 : end
     const line = buffer.toString("utf8", 0, stop)
     buffer = end + 1 === buffer.length ? undefined : buffer.subarray(end + 1)
     return line

@@ -153,8 +153,11 @@ describe("startServerProcess", () => {
   it.scopedLive("a call of the bridge's own table after a stop is answered at once: the connection is closed", () =>
     Effect.gen(function*() {
       const server = yield* start({ command: "cat" })
-      yield* listen(server)
+      const seen = yield* listen(server)
       yield* server.stop
+      // stopped, not ended by itself
+      yield* until(() => seen.closed, (closed) => closed === 1)
+      expect(server.endedOnItsOwn()).toBe(false)
       const answers: Array<unknown> = []
       const id = server.calls.call({ name: "echo", arguments: {} }, 60_000, (answer) => answers.push(answer))
       expect(id).toBeUndefined()
