@@ -26,6 +26,7 @@ import {
   ErrorCode,
   JSONRPCErrorResponseSchema,
   type JSONRPCMessage,
+  JSONRPCResultResponseSchema,
   McpError,
   type RequestId
 } from "@modelcontextprotocol/sdk/types.js"
@@ -94,12 +95,17 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     return undefined
   }
 
-  /** The answer `message` gives a pending call (its envelope checked), or `undefined`. */
+  /**
+   * The answer `message` gives a pending call, or `undefined` when it is not a well-formed
+   * answer: checked against the one branch of the SDK's `JSONRPCMessageSchema` it can be (the
+   * union tries the request and notification branches first, and their failures are most of
+   * its cost), then its result against `CallToolResultSchema`.
+   */
   const answerOf = (message: object): CallAnswer | undefined => {
-    // JSONRPCResultResponseSchema is strict: jsonrpc, id and result, nothing else
     if ("result" in message) {
-      if (Object.keys(message).length !== 3) return undefined
-      const checked = CallToolResultSchema.safeParse(message.result)
+      const envelope = JSONRPCResultResponseSchema.safeParse(message)
+      if (!envelope.success) return undefined
+      const checked = CallToolResultSchema.safeParse(envelope.data.result)
       return checked.success ? { ok: true, result: checked.data } : { ok: false, error: checked.error }
     }
     const checked = JSONRPCErrorResponseSchema.safeParse(message)

@@ -6,8 +6,9 @@
  * The SDK's `readMessage` parses every line against `JSONRPCMessageSchema`, a union whose
  * request and notification branches each fail on an answer before its branch succeeds: on a
  * bridged `echo` that was about a quarter of the bytes a call allocated (sampled with the
- * inspector's heap profiler over 20,000 calls). The bridge checks its own answers as strictly
- * (`directCalls.ts`), and every other line still goes through the SDK's schema.
+ * inspector's heap profiler over 20,000 calls). The bridge checks its own answers against the
+ * union's answer branches alone (`directCalls.ts`), and every other line still goes through the
+ * whole schema.
  *
  * @since 0.4.0
  */

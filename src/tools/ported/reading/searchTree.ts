@@ -46,7 +46,7 @@ export const CHUNK_FILES = 32
 /** Most files of one worker's job: a whole directory of a source tree, few enough messages. */
 export const JOB_FILES = 256
 
-/** How the waiting files are streamed: the outcomes are written into their chunks, the results dropped. */
+/** How the waiting files are streamed. */
 // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the outcomes are written into the chunks and the result dropped; the concurrency only speeds the streams
 const streaming = { concurrency: SEARCH_STREAMS, discard: true } as const
 

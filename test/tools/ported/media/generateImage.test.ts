@@ -122,7 +122,7 @@ describe("generate_image", () => {
         [(req, response) => sendText(response, 500, `boom: ${req.headers.authorization}`), "MiniMax image generation failed with HTTP 500: boom: Bearer [REDACTED]"],
         // a key cut by the excerpt's 200 characters is redacted before the cut: no part of it shows
         [(_, response) => sendText(response, 500, `${"x".repeat(190)}${KEY} and more`), `MiniMax image generation failed with HTTP 500: ${"x".repeat(190)}[REDACTED]…`],
-        // a body longer than what is read of it is said to go on, even when what shows of it is short
+        // a long body whose text is short once its white space is folded still ends with "…"
         [(_, response) => sendText(response, 500, `short${" ".repeat(20_000)}end`), "MiniMax image generation failed with HTTP 500: short…"],
         [(_, response) => sendText(response, 500, "y".repeat(100_000)), `MiniMax image generation failed with HTTP 500: ${"y".repeat(200)}…`],
         // no body to quote, or one that breaks off: the status alone
