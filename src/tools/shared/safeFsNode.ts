@@ -36,6 +36,7 @@ let fdDirectory: string | undefined
  * be read back, and `/proc/self/fd/N/name` names an entry of an open directory without walking
  * its path again (what `openat` does in C).
  */
+// Stryker disable next-line LogicalOperator: equivalent on Linux, where both are true
 export const hasFdPaths = (): boolean => (procFd ??= process.platform === "linux" && NodeFs.existsSync("/proc/self/fd"))
 
 /**

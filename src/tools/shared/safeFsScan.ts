@@ -200,6 +200,7 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
           closeSync(dir.fd, dir.path)
           return Effect.void
         } catch (error) {
+          // Stryker disable next-line StringLiteral: equivalent, closing a directory this walk opened and listed does not fail: nothing is logged
           return Effect.logWarning(`could not close "${dir.path}"`, error)
         }
       })
@@ -209,15 +210,16 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
       const { entries, links } = classify(dir, listed)
       // Stryker disable next-line ConditionalExpression: equivalent, a shortcut: no links to classify visits the same entries
       if (links.length === 0) return options.visit(dir, entries)
+      // Stryker disable ObjectLiteral,BooleanLiteral: equivalent, `{ discard: true }` below: the array of voids is dropped
       return Effect.flatMap(
         Effect.forEach(links, (i) =>
           // Stryker disable next-line StringLiteral: equivalent, `links` holds indices of entries set above
           Effect.map(classifyLink(dir, entries[i]?.name ?? ""), (entry) => {
             entries[i] = entry
-            // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the array of voids is dropped
           }), { discard: true }),
         () => options.visit(dir, entries)
       )
+      // Stryker restore ObjectLiteral,BooleanLiteral
     }
 
     // `queue.shift()` would move the whole queue at each step

@@ -257,6 +257,32 @@ describe("streaming reads", () => {
       })
     }))
 
+  it.effect("first lines: a newline an earlier read left in the buffer past a shorter read is not counted", () =>
+    Effect.gen(function*() {
+      // the first read (64 KiB) holds one newline, at byte 100; the second reads the last 100
+      // bytes into the same buffer, whose byte 100 is still that newline: the second line has
+      // no end, so the file is whole
+      const content = `${"x".repeat(100)}\n${"x".repeat(65_536 - 101)}${"y".repeat(100)}`
+      expect(yield* withFile(content, (f) => readFirstLines(f, { maxLines: 2, maxBytes: 100_000, readBytes: 1_000_000 })))
+        .toEqual({ _tag: "Whole", text: content })
+    }))
+
+  it.effect("first lines: after the first block, each read is a whole chunk (1 MiB), and the read budget is checked between reads", () =>
+    Effect.gen(function*() {
+      // a budget just past the first block: one more read, of 1 MiB, is counted, then counting stops
+      const line = `${"x".repeat(99)}\n`
+      const content = line.repeat(20_000)
+      const read = 64 * 1024 + 1024 * 1024
+      const result = yield* withFile(content, (f) => readFirstLines(f, { maxLines: 1, maxBytes: 1000, readBytes: 64 * 1024 + 1 }))
+      expect(result).toEqual({
+        _tag: "Head",
+        text: "x".repeat(99),
+        // the newlines in the bytes read after the first one, and the line the last read cut
+        moreLines: content.slice(100, read).split("\n").length,
+        exact: false
+      })
+    }))
+
   it.effect("a file shorter than the first block ending inside a character is binary; one larger than the cap when opened stays so", () =>
     Effect.gen(function*() {
       const cut = yield* Effect.flip(withFile(new Uint8Array([0x61, 0xc3]), (f) => readText(f, 100)))

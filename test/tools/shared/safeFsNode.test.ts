@@ -108,3 +108,19 @@ describe.skipIf(process.platform !== "linux")("safeFsNode: kindOf", () => {
     expect(Node.kindOf(Fs.statSync(blockDevice ?? "", { bigint: true }))).toBe("block device")
   })
 })
+
+describe.skipIf(process.platform !== "linux")("safeFsNode: sameFile", () => {
+  it("is the same device and inode: two names of one file are, two file systems' roots with one inode number are not", () => {
+    const file = Path.join(dir, "same.txt")
+    Fs.writeFileSync(file, "same")
+    Fs.linkSync(file, Path.join(dir, "same-link.txt"))
+    const stats = (path: string) => Fs.lstatSync(path, { bigint: true })
+    expect(Node.sameFile(stats(file), stats(Path.join(dir, "same-link.txt")))).toBe(true)
+    // /proc and /sys are the roots of two file systems, both inode 1
+    const proc = stats("/proc")
+    const sys = stats("/sys")
+    expect(proc.ino).toBe(sys.ino)
+    expect(proc.dev).not.toBe(sys.dev)
+    expect(Node.sameFile(proc, sys)).toBe(false)
+  })
+})

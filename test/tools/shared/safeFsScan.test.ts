@@ -149,6 +149,19 @@ describe.skipIf(process.platform !== "linux")("scan", () => {
       expect(stopped.visits.map((v) => v.rel)).toEqual(["", "gone", "sub"])
     }))
 
+  it.effect("a link under a skipped name is reported skipped, even when its target lies in the tree walked", () =>
+    Effect.gen(function*() {
+      const tree = at("skip-link")
+      Fs.mkdirSync(Path.join(tree, "sub"), { recursive: true })
+      Fs.symlinkSync("sub", Path.join(tree, "node_modules"))
+      const { visits } = yield* walk({ from: tree, maxDepth: 3 })
+      expect(visits.map((v) => v.rel)).toEqual(["", "sub"])
+      expect(visits[0]?.entries).toEqual([
+        { _tag: "Directory", name: "node_modules", target: Path.join(tree, "sub"), expanded: "skipped" },
+        { _tag: "Directory", name: "sub", expanded: "listed" }
+      ])
+    }))
+
   it.effect("fails when the start itself cannot be opened", () =>
     Effect.gen(function*() {
       const failure = yield* Effect.either(walk({ maxDepth: 3, from: at("nowhere") }))
