@@ -32,6 +32,29 @@ describe("safeFsNode: what a failed system call says", () => {
       expect(yield* failure(Node.fchmod(fd, shown, 0o644))).toEqual(["Io", "cannot chmod \"closed.txt\": EBADF"])
     }))
 
+  it.effect.skipIf(process.platform !== "linux")("asking where a descriptor is names the check when its path is too long to tell", () =>
+    Effect.gen(function*() {
+      // a directory whose path is longer than a page (the kernel cannot give it), made a level
+      // at a time through the last level's descriptor, as no path that long can be walked
+      const names = Array.from({ length: 18 }, (_, level) => `${level}`.padEnd(250, "d"))
+      const fds = [Fs.openSync(dir, "r")]
+      try {
+        for (const name of names) {
+          const parent = `/proc/self/fd/${fds[fds.length - 1]}/${name}`
+          Fs.mkdirSync(parent)
+          fds.push(Fs.openSync(parent, "r"))
+        }
+        expect(yield* failure(Node.fdPath(fds[fds.length - 1] ?? -1, "deep"))).toEqual(["Io", "cannot check \"deep\": ENAMETOOLONG"])
+      } finally {
+        // removed from the bottom up, each through its parent's descriptor (rmSync cannot walk it)
+        for (let level = fds.length - 1; level > 0; level--) {
+          Fs.closeSync(fds[level] ?? -1)
+          Fs.rmdirSync(`/proc/self/fd/${fds[level - 1]}/${names[level - 1]}`)
+        }
+        Fs.closeSync(fds[0] ?? -1)
+      }
+    }))
+
   it.effect("each path operation names itself on a name too long for the file system", () =>
     Effect.gen(function*() {
       const long = Path.join(dir, "n".repeat(300))
