@@ -42,6 +42,9 @@ export default {
   // against those tests only: what a suite's shared layer builds counts for none of its tests,
   // so a check of it belongs in a test that builds it (test/tools/mcp/proxyFlags.test.ts);
   // elsewhere the score is a lower bound
+  // A module-level constant that a function reads (safeFsNode.ts's `O_NOFOLLOW ?? 0`) can also be
+  // reported Survived: the shared module graph (vitest.stryker.config.ts's `isolate: false`) computed
+  // it once, before the mutant was switched on. Apply such a mutant by hand before calling it real.
   ignoreStatic: true,
   mutate: [
     "src/**/*.ts",
