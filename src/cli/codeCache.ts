@@ -59,8 +59,7 @@ export const readCache = (cacheFile: string, bundle: string, digest: Buffer): Bu
     if (!stat.isFile() || stat.uid !== owner || (stat.mode & WRITABLE_BY_OTHERS) !== 0) return undefined
     const bytes = readFileSync(fd)
     return bytes.subarray(0, digest.length).equals(digest) ? bytes.subarray(digest.length) : undefined
-    // Stryker disable next-line BlockStatement: an empty catch block returns undefined as well
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: an empty catch block returns undefined as well */ {
     return undefined // no cache yet, or not readable: compile as usual
   } finally {
     if (fd !== undefined) closeSync(fd)

@@ -40,8 +40,7 @@ const jsonCopy = (value: unknown): unknown => {
   try {
     const text = JSON.stringify(value)
     return text === undefined || text.length > 16_384 ? undefined : JSON.parse(text)
-    // Stryker disable next-line BlockStatement: equivalent, the function gives undefined without it too
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: equivalent, the function gives undefined without it too */ {
     return undefined
   }
 }

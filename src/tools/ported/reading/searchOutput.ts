@@ -110,7 +110,7 @@ export const makeOutput = (limit: number): SearchOutput => {
         }
       }
       if (chunk.done < chunk.files.length) break
-      // Stryker disable next-line AssignmentExpression: lets the chunk be collected; nothing shown depends on it
+      // lets the chunk be collected; nothing shown depends on it
       chunks[head++] = undefined
     }
     return lines.length >= limit
