@@ -96,7 +96,7 @@ export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | PdfW
           Effect.mapError((error) =>
             error._tag === "FileTooLarge"
               ? fail(`"${file}" is ${error.size} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)
-              // Stryker disable next-line ConditionalExpression: equivalent, the SafeFsError of a missing file already says `"<path>" does not exist`, shown workspace-relative
+              // An equivalent ConditionalExpression mutant here, left unmarked (a Stryker mark inside an expression applies to nothing): equivalent, the SafeFsError of a missing file already says `"<path>" does not exist`, shown workspace-relative
               : error.reason === "NotFound"
               ? fail(`"${file}" does not exist`)
               : error.reason === "IsDirectory" || error.reason === "NotRegularFile"
