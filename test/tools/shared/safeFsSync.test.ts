@@ -108,6 +108,13 @@ describe.skipIf(process.platform !== "linux")("safeFsSync", () => {
   it("names the operation that failed", () => {
     const long = Path.join(base, "n".repeat(300))
     expect(outcome(() => Sync.openDirectorySync(long))).toEqual(["Io", `cannot open "${long}": ENAMETOOLONG`])
+    const dir = Sync.openDirectorySync(Path.join(base, "dir"))
+    try {
+      const entry = Path.join(base, "dir", "n".repeat(300))
+      expect(outcome(() => Sync.openChildFileSync(dir, "n".repeat(300)))).toEqual(["Io", `cannot open "${entry}": ENAMETOOLONG`])
+    } finally {
+      Sync.closeSync(dir.fd, dir.path)
+    }
     const fd = Fs.openSync(Path.join(base, "dir", "small.txt"), "r")
     Fs.closeSync(fd)
     expect(outcome(() => Sync.closeSync(fd, "closed.txt"))).toEqual(["Io", "cannot close \"closed.txt\": EBADF"])
