@@ -219,11 +219,11 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
           }), { discard: true }),
         () => options.visit(dir, entries)
       )
-      // Stryker restore ObjectLiteral,BooleanLiteral
     }
 
+    // Stryker restore ObjectLiteral,BooleanLiteral
     // `queue.shift()` would move the whole queue at each step
-    // Stryker disable next-line EqualityOperator: equivalent, the entry past the end is undefined and ends the loop
+    // (its `<=` mutant is equivalent, the entry past the end is undefined and ends the loop; left unmarked, as a mark would also hide `>=`)
     for (let head = 0; head < queue.length; head++) {
       const next = queue[head]
       if (next === undefined) break
