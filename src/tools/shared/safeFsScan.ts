@@ -157,7 +157,8 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
       // Stryker disable next-line ArrayDeclaration: equivalent, every index is set below (an array grown by them is the same)
       const entries: Array<ScanEntry> = new Array(listed.length)
       const links: Array<number> = []
-      // Stryker disable next-line EqualityOperator: equivalent, the index past the end is undefined and skipped
+      // (its `<=` mutant is equivalent: the index past the end is undefined and skipped; left unmarked, as a mark
+      // would also hide `>=`, which the tests detect)
       for (let i = 0; i < listed.length; i++) {
         const dirent = listed[i]
         if (dirent === undefined) continue
@@ -223,7 +224,8 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
 
     // Stryker restore ObjectLiteral,BooleanLiteral
     // `queue.shift()` would move the whole queue at each step
-    // (its `<=` mutant is equivalent, the entry past the end is undefined and ends the loop; left unmarked, as a mark would also hide `>=`)
+    // (its `<=` mutant is equivalent, the entry past the end is undefined and ends the loop; left unmarked, as a
+    // mark would also hide `>=`)
     for (let head = 0; head < queue.length; head++) {
       const next = queue[head]
       if (next === undefined) break
