@@ -31,7 +31,6 @@ for (const file of files) {
   const { mutants } = await new Instrumenter(logger).instrument([{ name: file, mutate: true, content }], {
     plugins: null, excludedMutations: [], ignorers: [], parser: undefined
   })
-  /** @type {Array<{ line: number, mutatorName: string, replacement: string, column: number, status?: string, statusReason?: string }>} */
   const all = mutants.map((
     /** @type {{ location: { start: { line: number, column: number } }, mutatorName: string, replacement: string, status?: string, statusReason?: string }} */ m
   ) => ({
@@ -41,6 +40,8 @@ for (const file of files) {
   content.split("\n").forEach((text, i) => {
     const mark = /Stryker disable next-line [\w,]+: (.*)/.exec(text)
     if (mark === null) return
+    // a mark counts when some later mutant is ignored with its reason (a heuristic: reasons such as
+    // "as above" repeat, so a dead mark that shares one with a live mark is not found)
     const reason = (mark[1] ?? "").replace(/\s*\*\/.*$/, "").slice(0, 30)
     if (!all.some((m) => m.status === "Ignored" && m.line >= i + 1 && (m.statusReason ?? "").includes(reason))) {
       found++

@@ -88,7 +88,8 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
   }
   const { effective, validate } = compiled
   const required = Array.isArray(effective.required)
-    // An equivalent MethodExpression,ConditionalExpression mutant here, left unmarked (a Stryker mark inside an expression applies to nothing): equivalent, ajv refuses a schema whose required holds anything but strings
+    // (the filter's mutants are equivalent, ajv refuses a schema whose required holds anything but strings;
+    // unmarked: a Stryker mark inside an expression applies to nothing)
     ? effective.required.filter((r): r is string => typeof r === "string")
     : []
   const spec = new ToolSpec({

@@ -40,16 +40,16 @@ describe("safeFsNode: what a failed system call says", () => {
       const fds = [Fs.openSync(dir, "r")]
       try {
         for (const name of names) {
-          const parent = `/proc/self/fd/${fds[fds.length - 1]}/${name}`
-          Fs.mkdirSync(parent)
-          fds.push(Fs.openSync(parent, "r"))
+          const level = Node.childOf(fds[fds.length - 1] ?? -1, dir, name)
+          Fs.mkdirSync(level)
+          fds.push(Fs.openSync(level, "r"))
         }
         expect(yield* failure(Node.fdPath(fds[fds.length - 1] ?? -1, "deep"))).toEqual(["Io", "cannot check \"deep\": ENAMETOOLONG"])
       } finally {
         // removed from the bottom up, each through its parent's descriptor (rmSync cannot walk it)
         for (let level = fds.length - 1; level > 0; level--) {
           Fs.closeSync(fds[level] ?? -1)
-          Fs.rmdirSync(`/proc/self/fd/${fds[level - 1]}/${names[level - 1]}`)
+          Fs.rmdirSync(Node.childOf(fds[level - 1] ?? -1, dir, names[level - 1] ?? ""))
         }
         Fs.closeSync(fds[0] ?? -1)
       }

@@ -114,7 +114,8 @@ export const openRepository = (
     const [top, config] = yield* Effect.all([
       start(["rev-parse", "--show-toplevel"], plain),
       start(["config", "-z", "--show-scope", "--get-regexp", "^filter\\."], plain)
-    // An equivalent ObjectLiteral mutant here, left unmarked (a Stryker mark inside an expression applies to nothing): the two reads give the same results one after the other
+    // (the concurrency option's mutant is equivalent, the two reads give the same results one after the other;
+    // unmarked: a Stryker mark inside an expression applies to nothing)
     ], { concurrency: 2 })
     if (top.exitCode !== 0) {
       return yield* /not a git repository/i.test(top.stderr)

@@ -100,7 +100,8 @@ const signalGroup = (pgid: number, signal: NodeJS.Signals | 0): boolean => {
  */
 const groupAlive = (pgid: number): Effect.Effect<boolean> =>
   signalGroup(pgid, 0)
-    // An equivalent ConditionalExpression,BooleanLiteral mutant here, left unmarked (a Stryker mark inside an expression applies to nothing): equivalent on Linux, the branch of the other systems
+    // (the platform check's mutants are equivalent on Linux, the branch of the other systems; unmarked: a Stryker
+    // mark inside an expression applies to nothing)
     ? (process.platform === "linux" ? liveInProc(pgid) : Effect.succeed(true))
     : Effect.succeed(false)
 
