@@ -7,7 +7,8 @@
  *   an expression, or after a block's last statement (a trailing comment applies to nothing);
  * - "both sides": a mark that makes Stryker ignore two or more mutants of one comparison or
  *   condition (`<=` and `>=`, `true` and `false`). Usually only one of them is equivalent; apply
- *   the other by hand, and where a test kills it, the mark hides a killed mutant and goes.
+ *   the other by hand, and where a test kills it, the mark hides a killed mutant and goes. A mark
+ *   whose reason says "both sides" (each side was applied by hand and is equivalent) is left out.
  *
  * Marks that are meant to cover a whole range (`disable all` ... `restore all`: code other
  * systems run) are left out of the second list.
@@ -51,7 +52,7 @@ for (const file of files) {
   /** @type {Map<string, Array<string>>} */
   const sides = new Map()
   for (const m of all) {
-    if (m.status !== "Ignored" || /static|Stryker disable all|not reached/.test(m.statusReason ?? "")) continue
+    if (m.status !== "Ignored" || /static|Stryker disable all|not reached|both sides/.test(m.statusReason ?? "")) continue
     if (m.mutatorName !== "EqualityOperator" && m.mutatorName !== "ConditionalExpression") continue
     const key = `${file}:${m.line}:${m.column} ${m.mutatorName}`
     sides.set(key, [...(sides.get(key) ?? []), m.replacement.replace(/\s+/g, " ").slice(0, 40)])

@@ -88,9 +88,11 @@ export const graphOf = (
     onNone: () => ({}),
     onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
   }),
-  // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an mcpServers of undefined as none
+  // (its `false` mutant is equivalent, layerNode reads an mcpServers of undefined as none; left unmarked, as a
+  // mark would also hide `true`, which mcpConfig.test kills)
   ...(mcpServers === undefined ? {} : { mcpServers }),
-  // Stryker disable next-line ConditionalExpression: equivalent, layerNode reads an audit of undefined as none
+  // (its `false` mutant is equivalent, layerNode reads an audit of undefined as none; left unmarked, as a mark
+  // would also hide `true`, which audit.test kills)
   ...(options.audit === undefined ? {} : { audit: options.audit }),
   ...(builtinOnly(options.tool) ? { ported: false } : {})
 })

@@ -26,7 +26,9 @@ export const unsafeResolvedPath: Brand.Brand.Constructor<ResolvedPath> = Brand.n
 
 /** A short form of a value that is not a path, for the argument error. */
 const shown = (value: unknown): string => {
-  // Stryker disable next-line all: equivalent, a string always decodes as a WorkspacePath, so the message is never asked for one
+  // (its `false` mutant is equivalent, as the mark below says; left unmarked, as a mark would also hide `true`,
+  // which WorkspacePath.test kills)
+  // Stryker disable next-line StringLiteral,MethodExpression: equivalent, a string always decodes as a WorkspacePath, so the message is never asked for one
   if (typeof value === "string") return JSON.stringify(value.slice(0, 40))
   if (Array.isArray(value)) return "an array"
   return typeof value === "object" && value !== null ? "an object" : String(value)
@@ -96,7 +98,8 @@ const holdsPath = (ast: SchemaAST.AST, search: Search): boolean => {
       return ast.typeParameters.some(holds)
     case "Suspend":
       // past the budget a path may still be there: say so, the locator then walks the value
-      // Stryker disable next-line EqualityOperator: equivalent, one unfold more or less is not behaviour
+      // (its `<` mutant is equivalent, one unfold more or less is not behaviour; left unmarked, as a mark would
+      // also hide `>`, which the domain tests kill)
       if (search.unfolds <= 0) return true
       search.unfolds--
       return holds(ast.f())
@@ -204,7 +207,7 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
       case "Transformation":
         return compile(ast.to)
       case "Suspend":
-        // Stryker disable next-line EqualityOperator: equivalent, one unfold more or less is not behaviour
+        // Stryker disable next-line EqualityOperator: both sides equivalent, one unfold more or less is not behaviour, and a suspension compiled lazily locates the same paths (`>` makes every one lazy: applied by hand, the domain tests pass)
         if (unfolds <= 0) return lazily(ast)
         unfolds--
         return compile(ast.f())

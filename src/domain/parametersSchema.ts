@@ -185,7 +185,8 @@ const annotateUnion = (node: Record<string, unknown>, ast: SchemaAST.Union) => {
   const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword")
   const alternatives = node.anyOf
   if (!Array.isArray(alternatives)) {
-    // Stryker disable next-line ConditionalExpression: equivalent, a union without anyOf and with more members is of literals, which annotate leaves as they are
+    // (its `true` mutant is equivalent, a union without anyOf and with more members is of literals, which
+    // annotate leaves as they are; left unmarked, as a mark would also hide `false`, which the domain tests kill)
     const only = members.length === 1 ? members[0] : undefined
     return only === undefined ? node : annotate(node, only, noExtras)
   }

@@ -78,7 +78,9 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
           const child = Node.childOf(parent.fd, parent.path, name)
           const childPath = NodePath.join(parent.path, name)
           current = yield* openChildDirectory(parent, name).pipe(
-            // Stryker disable next-line ConditionalExpression: equivalent, every other failure means something is there: mkdir fails EEXIST and the second open fails as the first did
+            // (its `true` mutant is equivalent, every other failure means something is there: mkdir fails EEXIST
+            // and the second open fails as the first did; left unmarked, as a mark would also hide `false`,
+            // which atomicWrite.test and writeFile.test kill)
             Effect.catchIf((error) => error.reason === "NotFound", () =>
               Node.mkdir(child, childPath).pipe(
                 Effect.catchIf((error) => error.code === "EEXIST", () => Effect.void),
@@ -105,7 +107,8 @@ export const writeAtomicWith = <E>(
   fill: (fd: number) => Effect.Effect<number, E | SafeFsError>
 ): Effect.Effect<WriteOutcome, E | SafeFsError> =>
   Effect.scoped(Effect.gen(function*() {
-    // Stryker disable next-line ConditionalExpression: without it the root's parent is opened and finds a directory there: IsDirectory either way
+    // (its `false` mutant is equivalent, without it the root's parent is opened and finds a directory there:
+    // IsDirectory either way; left unmarked, as a mark would also hide `true`, which atomicWrite.test kills)
     if (path === root) return yield* new SafeFsError({ reason: "IsDirectory", path, message: `"${path}" is a directory` })
     const dir = yield* ensureDirectory(root, NodePath.dirname(path))
     const name = NodePath.basename(path)

@@ -156,16 +156,18 @@ export class SandboxWorkers {
   private checkin(worker: Worker): Effect.Effect<void> {
     return Effect.suspend(() => {
       const { idleMs, maxIdle, maxWorkers } = this.options
-      // a call answered just as the pool shut down: no test can time that race
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent in every test, see above
+      // a call answered just as the pool shut down: no test can time that race (its `false` and `&&` mutants
+      // are equivalent in every test; left unmarked, as a mark would also hide `true`, which pool.test kills)
       const gone = this.closed || !this.live.has(worker)
       const extra = this.idle.length >= maxIdle
       // a guard: maxWorkers Workers idle and one more to check in takes a replacement started while all were busy
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent in every test, see above
+      // (its `false` and `>` mutants are equivalent in every test; left unmarked, as a mark would also hide
+      // `true`, which pool.test and executeJavascript.test kill)
       const full = this.idle.length >= maxWorkers
       if (gone || (extra && (idleMs <= 0 || full))) return this.discard(worker)
       this.idle.push(worker)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, with idleMs 0 no Worker beyond maxIdle is idle, and expire keeps the rest
+      // (its `true` and `>= 0` mutants are equivalent, with idleMs 0 no Worker beyond maxIdle is idle, and expire
+      // keeps the rest; left unmarked, as a mark would also hide `false`, which pool.test kills)
       if (idleMs > 0) {
         const timer = setTimeout(() => this.expire(worker), idleMs)
         timer.unref()
@@ -260,7 +262,8 @@ export class SandboxWorkers {
       worker.on("exit", () => this.forget(worker))
 
       const stop = firstEvent<Either.Either<Worker, string>>(worker, {
-        // Stryker disable next-line ConditionalExpression: equivalent, a Worker's first message is its "ready"
+        // (its `true` mutant is equivalent, a Worker's first message is its "ready"; left unmarked, as a mark
+        // would also hide `false`, which pool.test kills)
         message: (message) => (isMessage(message) && message.type === "ready" ? Either.right(worker) : undefined),
         error: (error) => Either.left(`the sandbox worker failed to start: ${describeError(error)}`),
         exit: (code) => Either.left(`the sandbox worker exited while starting (code ${code})`),

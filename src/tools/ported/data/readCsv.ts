@@ -64,15 +64,16 @@ const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | unde
   const out: Array<number> = []
   for (const name of wanted) {
     let index = names.indexOf(name)
-    // an exact match is also the only one ignoring case, or one of several (then kept)
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see the line above
+    // an exact match is also the only one ignoring case, or one of several (then kept); so the `true` and
+    // `<= 0` mutants are equivalent (left unmarked, as a mark would also hide `false`, which the read_csv tests kill)
     if (index < 0) {
       const folded = names.flatMap((n, i) => (n.toLowerCase() === name.toLowerCase() ? [i] : []))
       // Stryker disable next-line UnaryOperator: equivalent, folded has one element here
       if (folded.length === 1) index = folded[0] ?? -1
     }
-    // a header holds no number (hasHeader), and the names 1, 2, 3... are their own positions
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see the line above
+    // a header holds no number (hasHeader), and the names 1, 2, 3... are their own positions; so `true` for
+    // `index < 0` is equivalent (left unmarked, as a mark would also hide `true` for the whole condition and
+    // `Number(name) < names.length`, which the read_csv tests kill)
     if (index < 0 && /^[1-9][0-9]*$/.test(name) && Number(name) <= names.length) index = Number(name) - 1
     if (index < 0) {
       const shown = names.slice(0, 50).map((n) => JSON.stringify(headOf(n, 60))).join(", ")
@@ -132,8 +133,9 @@ export const readCsv = make(TOOL, {
       const records = parsed.right
       const header = hasHeader(records)
       let data = header ? records.slice(1) : records
-      // the read stopped inside the file: the last record read may be cut
-      // Stryker disable next-line ConditionalExpression: equivalent, past the limit the last record is not shown anyway
+      // the read stopped inside the file: the last record read may be cut (`true` for `data.length <= limit` is
+      // equivalent, past the limit the last record is not shown anyway; left unmarked, as a mark would also hide
+      // `true` and `false` for the whole condition, which the read_csv tests kill)
       if (capped && data.length <= limit) data = data.slice(0, -1)
       const rows = data.slice(0, limit)
       const more = data.length > limit || capped
