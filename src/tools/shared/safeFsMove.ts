@@ -134,7 +134,7 @@ export const moveEntry = (
       // Stryker disable next-line BlockStatement: race-only, as above
       if (!inPlace) {
         // the wrong file was linked, or it landed where the destination's directory moved to: undo
-        // Stryker disable all: race-only, reached when another process moved the file or the directory in between
+        // Stryker disable all: race-only, both sides of each check here are reached only when another process moved the file or the directory in between
         if (linked) {
           // the name we linked; removing it loses nothing while the file has another name
           if (Option.isSome(there) && there.value.isFile() && there.value.nlink > 1n) {

@@ -88,9 +88,12 @@ export const makeOutput = (limit: number): SearchOutput => {
   let unreadable = 0
   let partial = 0
   const flush = (): boolean => {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the inner loop stops at the limit too, so past it no chunk is ever done (none is empty)
+    // (its `true` and `<=` mutants are equivalent, the inner loop stops at the limit too, so past it no chunk is
+    // ever done (none is empty); left unmarked, as a mark would also hide `false`, which the search tests kill)
     for (let chunk = chunks[head]; chunk !== undefined && lines.length < limit; chunk = chunks[head]) {
-      // Stryker disable next-line EqualityOperator: equivalent, at done === files.length the outcome read is undefined and the loop breaks
+      // (`<=` for `done <` is equivalent, at done === files.length the outcome read is undefined and the loop
+      // breaks; left unmarked, as a mark would also hide `>=`, and `<=` for `lines.length <`, which the search
+      // tests kill)
       while (chunk.done < chunk.files.length && lines.length < limit) {
         const outcome = chunk.outcomes[chunk.done]
         if (outcome === undefined) break
@@ -100,7 +103,8 @@ export const makeOutput = (limit: number): SearchOutput => {
         if (outcome._tag === "Unreadable") unreadable += outcome.error.reason === "NotFound" ? 0 : 1
         else if (outcome._tag === "Searched") {
           if (outcome.partial) partial++
-          // Stryker disable next-line ConditionalExpression: equivalent, a file without hits puts out nothing either way (skips building its name)
+          // (its `false` mutant is equivalent, a file without hits puts out nothing either way (this skips
+          // building its name); left unmarked, as a mark would also hide `true`, which the search tests kill)
           if (outcome.hits.length === 0) continue
           const shown = shownName(NodePath.join(chunk.shown, name))
           for (const hit of outcome.hits) {
