@@ -110,7 +110,7 @@ export const makeJsonl = (
           let target = current ?? (yield* open)
           current = target
           // the usual case: the rest of the batch fits, one encoding, one write
-          // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: equivalent, only reached with written 0 (after a partial write the next line never fits)
+          // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: both sides equivalent (each applied by hand): only reached with written 0 (after a partial write the next line never fits)
           const rest = encoder.encode((written === 0 ? lines : lines.slice(written)).join(""))
           // Stryker disable next-line BlockStatement: equivalent, the general path below writes the same bytes in one write
           if (target.size + rest.length <= maxBytes) {

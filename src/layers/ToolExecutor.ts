@@ -241,7 +241,7 @@ export const makeExecutor = Effect.gen(function*() {
       if (Exit.isSuccess(started)) return succeeded(tool, start, callSpan, started.value)
       const result = failed(tool, start, callSpan)(started.cause)
       // a traced failure's span ends in a region no interruption can enter (its steps do not wait)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, building a failure's result never waits, so nothing can interrupt it
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: both sides equivalent (each applied by hand): building a failure's result never waits, so nothing can interrupt it
       return callSpan === undefined ? result : Effect.uninterruptible(result)
     }
     // the handler waits (its wait's steps are paid), or runs on the caller's fiber

@@ -49,7 +49,7 @@ import type { CallContext } from "./callContext.js"
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
 
 const isFiberRefs = (u: unknown): u is FiberRefs.FiberRefs =>
-  // Stryker disable next-line ConditionalExpression: equivalent, Effect 3's fiber holds its refs there, and the fallback returns the same refs
+  // Stryker disable next-line ConditionalExpression: both sides equivalent (each applied by hand): Effect 3's fiber holds its refs there, and the fallback returns the same refs
   typeof u === "object" && u !== null && FiberRefs.FiberRefsSym in u
 
 /**
