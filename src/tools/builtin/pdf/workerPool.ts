@@ -172,7 +172,8 @@ export const makePdfWorkerPool = (
     const retire = (pooled: PooledWorker): void => {
       pooled.idleTimer = undefined
       const at = idle.indexOf(pooled)
-      // Stryker disable next-line ConditionalExpression: equivalent, only an idle worker has a timer (lending or an exit clears it): it is always found
+      // (its `true` mutant is equivalent, only an idle worker has a timer (lending or an exit clears it): it is
+      // always found; left unmarked, as a mark would also hide `false`, which pdfPool.test kills)
       if (at >= 0) idle.splice(at, 1)
       Effect.runFork(terminate(pooled))
     }
@@ -199,7 +200,8 @@ export const makePdfWorkerPool = (
     const watch = (pooled: PooledWorker): () => void => {
       const baseline = process.memoryUsage.rss()
       const timer = setInterval(() => {
-        // Stryker disable next-line EqualityOperator: equivalent, a growth of exactly the limit to the byte cannot be produced
+        // (its `<` mutant is equivalent, a growth of exactly the limit to the byte cannot be produced; left
+        // unmarked, as a mark would also hide `>`, which the PDF tests kill)
         if (process.memoryUsage.rss() - baseline <= pooled.limitMb * MB * Math.max(1, counters.busy)) return
         clearInterval(timer)
         pooled.overLimit = true
