@@ -89,10 +89,10 @@ export const graphOf = (
     onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
   }),
   // (its `false` mutant is equivalent, layerNode reads an mcpServers of undefined as none; left unmarked, as a
-  // mark would also hide `true`, which mcpConfig.test kills)
+  // mark would also hide `true`, which the CLI's --mcp-config tests kill)
   ...(mcpServers === undefined ? {} : { mcpServers }),
   // (its `false` mutant is equivalent, layerNode reads an audit of undefined as none; left unmarked, as a mark
-  // would also hide `true`, which audit.test kills)
+  // would also hide `true`, which the CLI's --audit tests kill)
   ...(options.audit === undefined ? {} : { audit: options.audit }),
   ...(builtinOnly(options.tool) ? { ported: false } : {})
 })

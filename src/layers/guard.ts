@@ -192,7 +192,7 @@ export const waitGuarded = <A, E, E1, E2>(
       const limit = memoryLimitMb * 1024 * 1024
       sampler = setInterval(() => {
         // (its `>=` mutant is equivalent, no test can make the heap grow by exactly the cap; left unmarked, as a
-        // mark would also hide `<`, which guard.test kills)
+        // mark would also hide `<`, which the guard's tests kill)
         if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")
       }, options.sampleEveryMs ?? 50)
     }

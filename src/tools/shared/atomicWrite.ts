@@ -80,7 +80,7 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
           current = yield* openChildDirectory(parent, name).pipe(
             // (its `true` mutant is equivalent, every other failure means something is there: mkdir fails EEXIST
             // and the second open fails as the first did; left unmarked, as a mark would also hide `false`,
-            // which atomicWrite.test and writeFile.test kill)
+            // which the write tests kill)
             Effect.catchIf((error) => error.reason === "NotFound", () =>
               Node.mkdir(child, childPath).pipe(
                 Effect.catchIf((error) => error.code === "EEXIST", () => Effect.void),
