@@ -32,7 +32,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { Effect, Layer, Queue, Runtime } from "effect"
+import { Cause, Effect, Exit, Layer, Queue, Runtime } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type * as Library from "../src/index.js"
@@ -122,18 +122,25 @@ const wayOf = (call: () => Promise<unknown>): Way => {
  */
 const inFiber = (call: Effect.Effect<unknown>) =>
   Effect.gen(function*() {
-    const turns = yield* Queue.unbounded<{ readonly record: boolean; readonly ended: () => void }>()
+    interface Turn {
+      readonly record: boolean
+      readonly ended: () => void
+      readonly failed: (error: unknown) => void
+    }
+    const turns = yield* Queue.unbounded<Turn>()
     const way: Way = {
       latency: [],
       cpu: 0,
-      turn: (record) => new Promise((ended) => void Queue.unsafeOffer(turns, { record, ended }))
+      turn: (record) => new Promise((ended, failed) => void Queue.unsafeOffer(turns, { record, ended, failed }))
     }
     yield* Effect.forkScoped(Effect.forever(Effect.gen(function*() {
-      const { ended, record } = yield* Queue.take(turns)
+      const { ended, failed, record } = yield* Queue.take(turns)
       const stop = startTiming(way, record)
-      yield* call
+      const exit = yield* Effect.exit(call)
       stop()
-      ended()
+      // a failed call fails the turn (and the bench), as a rejected promise does in the other ways
+      if (Exit.isFailure(exit)) failed(Cause.squash(exit.cause))
+      else ended()
     })))
     return way
   })
