@@ -10,6 +10,8 @@ import type * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type { JsonSchema } from "./ToolSpec.js"
 
+// (its last `true` mutant is equivalent, JSONSchema.make never puts a list where a schema or a map of them
+// goes, and `inline` maps lists first; left unmarked, as a mark would also hide the killed mutants beside it)
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -56,6 +58,8 @@ const inlineObject = (
     }
     if (DROPPED.has(k)) continue
     // Effect titles refinements ("int", "minLength(1)"): noise for a model, so schema titles go.
+    // (the `typeof` test's `true` mutant is equivalent, JSONSchema.make writes only string titles; left
+    // unmarked, as a mark would also hide `false` and `k === "title"`'s mutants, which the domain tests kill)
     if (k === "title" && typeof v === "string") continue
     out[k] = DATA.has(k) ? v : inline(v, defs, seen, k === "properties" || k === "patternProperties")
   }
@@ -75,6 +79,8 @@ const flattenAllOf = (node: Record<string, unknown>): Record<string, unknown> =>
   const kept: Array<unknown> = []
   for (const member of allOf) {
     const conflict = !isRecord(member) ||
+      // (`k !== "title"`'s `true` mutant is equivalent for the same reason; left unmarked, as a mark would also
+      // hide its killed `k === "title"`)
       // Stryker disable next-line StringLiteral: equivalent, inline has dropped every title a valid schema can have (a string)
       Object.keys(member).some((k) => k in out && k !== "description" && k !== "title" && !sameJson(out[k], member[k]))
     if (conflict || !isRecord(member)) {
@@ -134,6 +140,7 @@ const encodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefin
     case "Refinement":
     case "Transformation":
       return encodedTypeLiteral(ast.from)
+    // Stryker disable next-line ConditionalExpression: equivalent, an empty default ends the switch, and the function with undefined
     default:
       return undefined
   }
@@ -200,6 +207,7 @@ const annotateUnion = (node: Record<string, unknown>, ast: SchemaAST.Union) => {
     const keys = Object.keys(alt.properties)
     const member = members.find((m) => {
       const literal = encodedTypeLiteral(m)
+      // (the `[]` for a symbol key is not reached: JSONSchema.make refuses a struct with one)
       return literal !== undefined &&
         sameKeys(keys, literal.propertySignatures.flatMap((ps) => typeof ps.name === "string" ? [ps.name] : []))
     })

@@ -230,6 +230,8 @@ export const makeExecutor = Effect.gen(function*() {
       // No gate is left, so the handler function is called now: an effect it built settled
       // (an exit) has nothing left to time out, and needs no fiber to guard it. Not under a
       // memory cap, whose baseline is the heap before the handler function runs.
+      // (the condition's `false` mutant is equivalent, the guard's fiber then calls the handler function and
+      // ends as the same exit; left unmarked, as a mark would also hide `true`, which the executor tests kill)
       const built = options.memoryLimitMb === undefined ? startHandler?.() : undefined
       // (its `false` mutant is equivalent, a settled exit run by the guard's fiber ends as the same exit; left
       // unmarked, as a mark would also hide `true`, which the executor tests kill)
@@ -283,6 +285,10 @@ export const makeExecutor = Effect.gen(function*() {
     const call = prepared.right
     const span = callSpan?.span
     const interruptible = RuntimeFlags.interruptible(flags)
+    // The two shortcuts below only skip steps: their `true` and `>=` mutants (paths resolved when there are
+    // none) and the `false` of the second (a call with no gate still passes `behind`, which then adds none)
+    // give the same results by more steps. Left unmarked, as a mark would also hide `false`, `<=` and `true`,
+    // which the executor tests kill (paths never resolved; gates skipped).
     if (call.paths.length > 0) {
       return settle(tool, start, callSpan, (restore) => withPaths(tool, call, options, span, restore, interruptible))
     }

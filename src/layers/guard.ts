@@ -149,6 +149,8 @@ export const startGuarded = <A, E, R, E1, E2>(
   options: GuardOptions<E1, E2>
 ): Exit.Exit<A, E> | Running<A, E, E1, E2> => {
   // the heap before the handler's first synchronous stretch, which runs inside `runFork`
+  // (the condition's `false` mutant is equivalent, a baseline is read only under a cap; left unmarked, as a
+  // mark would also hide `true`, which guard.test kills)
   const baseline = options.memoryLimitMb === undefined ? 0 : process.memoryUsage().heapUsed
   const fiberRefs = fiberRefsOf(parent)
   const runtimeFlags = RuntimeFlags.enable(flags, RuntimeFlags.Interruption)
@@ -181,6 +183,8 @@ export const waitGuarded = <A, E, E1, E2>(
     const clock = Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Clock.Clock)
     let timer: ReturnType<typeof setTimeout> | undefined
     let sleeper: Fiber.RuntimeFiber<void> | undefined
+    // (the condition's `false` mutant is equivalent, the live clock's sleep is such a timer too; left unmarked,
+    // as a mark would also hide `true`, which the guard's tests kill by a timeout)
     if (timeoutMs !== undefined && clock === liveClock) timer = setTimeout(() => stop("timeout"), timeoutMs)
     else if (timeoutMs !== undefined) {
       sleeper = Runtime.runFork(Runtime.make({ context: Context.empty(), fiberRefs, runtimeFlags }))(

@@ -109,6 +109,8 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
   const toFailure = (error: unknown): HandlerFailure => {
     if (error instanceof PathTraversalError || isOwnFailure(name, error)) return error
     const details = detailsOf(error)
+    // (the condition's `false` mutant is equivalent, `details: undefined` reads as no details everywhere a result
+    // or a message is made; left unmarked, as a mark would also hide `true`, which define.test kills)
     return new ToolError(
       details === undefined
         ? { tool: name, message: messageOf(error), cause: error }

@@ -159,6 +159,30 @@ describe("a memory cap", () => {
       expect(r.error).toContain("16 MB")
       expect(events).toEqual([`released ${64 * 131_072}`])
     }))
+
+  it.live("passed while the finalizer of a call past its deadline runs does not rename the result", () =>
+    Effect.gen(function*() {
+      // the other order than above: the sampler sees the heap over the cap on every sample until
+      // the finalizer ends, so only the first reason may name the result
+      const events: Array<string> = []
+      const late = Tool.make("slow_then_hog_cleanup", {
+        description: "Waits past its 100 ms deadline; its finalizer keeps 64 MB or more for 400 ms under a 16 MB cap",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        memoryLimitMb: 16,
+        timeout: "100 millis",
+        handler: () =>
+          Effect.never.pipe(
+            Effect.ensuring(Effect.suspend(() => {
+              const kept = allocate(64)
+              return Effect.sleep("400 millis").pipe(Effect.zipRight(Effect.sync(() => events.push(`released ${kept.length}`))))
+            }))
+          )
+      })
+      const r = yield* exec("slow_then_hog_cleanup").pipe(Effect.provide(layerOf(late)))
+      expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT" })
+      expect(events).toEqual([`released ${64 * 131_072}`])
+    }))
 })
 
 describe("a memory cap, counted from before the handler starts", () => {

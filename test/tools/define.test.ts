@@ -83,6 +83,19 @@ describe("Tool.make defaults", () => {
     expect(Either.isRight(withOne.prepare({ a: "x" }))).toBe(true)
   })
 
+  it("a tool whose parameters are only an index signature takes any key its Schema takes", () => {
+    // no named property, as in `Schema.Struct({})`, but `additionalProperties` is a schema, not false
+    const labels = make("labels", {
+      description: "x",
+      parameters: Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Number })),
+      handler: (args) => Effect.succeed(args)
+    })
+    expect(labels.spec.parameters.additionalProperties).toEqual({ type: "number" })
+    expect(Either.isRight(labels.prepare({ a: 1, b: 2 }))).toBe(true)
+    const wrong = labels.prepare({ a: "one" })
+    expect(Either.isLeft(wrong) && wrong.left.issues.map((i) => i.path)).toEqual([["a"]])
+  })
+
   it("a call's WorkspacePath values are located, at any depth, for the resolver and the mode gate", () => {
     const copy = make("copy", {
       description: "x",
