@@ -1,0 +1,195 @@
+/**
+ * `serveMcp` when something around a call fails: a client whose answer to a confirmation
+ * question fails (the call is refused, the failure logged), a call that dies for another
+ * reason than a workspace escape (an error result, logged, and the server keeps serving), a
+ * transport that cannot start (`McpServeError` with its reason) or cannot close (logged; the
+ * serving fiber still ends).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { Effect, Exit, Fiber, Layer, LogLevel, Schema } from "effect"
+import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
+import { resultText as text } from "../../../src/tools/mcp/proxy.js"
+import { McpServeError, serveMcp } from "../../../src/tools/mcp/server.js"
+import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
+import { tempDir } from "../../helpers/tempDir.js"
+
+let deletions = 0
+const deleteThing = Tool.make("delete_thing", {
+  description: "Deletes a thing (needs confirmation)",
+  parameters: Schema.Struct({ id: Schema.Number }),
+  requiresConfirmation: true,
+  handler: ({ id }) => Effect.sync(() => `deleted ${id} (${++deletions})`)
+})
+
+const echo = Tool.make("echo", {
+  description: "Says its text back",
+  parameters: Schema.Struct({ text: Schema.String }),
+  readOnly: true,
+  handler: ({ text }) => Effect.succeed(text)
+})
+
+let stopped = 0
+const forever = Tool.make("forever", {
+  description: "Waits until it is interrupted",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () => Effect.onInterrupt(Effect.never, () => Effect.sync(() => void stopped++))
+})
+
+const quitter = Tool.make("quitter", {
+  description: "Interrupts itself",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () => Effect.zipRight(Effect.sleep("10 millis"), Effect.interrupt)
+})
+
+/** The Node system, except that a call of `boom` dies (as no call through the real executor can). */
+const dyingSystem = (ws: string) =>
+  Layer.effect(
+    ToolSystem,
+    Effect.map(ToolSystem, (system) => ({
+      ...system,
+      execute: (name: string, args: unknown, options?: Parameters<typeof system.execute>[2]) =>
+        name === "boom" ? Effect.die(new Error("the executor broke")) : system.execute(name, args, options)
+    }))
+  ).pipe(Layer.provideMerge(ToolSystem.layerNode({ builtins: false, tools: [deleteThing, echo, forever, quitter], workspace: Workspace.layerFixed(ws) })))
+
+/** A client of `serveMcp` on an in-memory pair; `elicit` (when given) answers its questions. */
+const connect = (serverSide: Transport, clientSide: Transport, elicit?: () => Promise<never>) =>
+  Effect.gen(function*() {
+    const client = new Client({ name: "c", version: "1.0.0" }, { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } })
+    if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, elicit)
+    yield* Effect.acquireRelease(Effect.promise(() => client.connect(clientSide)), () => Effect.promise(() => client.close()))
+    return (name: string, args: Record<string, unknown>) => Effect.promise(() => client.callTool({ name, arguments: args }))
+  })
+
+describe("serveMcp when something fails", () => {
+  it.scopedLive("a client whose answer to the confirmation question fails: the call is refused, the failure logged", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const before = deletions
+      const [reply, lines] = yield* recordingLogsWith(() =>
+        Effect.gen(function*() {
+          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
+          const call = yield* connect(serverSide, clientSide, () => Promise.reject(new Error("no screen to ask on")))
+          return yield* call("delete_thing", { id: 7 })
+        })
+      )
+      expect(reply.isError).toBe(true)
+      expect(text(reply)).toMatch(/^CONFIRMATION_REQUIRED: /)
+      expect(deletions).toBe(before)
+      const warning = lines.find((line) => textOf(line).startsWith("MCP confirmation of \"delete_thing\" failed:"))
+      expect(warning?.level).toBe(LogLevel.Warning)
+      expect(warning && textOf(warning)).toContain("no screen to ask on")
+    }))
+
+  it.scopedLive("a call that dies (not an escape) is an error result, logged with its cause; the server keeps serving", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const [[died, after], lines] = yield* recordingLogsWith(() =>
+        Effect.gen(function*() {
+          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
+          const call = yield* connect(serverSide, clientSide)
+          return [yield* call("boom", {}), yield* call("echo", { text: "still here" })] as const
+        })
+      )
+      expect(died).toMatchObject({ isError: true })
+      // the defect's message stays in the server's log, not in what the client sees
+      expect(text(died)).toBe("TOOL_ERROR: the call failed unexpectedly")
+      expect(after.isError).toBeUndefined()
+      expect(text(after)).toBe("still here")
+      const logged = lines.find((line) => textOf(line) === "MCP call of \"boom\" died")
+      expect(logged?.level).toBe(LogLevel.Error)
+      expect(String(logged?.cause)).toContain("the executor broke")
+    }))
+
+  it.scopedLive("a call the client cancels is interrupted, not logged as died; the server keeps serving", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const before = stopped
+      const [after, lines] = yield* recordingLogsWith(() =>
+        Effect.gen(function*() {
+          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
+          const client = new Client({ name: "c", version: "1.0.0" })
+          yield* Effect.acquireRelease(Effect.promise(() => client.connect(clientSide)), () => Effect.promise(() => client.close()))
+          const controller = new AbortController()
+          const cancelled = client.callTool({ name: "forever", arguments: {} }, undefined, { signal: controller.signal })
+          yield* Effect.sleep("100 millis")
+          controller.abort("enough")
+          yield* Effect.promise(() => cancelled.then(() => "answered", () => "rejected"))
+          // the server's cancellation reaches the handler
+          while (stopped === before) yield* Effect.sleep("10 millis")
+          return yield* Effect.promise(() => client.callTool({ name: "echo", arguments: { text: "next" } }))
+        })
+      )
+      expect(stopped).toBe(before + 1)
+      expect(text(after)).toBe("next")
+      expect(lines.filter((line) => line.level === LogLevel.Error).map(textOf)).toEqual([])
+    }))
+
+  it.scopedLive("a call whose handler interrupts itself is answered with an error, not logged as died", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const [[answer, after], lines] = yield* recordingLogsWith(() =>
+        Effect.gen(function*() {
+          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
+          const call = yield* connect(serverSide, clientSide)
+          const answer = yield* Effect.exit(call("quitter", {}))
+          return [answer, yield* call("echo", { text: "next" })] as const
+        })
+      )
+      // an interruption has no result to give: the request fails as a whole
+      expect(Exit.isFailure(answer)).toBe(true)
+      expect(text(after)).toBe("next")
+      expect(lines.filter((line) => line.level === LogLevel.Error).map(textOf)).toEqual([])
+    }))
+
+  it.scopedLive("a transport that cannot start fails serveMcp with McpServeError naming why", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const broken: Transport = {
+        start: () => Promise.reject(new Error("the port is taken")),
+        send: () => Promise.resolve(),
+        close: () => Promise.resolve()
+      }
+      const exit = yield* Effect.exit(serveMcp(broken).pipe(Effect.provide(dyingSystem(ws))))
+      expect(exit).toStrictEqual(Exit.fail(new McpServeError({ reason: "the port is taken" })))
+      if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain("Cannot serve MCP: the port is taken")
+    }))
+
+  it.scopedLive("a transport that cannot close: serving still ends when interrupted, the failure logged", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const [, lines] = yield* recordingLogsWith(() =>
+        Effect.gen(function*() {
+          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+          // the in-memory transport, but for its close; what the client sent before the start waits for it
+          const stuck: Transport = {
+            start: () => {
+              serverSide.onmessage = (message) => stuck.onmessage?.(message)
+              return serverSide.start()
+            },
+            send: (message) => serverSide.send(message),
+            close: () => Promise.reject(new Error("the socket is wedged"))
+          }
+          const serving = yield* serveMcp(stuck).pipe(Effect.provide(dyingSystem(ws)), Effect.fork)
+          // a client's first call is answered: the server is connected
+          const call = yield* connect(stuck, clientSide)
+          expect(text(yield* call("echo", { text: "up" }))).toBe("up")
+          const exit = yield* Fiber.interrupt(serving)
+          expect(Exit.isInterrupted(exit)).toBe(true)
+        })
+      )
+      const warning = lines.find((line) => textOf(line).startsWith("Closing the MCP server failed:"))
+      expect(warning?.level).toBe(LogLevel.Warning)
+      expect(warning && textOf(warning)).toContain("the socket is wedged")
+    }))
+})
