@@ -85,6 +85,39 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       }
     }), { timeout: 30_000 })
 
+  it.live("run out their idle time only while idle: one taken by a search outlives it, and is ended after the search", () =>
+    Effect.gen(function*() {
+      yield* search("alpha", { regex: false, workers: 1 })
+      const before = idleWorkers()
+      expect(before).toBeGreaterThanOrEqual(1)
+      const matcher = compileMatcher("alpha", { regex: false, caseSensitive: true })
+      if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+      const dir = openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d0")))
+      try {
+        const answers = yield* Effect.scoped(Effect.gen(function*() {
+          const workers = yield* startSearchWorkers(1, matcher.right.prefilter, FIRST_BLOCK_BYTES)
+          expect(idleWorkers()).toBe(before - 1)
+          // past the idle time it had when it was kept: taken, it must not be ended
+          yield* Effect.sleep(IDLE_WORKER_MS + 300)
+          expect(workers.submit(childOf(dir.fd, dir.path, ""), Fs.readdirSync(dir.path))).toBeDefined()
+          yield* workers.wait
+          return [workers.poll(), workers.errors()] as const
+        }))
+        const [answered, errors] = answers
+        expect(errors).toEqual([])
+        expect(answered).toHaveLength(1)
+        expect(answered[0]?.answer).toBeDefined()
+        // kept again, with a new idle time (other kept workers may have run out theirs meanwhile)
+        expect(idleWorkers()).toBeGreaterThanOrEqual(1)
+      } finally {
+        closeSync(dir.fd, dir.path)
+      }
+      const threadsKept = threads()
+      yield* Effect.sleep(IDLE_WORKER_MS + 500)
+      expect(idleWorkers()).toBe(0)
+      expect(threads()).toBeLessThan(threadsKept)
+    }), { timeout: 30_000 })
+
   it.live("are at most three, however many searches ran at once", () =>
     Effect.gen(function*() {
       yield* Effect.all(Array.from({ length: 4 }, () => search("beta", { regex: false, workers: 2 })), { concurrency: "unbounded" })
