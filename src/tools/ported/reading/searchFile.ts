@@ -68,13 +68,17 @@ const searchOpen = (fd: number, path: string, matcher: Matcher, limit: number, b
     if (size === undefined) {
       return unreadable(path, new SafeFsError({ reason: "NotRegularFile", path, message: `"${path}" is not a regular file` }))
     }
+    // (the size check's `false` and `>` mutants, and the loop's `true`, `<=` and `+1` ones, are equivalent: the
+    // reads then stop at the end of the file or of the buffer, and a full buffer is `large` below; left
+    // unmarked, as marks would also hide the killed sides, `true` and `<`)
     if (size >= buffer.length) return large
     let total = n
     for (let m = -1; m !== 0 && total < buffer.length;) {
       m = readSync(fd, path, buffer, total, buffer.length - total, total)
       total += m
     }
-    // grown past the buffer since fstat: stream it
+    // grown past the buffer since fstat: stream it (a race no test can time: its `false` mutant survives; `>` is
+    // equivalent, a buffer filled to the byte by a file that size searches the same lines)
     return total >= buffer.length ? large : searchWhole(buffer.subarray(0, total), true, matcher, limit)
   } catch (error) {
     return unreadable(path, error)
@@ -127,9 +131,14 @@ export const searchStreamed = (path: string, matcher: Matcher, limit: number): E
           carry = Buffer.alloc(0)
         }
       } else {
+        // (its `false` mutant is equivalent, an empty carry joined adds nothing; left unmarked, as a mark would also
+        // hide `true`, which searchFile.test kills)
         search(carry.length === 0 ? bytes.subarray(0, last + 1) : Buffer.concat([carry, bytes.subarray(0, last + 1)]))
         carry = Buffer.from(bytes.subarray(last + 1))
       }
+      // (its `true` and `<=` mutants are equivalent, searchRegion adds no hit past the limit: the file is only
+      // read on for nothing; the last line's `true`, `||` and `>=` mutants likewise search an empty carry or
+      // none past the limit. Left unmarked, as marks would also hide their killed sides)
       return hits.length < limit
     })
     if (carry.length > 0 && hits.length < limit) search(carry)

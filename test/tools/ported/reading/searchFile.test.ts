@@ -125,6 +125,19 @@ describe("searchSmallSync", () => {
       expect(yield* small("full.txt", literal)).toEqual({ _tag: "Large" })
     }))
 
+  it.effect("closes each file it opened, whatever it found in it", () =>
+    Effect.gen(function*() {
+      const openNow = () => fs.readdirSync("/proc/self/fd").length
+      write("closed.txt", "needle\n")
+      write("closed-large.txt", "needle\n".repeat(SYNC_MAX_BYTES / 4))
+      write("closed.bin", binaryBytes)
+      const before = openNow()
+      for (let i = 0; i < 20; i++) {
+        for (const name of ["closed.txt", "closed-large.txt", "closed.bin"]) yield* small(name, literal)
+      }
+      expect(openNow()).toBe(before)
+    }).pipe(Effect.when(() => process.platform === "linux")))
+
   it.effect("an entry that is no regular file is unreadable, named by its path in the directory", () =>
     Effect.gen(function*() {
       fs.mkdirSync(path.join(base, "sub"), { recursive: true })
@@ -195,6 +208,15 @@ describe("searchStreamed", () => {
       const long = `needle${"y".repeat(3 * 1024 * 1024)}`
       const file = write("long-line.txt", `${long}\nsecond\nneedle on three\n`)
       expect(lines(yield* searchStreamed(file, literal, 10))).toEqual([1, 3])
+    }))
+
+  it.effect("a line longer than a piece is never held whole: each piece with a match is a hit of that line", () =>
+    Effect.gen(function*() {
+      // pieces of 1 MiB or more: the first block and the next chunk, then each chunk; a needle in each
+      const long = Buffer.alloc(3 * 1024 * 1024, "y")
+      for (const at of [0, FIRST_BLOCK_BYTES + 1024 * 1024 + 10, 3 * 1024 * 1024 - 10]) long.write("needle", at)
+      const file = write("pieces.txt", Buffer.concat([long, Buffer.from("\nneedle\n")]))
+      expect(lines(yield* searchStreamed(file, literal, 10))).toEqual([1, 1, 1, 2])
     }))
 
   it.effect("finds a match on a last line without a line feed", () =>
