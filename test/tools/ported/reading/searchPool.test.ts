@@ -118,6 +118,22 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       expect(threads()).toBeLessThan(threadsKept)
     }), { timeout: 30_000 })
 
+  it.live("gather no listeners over many searches: each search takes its own off", () =>
+    Effect.gen(function*() {
+      const warnings: Array<string> = []
+      const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`)
+      process.on("warning", onWarning)
+      yield* Effect.addFinalizer(() => Effect.sync(() => process.off("warning", onWarning)))
+      // one kept worker, taken by each search in turn: past Node's 10 listeners an event would warn
+      for (let i = 0; i < 15; i++) {
+        const found = yield* search("alpha", { regex: false, workers: 1 })
+        expect(found.lines).toHaveLength(43)
+      }
+      // a warning is emitted on the next tick
+      yield* Effect.sleep("20 millis")
+      expect(warnings).toEqual([])
+    }).pipe(Effect.scoped), { timeout: 30_000 })
+
   it.live("are at most three, however many searches ran at once", () =>
     Effect.gen(function*() {
       yield* Effect.all(Array.from({ length: 4 }, () => search("beta", { regex: false, workers: 2 })), { concurrency: "unbounded" })
