@@ -105,6 +105,8 @@ const terminate = (thread: Thread): Promise<unknown> => {
 const takeThread = (): Thread => {
   const kept = idle.pop()
   if (kept !== undefined) {
+    // (its `true` mutant is equivalent, clearTimeout(undefined) does nothing; left unmarked, as a mark would also
+    // hide `===`, which searchPool.test kills)
     if (kept.timer !== undefined) clearTimeout(kept.timer)
     kept.timer = undefined
     kept.worker.ref()
@@ -116,6 +118,8 @@ const takeThread = (): Thread => {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     // not the host's loaders or inspector flags; nothing it prints reaches the host's output
+    // (no test reaches these four: a list with any word that is no flag drops the host's flags too, the worker's
+    // code prints nothing, and no job can grow its heap to the cap in a test's time)
     execArgv: [],
     stdout: true,
     stderr: true,
@@ -125,6 +129,7 @@ const takeThread = (): Thread => {
   })
   const thread: Thread = { worker, port: port1, timer: undefined }
   // a worker that stops while idle leaves the pool (a search's own listeners see what happens during it)
+  // (not reached by a test: none can end an idle worker from outside the pool)
   worker.on("error", () => drop(thread))
   worker.once("exit", () => drop(thread))
   return thread
@@ -134,6 +139,8 @@ const takeThread = (): Thread => {
 const drop = (thread: Thread): void => {
   const at = idle.indexOf(thread)
   if (at !== -1) idle.splice(at, 1)
+  // (its mutants are equivalent: clearTimeout(undefined) does nothing, and a timer left to fire on a worker out
+  // of the pool only drops it again and terminates a worker that has ended)
   if (thread.timer !== undefined) clearTimeout(thread.timer)
   thread.timer = undefined
 }
@@ -222,6 +229,7 @@ export const startSearchWorkers = (
         const freest = (): Running | undefined => {
           let chosen: Running | undefined
           for (const candidate of running) {
+            // (its `<=` mutant is equivalent, of two workers with as many jobs either has the room)
             if (candidate.alive && (chosen === undefined || candidate.jobs.size < chosen.jobs.size)) chosen = candidate
           }
           return chosen !== undefined && chosen.jobs.size < JOBS_PER_WORKER ? chosen : undefined
@@ -237,6 +245,8 @@ export const startSearchWorkers = (
             return job.id
           },
           poll: () => {
+            // (its `{}`, `false` and `each.alive` mutants are equivalent, a stopped worker's answers were taken when
+            // it stopped: its port has nothing left, and what its jobs sent is found once)
             for (const each of running) {
               if (!each.alive) continue
               for (let m = receiveMessageOnPort(each.thread.port); m !== undefined; m = receiveMessageOnPort(each.thread.port)) {
@@ -248,6 +258,9 @@ export const startSearchWorkers = (
           outstanding: () => answered.length + running.reduce((n, each) => n + each.jobs.size, 0),
           errors: () => errors,
           wait: Effect.async<void>((resume) => {
+            // (its `some` mutant only makes the caller poll in a loop until the answers come, with the same result;
+            // its `false` one waits past answers that came after the last `poll` with no job left out, a race no
+            // test can time)
             if (answered.length > 0 || running.every((each) => each.jobs.size === 0)) return resume(Effect.void)
             wake = () => resume(Effect.void)
             return Effect.sync(() => {
@@ -265,6 +278,7 @@ export const startSearchWorkers = (
             worker.off("error", each.onError)
             worker.off("exit", each.onExit)
             // kept only when it holds no job of this search (and stopped for no reason)
+            // (the forEach options' mutants below are equivalent: terminated one at a time, and the result is dropped)
             if (each.alive && each.jobs.size === 0) keep(each.thread)
             else await terminate(each.thread)
           }), { concurrency: "unbounded", discard: true })
