@@ -58,8 +58,8 @@ const dyingSystem = (ws: string) =>
     }))
   ).pipe(Layer.provideMerge(ToolSystem.layerNode({ builtins: false, tools: [deleteThing, echo, forever, quitter], workspace: Workspace.layerFixed(ws) })))
 
-/** A client of `serveMcp` on an in-memory pair; `elicit` (when given) answers its questions. */
-const connect = (serverSide: Transport, clientSide: Transport, elicit?: () => Promise<never>) =>
+/** A client on the in-memory pair's client side; `elicit` (when given) answers its questions. */
+const connect = (clientSide: Transport, elicit?: () => Promise<never>) =>
   Effect.gen(function*() {
     const client = new Client({ name: "c", version: "1.0.0" }, { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } })
     if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, elicit)
@@ -76,7 +76,7 @@ describe("serveMcp when something fails", () => {
         Effect.gen(function*() {
           const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
           yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const call = yield* connect(serverSide, clientSide, () => Promise.reject(new Error("no screen to ask on")))
+          const call = yield* connect(clientSide, () => Promise.reject(new Error("no screen to ask on")))
           return yield* call("delete_thing", { id: 7 })
         })
       )
@@ -95,7 +95,7 @@ describe("serveMcp when something fails", () => {
         Effect.gen(function*() {
           const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
           yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const call = yield* connect(serverSide, clientSide)
+          const call = yield* connect(clientSide)
           return [yield* call("boom", {}), yield* call("echo", { text: "still here" })] as const
         })
       )
@@ -141,7 +141,7 @@ describe("serveMcp when something fails", () => {
         Effect.gen(function*() {
           const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
           yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const call = yield* connect(serverSide, clientSide)
+          const call = yield* connect(clientSide)
           const answer = yield* Effect.exit(call("quitter", {}))
           return [answer, yield* call("echo", { text: "next" })] as const
         })
@@ -182,7 +182,7 @@ describe("serveMcp when something fails", () => {
           }
           const serving = yield* serveMcp(stuck).pipe(Effect.provide(dyingSystem(ws)), Effect.fork)
           // a client's first call is answered: the server is connected
-          const call = yield* connect(stuck, clientSide)
+          const call = yield* connect(clientSide)
           expect(text(yield* call("echo", { text: "up" }))).toBe("up")
           const exit = yield* Fiber.interrupt(serving)
           expect(Exit.isInterrupted(exit)).toBe(true)
