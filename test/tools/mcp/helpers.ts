@@ -3,9 +3,10 @@
  * process checks (by pid, and by a marker in the command line for processes whose pid we
  * never learn, such as a server that was skipped).
  */
-import { Context, Effect, Layer, Scope } from "effect"
+import { Context, Effect, Layer, Schema, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { Tool } from "../../../src/index.js"
 import { McpBridge, type McpBridgeOptions, type McpServerConfig, type McpServersConfig } from "../../../src/services/McpBridge.js"
 import { ToolSystem } from "../../../src/services/ToolSystem.js"
 import { Workspace } from "../../../src/services/Workspace.js"
@@ -73,3 +74,18 @@ export const eventually = (check: () => boolean, ms = 3000) =>
     while (!check() && Date.now() < end) yield* Effect.sleep("20 millis")
     return check()
   })
+
+/**
+ * `delete_thing`, a tool that needs confirmation; `deletions()` counts the calls that ran
+ * (its output names the count, `deleted 1 (1)`).
+ */
+export const makeDeleteThing = () => {
+  let deletions = 0
+  const tool = Tool.make("delete_thing", {
+    description: "Deletes a thing (needs confirmation)",
+    parameters: Schema.Struct({ id: Schema.Number }),
+    requiresConfirmation: true,
+    handler: ({ id }) => Effect.sync(() => `deleted ${id} (${++deletions})`)
+  })
+  return { tool, deletions: () => deletions }
+}

@@ -14,6 +14,7 @@ import { Tool, ToolSystem, Workspace, WorkspacePath } from "../../../src/index.j
 import { type McpConfirmation, serveMcp } from "../../../src/tools/mcp/server.js"
 import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { tempDir } from "../../helpers/tempDir.js"
+import { makeDeleteThing } from "./helpers.js"
 
 const stats = Tool.make("stats", {
   description: "Counts things",
@@ -47,13 +48,7 @@ const oddName = Tool.make("odd__name-x", {
   handler: () => Effect.succeed("odd")
 })
 
-let deletions = 0
-const deleteThing = Tool.make("delete_thing", {
-  description: "Deletes a thing (needs confirmation)",
-  parameters: Schema.Struct({ id: Schema.Number }),
-  requiresConfirmation: true,
-  handler: ({ id }) => Effect.sync(() => `deleted ${id} (${++deletions})`)
-})
+const { deletions, tool: deleteThing } = makeDeleteThing()
 
 /**
  * A client connected to a server with `confirmation`; `answer` (when given) makes it a client
@@ -101,7 +96,7 @@ describe("serveMcp: a call that needs confirmation", () => {
       )
       // the server's default name and version
       expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: "0.1.0" })
-      const before = deletions
+      const before = deletions()
       const yes = yield* call("delete_thing", { id: 1 })
       expect(yes.isError).toBeUndefined()
       expect(text(yes)).toBe(`deleted 1 (${before + 1})`)
@@ -111,7 +106,7 @@ describe("serveMcp: a call that needs confirmation", () => {
       // accepted, but without the box ticked: no
       const unticked = yield* call("delete_thing", { id: 3 })
       expect(text(unticked)).toMatch(/^CONFIRMATION_REQUIRED: /)
-      expect(deletions).toBe(before + 1)
+      expect(deletions()).toBe(before + 1)
       expect(asked).toEqual([1, 2, 3].map((id) => `Run the tool "delete_thing" with {"id":${id}}?`))
       // each question asks for one yes/no field
       const question = {
@@ -127,7 +122,7 @@ describe("serveMcp: a call that needs confirmation", () => {
 
   it.scopedLive("is refused for a client without elicitation, unless confirmation is auto; refuse never asks", () =>
     Effect.gen(function*() {
-      const before = deletions
+      const before = deletions()
       const plain = yield* served("ask")
       expect(text(yield* plain.call("delete_thing", { id: 3 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
       const auto = yield* served("auto", () => false)
@@ -136,7 +131,7 @@ describe("serveMcp: a call that needs confirmation", () => {
       const refuse = yield* served("refuse", () => true)
       expect(text(yield* refuse.call("delete_thing", { id: 5 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
       expect(refuse.asked).toEqual([])
-      expect(deletions).toBe(before + 1)
+      expect(deletions()).toBe(before + 1)
     }))
 })
 

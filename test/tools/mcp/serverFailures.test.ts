@@ -16,14 +16,9 @@ import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { McpServeError, serveMcp } from "../../../src/tools/mcp/server.js"
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
+import { makeDeleteThing } from "./helpers.js"
 
-let deletions = 0
-const deleteThing = Tool.make("delete_thing", {
-  description: "Deletes a thing (needs confirmation)",
-  parameters: Schema.Struct({ id: Schema.Number }),
-  requiresConfirmation: true,
-  handler: ({ id }) => Effect.sync(() => `deleted ${id} (${++deletions})`)
-})
+const { deletions, tool: deleteThing } = makeDeleteThing()
 
 const echo = Tool.make("echo", {
   description: "Says its text back",
@@ -71,7 +66,7 @@ describe("serveMcp when something fails", () => {
   it.scopedLive("a client whose answer to the confirmation question fails: the call is refused, the failure logged", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-fail-")
-      const before = deletions
+      const before = deletions()
       const [reply, lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
           const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -82,7 +77,7 @@ describe("serveMcp when something fails", () => {
       )
       expect(reply.isError).toBe(true)
       expect(text(reply)).toMatch(/^CONFIRMATION_REQUIRED: /)
-      expect(deletions).toBe(before)
+      expect(deletions()).toBe(before)
       const warning = lines.find((line) => textOf(line).startsWith("MCP confirmation of \"delete_thing\" failed:"))
       expect(warning?.level).toBe(LogLevel.Warning)
       expect(warning && textOf(warning)).toContain("no screen to ask on")

@@ -34,6 +34,19 @@ const search = (pattern: string, options: { readonly regex: boolean; readonly wo
 
 const threads = () => Fs.readdirSync("/proc/self/task").length
 
+/** d0's files as one job (its directory open until the scope closes: acquire it before the workers). */
+const d0Job = Effect.acquireRelease(
+  Effect.sync(() => openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d0")))),
+  (dir) => Effect.sync(() => closeSync(dir.fd, dir.path))
+).pipe(Effect.map((dir) => ({ prefix: childOf(dir.fd, dir.path, ""), names: Fs.readdirSync(dir.path) })))
+
+/** `count` search workers for the literal "alpha", in the scope. */
+const alphaWorkers = (count: number) =>
+  Either.match(compileMatcher("alpha", { regex: false, caseSensitive: true }), {
+    onLeft: (error) => Effect.dieMessage(error),
+    onRight: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
+  })
+
 describe.skipIf(process.platform !== "linux")("the search workers kept between searches", () => {
   // Where test files share one module graph (the mutation run's vitest config), an earlier
   // file's search may have left workers idle: the counts below start from none.
@@ -68,24 +81,18 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       const before = idleWorkers()
       // two or more: the one terminated must take no other kept worker out of the pool with it
       expect(before).toBeGreaterThanOrEqual(2)
-      const matcher = compileMatcher("alpha", { regex: false, caseSensitive: true })
-      if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-      const dir = openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d0")))
-      try {
-        yield* Effect.scoped(Effect.gen(function*() {
-          const workers = yield* startSearchWorkers(1, matcher.right.prefilter, FIRST_BLOCK_BYTES)
-          // it took a kept worker
-          expect(idleWorkers()).toBe(before - 1)
-          expect(workers.submit(childOf(dir.fd, dir.path, ""), Fs.readdirSync(dir.path))).toBeDefined()
-          expect(workers.outstanding()).toBe(1)
-          // the search ends here, its job still out
-        }))
-        // its exit is seen (the pool drops a worker that stops) before the next search could start
-        yield* Effect.sleep("50 millis")
+      yield* Effect.scoped(Effect.gen(function*() {
+        const job = yield* d0Job
+        const workers = yield* alphaWorkers(1)
+        // it took a kept worker
         expect(idleWorkers()).toBe(before - 1)
-      } finally {
-        closeSync(dir.fd, dir.path)
-      }
+        expect(workers.submit(job.prefix, job.names)).toBeDefined()
+        expect(workers.outstanding()).toBe(1)
+        // the search ends here, its job still out
+      }))
+      // its exit is seen (the pool drops a worker that stops) before the next search could start
+      yield* Effect.sleep("50 millis")
+      expect(idleWorkers()).toBe(before - 1)
     }), { timeout: 30_000 })
 
   it.live("run out their idle time only while idle: one taken by a search outlives it, and is ended after the search", () =>
@@ -93,28 +100,21 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       yield* search("alpha", { regex: false, workers: 1 })
       const before = idleWorkers()
       expect(before).toBeGreaterThanOrEqual(1)
-      const matcher = compileMatcher("alpha", { regex: false, caseSensitive: true })
-      if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-      const dir = openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d0")))
-      try {
-        const answers = yield* Effect.scoped(Effect.gen(function*() {
-          const workers = yield* startSearchWorkers(1, matcher.right.prefilter, FIRST_BLOCK_BYTES)
-          expect(idleWorkers()).toBe(before - 1)
-          // past the idle time it had when it was kept: taken, it must not be ended
-          yield* Effect.sleep(IDLE_WORKER_MS + 300)
-          expect(workers.submit(childOf(dir.fd, dir.path, ""), Fs.readdirSync(dir.path))).toBeDefined()
-          yield* workers.wait
-          return [workers.poll(), workers.errors()] as const
-        }))
-        const [answered, errors] = answers
-        expect(errors).toEqual([])
-        expect(answered).toHaveLength(1)
-        expect(answered[0]?.answer).toBeDefined()
-        // kept again, with a new idle time (other kept workers may have run out theirs meanwhile)
-        expect(idleWorkers()).toBeGreaterThanOrEqual(1)
-      } finally {
-        closeSync(dir.fd, dir.path)
-      }
+      const [answered, errors] = yield* Effect.scoped(Effect.gen(function*() {
+        const job = yield* d0Job
+        const workers = yield* alphaWorkers(1)
+        expect(idleWorkers()).toBe(before - 1)
+        // past the idle time it had when it was kept: taken, it must not be ended
+        yield* Effect.sleep(IDLE_WORKER_MS + 300)
+        expect(workers.submit(job.prefix, job.names)).toBeDefined()
+        yield* workers.wait
+        return [workers.poll(), workers.errors()] as const
+      }))
+      expect(errors).toEqual([])
+      expect(answered).toHaveLength(1)
+      expect(answered[0]?.answer).toBeDefined()
+      // kept again, with a new idle time (other kept workers may have run out theirs meanwhile)
+      expect(idleWorkers()).toBeGreaterThanOrEqual(1)
       const threadsKept = threads()
       yield* Effect.sleep(IDLE_WORKER_MS + 500)
       expect(idleWorkers()).toBe(0)
