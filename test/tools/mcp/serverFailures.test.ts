@@ -16,7 +16,7 @@ import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { McpServeError, serveMcp } from "../../../src/tools/mcp/server.js"
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
-import { makeDeleteThing } from "./helpers.js"
+import { eventually, makeDeleteThing } from "./helpers.js"
 
 const { deletions, tool: deleteThing } = makeDeleteThing()
 
@@ -59,7 +59,16 @@ const connect = (clientSide: Transport, elicit?: () => Promise<never>) =>
     const client = new Client({ name: "c", version: "1.0.0" }, { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } })
     if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, elicit)
     yield* Effect.acquireRelease(Effect.promise(() => client.connect(clientSide)), () => Effect.promise(() => client.close()))
-    return (name: string, args: Record<string, unknown>) => Effect.promise(() => client.callTool({ name, arguments: args }))
+    const call = (name: string, args: Record<string, unknown>) => Effect.promise(() => client.callTool({ name, arguments: args }))
+    return { call, client }
+  })
+
+/** `dyingSystem` served on an in-memory pair for the scope, and a client of it (see `connect`). */
+const served = (ws: string, elicit?: () => Promise<never>) =>
+  Effect.gen(function*() {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
+    return yield* connect(clientSide, elicit)
   })
 
 describe("serveMcp when something fails", () => {
@@ -69,9 +78,7 @@ describe("serveMcp when something fails", () => {
       const before = deletions()
       const [reply, lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
-          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const call = yield* connect(clientSide, () => Promise.reject(new Error("no screen to ask on")))
+          const { call } = yield* served(ws, () => Promise.reject(new Error("no screen to ask on")))
           return yield* call("delete_thing", { id: 7 })
         })
       )
@@ -88,9 +95,7 @@ describe("serveMcp when something fails", () => {
       const ws = yield* tempDir("mcp-fail-")
       const [[died, after], lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
-          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const call = yield* connect(clientSide)
+          const { call } = yield* served(ws)
           return [yield* call("boom", {}), yield* call("echo", { text: "still here" })] as const
         })
       )
@@ -110,18 +115,15 @@ describe("serveMcp when something fails", () => {
       const before = stopped
       const [after, lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
-          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const client = new Client({ name: "c", version: "1.0.0" })
-          yield* Effect.acquireRelease(Effect.promise(() => client.connect(clientSide)), () => Effect.promise(() => client.close()))
+          const { call, client } = yield* served(ws)
           const controller = new AbortController()
           const cancelled = client.callTool({ name: "forever", arguments: {} }, undefined, { signal: controller.signal })
           yield* Effect.sleep("100 millis")
           controller.abort("enough")
           yield* Effect.promise(() => cancelled.then(() => "answered", () => "rejected"))
           // the server's cancellation reaches the handler
-          while (stopped === before) yield* Effect.sleep("10 millis")
-          return yield* Effect.promise(() => client.callTool({ name: "echo", arguments: { text: "next" } }))
+          expect(yield* eventually(() => stopped > before)).toBe(true)
+          return yield* call("echo", { text: "next" })
         })
       )
       expect(stopped).toBe(before + 1)
@@ -134,9 +136,7 @@ describe("serveMcp when something fails", () => {
       const ws = yield* tempDir("mcp-fail-")
       const [[answer, after], lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
-          const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-          yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
-          const call = yield* connect(clientSide)
+          const { call } = yield* served(ws)
           const answer = yield* Effect.exit(call("quitter", {}))
           return [answer, yield* call("echo", { text: "next" })] as const
         })
@@ -177,7 +177,7 @@ describe("serveMcp when something fails", () => {
           }
           const serving = yield* serveMcp(stuck).pipe(Effect.provide(dyingSystem(ws)), Effect.fork)
           // a client's first call is answered: the server is connected
-          const call = yield* connect(clientSide)
+          const { call } = yield* connect(clientSide)
           expect(text(yield* call("echo", { text: "up" }))).toBe("up")
           const exit = yield* Fiber.interrupt(serving)
           expect(Exit.isInterrupted(exit)).toBe(true)

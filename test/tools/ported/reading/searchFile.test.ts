@@ -125,7 +125,7 @@ describe("searchSmallSync", () => {
       expect(yield* small("full.txt", literal)).toEqual({ _tag: "Large" })
     }))
 
-  it.effect("closes each file it opened, whatever it found in it", () =>
+  it.effect.skipIf(process.platform !== "linux")("closes each file it opened, whatever it found in it", () =>
     Effect.gen(function*() {
       const openNow = () => fs.readdirSync("/proc/self/fd").length
       write("closed.txt", "needle\n")
@@ -136,7 +136,7 @@ describe("searchSmallSync", () => {
         for (const name of ["closed.txt", "closed-large.txt", "closed.bin"]) yield* small(name, literal)
       }
       expect(openNow()).toBe(before)
-    }).pipe(Effect.when(() => process.platform === "linux")))
+    }))
 
   it.effect("an entry that is no regular file is unreadable, named by its path in the directory", () =>
     Effect.gen(function*() {
