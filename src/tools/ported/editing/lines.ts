@@ -20,7 +20,8 @@ export const splitLines = (text: string): Array<Line> => {
   const lines: Array<Line> = []
   let start = 0
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", start)) {
-    const crlf = i > start && text.charCodeAt(i - 1) === 13
+    // at a line's start, i - 1 is the previous line's "\n" or before the text (NaN): never a CR
+    const crlf = text.charCodeAt(i - 1) === 13
     lines.push({ text: text.slice(start, crlf ? i - 1 : i), end: crlf ? "\r\n" : "\n" })
     start = i + 1
   }
@@ -40,7 +41,7 @@ export const eolOf = (text: string): Eol | undefined => {
   let lf = 0
   let crlf = 0
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
-    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++
+    if (text.charCodeAt(i - 1) === 13) crlf++ // NaN before the text
     else lf++
   }
   return lf + crlf === 0 ? undefined : crlf > lf ? "\r\n" : "\n"
@@ -69,21 +70,17 @@ export const spliceLines = (
   texts: ReadonlyArray<string>,
   eol: Eol
 ): Array<Line> => {
-  const added: Array<Line> = texts.map((text) => ({ text, end: eol }))
   const replacedEnd = to > from ? lines[to - 1]?.end : undefined
-  const lastAdded = added.length - 1
-  if (replacedEnd !== undefined && replacedEnd !== "" && lastAdded >= 0) {
-    // Stryker disable next-line StringLiteral: texts[lastAdded] always exists here (lastAdded indexes texts), so the fallback is never used
-    added[lastAdded] = { text: texts[lastAdded] ?? "", end: replacedEnd }
-  }
+  const lastNew = texts.length - 1
+  const added = texts.map((text, i): Line => ({ text, end: i === lastNew && replacedEnd !== undefined ? replacedEnd : eol }))
   const out = [...lines.slice(0, from), ...added, ...lines.slice(to)]
-  const noFinalNewline = lines.length > 0 && lines[lines.length - 1]?.end === ""
-  for (let i = 0; i < out.length; i++) {
-    const line = out[i]
-    if (line === undefined) continue
-    const last = i === out.length - 1
-    if (last && noFinalNewline && line.end !== "") out[i] = { text: line.text, end: "" }
-    else if (!last && line.end === "") out[i] = { text: line.text, end: eol }
-  }
-  return out
+  const noFinalNewline = lines.at(-1)?.end === ""
+  const lastOut = out.length - 1
+  return out.map((line, i) =>
+    i === lastOut
+      ? noFinalNewline ? { text: line.text, end: "" } : line
+      : line.end === ""
+      ? { text: line.text, end: eol }
+      : line
+  )
 }

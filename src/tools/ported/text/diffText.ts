@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { formatPatch, structuredPatch } from "diff"
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -38,7 +38,12 @@ const newlines = (text: string, from: number, to: number): number => {
   return n
 }
 
-/** Moves `start` (a line start) back by `lines` lines. */
+/**
+ * Moves `start` (a line start) back by `lines` lines. (Here and in `forwardLines` and
+ * `middleOf`, a bound checked before a `charCodeAt` or a line search is a shortcut: its `true`
+ * and off-by-one mutants are equivalent, as past either end charCodeAt is NaN and the search
+ * stays put; left unmarked, as a mark would also hide the killed `false`.)
+ */
 const backLines = (text: string, start: number, lines: number): number => {
   let s = start
   for (let k = 0; k < lines && s > 0; k++) s = lineStartAt(text, s - 1)
@@ -70,6 +75,7 @@ export const middleOf = (a: string, b: string, context: number) => {
   while (s < room && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++
   let endA = a.length - s
   const atLineStart = (t: string, i: number) => i === 0 || t.charCodeAt(i - 1) === 0x0a
+  // (`s > 0` as `true` is equivalent: with no shared end, a.indexOf finds no "\n" past a's end and adds s, 0)
   if (s > 0 && !(atLineStart(a, endA) && atLineStart(b, b.length - s))) {
     // the shared end is the same text in both: its first line break is at the same offset
     const nl = a.indexOf("\n", endA)
@@ -81,7 +87,11 @@ export const middleOf = (a: string, b: string, context: number) => {
   return { start, startLine: newlines(a, 0, start), endA, endB }
 }
 
-/** The lines of a part of a text: a last line without a line break counts, the empty "line" after a final one does not. */
+/**
+ * The lines of a part of a text: a last line without a line break counts, the empty "line" after
+ * a final one does not. (`part === ""` as `false` is equivalent where it is used: one side of a
+ * diff is empty only when the other is not, and the larger count is the one read.)
+ */
 const linesOf = (part: string): number => newlines(part, 0, part.length) + (part === "" || part.endsWith("\n") ? 0 : 1)
 
 /**
@@ -115,7 +125,7 @@ export const unifiedDiff = (a: string, b: string, context: number): Either.Eithe
     ...patch,
     hunks: patch.hunks.map((h) => ({ ...h, oldStart: h.oldStart + startLine, newStart: h.newStart + startLine }))
   }
-  const text = formatPatch(shifted, { includeIndex: false, includeUnderline: false, includeFileHeaders: true })
+  const text = formatPatch(shifted, FILE_HEADERS_ONLY)
   // Stryker disable next-line StringLiteral: formatPatch always ends its text with "\n", so endsWith("") is the same test
   return Either.right(text.endsWith("\n") ? text.slice(0, -1) : text)
 }

@@ -24,6 +24,8 @@ export interface TextStats {
 
 const UNICODE_SPACE = /\s/
 
+// (the `c > 0x7f` test is a shortcut: its `true` and `>=` mutants are equivalent, as /\s/ matches no
+// other ASCII code; left unmarked, as a mark would also hide the killed `false`)
 const isSpace = (c: number): boolean =>
   c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && UNICODE_SPACE.test(String.fromCharCode(c)))
 
@@ -55,7 +57,8 @@ export const textStats = (text: string): TextStats => {
   let inParagraph = false
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
-    if (isLowSurrogate(c) && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) continue
+    // the low half of a pair counts with its high half (before the text, charCodeAt is NaN)
+    if (isLowSurrogate(c) && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) continue
     characters++
     if (c === 0x0a || c === 0x0d) {
       if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
@@ -75,6 +78,7 @@ export const textStats = (text: string): TextStats => {
       continue
     }
     nonWhitespace++
+    // (its `true` mutant is equivalent: once a line has text, it is in a paragraph until a blank line)
     if (lineBlank) {
       lineBlank = false
       if (!inParagraph) {
@@ -90,9 +94,11 @@ export const textStats = (text: string): TextStats => {
       if (!isCloser(c)) openSentence = true
     } else if (openSentence) {
       let j = i + 1
+      // (its `j < n` is a shortcut: past the end charCodeAt is NaN, neither a terminator nor a closer)
       while (j < n && (isTerminator(text.charCodeAt(j)) || isCloser(text.charCodeAt(j)))) j++
       const next = text.charCodeAt(j)
-      // CJK terminators end a sentence even without a following space
+      // CJK terminators end a sentence even without a following space (`j >= n` as `false` is
+      // equivalent, the open sentence is counted after the loop; no terminator is U+3000)
       if (j >= n || isSpace(next) || c >= 0x3000) {
         sentences++
         openSentence = false
@@ -100,7 +106,7 @@ export const textStats = (text: string): TextStats => {
     }
   }
   if (openSentence) sentences++
-  const endsWithBreak = n > 0 && (text.charCodeAt(n - 1) === 0x0a || text.charCodeAt(n - 1) === 0x0d)
+  const endsWithBreak = text.charCodeAt(n - 1) === 0x0a || text.charCodeAt(n - 1) === 0x0d // NaN when empty
   const kinds = [lf > 0, crlf > 0, cr > 0].filter(Boolean).length
   return {
     characters,

@@ -213,6 +213,36 @@ describe("get_current_time", () => {
     }))
 })
 
+describe("get_current_time: the system's zone", () => {
+  // Node reads TZ again whenever it is assigned; the zone is put back whatever the test does
+  const withTz = <A, E, R>(tz: string, effect: Effect.Effect<A, E, R>) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        const before = process.env.TZ
+        process.env.TZ = tz
+        return before
+      }),
+      () => effect,
+      (before) =>
+        Effect.sync(() => {
+          if (before === undefined) delete process.env.TZ
+          else process.env.TZ = before
+        })
+    )
+
+  it.effect("without a timezone the system's zone is used, and UTC when the system's is unknown", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2024, 0, 1, 0, 15, 0, 0))
+      expect((yield* withTz("Asia/Tokyo", run("get_current_time", {}))).output).toBe(
+        "2024-01-01T09:15:00.000+09:00 (Monday, Asia/Tokyo, UTC+09:00)\nUTC: 2024-01-01T00:15:00.000Z"
+      )
+      // an unknown TZ leaves Intl without a zone to name
+      expect((yield* withTz("Nowhere/Atlantis", run("get_current_time", {}))).output).toBe(
+        "2024-01-01T00:15:00.000+00:00 (Monday, UTC, UTC+00:00)\nUTC: 2024-01-01T00:15:00.000Z"
+      )
+    }))
+})
+
 describe("get_current_time: offsets and suggestions", () => {
   const at = (timezone: string) =>
     Effect.gen(function*() {

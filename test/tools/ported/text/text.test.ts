@@ -48,7 +48,9 @@ describe("text_stats", () => {
       const started = performance.now()
       const r = yield* run("text_stats", { text })
       expect(String(r.output)).toContain(`words: ${6 * 1024 * 1024}`)
-      expect(performance.now() - started).toBeLessThan(5000)
+      // a pass that is not linear would take hours over 30 Mi; the bound tells the two apart with room
+      // for a loaded 2-core machine (the speed itself is not what this checks)
+      expect(performance.now() - started).toBeLessThan(20_000)
     }))
 })
 
