@@ -122,8 +122,8 @@ export const compileMatcher = (
 /** A matching line as shown: without its `\r`, and around the match when it is long. */
 const lineText = (line: string, matcher: Matcher): string => {
   const text = line.endsWith("\r") ? line.slice(0, -1) : line
-  // (its `<` mutant is equivalent, at exactly MATCH_LINE_CHARS `around` keeps the line whole too (the test saves a
-  // search); left unmarked, as a mark would also hide `>`, which searchMatch.test kills)
+  // (its `false` and `<` mutants are equivalent, `around` keeps a line of at most MATCH_LINE_CHARS whole too (the
+  // test saves a search); left unmarked, as a mark would also hide `>`, which searchMatch.test kills)
   return text.length <= MATCH_LINE_CHARS ? text : around(text, Math.max(0, matcher.next(text, 0)), MATCH_LINE_CHARS)
 }
 
