@@ -51,6 +51,11 @@ describe("strict export of single keywords", () => {
     })
   })
 
+  it("a union that is not a list (a server's malformed schema) is named in the description, not sent", () => {
+    expect(strictOf({ anyOf: { type: "string" }, description: "d" })).toEqual({ description: "d (anyOf: {\"type\":\"string\"})" })
+    expect(strictOf({ oneOf: "x" })).toEqual({ description: "(oneOf: \"x\")" })
+  })
+
   it("anyOf's members are converted too: an object in it is a closed strict object", () => {
     expect(strictOf({ anyOf: [{ type: "number" }, { type: "object", properties: { a: { type: "string" } } }] })).toEqual({
       anyOf: [
@@ -93,5 +98,10 @@ describe("Gemini export of single keywords", () => {
 
   it("a list of types is its first type that is not null, nullable when null is in it", () => {
     expect(geminiOf({ type: ["null", "number"] })).toEqual({ type: "NUMBER", nullable: true })
+  })
+
+  it("a type that is not a name (a server's malformed schema) is skipped, not a crash", () => {
+    expect(geminiOf({ type: [5, "integer"] })).toEqual({ type: "INTEGER" })
+    expect(geminiOf({ type: { name: "object" } })).toEqual({ type: "STRING" })
   })
 })
