@@ -133,10 +133,12 @@ const strictAny = (schema: unknown): unknown => {
       out.items = { anyOf: value.map(strictAny) }
       out.minItems = value.length
       out.maxItems = value.length
-    } else if (key === "items" || key === "anyOf" || key === "oneOf") {
-      const converted = Array.isArray(value) ? value.map(strictAny) : strictAny(value)
-      if (key === "items") out.items = converted
-      else out.anyOf = [...(Array.isArray(out.anyOf) ? out.anyOf : []), ...(Array.isArray(converted) ? converted : [])]
+    } else if (key === "items") {
+      out.items = strictAny(value)
+    } else if (key === "anyOf" || key === "oneOf") {
+      // a union that is not a list (a server's malformed schema) is named, as a keyword strict mode refuses
+      if (Array.isArray(value)) out.anyOf = [...(Array.isArray(out.anyOf) ? out.anyOf : []), ...value.map(strictAny)]
+      else notes.push(`${key}: ${JSON.stringify(value)}`)
     } else if (key === "format" && (typeof value !== "string" || !STRICT_FORMATS.has(value))) {
       notes.push(`format: ${JSON.stringify(value)}`)
     } else if (STRICT_KEYS.has(key)) {
@@ -169,18 +171,14 @@ const nullable = (schema: unknown): unknown => {
 /** An object in strict mode: every property required (optional ones nullable), no extra keys. */
 const strictObject = (schema: Record<string, unknown>): JsonSchema => {
   const properties = isRecord(schema.properties) ? schema.properties : {}
-  const required = new Set(Array.isArray(schema.required) ? schema.required : [])
+  const required = Array.isArray(schema.required) ? new Set<unknown>(schema.required) : new Set<unknown>()
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(properties)) {
     const strict = strictAny(value)
     out[key] = required.has(key) ? strict : nullable(strict)
   }
-  const rest: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (key !== "properties" && key !== "required" && key !== "additionalProperties" && key !== "type") {
-      rest[key] = value
-    }
-  }
+  // the object's own keywords are written below; the rest (its description, ...) are converted as any schema's
+  const { additionalProperties: _additional, properties: _properties, required: _required, type: _type, ...rest } = schema
   const extraKeys = isRecord(schema.additionalProperties)
     ? [`additionalProperties: ${JSON.stringify(schema.additionalProperties)}`]
     : []
