@@ -132,6 +132,8 @@ describe("locating the problem", () => {
     expect(positionOf("\udc00\udc00x", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
     // and so is one after a character below the high surrogates
     expect(positionOf("a\udc00x", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
+    // a lone high surrogate joins no character above the low surrogates
+    expect(positionOf("\ud800\ue000x", 2)).toEqual({ line: 1, column: 3, lineStart: 0 })
   })
 
   it("shows the line around the problem with a caret under it; control characters as spaces", () => {
@@ -148,6 +150,11 @@ describe("locating the problem", () => {
     const emoji = `[${"😀".repeat(40)} x]`
     const shown = excerptAt(emoji, emoji.length - 2, 0).split("\n")[0] ?? ""
     expect(shown.startsWith("  …😀")).toBe(true)
+    // and a character above the low surrogates where it starts is kept
+    const privateUse = `[${"1,".repeat(5)}\ue000${"2".repeat(59)}x]`
+    const at = privateUse.indexOf("x")
+    expect(excerptAt(privateUse, at, 0).split("\n")[0]).toBe(`  …${privateUse.slice(at - 60, at + 2)}`)
+    expect(privateUse.charAt(at - 60)).toBe("\ue000")
   })
 
   it("the error names line, column, what was expected and what was found", () => {
