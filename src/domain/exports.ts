@@ -220,11 +220,11 @@ const stripNulls = (schema: unknown, value: unknown): unknown => {
     })
   if (!isRecord(object) || !isRecord(object.properties)) return value
   const properties = object.properties
-  const required = Array.isArray(object.required) ? object.required : []
+  const required = object.required
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value)) {
     const prop = properties[key]
-    if (v === null && !required.includes(key) && !(isRecord(prop) && allowsNull(prop))) continue
+    if (v === null && !(Array.isArray(required) && required.includes(key)) && !(isRecord(prop) && allowsNull(prop))) continue
     out[key] = stripNulls(prop, v)
   }
   return out
