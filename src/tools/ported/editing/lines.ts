@@ -76,11 +76,8 @@ export const spliceLines = (
   const out = [...lines.slice(0, from), ...added, ...lines.slice(to)]
   const noFinalNewline = lines.at(-1)?.end === ""
   const lastOut = out.length - 1
-  return out.map((line, i) =>
-    i === lastOut
-      ? noFinalNewline ? { text: line.text, end: "" } : line
-      : line.end === ""
-      ? { text: line.text, end: eol }
-      : line
-  )
+  return out.map((line, i) => {
+    if (i === lastOut) return noFinalNewline ? { text: line.text, end: "" } : line
+    return line.end === "" ? { text: line.text, end: eol } : line
+  })
 }
