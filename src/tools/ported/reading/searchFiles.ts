@@ -128,6 +128,8 @@ export const makeSearchFiles = (maxFiles: number) =>
           ...(partial > 0
             ? [`(${plural(partial, "file was", "files were")} searched only in the first ${SEARCH_FILE_MAX_BYTES} bytes)`]
             : []),
+          // (no test reaches this note: files are opened relative to their directory's descriptor, so only a race
+          // (a file swapped between the walk and the read) makes one unreadable; searchOutput.test counts them)
           ...(unreadable > 0 ? [`(${plural(unreadable, "file", "files")} could not be read)`] : []),
           ...walkNotes(walked)
         ]

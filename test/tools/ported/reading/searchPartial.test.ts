@@ -44,6 +44,21 @@ describe("search_files on a file past its read cap", () => {
       ].join("\n"))
     }), 60_000)
 
+  it.effect("two files searched in part are counted in the plural", () =>
+    Effect.acquireUseRelease(
+      // a second name of the same file: a second file to the walk, without writing 64 MiB again
+      Effect.sync(() => Fs.linkSync(Path.join(fixture.ws, "huge.txt"), Path.join(fixture.ws, "huge2.txt"))),
+      () =>
+        Effect.gen(function*() {
+          expect(outputOf(yield* call(fixture.ws, "search_files", { pattern: "NEEDLE", glob: "huge*" }))).toBe([
+            "huge.txt:1: NEEDLE early",
+            "huge2.txt:1: NEEDLE early",
+            `(2 files were searched only in the first ${SEARCH_FILE_MAX_BYTES} bytes)`
+          ].join("\n"))
+        }),
+      () => Effect.sync(() => Fs.unlinkSync(Path.join(fixture.ws, "huge2.txt")))
+    ), 60_000)
+
   it.effect("files read whole get no note", () =>
     Effect.gen(function*() {
       expect(outputOf(yield* call(fixture.ws, "search_files", { pattern: "NEEDLE", glob: "small.txt" }))).toBe(
