@@ -67,8 +67,8 @@ const inZone = (now: number, zone: string): Local | undefined => {
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? ""
   // Stryker disable next-line Regex: equivalent, "GMT" is only ever at the start of a long offset name
   const name = get("timeZoneName").replace(/^GMT/, "")
-  // ECMA-402 writes a zero offset as plain "GMT"; Node 20's ICU writes "GMT+00:00", so here the
-  // fallback is not reached (hence the mark) and only where an ICU follows the standard
+  // an ICU may write a zero offset as plain "GMT" (CLDR's zero format); Node 20's writes "GMT+00:00",
+  // so with it the fallback is not reached (hence the mark)
   // Stryker disable next-line StringLiteral: not reached with this Node's ICU (see above)
   const offset = name || "+00:00"
   const resolved = format.resolvedOptions().timeZone
