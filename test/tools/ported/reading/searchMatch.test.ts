@@ -78,6 +78,8 @@ describe("searchRegion", () => {
     expect(hitsOf("abc\\sdef", "abc\ndef\nabc def\n", options)).toEqual([{ line: 3, text: "abc def" }])
     expect(hitsOf("c[^x]d", "abc\ndef\n", options)).toEqual([])
     expect(hitsOf("c\\nd", "abc\ndef\n", options)).toEqual([])
+    // also when the line is one character long (its break at index 1)
+    expect(hitsOf("c\\nd", "c\ndef\n", options)).toEqual([])
     expect(hitsOf("(?i)C\\s+D", "abC\n\nDef\nc d\n", options)).toEqual([{ line: 4, text: "c d" }])
     // the line of a match that runs on is still a hit when a shorter match fits in it
     expect(hitsOf("a\\s*", "xa\n\nb\n", options)).toEqual([{ line: 1, text: "xa" }])
