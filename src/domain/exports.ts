@@ -177,7 +177,7 @@ const strictObject = (schema: Record<string, unknown>): JsonSchema => {
     const strict = strictAny(value)
     out[key] = required.has(key) ? strict : nullable(strict)
   }
-  // the object's own keywords are written below; the rest (its description, ...) are converted as any schema's
+  // the object's own keywords are written below; the rest (its description, ...) are converted like every other schema's
   const { additionalProperties: _additional, properties: _properties, required: _required, type: _type, ...rest } = schema
   const extraKeys = isRecord(schema.additionalProperties)
     ? [`additionalProperties: ${JSON.stringify(schema.additionalProperties)}`]

@@ -11,6 +11,7 @@ import { ToolSystem, Workspace } from "../../../../src/index.js"
 import type { ExecuteOptions } from "../../../../src/index.js"
 import { gitTools } from "../../../../src/tools/ported/git/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+export { withEnv } from "../../../helpers/env.js"
 
 /** The environment of the fixture's own git commands: no system or user configuration. */
 const fixtureEnv = (): NodeJS.ProcessEnv => ({
@@ -64,26 +65,6 @@ export const runTool = (
     return yield* system.execute(name, args, options)
   }).pipe(
     Effect.provide(ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) }))
-  )
-
-/** Sets environment variables for the scope, restoring the previous values when it closes. */
-export const withEnv = (vars: Record<string, string | undefined>) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]))
-      for (const [k, v] of Object.entries(vars)) {
-        if (v === undefined) delete process.env[k]
-        else process.env[k] = v
-      }
-      return before
-    }),
-    (before) =>
-      Effect.sync(() => {
-        for (const [k, v] of Object.entries(before)) {
-          if (v === undefined) delete process.env[k]
-          else process.env[k] = v
-        }
-      })
   )
 
 /**

@@ -5,6 +5,7 @@ import * as Os from "node:os"
 import { isMainThread } from "node:worker_threads"
 import { evaluate, formatNumber } from "../../../../src/tools/ported/system/calculatorEngine.js"
 import { systemTools } from "../../../../src/tools/ported/system/index.js"
+import { withEnv } from "../../../helpers/env.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner } from "../data/harness.js"
 
@@ -215,21 +216,9 @@ describe("get_current_time", () => {
 })
 
 describe("get_current_time: the system's zone", () => {
-  // Node reads TZ again whenever it is assigned; the zone is put back whatever the test does
+  // Node reads TZ again whenever it is assigned; withEnv puts it back when the scope closes
   const withTz = <A, E, R>(tz: string, effect: Effect.Effect<A, E, R>) =>
-    Effect.acquireUseRelease(
-      Effect.sync(() => {
-        const before = process.env.TZ
-        process.env.TZ = tz
-        return before
-      }),
-      () => effect,
-      (before) =>
-        Effect.sync(() => {
-          if (before === undefined) delete process.env.TZ
-          else process.env.TZ = before
-        })
-    )
+    Effect.scoped(Effect.zipRight(withEnv({ TZ: tz }), effect))
 
   // a worker thread's TZ is its own copy, which Node does not apply to Intl: skipped there (StrykerJS
   // runs the tests in threads; `npm test` in forks)
