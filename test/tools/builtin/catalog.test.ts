@@ -9,6 +9,7 @@ import { AgentMode, ToolSystem, Workspace } from "../../../src/index.js"
 import { builtinTools } from "../../../src/tools/builtin/index.js"
 import { makeReadPdf, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { makeWebSearch, webSearch } from "../../../src/tools/builtin/webSearch.js"
+import { expectDescribedForTheModel } from "../../helpers/describedTools.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 type Flags = "ro" | "sw cf" | "cf"
@@ -39,15 +40,8 @@ describe("the builtins", () => {
     ).toEqual(CATALOG)
   })
 
-  it("describe themselves and every parameter", () => {
-    for (const tool of builtinTools) {
-      expect(tool.spec.description.length, tool.name).toBeGreaterThan(40)
-      const properties = tool.spec.parameters.properties
-      expect(typeof properties === "object" && properties !== null, tool.name).toBe(true)
-      for (const [name, schema] of Object.entries(properties as Record<string, { readonly description?: unknown }>)) {
-        expect(typeof schema.description === "string" && schema.description.length > 10, `${tool.name}.${name}`).toBe(true)
-      }
-    }
+  it("describe themselves and every parameter, in their own words", () => {
+    expectDescribedForTheModel(builtinTools, 10)
   })
 
   it("the builders with their defaults make the catalog's tools", () => {

@@ -11,6 +11,7 @@ import { makeRegexExtract } from "../../../src/tools/ported/text/regexExtract.js
 import { makeDownloadFile } from "../../../src/tools/ported/web/downloadFile.js"
 import { makeFetchUrl } from "../../../src/tools/ported/web/fetchUrl.js"
 import { makeHttpRequest } from "../../../src/tools/ported/web/httpRequest.js"
+import { expectDescribedForTheModel } from "../../helpers/describedTools.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 type Flags = "ro" | "sw" | "cf" | "sw cf" | "-"
@@ -87,15 +88,8 @@ describe("the ported tools", () => {
     for (const tool of portedTools) expect(tool.tags).toContain("ported")
   })
 
-  it("every parameter of every tool is described for the model", () => {
-    for (const tool of portedTools) {
-      expect(tool.spec.description.length, tool.name).toBeGreaterThan(40)
-      const properties = Object.entries(tool.spec.parameters.properties ?? {})
-      for (const [name, schema] of properties) {
-        expect(typeof schema === "object" && typeof schema.description === "string" && schema.description.length > 5, `${tool.name}.${name}`)
-          .toBe(true)
-      }
-    }
+  it("every parameter of every tool is described for the model, in the tool's own words", () => {
+    expectDescribedForTheModel(portedTools, 5)
   })
 
   it("a tool built by its factory (as tests build them, with a short deadline) is the shipped tool but for that option", () => {
