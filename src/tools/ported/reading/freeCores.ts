@@ -75,34 +75,38 @@ export const makeFreeCores = (source: CpuSource): () => number => {
   }
 }
 
-/** Tasks of other processes running now: the least of three looks at `/proc/loadavg`, else the load average. */
-const othersNow = (): number => {
+/**
+ * Tasks of other processes running now: the least of three looks at `readLoadavg`'s text (Linux's
+ * `/proc/loadavg`), else `loadAverage` (where that cannot be read or says nothing).
+ */
+export const othersNowFrom = (readLoadavg: () => string, loadAverage: () => number): number => {
   let least: number | undefined
   try {
     for (let look = 0; look < 3; look++) {
-      const others = othersRunningIn(readFileSync("/proc/loadavg", "latin1"))
+      const others = othersRunningIn(readLoadavg())
       if (others !== undefined) least = least === undefined ? others : Math.min(least, others)
     }
   } catch {
     // not Linux: the load average below
   }
-  return least ?? loadavg()[0] ?? 0
+  return least ?? loadAverage()
 }
 
-/** The machine as Node sees it. */
-const machine: CpuSource = {
+/** The machine as Node sees it: every core's busy time from `os.cpus()`, this process's from `process.cpuUsage()`. */
+export const machineCpu: CpuSource = {
   cores: availableParallelism,
   now: () => performance.now(),
   read: () => {
     const own = process.cpuUsage()
     return {
       at: performance.now(),
+      // (`- times.irq` for `+ times.irq` is equivalent where the tests run: Linux VMs report no interrupt time)
       busyMs: cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0),
       ownMs: (own.user + own.system) / 1000
     }
   },
-  othersNow
+  othersNow: () => othersNowFrom(() => readFileSync("/proc/loadavg", "latin1"), () => loadavg()[0] ?? 0)
 }
 
 /** The cores other processes leave free now (see `makeFreeCores`), on this machine. */
-export const freeCores: () => number = makeFreeCores(machine)
+export const freeCores: () => number = makeFreeCores(machineCpu)

@@ -5,17 +5,22 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
-import { availableParallelism, cpus } from "node:os"
+import { closeSync, openSync, readSync } from "node:fs"
+import { availableParallelism, cpus, loadavg } from "node:os"
 import {
   type CpuReading,
   freeBetween,
   freeCores,
+  machineCpu,
   makeFreeCores,
   MAX_WINDOW_MS,
   MIN_WINDOW_MS,
+  othersNowFrom,
   othersRunningIn
 } from "../../../../src/tools/ported/reading/freeCores.js"
 
+/** Every core's time not idle (user, nice, system, interrupts), summed as the kernel reports it now. */
+const coresBusyMs = () => cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Keeps this thread busy for `ms`. */
 const spin = (ms: number) => {
@@ -28,15 +33,14 @@ const spin = (ms: number) => {
 describe.skipIf(process.platform !== "linux")("freeCores", () => {
   it("does not count this process's own work, and answers calls close together alike", async () => {
     // the machine's busy time over the same window, as this test sees it (other test files may run meanwhile)
-    const busyMs = () => cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0)
-    const busyBefore = busyMs()
+    const busyBefore = coresBusyMs()
     const ownBefore = process.cpuUsage()
     const start = performance.now()
     freeCores()
     await sleep(MIN_WINDOW_MS)
     spin(600)
     const elapsed = performance.now() - start
-    const notBusy = availableParallelism() - (busyMs() - busyBefore) / elapsed
+    const notBusy = availableParallelism() - (coresBusyMs() - busyBefore) / elapsed
     const own = process.cpuUsage(ownBefore)
     // the share of a core this process had: about three quarters of one on a quiet machine,
     // less when other processes load it (the spin is timed by the clock, not by its CPU)
@@ -60,6 +64,85 @@ describe.skipIf(process.platform !== "linux")("freeCores", () => {
       hog.kill("SIGKILL")
     }
   }, 10_000)
+})
+
+describe.skipIf(process.platform !== "linux")("machineCpu", () => {
+
+  it("counts system time, as this process's own and as the machine's", () => {
+    // reading /dev/zero a MiB at a time: CPU time spent mostly in the kernel
+    const zero = openSync("/dev/zero", "r")
+    const buffer = Buffer.alloc(1 << 20)
+    try {
+      const before = machineCpu.read()
+      const usage = process.cpuUsage()
+      const end = performance.now() + 300
+      while (performance.now() < end) readSync(zero, buffer)
+      const spent = process.cpuUsage(usage)
+      const coresBefore = coresBusyMs()
+      const after = machineCpu.read()
+      // busy is what `CpuReading` says: user, nice, system and interrupt time, every core's
+      expect(after.busyMs).toBeGreaterThanOrEqual(coresBefore)
+      expect(after.busyMs).toBeLessThanOrEqual(coresBusyMs())
+      const spentMs = (spent.user + spent.system) / 1000
+      expect(spent.system).toBeGreaterThan(spent.user)
+      // both readings of this process's time frame the spin
+      expect(after.ownMs - before.ownMs).toBeGreaterThanOrEqual(spentMs)
+      // every core's busy time holds this process's (the kernel's counters tick in 10 ms)
+      expect(after.busyMs - before.busyMs).toBeGreaterThan(spentMs * 0.8)
+    } finally {
+      closeSync(zero)
+    }
+  })
+
+  it("counts the work of another process at a lower priority (nice) as busy", async () => {
+    const before = machineCpu.read()
+    // any niceness above 0 counts as nice time; 1 still gets a fair share of a loaded machine.
+    // The child spins for 200 ms of its own CPU time, however long a loaded machine takes to give it
+    const niced = spawn("nice", ["-n", "1", process.execPath, "-e", [
+      "while (process.cpuUsage().user < 200_000) {}",
+      "const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000))"
+    ].join("\n")], { stdio: ["ignore", "pipe", "inherit"] })
+    let output = ""
+    niced.stdout.on("data", (chunk: Buffer) => output += chunk.toString())
+    const code = await new Promise((resolve) => niced.on("close", resolve))
+    const after = machineCpu.read()
+    expect(code).toBe(0)
+    const nicedMs = Number(output)
+    expect(nicedMs).toBeGreaterThanOrEqual(200)
+    // what other processes used: the niced one's time at least
+    expect((after.busyMs - before.busyMs) - (after.ownMs - before.ownMs)).toBeGreaterThan(nicedMs * 0.8)
+  }, 30_000)
+
+  it("looks at the tasks running now in /proc/loadavg: a whole number, not the load average", () => {
+    const average = loadavg()[0] ?? 0
+    const others = machineCpu.othersNow()
+    expect(others).toBeGreaterThanOrEqual(0)
+    // a load average that happens to be whole could not tell the two apart
+    if (!Number.isInteger(average) || !Number.isInteger(loadavg()[0])) expect(Number.isInteger(others), String(others)).toBe(true)
+  })
+})
+
+describe("othersNowFrom", () => {
+  const loadavgText = (running: number) => `0.50 0.40 0.30 ${running}/200 4242\n`
+
+  it("takes the least of three looks (one alone often catches a passing task)", () => {
+    for (const looks of [[5, 2, 4], [2, 5, 4], [5, 4, 2]]) {
+      let read = 0
+      const others = othersNowFrom(() => loadavgText(looks[read++ % 3] ?? 0), () => 0.5)
+      expect(others, String(looks)).toBe(1)
+      expect(read).toBe(3)
+    }
+  })
+
+  it("uses the load average when the text says nothing or cannot be read", () => {
+    expect(othersNowFrom(() => "", () => 1.25)).toBe(1.25)
+    expect(othersNowFrom(() => {
+      throw new Error("ENOENT: no /proc here")
+    }, () => 0.75)).toBe(0.75)
+    // a look that says nothing does not hide one that does
+    let read = 0
+    expect(othersNowFrom(() => read++ === 1 ? loadavgText(3) : "", () => 0.5)).toBe(2)
+  })
 })
 
 describe("freeBetween", () => {
