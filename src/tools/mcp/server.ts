@@ -111,9 +111,10 @@ export const makeMcpServer = (
     )
 
     /** Asks the client; `true` only for an explicit yes. */
-    const ask = (name: string, args: unknown): Effect.Effect<boolean> => {
+    const ask = (name: string, args: Readonly<Record<string, unknown>>): Effect.Effect<boolean> => {
       if (server.getClientCapabilities()?.elicitation?.form === undefined) return Effect.succeed(false)
-      const shown = (JSON.stringify(args) ?? "{}").slice(0, MAX_QUESTION_ARGS)
+      // (arguments are an object parsed from JSON: their text is never undefined)
+      const shown = JSON.stringify(args).slice(0, MAX_QUESTION_ARGS)
       return Effect.tryPromise((signal) =>
         server.elicitInput(
           {
@@ -158,7 +159,7 @@ export const makeMcpServer = (
         }
       })
 
-    const callTool = (name: string, args: unknown): Effect.Effect<CallToolResult> =>
+    const callTool = (name: string, args: Readonly<Record<string, unknown>>): Effect.Effect<CallToolResult> =>
       Effect.flatMap(run(name, args, confirmation === "auto"), ({ reply, result }) => {
         if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask") return Effect.succeed(reply)
         return Effect.flatMap(

@@ -13,6 +13,7 @@ import { Effect, Fiber, Schema } from "effect"
 import { Tool, ToolSystem, Workspace, WorkspacePath } from "../../../src/index.js"
 import { type McpConfirmation, serveMcp } from "../../../src/tools/mcp/server.js"
 import { resultText as text } from "../../../src/tools/mcp/proxy.js"
+import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { makeDeleteThing } from "./helpers.js"
 
@@ -48,7 +49,39 @@ const oddName = Tool.make("odd__name-x", {
   handler: () => Effect.succeed("odd")
 })
 
+// names that are separators at the ends, or only separators
+const edgeName = Tool.make("_edge_name_", {
+  description: "A name led and ended by separators",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  tags: ["numbers"],
+  handler: () => Effect.succeed("edge")
+})
+
+const separators = Tool.make("__", {
+  description: "A name of separators only",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  tags: ["numbers"],
+  handler: () => Effect.succeed("separators")
+})
+
+const nothing = Tool.make("nothing", {
+  description: "Succeeds with no output",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  tags: ["numbers"],
+  handler: () => Effect.void
+})
+
 const { deletions, tool: deleteThing } = makeDeleteThing()
+
+const saveNote = Tool.make("save_note", {
+  description: "Keeps a note (needs confirmation)",
+  parameters: Schema.Struct({ note: Schema.String }),
+  requiresConfirmation: true,
+  handler: ({ note }) => Effect.succeed(`kept ${note.length} characters`)
+})
 
 /**
  * A client connected to a server with `confirmation`; `answer` (when given) makes it a client
@@ -56,13 +89,15 @@ const { deletions, tool: deleteThing } = makeDeleteThing()
  */
 const served = (
   confirmation: McpConfirmation | undefined,
-  answer?: (question: string) => boolean | { readonly action: "accept"; readonly content: { readonly confirm: boolean } }
+  answer?: (
+    question: string
+  ) => boolean | { readonly action: "accept" | "decline" | "cancel"; readonly content: { readonly confirm: boolean } }
 ) =>
   Effect.gen(function*() {
     const ws = yield* tempDir("mcp-confirm-")
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     yield* serveMcp(serverSide, confirmation === undefined ? {} : { confirmation }).pipe(
-      Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [stats, deleteThing], workspace: Workspace.layerFixed(ws) })),
+      Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [stats, deleteThing, saveNote], workspace: Workspace.layerFixed(ws) })),
       Effect.forkScoped
     )
     const asked: Array<string> = []
@@ -88,11 +123,14 @@ describe("serveMcp: a call that needs confirmation", () => {
     Effect.gen(function*() {
       const { asked, call, client, schemas } = yield* served(
         undefined,
-        // yes to id 1; an accepted form with the box not ticked for id 3; no to the rest
+        // yes to id 1 (and to the note); an accepted form with the box not ticked for id 3;
+        // a decline that ticks the box anyway for id 4; no to the rest
         (question) =>
           question.includes("\"id\":3")
             ? { action: "accept", content: { confirm: false } }
-            : question.includes("\"id\":1")
+            : question.includes("\"id\":4")
+            ? { action: "decline", content: { confirm: true } }
+            : question.includes("\"id\":1") || question.includes("save_note")
       )
       // the server's default name and version
       expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: "0.1.0" })
@@ -106,25 +144,35 @@ describe("serveMcp: a call that needs confirmation", () => {
       // accepted, but without the box ticked: no
       const unticked = yield* call("delete_thing", { id: 3 })
       expect(text(unticked)).toMatch(/^CONFIRMATION_REQUIRED: /)
+      // declined, whatever else the answer holds: no
+      const declined = yield* call("delete_thing", { id: 4 })
+      expect(text(declined)).toMatch(/^CONFIRMATION_REQUIRED: /)
       expect(deletions()).toBe(before + 1)
-      expect(asked).toEqual([1, 2, 3].map((id) => `Run the tool "delete_thing" with {"id":${id}}?`))
+      expect(asked).toEqual([1, 2, 3, 4].map((id) => `Run the tool "delete_thing" with {"id":${id}}?`))
+      // long arguments are shown cut to their first 500 characters
+      const long = yield* call("save_note", { note: "x".repeat(5000) })
+      expect(text(long)).toBe("kept 5000 characters")
+      expect(asked[4]).toBe(`Run the tool "save_note" with ${`{"note":"${"x".repeat(5000)}"}`.slice(0, 500)}?`)
+      asked.pop()
       // each question asks for one yes/no field
       const question = {
         type: "object",
         properties: { confirm: { type: "boolean", title: "Run it", description: `Run "delete_thing" now` } },
         required: ["confirm"]
       }
-      expect(schemas).toEqual([question, question, question])
+      expect(schemas.slice(0, 4)).toEqual([question, question, question, question])
       // a call that needs no confirmation asks nothing
       expect(text(yield* call("stats", { n: 1 }))).toContain("\"double\": 2")
-      expect(asked).toHaveLength(3)
+      expect(asked).toHaveLength(4)
     }))
 
   it.scopedLive("is refused for a client without elicitation, unless confirmation is auto; refuse never asks", () =>
     Effect.gen(function*() {
       const before = deletions()
-      const plain = yield* served("ask")
-      expect(text(yield* plain.call("delete_thing", { id: 3 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
+      // refused without a question: nothing failed, so nothing is logged (the server logs where it was started)
+      const [refused, lines] = yield* recordingLogsWith(() => Effect.flatMap(served("ask"), (plain) => plain.call("delete_thing", { id: 3 })))
+      expect(text(refused)).toMatch(/^CONFIRMATION_REQUIRED: /)
+      expect(lines.map(textOf)).toEqual([])
       const auto = yield* served("auto", () => false)
       expect(text(yield* auto.call("delete_thing", { id: 4 }))).toBe(`deleted 4 (${before + 1})`)
       expect(auto.asked).toEqual([])
@@ -142,17 +190,22 @@ describe("serveMcp", () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
       const serving = yield* serveMcp(serverSide, { tags: ["numbers", "paths"], name: "in-process" }).pipe(
         Effect.provide(
-          ToolSystem.layerNode({ builtins: false, tools: [stats, escape, pathArg, oddName, deleteThing], workspace: Workspace.layerFixed(ws) })
+          ToolSystem.layerNode({ builtins: false, tools: [stats, escape, pathArg, oddName, edgeName, separators, nothing, deleteThing], workspace: Workspace.layerFixed(ws) })
         ),
         Effect.fork
       )
       const client = new Client({ name: "c", version: "1.0.0" })
       yield* Effect.promise(() => client.connect(clientSide))
       expect(client.getServerVersion()?.name).toBe("in-process")
+      // no bridge: no list of tools that changes
+      expect(client.getServerCapabilities()?.tools).toEqual({})
       const { tools } = yield* Effect.promise(() => client.listTools())
       // only the tools of those tags (not delete_thing), each with a title made of its name, also among its annotations
       expect(tools.map((t) => [t.name, t.title, t.annotations?.title])).toEqual([
+        ["__", "__", "__"],
+        ["_edge_name_", "Edge name", "Edge name"],
         ["escape", "Escape", "Escape"],
+        ["nothing", "Nothing", "Nothing"],
         ["odd__name-x", "Odd name x", "Odd name x"],
         ["path_arg", "Path arg", "Path arg"],
         ["stats", "Stats", "Stats"]
@@ -160,6 +213,9 @@ describe("serveMcp", () => {
       expect(tools.find((t) => t.name === "stats")?.annotations?.readOnlyHint).toBe(true)
       const r = yield* Effect.promise(() => client.callTool({ name: "stats", arguments: { n: 21 } }))
       expect(JSON.parse(text(r))).toEqual({ n: 21, double: 42 })
+      // no output: an empty text
+      const empty = yield* Effect.promise(() => client.callTool({ name: "nothing", arguments: {} }))
+      expect(empty).toEqual({ content: [{ type: "text", text: "" }] })
       // an escape raised by a handler, and one in an argument: error results, no crash
       const died = yield* Effect.promise(() => client.callTool({ name: "escape", arguments: {} }))
       expect(died.isError).toBe(true)

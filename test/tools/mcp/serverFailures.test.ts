@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import { type ElicitResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, Exit, Fiber, Layer, LogLevel, Schema } from "effect"
 import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
 import { resultText as text } from "../../../src/tools/mcp/proxy.js"
@@ -53,8 +53,11 @@ const dyingSystem = (ws: string) =>
     }))
   ).pipe(Layer.provideMerge(ToolSystem.layerNode({ builtins: false, tools: [deleteThing, echo, forever, quitter], workspace: Workspace.layerFixed(ws) })))
 
+/** How a client answers a confirmation question. */
+type Elicit = (request: unknown, extra: { readonly signal: AbortSignal }) => Promise<ElicitResult>
+
 /** A client on the in-memory pair's client side; `elicit` (when given) answers its questions. */
-const connect = (clientSide: Transport, elicit?: () => Promise<never>) =>
+const connect = (clientSide: Transport, elicit?: Elicit) =>
   Effect.gen(function*() {
     const client = new Client({ name: "c", version: "1.0.0" }, { capabilities: elicit === undefined ? {} : { elicitation: { form: {} } } })
     if (elicit !== undefined) client.setRequestHandler(ElicitRequestSchema, elicit)
@@ -64,7 +67,7 @@ const connect = (clientSide: Transport, elicit?: () => Promise<never>) =>
   })
 
 /** `dyingSystem` served on an in-memory pair for the scope, and a client of it (see `connect`). */
-const served = (ws: string, elicit?: () => Promise<never>) =>
+const served = (ws: string, elicit?: Elicit) =>
   Effect.gen(function*() {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     yield* serveMcp(serverSide).pipe(Effect.provide(dyingSystem(ws)), Effect.forkScoped)
@@ -131,6 +134,40 @@ describe("serveMcp when something fails", () => {
       expect(lines.filter((line) => line.level === LogLevel.Error).map(textOf)).toEqual([])
     }))
 
+  it.scopedLive("a call the client cancels while its confirmation question is open: the question is withdrawn, nothing runs", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-fail-")
+      const before = deletions()
+      let withdrawn = false
+      const [after, lines] = yield* recordingLogsWith(() =>
+        Effect.gen(function*() {
+          // a client that says no to the first question (the SDK's client cannot cancel the request
+          // numbered 0), and never answers the next, until it is cancelled
+          let questions = 0
+          const { call, client } = yield* served(ws, (_request, extra) =>
+            questions++ === 0
+              ? Promise.resolve({ action: "decline" })
+              : new Promise<never>((_, reject) =>
+                extra.signal.addEventListener("abort", () => {
+                  withdrawn = true
+                  reject(new Error("withdrawn"))
+                })
+              ))
+          expect(text(yield* call("delete_thing", { id: 8 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
+          const controller = new AbortController()
+          const cancelled = client.callTool({ name: "delete_thing", arguments: { id: 9 } }, undefined, { signal: controller.signal })
+          yield* Effect.sleep("100 millis")
+          controller.abort("never mind")
+          yield* Effect.promise(() => cancelled.then(() => "answered", () => "rejected"))
+          expect(yield* eventually(() => withdrawn)).toBe(true)
+          return yield* call("echo", { text: "next" })
+        })
+      )
+      expect(deletions()).toBe(before)
+      expect(text(after)).toBe("next")
+      expect(lines.filter((line) => line.level === LogLevel.Error).map(textOf)).toEqual([])
+    }))
+
   it.scopedLive("a call whose handler interrupts itself is answered with an error, not logged as died", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-fail-")
@@ -157,6 +194,13 @@ describe("serveMcp when something fails", () => {
       }
       const exit = yield* Effect.exit(serveMcp(broken).pipe(Effect.provide(dyingSystem(ws))))
       expect(exit).toStrictEqual(Exit.fail(new McpServeError({ reason: "the port is taken" })))
+      // a caller can catch it by its tag
+      const caught = yield* serveMcp(broken).pipe(
+        Effect.provide(dyingSystem(ws)),
+        Effect.as("served"),
+        Effect.catchTag("McpServeError", (error) => Effect.succeed(`caught: ${error.reason}`))
+      )
+      expect(caught).toBe("caught: the port is taken")
       if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain("Cannot serve MCP: the port is taken")
     }))
 
