@@ -186,10 +186,10 @@ describe("the packed package", { timeout: 240_000 }, () => {
     expect(JSON.parse(fetched.stdout).error).toContain("localhost resolves to")
   })
 
-  it("an ESM script imports the package (and its /mcp and /effect-ai entries) and runs calls with Effect.runPromise", async () => {
+  it("an ESM script imports the package (and its /mcp and /effect-ai entries) and runs calls with Effect.runPromise; the Redis limiter without its optional peers says what it needs", async () => {
     const script = `
 import { Effect } from "effect"
-import { ToolSystem, Workspace } from "effect-tool-system"
+import { RateLimiter, ToolSystem, Workspace } from "effect-tool-system"
 import { parseMcpConfig } from "effect-tool-system/mcp"
 import { toEffectAiToolkit } from "effect-tool-system/effect-ai"
 
@@ -202,12 +202,16 @@ const program = Effect.gen(function*() {
 })
 const layer = ToolSystem.layerNode({ workspace: Workspace.layerFixed(process.argv[2]) })
 const subpaths = typeof parseMcpConfig === "function" && typeof toEffectAiToolkit === "function"
-console.log(JSON.stringify({ ...await Effect.runPromise(Effect.provide(program, layer)), subpaths }))
+// the Redis limiter's optional peers are not installed here
+const redis = await Effect.runPromise(Effect.provide(RateLimiter, RateLimiter.layerRedis())).then(() => "built", String)
+console.log(JSON.stringify({ ...await Effect.runPromise(Effect.provide(program, layer)), subpaths, redis }))
 `
     fs.writeFileSync(path.join(app, "script.mjs"), script)
     const r = await ok(process.execPath, ["script.mjs", ws], app)
-    const { js, pdf, read, subpaths } = JSON.parse(r.stdout)
+    const { js, pdf, read, redis, subpaths } = JSON.parse(r.stdout)
     expect(subpaths).toBe(true)
+    // without ioredis and @effect/experimental (optional peers), the Redis limiter says what it needs
+    expect(redis).toContain("RateLimiter.layerRedis needs the packages ioredis@5 and @effect/experimental")
     expect(read).toMatchObject({ success: true, tool: "read_file" })
     expect(js).toMatchObject({ success: true, output: { result: "42" } })
     expect(pdf).toMatchObject({ success: true })

@@ -100,7 +100,7 @@ export const machineCpu: CpuSource = {
     const own = process.cpuUsage()
     return {
       at: performance.now(),
-      // (`- times.irq` for `+ times.irq` is equivalent where the tests run: Linux VMs report no interrupt time)
+      // (`- times.irq` for `+ times.irq` survives where `os.cpus()` reports no interrupt time: 0 on the machine these tests were written on)
       busyMs: cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0),
       ownMs: (own.user + own.system) / 1000
     }
