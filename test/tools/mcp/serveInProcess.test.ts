@@ -41,38 +41,21 @@ const pathArg = Tool.make("path_arg", {
   handler: ({ file }) => Effect.succeed(file)
 })
 
-const oddName = Tool.make("odd__name-x", {
-  description: "A name with a run of separators",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  tags: ["numbers"],
-  handler: () => Effect.succeed("odd")
-})
+/** A read-only tool of the "numbers" tag, without parameters, that succeeds with `output`. */
+const constant = (name: string, description: string, output: string | undefined) =>
+  Tool.make(name, {
+    description,
+    parameters: Schema.Struct({}),
+    readOnly: true,
+    tags: ["numbers"],
+    handler: () => Effect.succeed(output)
+  })
 
+const oddName = constant("odd__name-x", "A name with a run of separators", "odd")
 // names that are separators at the ends, or only separators
-const edgeName = Tool.make("_edge_name_", {
-  description: "A name led and ended by separators",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  tags: ["numbers"],
-  handler: () => Effect.succeed("edge")
-})
-
-const separators = Tool.make("__", {
-  description: "A name of separators only",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  tags: ["numbers"],
-  handler: () => Effect.succeed("separators")
-})
-
-const nothing = Tool.make("nothing", {
-  description: "Succeeds with no output",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  tags: ["numbers"],
-  handler: () => Effect.void
-})
+const edgeName = constant("_edge_name_", "A name led and ended by separators", "edge")
+const separators = constant("__", "A name of separators only", "separators")
+const nothing = constant("nothing", "Succeeds with no output", undefined)
 
 const { deletions, tool: deleteThing } = makeDeleteThing()
 
