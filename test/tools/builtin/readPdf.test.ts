@@ -354,4 +354,22 @@ describe("read_pdf", () => {
       expect(r.error).toBe("Tool \"read_pdf\" exceeded its memory limit of 128 MB")
       expect((yield* pool.stats).busy).toBe(0)
     })), 60_000)
+
+  it.live("two reads at once may each take their memory limit: the process grows past one limit before they end", () =>
+    withPool((pool) => Effect.gen(function*() {
+      yield* call({ filepath: "three.pdf" }, undefined, pool) // the worker script is ready before the bombs start
+      const capped = makeReadPdf({ memoryLimitMb: 128 })
+      const before = process.memoryUsage.rss()
+      let grown = 0
+      const sampler = setInterval(() => (grown = Math.max(grown, process.memoryUsage.rss() - before)), 5)
+      const results = yield* Effect.all([call({ filepath: "bomb.pdf" }, capped, pool), call({ filepath: "bomb.pdf" }, capped, pool)], {
+        concurrency: "unbounded"
+      }).pipe(Effect.ensuring(Effect.sync(() => clearInterval(sampler))))
+      expect(results.map((r) => r.errorCode)).toEqual(["MEMORY_LIMIT", "MEMORY_LIMIT"])
+      // the watchdog allows the limit per busy worker, so neither read is ended before the process has grown by
+      // 2 × 128 MB (seen: 268 to 334 MB); were one limit shared by both, they would end near one limit plus the time
+      // terminating takes (seen: 195 to 212 MB)
+      expect(grown / (1024 * 1024)).toBeGreaterThan(1.9 * 128)
+      expect((yield* pool.stats).busy).toBe(0)
+    })), 60_000)
 })
