@@ -4,10 +4,16 @@
  * the one Effect writes for its filter ("a string at least 1 character(s) long", "a number
  * between 1 and 500", "an integer"), which says nothing about what the parameter is for. Effect
  * writes those in lower case, and every description of ours starts with a capital, a digit or a
- * quote, so one that starts in lower case is not the tool's own.
+ * quote, so one that starts in lower case is not the tool's own. Likewise a path parameter whose
+ * own annotation is lost shows `WorkspacePath`'s description, which says only that it is a path.
  */
 import { expect } from "@effect/vitest"
-import type { ToolSpec } from "../../src/index.js"
+import * as Option from "effect/Option"
+import * as SchemaAST from "effect/SchemaAST"
+import { type ToolSpec, WorkspacePath } from "../../src/index.js"
+
+/** What every path parameter would say without a description of its own. */
+const PATH_DESCRIPTION = Option.getOrThrow(SchemaAST.getDescriptionAnnotation(WorkspacePath.ast))
 
 interface Described {
   readonly name: string
@@ -27,6 +33,7 @@ export const expectDescribedForTheModel = (tools: ReadonlyArray<Described>, minL
         : ""
       expect(description.length, `${tool.name}.${name}`).toBeGreaterThan(minLength)
       expect(description, `${tool.name}.${name}: Effect's description for the schema, not the tool's`).toMatch(/^[^a-z]/)
+      expect(description, `${tool.name}.${name}: WorkspacePath's description, not the tool's`).not.toBe(PATH_DESCRIPTION)
     }
   }
 }

@@ -65,6 +65,23 @@ describe("search_files", () => {
       expect(outputOf(yield* search({ pattern: "(x" }))).toBe("No matches for \"(x\" in the workspace.")
     }))
 
+  it.effect("the glob's description shows both forms, and its examples do what it says", () =>
+    Effect.gen(function*() {
+      const properties = searchFiles.spec.parameters.properties
+      const glob: unknown = typeof properties === "object" && properties !== null ? Reflect.get(properties, "glob") : undefined
+      const description = typeof glob === "object" && glob !== null ? String(Reflect.get(glob, "description")) : ""
+      const quoted = [...description.matchAll(/"([^"]+)"/g)].map((match) => match[1])
+      expect(quoted).toEqual(["*.ts", "/", "src/**/*.ts"])
+      // a name glob matches at any depth; one with a "/" is matched against the path below the directory
+      const both = "src/a.ts:2: const needle = 2\nsrc/deep/c.ts:2: needle at line 2"
+      expect(outputOf(yield* search({ pattern: "needle", glob: "*.ts" }))).toBe(both)
+      expect(outputOf(yield* search({ pattern: "needle", glob: "src/**/*.ts" }))).toBe(both)
+      expect(outputOf(yield* search({ pattern: "needle", glob: "deep/*.ts", directory: "src" }))).toBe("src/deep/c.ts:2: needle at line 2")
+      expect(outputOf(yield* search({ pattern: "needle", glob: "deep/*.ts" }))).toBe(
+        "No matches for \"needle\" in the workspace (files matching \"deep/*.ts\")."
+      )
+    }))
+
   it.effect("no match, an empty file, a bad regex, a bad glob", () =>
     Effect.gen(function*() {
       expect(outputOf(yield* search({ pattern: "zzz" }))).toBe("No matches for \"zzz\" in the workspace.")
