@@ -129,7 +129,6 @@ const takeThread = (): Thread => {
   })
   const thread: Thread = { worker, port: port1, timer: undefined }
   // a worker that stops while idle leaves the pool (a search's own listeners see what happens during it)
-  // (not reached by a test: none can end an idle worker from outside the pool)
   worker.on("error", () => drop(thread))
   worker.once("exit", () => drop(thread))
   return thread
@@ -196,6 +195,8 @@ export const startSearchWorkers = (
         const stop = (from: Running) => {
           from.alive = false
           // answers already sent are still delivered first
+          // (its emptied loop survives searchWorkerStops.test: for an answer to wait in the port when the exit is seen,
+          // the exit event must come before the port's message event, and a test could only wait and hope for that order)
           for (let m = receiveMessageOnPort(from.thread.port); m !== undefined; m = receiveMessageOnPort(from.thread.port)) {
             take(from, m.message)
           }
