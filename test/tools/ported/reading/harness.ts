@@ -11,6 +11,10 @@ import type { ToolExecutionResult } from "../../../../src/index.js"
 import { readingTools } from "../../../../src/tools/ported/reading/index.js"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
 import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
+import { startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { childOf } from "../../../../src/tools/shared/safeFsNode.js"
+import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
+import { closeSync, openDirectorySync } from "../../../../src/tools/shared/safeFsSync.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
 /** A temp base with `ws` and `outside` beside it; `write` puts a file in `ws`. */
@@ -79,3 +83,17 @@ export const searchWorkspace = (
       parallel: { workers: options.workers ?? 0, minFiles: options.minFiles ?? 0 }
     }))
   }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(ws).pipe(Layer.provide(NodeContext.layer))))
+
+/** The files of directory `dir` as one search job (the directory open until the scope closes: acquire it before the workers). */
+export const directoryJob = (dir: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => openDirectorySync(Fs.realpathSync(dir))),
+    (opened) => Effect.sync(() => closeSync(opened.fd, opened.path))
+  ).pipe(Effect.map((opened) => ({ prefix: childOf(opened.fd, opened.path, ""), names: Fs.readdirSync(opened.path) })))
+
+/** `count` search workers for the literal `pattern`, in the scope. */
+export const literalWorkers = (pattern: string, count: number) =>
+  Either.match(compileMatcher(pattern, { regex: false, caseSensitive: true }), {
+    onLeft: (error) => Effect.dieMessage(error),
+    onRight: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
+  })

@@ -4,16 +4,12 @@
  * the same lines as the main thread alone; kept workers are few, and keep no process alive.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
-import { IDLE_WORKER_MS, idleWorkers, startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
-import { childOf } from "../../../../src/tools/shared/safeFsNode.js"
-import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
-import { closeSync, openDirectorySync } from "../../../../src/tools/shared/safeFsSync.js"
+import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import type { SearchResult } from "../../../../src/tools/ported/reading/searchTree.js"
-import { makeWorkspace, searchWorkspace } from "./harness.js"
+import { directoryJob, literalWorkers, makeWorkspace, searchWorkspace } from "./harness.js"
 import { runScript } from "../../../helpers/runScript.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
@@ -33,19 +29,6 @@ const search = (pattern: string, options: { readonly regex: boolean; readonly wo
   searchWorkspace(fixture.ws, pattern, options)
 
 const threads = () => Fs.readdirSync("/proc/self/task").length
-
-/** d0's files as one job (its directory open until the scope closes: acquire it before the workers). */
-const d0Job = Effect.acquireRelease(
-  Effect.sync(() => openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d0")))),
-  (dir) => Effect.sync(() => closeSync(dir.fd, dir.path))
-).pipe(Effect.map((dir) => ({ prefix: childOf(dir.fd, dir.path, ""), names: Fs.readdirSync(dir.path) })))
-
-/** `count` search workers for the literal "alpha", in the scope. */
-const alphaWorkers = (count: number) =>
-  Either.match(compileMatcher("alpha", { regex: false, caseSensitive: true }), {
-    onLeft: (error) => Effect.dieMessage(error),
-    onRight: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
-  })
 
 describe.skipIf(process.platform !== "linux")("the search workers kept between searches", () => {
   // Where test files share one module graph (the mutation run's vitest config), an earlier
@@ -82,8 +65,8 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       // two or more: the one terminated must take no other kept worker out of the pool with it
       expect(before).toBeGreaterThanOrEqual(2)
       yield* Effect.scoped(Effect.gen(function*() {
-        const job = yield* d0Job
-        const workers = yield* alphaWorkers(1)
+        const job = yield* directoryJob(Path.join(fixture.ws, "d0"))
+        const workers = yield* literalWorkers("alpha", 1)
         // it took a kept worker
         expect(idleWorkers()).toBe(before - 1)
         expect(workers.submit(job.prefix, job.names)).toBeDefined()
@@ -101,8 +84,8 @@ describe.skipIf(process.platform !== "linux")("the search workers kept between s
       const before = idleWorkers()
       expect(before).toBeGreaterThanOrEqual(1)
       const [answered, errors] = yield* Effect.scoped(Effect.gen(function*() {
-        const job = yield* d0Job
-        const workers = yield* alphaWorkers(1)
+        const job = yield* directoryJob(Path.join(fixture.ws, "d0"))
+        const workers = yield* literalWorkers("alpha", 1)
         expect(idleWorkers()).toBe(before - 1)
         // past the idle time it had when it was kept: taken, it must not be ended
         yield* Effect.sleep(IDLE_WORKER_MS + 300)

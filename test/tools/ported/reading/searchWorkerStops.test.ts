@@ -7,17 +7,12 @@
  * events are the real worker's, or emitted on it (an uncaught error cannot be made on demand).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
-import * as Fs from "node:fs"
+import { Effect } from "effect"
 import { createRequire, syncBuiltinESMExports } from "node:module"
 import * as Path from "node:path"
 import type { Worker, WorkerOptions } from "node:worker_threads"
-import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
-import { IDLE_WORKER_MS, idleWorkers, startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
-import { childOf } from "../../../../src/tools/shared/safeFsNode.js"
-import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
-import { closeSync, openDirectorySync } from "../../../../src/tools/shared/safeFsSync.js"
-import { makeWorkspace, searchWorkspace } from "./harness.js"
+import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { directoryJob, literalWorkers, makeWorkspace, searchWorkspace } from "./harness.js"
 
 const threads: { Worker: typeof Worker } = createRequire(import.meta.url)("node:worker_threads")
 const Original = threads.Worker
@@ -52,19 +47,6 @@ afterAll(async () => {
   fixture.remove()
 })
 
-/** The directory's files as one job (the directory open until the scope closes: acquire it before the workers). */
-const job = Effect.acquireRelease(
-  Effect.sync(() => openDirectorySync(Fs.realpathSync(Path.join(fixture.ws, "d")))),
-  (dir) => Effect.sync(() => closeSync(dir.fd, dir.path))
-).pipe(Effect.map((dir) => ({ prefix: childOf(dir.fd, dir.path, ""), names: Fs.readdirSync(dir.path) })))
-
-/** `count` search workers for the literal "alpha", in the scope. */
-const alphaWorkers = (count: number) =>
-  Either.match(compileMatcher("alpha", { regex: false, caseSensitive: true }), {
-    onLeft: (error) => Effect.dieMessage(error),
-    onRight: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
-  })
-
 /** The worker started last. */
 const newest = (): Worker => {
   const worker = started.at(-1)
@@ -85,8 +67,8 @@ describe.skipIf(process.platform !== "linux")("search workers that stop", () => 
     Effect.gen(function*() {
       expect(idleWorkers()).toBe(0)
       yield* Effect.scoped(Effect.gen(function*() {
-        const files = yield* job
-        const workers = yield* alphaWorkers(1)
+        const files = yield* directoryJob(Path.join(fixture.ws, "d"))
+        const workers = yield* literalWorkers("alpha", 1)
         const worker = newest()
         const id = workers.submit(files.prefix, files.names)
         expect(id).toBeDefined()
@@ -122,7 +104,7 @@ describe.skipIf(process.platform !== "linux")("search workers that stop", () => 
       expect(idleWorkers()).toBe(0)
       const boom = new Error("boom")
       const worker = yield* Effect.scoped(Effect.gen(function*() {
-        const workers = yield* alphaWorkers(1)
+        const workers = yield* literalWorkers("alpha", 1)
         const worker = newest()
         worker.emit("error", boom)
         expect(workers.errors()).toEqual([boom])
@@ -143,7 +125,7 @@ describe.skipIf(process.platform !== "linux")("search workers that stop", () => 
       const [first, second] = started.slice(-2)
       if (first === undefined || second === undefined) throw new Error("two workers were expected")
       yield* Effect.scoped(Effect.gen(function*() {
-        yield* alphaWorkers(1)
+        yield* literalWorkers("alpha", 1)
         expect(idleWorkers()).toBe(1)
         // (its listeners have run when terminate's promise settles)
         yield* Effect.promise(() => second.terminate())
