@@ -23,14 +23,21 @@ interface Described {
 const propertiesOf = (parameters: ToolSpec["parameters"]): ReadonlyArray<readonly [string, unknown]> =>
   typeof parameters.properties === "object" && parameters.properties !== null ? Object.entries(parameters.properties) : []
 
+const descriptionIn = (schema: unknown): string =>
+  typeof schema === "object" && schema !== null && "description" in schema && typeof schema.description === "string"
+    ? schema.description
+    : ""
+
+/** The description of parameter `name` in the tool's JSON Schema ("" when it has none). */
+export const parameterDescription = (spec: ToolSpec, name: string): string =>
+  descriptionIn(propertiesOf(spec.parameters).find(([key]) => key === name)?.[1])
+
 /** Asserts that each tool and each of its parameters has a description of its own of at least `minLength` characters. */
 export const expectDescribedForTheModel = (tools: ReadonlyArray<Described>, minLength: number): void => {
   for (const tool of tools) {
     expect(tool.spec.description.length, tool.name).toBeGreaterThan(40)
     for (const [name, schema] of propertiesOf(tool.spec.parameters)) {
-      const description = typeof schema === "object" && schema !== null && "description" in schema && typeof schema.description === "string"
-        ? schema.description
-        : ""
+      const description = descriptionIn(schema)
       expect(description.length, `${tool.name}.${name}`).toBeGreaterThan(minLength)
       expect(description, `${tool.name}.${name}: Effect's description for the schema, not the tool's`).toMatch(/^[^a-z]/)
       expect(description, `${tool.name}.${name}: WorkspacePath's description, not the tool's`).not.toBe(PATH_DESCRIPTION)

@@ -8,9 +8,9 @@
  */
 import { Effect, HashMap, Logger, LogLevel } from "effect"
 import * as fs from "node:fs"
-import { createRequire, syncBuiltinESMExports } from "node:module"
-import type { Worker, WorkerOptions } from "node:worker_threads"
+import type { WorkerOptions } from "node:worker_threads"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
+import { replaceWorker } from "../../../helpers/replaceWorker.js"
 
 const marker = process.argv[2] ?? ""
 const logged: Array<{ level: string; message: string; annotations: Record<string, unknown> }> = []
@@ -46,14 +46,13 @@ const printedUnpatched = await cameTrue(loggedOne("preload: a request"), 1000)
 await Effect.runPromise(pool.shutdown())
 
 // every Worker started from now on gets the preload through its environment
-const threads: { Worker: typeof Worker } = createRequire(import.meta.url)("node:worker_threads")
-const Original = threads.Worker
-threads.Worker = class extends Original {
-  constructor(filename: string | URL, options: WorkerOptions = {}) {
-    super(filename, { ...options, env: { NODE_OPTIONS: process.env["NODE_OPTIONS"] ?? "" } })
+replaceWorker((Original) =>
+  class extends Original {
+    constructor(filename: string | URL, options: WorkerOptions = {}) {
+      super(filename, { ...options, env: { NODE_OPTIONS: process.env["NODE_OPTIONS"] ?? "" } })
+    }
   }
-}
-syncBuiltinESMExports()
+)
 pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 1 }, runtime)
 
 const hello = await run("'hello'")

@@ -11,7 +11,7 @@ import type { ToolExecutionResult } from "../../../../src/index.js"
 import { readingTools } from "../../../../src/tools/ported/reading/index.js"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
 import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
-import { startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
+import { IDLE_WORKER_MS, idleWorkers, startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import { childOf } from "../../../../src/tools/shared/safeFsNode.js"
 import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
 import { closeSync, openDirectorySync } from "../../../../src/tools/shared/safeFsSync.js"
@@ -97,3 +97,13 @@ export const literalWorkers = (pattern: string, count: number) =>
     onLeft: (error) => Effect.dieMessage(error),
     onRight: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
   })
+
+/**
+ * Waits (up to three idle times) until no search worker is idle: where test files share one
+ * module graph (the mutation run), an earlier file's search may have left workers idle.
+ */
+export const noIdleWorkers = async (): Promise<void> => {
+  for (const until = Date.now() + 3 * IDLE_WORKER_MS; idleWorkers() > 0 && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

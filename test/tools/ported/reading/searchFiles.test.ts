@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { searchFiles } from "../../../../src/tools/ported/reading/searchFiles.js"
+import { parameterDescription } from "../../../helpers/describedTools.js"
 import { call, makeWorkspace, outputOf, traversalOf } from "./harness.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
@@ -67,10 +68,7 @@ describe("search_files", () => {
 
   it.effect("the glob's description shows both forms, and its examples do what it says", () =>
     Effect.gen(function*() {
-      const properties = searchFiles.spec.parameters.properties
-      const glob: unknown = typeof properties === "object" && properties !== null ? Reflect.get(properties, "glob") : undefined
-      const description = typeof glob === "object" && glob !== null ? String(Reflect.get(glob, "description")) : ""
-      const quoted = [...description.matchAll(/"([^"]+)"/g)].map((match) => match[1])
+      const quoted = [...parameterDescription(searchFiles.spec, "glob").matchAll(/"([^"]+)"/g)].map((match) => match[1])
       expect(quoted).toEqual(["*.ts", "/", "src/**/*.ts"])
       // a name glob matches at any depth; one with a "/" is matched against the path below the directory
       const both = "src/a.ts:2: const needle = 2\nsrc/deep/c.ts:2: needle at line 2"

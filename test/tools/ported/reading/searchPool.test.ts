@@ -9,7 +9,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import type { SearchResult } from "../../../../src/tools/ported/reading/searchTree.js"
-import { directoryJob, literalWorkers, makeWorkspace, searchWorkspace } from "./harness.js"
+import { directoryJob, literalWorkers, makeWorkspace, noIdleWorkers, searchWorkspace } from "./harness.js"
 import { runScript } from "../../../helpers/runScript.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
@@ -33,11 +33,7 @@ const threads = () => Fs.readdirSync("/proc/self/task").length
 describe.skipIf(process.platform !== "linux")("the search workers kept between searches", () => {
   // Where test files share one module graph (the mutation run's vitest config), an earlier
   // file's search may have left workers idle: the counts below start from none.
-  beforeAll(async () => {
-    for (const until = Date.now() + 3 * IDLE_WORKER_MS; idleWorkers() > 0 && Date.now() < until;) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }, 4 * IDLE_WORKER_MS)
+  beforeAll(noIdleWorkers, 4 * IDLE_WORKER_MS)
 
   it.live("are taken by the next search, which tells them its own test", () =>
     Effect.gen(function*() {

@@ -8,41 +8,37 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { createRequire, syncBuiltinESMExports } from "node:module"
 import * as Path from "node:path"
 import type { Worker, WorkerOptions } from "node:worker_threads"
 import { IDLE_WORKER_MS, idleWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
-import { directoryJob, literalWorkers, makeWorkspace, searchWorkspace } from "./harness.js"
+import { replaceWorker } from "../../../helpers/replaceWorker.js"
+import { directoryJob, literalWorkers, makeWorkspace, noIdleWorkers, searchWorkspace } from "./harness.js"
 
-const threads: { Worker: typeof Worker } = createRequire(import.meta.url)("node:worker_threads")
-const Original = threads.Worker
 /** Every worker started while this file runs, in order. */
 const started: Array<Worker> = []
 /** When set, a worker is terminated as soon as it is started. */
 let endAtOnce = false
 
 let fixture: ReturnType<typeof makeWorkspace>
+let restoreWorker = () => {}
 
 beforeAll(async () => {
   fixture = makeWorkspace("search-stops-")
   for (let f = 0; f < 60; f++) fixture.write(`d/f${String(f).padStart(2, "0")}.txt`, f % 3 === 0 ? `alpha ${f}\n` : "gamma\n")
-  // where test files share one module graph (the mutation run), an earlier file may have left workers idle
-  for (const until = Date.now() + 3 * IDLE_WORKER_MS; idleWorkers() > 0 && Date.now() < until;) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  threads.Worker = class extends Original {
-    constructor(filename: string | URL, options?: WorkerOptions) {
-      super(filename, options)
-      started.push(this)
-      if (endAtOnce) void this.terminate()
+  await noIdleWorkers()
+  restoreWorker = replaceWorker((Original) =>
+    class extends Original {
+      constructor(filename: string | URL, options?: WorkerOptions) {
+        super(filename, options)
+        started.push(this)
+        if (endAtOnce) void this.terminate()
+      }
     }
-  }
-  syncBuiltinESMExports()
+  )
 }, 4 * IDLE_WORKER_MS)
 
 afterAll(async () => {
-  threads.Worker = Original
-  syncBuiltinESMExports()
+  restoreWorker()
   await Promise.all(started.map((worker) => worker.terminate()))
   fixture.remove()
 })
