@@ -110,7 +110,6 @@ export const moveEntry = (
       if (kind === "file" && !options.overwrite) {
         linked = yield* link(from.target, to.target, destination).pipe(
           Effect.as(true),
-          // Stryker disable next-line BooleanLiteral: equivalent where the tests run: their file system has hard links (link fails so only without them)
           Effect.catchIf(noHardLinks, () => Effect.succeed(false)),
           Effect.catchIf(
             (error) => error.code === "EEXIST",
@@ -119,24 +118,25 @@ export const moveEntry = (
         )
       }
       if (!linked) {
-        // Stryker disable next-line BlockStatement: race-only, an occupied destination was refused above; this catches one that appears after that look (or without hard links)
-        if (!options.overwrite && Option.isSome(yield* lstatEntry(to))) {
-          // Stryker disable next-line StringLiteral: race-only, as above
-          return yield* new DestinationExists({ path: destination, kind: "file" })
+        // an occupied destination was refused above; this catches one that appeared after that look
+        // (rename(2) would replace an empty directory with a directory, or a file with a file)
+        if (!options.overwrite) {
+          const appeared = yield* lstatEntry(to)
+          if (Option.isSome(appeared)) {
+            return yield* new DestinationExists({ path: destination, kind: Node.kindOf(appeared.value) })
+          }
         }
         yield* renameEntry(from, to, destination)
       }
       const there = yield* lstatEntry(to)
-      // Stryker disable next-line LogicalOperator: race-only, the moved file is at the destination and its directory in place unless another process moves one meanwhile
       const inPlace = Option.isSome(there) && Node.sameFile(there.value, own) &&
         // Stryker disable next-line ArrowFunction,BooleanLiteral: equivalent, undefined is as false as false; on Linux reading a descriptor's path does not fail
         (yield* Effect.orElseSucceed(isAt(to.dir.fd, to.dir.path), () => false))
-      // Stryker disable next-line BlockStatement: race-only, as above
       if (!inPlace) {
         // the wrong file was linked, or it landed where the destination's directory moved to: undo
-        // Stryker disable all: race-only, both sides of each check here are reached only when another process moved the file or the directory in between
         if (linked) {
-          // the name we linked; removing it loses nothing while the file has another name
+          // the name we linked (or one another process linked there); removing a regular file's
+          // name loses nothing while it has another; anything else there is left alone
           if (Option.isSome(there) && there.value.isFile() && there.value.nlink > 1n) {
             yield* Effect.ignore(Node.unlink(to.target, destination))
           }
@@ -145,7 +145,6 @@ export const moveEntry = (
         }
         return yield* changed(destination, "it was being moved")
       }
-      // Stryker restore all
       // (its `true` mutant is equivalent, after a rename nothing is left at the source name (a hard link of the
       // same file at the destination was refused above); left unmarked, as a mark would also hide `false`,
       // which safeFsMove.test kills)

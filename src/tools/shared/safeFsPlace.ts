@@ -96,11 +96,9 @@ export const placeBytes = (
       } else {
         const linked = yield* link(temp.target, dest.target, path).pipe(
           Effect.as(true),
-          // Stryker disable next-line BooleanLiteral: equivalent where the tests run: their file system has hard links (link fails so only without them)
           Effect.catchIf(noHardLinks, () => Effect.succeed(false)),
           Effect.catchIf((error) => error.code === "EEXIST", () => new DestinationExists({ path, kind: "file" }))
         )
-        // Stryker disable next-line BlockStatement: equivalent where the tests run: their file system has hard links
         if (!linked) {
           // no hard links here: check, then rename (a file appearing in between would be replaced)
           const there = yield* lstatEntry(dest)
@@ -111,14 +109,12 @@ export const placeBytes = (
         }
       }
       const there = yield* lstatEntry(dest)
-      // Stryker disable next-line LogicalOperator: race-only, the file is at the destination and its directory in place unless another process moves one meanwhile
       const inPlace = Option.isSome(there) && Node.sameFile(there.value, own) &&
         // Stryker disable next-line ArrowFunction,BooleanLiteral: equivalent, undefined is as false as false; on Linux reading a descriptor's path does not fail
         (yield* Effect.orElseSucceed(isAt(dir.fd, dir.path), () => false))
       if (inPlace) return
       // it landed elsewhere (the directory moved meanwhile): take it back out
       yield* removeIfSame(dest, own)
-      // Stryker disable next-line StringLiteral: race-only, as above
       return yield* changed(path, "it was being written")
     }))
     return { replaced: Option.isSome(existing), bytes: bytes.length }

@@ -4,19 +4,13 @@
  * rename over a file it replaces, a directory moved whole, and a delete of regular files only.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { deleteFile, moveEntry } from "../../../src/tools/shared/safeFsMove.js"
+import { outcome } from "../../helpers/outcome.js"
 import { tempDir } from "../../helpers/tempDir.js"
-
-/** The failure of `effect` as `{ tag, reason, message }`, or the success. */
-const outcome = <A, E extends { readonly _tag: string; readonly message: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.either(effect), (either) =>
-    Either.isRight(either)
-      ? { ok: either.right }
-      : { tag: either.left._tag, reason: Reflect.get(either.left, "reason"), message: either.left.message })
 
 const setUp = Effect.gen(function*() {
   const root = yield* tempDir("safe-fs-move-")

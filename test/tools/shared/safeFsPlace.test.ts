@@ -5,22 +5,16 @@
  * always); many placements at once without overwrite land exactly once; no temp file is left.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
+import { outcome } from "../../helpers/outcome.js"
 import { recordingLogs } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
-
-/** The failure of `effect` as `{ tag, reason, message }`, or the success. */
-const outcome = <A, E extends { readonly _tag: string; readonly message: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.either(effect), (either) =>
-    Either.isRight(either)
-      ? { ok: either.right }
-      : { tag: either.left._tag, reason: Reflect.get(either.left, "reason"), message: either.left.message })
 
 /** Every entry below `dir`, relative, sorted (a temp file left behind shows here). */
 const tree = (dir: string) => Fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()

@@ -1,0 +1,13 @@
+/**
+ * An effect's outcome as one value to compare: its failure as `{ tag, reason, message }` (the
+ * `reason` of a `SafeFsError`, else undefined), or its success as `{ ok }`.
+ */
+import { Effect, Either } from "effect"
+
+export const outcome = <A, E extends { readonly _tag: string; readonly message: string }, R>(
+  effect: Effect.Effect<A, E, R>
+) =>
+  Effect.map(Effect.either(effect), (either) =>
+    Either.isRight(either)
+      ? { ok: either.right }
+      : { tag: either.left._tag, reason: Reflect.get(either.left, "reason"), message: either.left.message })
