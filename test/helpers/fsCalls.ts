@@ -5,10 +5,12 @@
  * what it meets is what a concurrent process would leave on the real file system, or the errno a
  * file system without hard links gives, only at a chosen moment rather than by luck.
  */
+import { Effect } from "effect"
+import type * as Scope from "effect/Scope"
 import { createRequire, syncBuiltinESMExports } from "node:module"
 
 /** The callback calls of `node:fs` a test can follow. */
-export type FollowedCall = "rename" | "link" | "lstat" | "mkdir"
+export type FollowedCall = "rename" | "link" | "lstat" | "mkdir" | "open" | "close" | "unlink"
 
 type CallbackCall = (...args: Array<unknown>) => void
 
@@ -42,13 +44,77 @@ export const afterFsCall = (call: FollowedCall, act: (args: ReadonlyArray<unknow
     })
   })
 
+/** Which calls `failFsCall` fails, and how. */
+export interface FailOptions {
+  /** Fails only the calls whose arguments (without the callback) pass; the others run as usual. */
+  readonly when?: (args: ReadonlyArray<unknown>) => boolean
+  /** Does the call's work first and then reports the failure (as `close` reporting `EIO` does). */
+  readonly afterDoing?: boolean
+}
+
 /**
- * From now on, each `fs[call]` fails at once with the errno `code` (as `EPERM` from `link` on a
- * file system without hard links), doing nothing. Returns what puts the original back.
+ * From now on, each `fs[call]` (or those `when` picks) fails with the errno `code`, as `EPERM`
+ * from `link` on a file system without hard links, or `EIO` from a failing disk; without
+ * `afterDoing` it does nothing first. Returns what puts the original back.
  */
-export const failFsCall = (call: FollowedCall, code: string): () => void =>
-  replaceFsCall(call, () => (...args) => {
+export const failFsCall = (call: FollowedCall, code: string, options: FailOptions = {}): () => void =>
+  replaceFsCall(call, (original) => (...args) => {
     const done = args[args.length - 1]
-    const error = Object.assign(new Error(`${code}: ${call} refused (a test's file system)`), { code, syscall: call })
-    if (typeof done === "function") setImmediate(() => Reflect.apply(done, undefined, [error]))
+    const given = args.slice(0, -1)
+    if (typeof done !== "function" || (options.when !== undefined && !options.when(given))) return original(...args)
+    const error = Object.assign(new Error(`${code}: ${call} failed (a test's file system)`), { code, syscall: call })
+    const fail = () => Reflect.apply(done, undefined, [error])
+    if (options.afterDoing === true) original(...given, fail)
+    else setImmediate(fail)
   })
+
+/** For the current scope: what `replace` puts in place of a `node:fs` call, put back when it ends. */
+const replacedFor = (replace: () => () => void): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.acquireRelease(Effect.sync(replace), (restore) => Effect.sync(restore))
+
+/** Whether one of a call's arguments is a path whose last name is `name` (or matches it). */
+const names = (args: ReadonlyArray<unknown>, name: string | RegExp): boolean =>
+  args.some((arg) =>
+    typeof arg === "string" && (typeof name === "string" ? arg.endsWith(`/${name}`) : name.test(arg.slice(arg.lastIndexOf("/") + 1)))
+  )
+
+/**
+ * For the current scope: once, after the first `call` with a path argument whose last name is
+ * `name` (either side of a `rename` or `link`), runs `act` (the other process). Gives what
+ * tells how many times it ran.
+ */
+export const onceAfter = (
+  call: FollowedCall,
+  name: string | RegExp,
+  act: () => void
+): Effect.Effect<() => number, never, Scope.Scope> => {
+  let runs = 0
+  return Effect.as(
+    replacedFor(() =>
+      afterFsCall(call, (args) => {
+        if (runs > 0 || !names(args, name)) return
+        runs += 1
+        act()
+      })
+    ),
+    () => runs
+  )
+}
+
+/**
+ * For the current scope: the `call`s with a path argument whose last name is `name` (every
+ * call without one) fail with the errno `code` (see `failFsCall`).
+ */
+export const failingFor = (
+  call: FollowedCall,
+  code: string,
+  options: { readonly name?: string | RegExp; readonly afterDoing?: boolean } = {}
+): Effect.Effect<void, never, Scope.Scope> => {
+  const { name } = options
+  return replacedFor(() =>
+    failFsCall(call, code, {
+      ...(name === undefined ? {} : { when: (args) => names(args, name) }),
+      ...(options.afterDoing === undefined ? {} : { afterDoing: options.afterDoing })
+    })
+  )
+}

@@ -82,7 +82,6 @@ export const isAt = (fd: number, expected: string): Effect.Effect<boolean, SafeF
 /** Opens `target` with `flags` in the current scope (closed when it ends). */
 const acquire = (target: string, flags: number, path: string, mode = 0) =>
   Effect.acquireRelease(Node.open(target, flags, mode, path), (fd) =>
-    // Stryker disable next-line StringLiteral: equivalent, closing a descriptor this call opened does not fail: nothing is logged
     Node.close(fd, path).pipe(Effect.catchAll((error) => Effect.logWarning(`could not close "${path}"`, error))))
 
 /** Fails with `Changed` unless the descriptor is at `expected`. */

@@ -49,7 +49,6 @@ const removeTemp = (temp: Entry): Effect.Effect<void> =>
     Node.lstat(target, temp.path).pipe(
       Effect.flatMap((stats) => (stats.isFile() ? Node.unlink(target, temp.path) : Effect.void)),
       Effect.catchIf((error) => error.reason === "NotFound", () => Effect.void),
-      // Stryker disable next-line StringLiteral: equivalent, removing a temp file of ours in a checked directory fails only when another process interferes
       Effect.catchAll((error) => Effect.logWarning(`could not remove the temp file "${temp.path}"`, error))
     ), { discard: true })
 // Stryker restore ObjectLiteral,BooleanLiteral

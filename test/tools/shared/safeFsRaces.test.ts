@@ -8,45 +8,19 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
 import { moveEntry } from "../../../src/tools/shared/safeFsMove.js"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
-import { afterFsCall, failFsCall, type FollowedCall } from "../../helpers/fsCalls.js"
+import { filesBelow } from "../../helpers/filesBelow.js"
+import { failingFor, onceAfter } from "../../helpers/fsCalls.js"
 import { outcome } from "../../helpers/outcome.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
-/** For this test's scope: what `replace` puts in place of a `node:fs` call, put back when it ends. */
-const replacedFor = (replace: () => () => void): Effect.Effect<void, never, Scope.Scope> =>
-  Effect.acquireRelease(Effect.sync(replace), (restore) => Effect.sync(restore))
-
-/**
- * For this test's scope: once, after the first `call` with a path argument ending in `/${name}`
- * (either side of a `rename` or `link`), runs `act` (the other process). Returns how many times it ran.
- */
-const onceAfter = (
-  call: FollowedCall,
-  name: string,
-  act: () => void
-): Effect.Effect<() => number, never, Scope.Scope> => {
-  let runs = 0
-  return Effect.as(
-    replacedFor(() =>
-      afterFsCall(call, (args) => {
-        if (runs > 0 || !args.some((arg) => typeof arg === "string" && arg.endsWith(`/${name}`))) return
-        runs += 1
-        act()
-      })
-    ),
-    () => runs
-  )
-}
-
 /** For this test's scope, a file system without hard links: `link` fails with `EPERM`. */
-const withoutHardLinks = replacedFor(() => failFsCall("link", "EPERM"))
+const withoutHardLinks = failingFor("link", "EPERM")
 
 /** Moves the directory `dir` away to `to` and makes a new empty one at its path. */
 const swapDirectory = (dir: string, to: string) => () => {
@@ -59,13 +33,6 @@ const replaceWith = (path: string, content: string) => () => {
   Fs.unlinkSync(path)
   Fs.writeFileSync(path, content)
 }
-
-/** The files below `dir` with their contents, relative, sorted. */
-const files = (dir: string) =>
-  Fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort().map((rel) => {
-    const path = Path.join(dir, rel)
-    return Fs.lstatSync(path).isDirectory() ? `${rel}/` : `${rel}: ${Fs.readFileSync(path, "utf8")}`
-  })
 
 const changedWhile = (path: string, what: string) => ({
   tag: "SafeFsError",
@@ -90,7 +57,7 @@ describe("moveEntry against another process", () => {
         changedWhile(destination, "it was being moved")
       )
       expect(runs()).toBe(1)
-      expect(files(root)).toEqual(["dst/", "moved/", "src/", "src/a.txt: payload"])
+      expect(filesBelow(root)).toEqual(["dst/", "moved/", "src/", "src/a.txt: payload"])
       expect(Fs.statSync(source)).toMatchObject({ ino: inode, nlink: 1 })
     }))
 
@@ -104,7 +71,7 @@ describe("moveEntry against another process", () => {
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
         changedWhile(destination, "it was being moved")
       )
-      expect(files(root)).toEqual(["a.txt: payload", "b.txt: theirs"])
+      expect(filesBelow(root)).toEqual(["a.txt: payload", "b.txt: theirs"])
     }))
 
   it.scoped("another file put at the source right after the link: the move is done, their file is left alone", () =>
@@ -117,7 +84,7 @@ describe("moveEntry against another process", () => {
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual({
         ok: { kind: "file", replaced: false }
       })
-      expect(files(root)).toEqual(["a.txt: theirs", "b.txt: payload"])
+      expect(filesBelow(root)).toEqual(["a.txt: theirs", "b.txt: payload"])
     }))
 
   it.scoped("the link removed right after it was made: the move fails, the source is kept", () =>
@@ -130,7 +97,7 @@ describe("moveEntry against another process", () => {
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
         changedWhile(destination, "it was being moved")
       )
-      expect(files(root)).toEqual(["a.txt: payload"])
+      expect(filesBelow(root)).toEqual(["a.txt: payload"])
     }))
 
   it.scoped("a FIFO with two names put at the destination right after the link: it is not a file of ours, both names stay", () =>
@@ -168,7 +135,7 @@ describe("moveEntry against another process", () => {
         changedWhile(destination, "it was being moved")
       )
       // the file it replaced is gone: overwrite asked for that, and the rename did it at once
-      expect(files(root)).toEqual(["dst/", "moved/", "src/", "src/a.txt: payload"])
+      expect(filesBelow(root)).toEqual(["dst/", "moved/", "src/", "src/a.txt: payload"])
       expect(Fs.statSync(source).ino).toBe(inode)
     }))
 
@@ -186,7 +153,7 @@ describe("moveEntry against another process", () => {
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: true }))).toEqual(
         changedWhile(destination, "it was being moved")
       )
-      expect(files(root)).toEqual(["b.txt: theirs", "taken.txt: payload"])
+      expect(filesBelow(root)).toEqual(["b.txt: theirs", "taken.txt: payload"])
     }))
 
   it.scoped("a directory appearing at the destination between the two looks is not replaced by a directory moved there", () =>
@@ -204,7 +171,7 @@ describe("moveEntry against another process", () => {
         message: `"${destination}" already exists (a directory); pass overwrite: true to replace it`
       })
       expect(runs()).toBe(1)
-      expect(files(root)).toEqual(["from/", "from/f.txt: f", "to/"])
+      expect(filesBelow(root)).toEqual(["from/", "from/f.txt: f", "to/"])
     }))
 })
 
@@ -220,7 +187,7 @@ describe("placeBytes against another process", () => {
         changedWhile(path, "it was being written")
       )
       expect(runs()).toBe(1)
-      expect(files(root)).toEqual(["dir/", "moved/"])
+      expect(filesBelow(root)).toEqual(["dir/", "moved/"])
     }))
 
   it.scoped("the directory moved right after the rename: the placed file is taken back out", () =>
@@ -235,7 +202,7 @@ describe("placeBytes against another process", () => {
         changedWhile(path, "it was being written")
       )
       // the file it replaced is gone: overwrite asked for that, and the rename did it at once
-      expect(files(root)).toEqual(["dir/", "moved/"])
+      expect(filesBelow(root)).toEqual(["dir/", "moved/"])
     }))
 
   it.scoped("another file put at the path right after the link: it is kept, the temp file is removed", () =>
@@ -246,7 +213,7 @@ describe("placeBytes against another process", () => {
       expect(yield* outcome(placeBytes(root, path, bytesOf("ours"), { overwrite: false }))).toEqual(
         changedWhile(path, "it was being written")
       )
-      expect(files(root)).toEqual(["f.txt: theirs"])
+      expect(filesBelow(root)).toEqual(["f.txt: theirs"])
     }))
 })
 
@@ -263,7 +230,7 @@ describe("writeFileAtomic against another process", () => {
         message: `"${Path.join(root, "a", "b")}" changed while it was being opened (a symbolic link or a move replaced part of it); try again`
       })
       expect(runs()).toBe(1)
-      expect(files(root)).toEqual(["a/", "moved/"])
+      expect(filesBelow(root)).toEqual(["a/", "moved/"])
     }))
 
   it.scoped("the directory moved right after the rename: the written file is taken back out of it", () =>
@@ -274,7 +241,7 @@ describe("writeFileAtomic against another process", () => {
       Fs.mkdirSync(dir)
       yield* onceAfter("rename", "f.txt", swapDirectory(dir, Path.join(root, "moved")))
       expect(yield* outcome(writeFileAtomic(root, path, "x"))).toEqual(changedWhile(path, "it was being written"))
-      expect(files(root)).toEqual(["dir/", "moved/"])
+      expect(filesBelow(root)).toEqual(["dir/", "moved/"])
     }))
 })
 
@@ -290,7 +257,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual({
         ok: { kind: "file", replaced: false }
       })
-      expect(files(root)).toEqual(["sub/", "sub/b.txt: payload"])
+      expect(filesBelow(root)).toEqual(["sub/", "sub/b.txt: payload"])
       expect(Fs.statSync(destination)).toMatchObject({ ino: inode, nlink: 1 })
     }))
 
@@ -307,7 +274,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
         reason: undefined,
         message: `"${destination}" already exists (a file); pass overwrite: true to replace it`
       })
-      expect(files(root)).toEqual(["a.txt: payload", "b.txt: theirs"])
+      expect(filesBelow(root)).toEqual(["a.txt: payload", "b.txt: theirs"])
     }))
 
   it.scoped("a placement without overwrite falls back to a checked rename: the file lands with its bits, no temp file stays", () =>
@@ -318,7 +285,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
       expect(yield* outcome(placeBytes(root, path, bytesOf("fresh"), { overwrite: false, mode: 0o600 }))).toEqual({
         ok: { replaced: false, bytes: 5 }
       })
-      expect(files(root)).toEqual(["new.txt: fresh"])
+      expect(filesBelow(root)).toEqual(["new.txt: fresh"])
       expect(Fs.statSync(path).mode & 0o777).toBe(0o600)
     }))
 
