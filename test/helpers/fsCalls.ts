@@ -10,7 +10,7 @@ import type * as Scope from "effect/Scope"
 import { createRequire, syncBuiltinESMExports } from "node:module"
 
 /** The callback calls of `node:fs` a test can follow. */
-export type FollowedCall = "rename" | "link" | "lstat" | "mkdir" | "open" | "close" | "unlink"
+export type FollowedCall = "rename" | "link" | "lstat" | "mkdir" | "open" | "close" | "unlink" | "readlink"
 
 type CallbackCall = (...args: Array<unknown>) => void
 
@@ -118,3 +118,22 @@ export const failingFor = (
     })
   )
 }
+
+/**
+ * For the current scope: from the first `call` with a path argument whose last name is `name`
+ * on, every `failing` call fails with the errno `code` (as `readlink` failing once a file was
+ * put in place, so that only the check after it cannot be made).
+ */
+export const failingFrom = (
+  call: FollowedCall,
+  name: string | RegExp,
+  failing: FollowedCall,
+  code: string
+): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    let restore: (() => void) | undefined
+    yield* Effect.addFinalizer(() => Effect.sync(() => restore?.()))
+    yield* onceAfter(call, name, () => {
+      restore = failFsCall(failing, code)
+    })
+  })

@@ -11,3 +11,10 @@ export const outcome = <A, E extends { readonly _tag: string; readonly message: 
     Either.isRight(either)
       ? { ok: either.right }
       : { tag: either.left._tag, reason: Reflect.get(either.left, "reason"), message: either.left.message })
+
+/** The `outcome` of a `SafeFsError` `Changed` at `path` while `what` was happening. */
+export const changedWhile = (path: string, what: string) => ({
+  tag: "SafeFsError",
+  reason: "Changed",
+  message: `"${path}" changed while ${what} (a symbolic link or a move replaced part of it); try again`
+})

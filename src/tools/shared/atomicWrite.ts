@@ -151,11 +151,10 @@ export const writeAtomicWith = <E>(
       // Stryker disable next-line BooleanLiteral: once renamed, no temp name holds this inode, and removeOwn removes only it: the flag saves two lstat calls
       placed = true
       // a check that cannot be made counts as a failed one
-      // Stryker disable next-line ArrowFunction,BooleanLiteral: on Linux reading /proc/self/fd/N of an open descriptor does not fail, and undefined is as false
+      // Stryker disable next-line ArrowFunction: equivalent, undefined is as false as false
       if (yield* Effect.orElseSucceed(isAt(fd, path), () => false)) return
       // it landed elsewhere: take it back out, from where the rename put it or wherever it is now
       const landed = yield* Effect.orElseSucceed(Node.fdPath(fd, path), () => Option.none<string>())
-      // Stryker disable next-line ArrayDeclaration: on Linux the descriptor's path is always read (Some): [target] is for systems without /proc
       yield* removeOwn(fd, path, Option.isSome(landed) ? [target, landed.value] : [target])
       return yield* changed(path, "it was being written")
     }))

@@ -130,7 +130,7 @@ export const moveEntry = (
       }
       const there = yield* lstatEntry(to)
       const inPlace = Option.isSome(there) && Node.sameFile(there.value, own) &&
-        // Stryker disable next-line ArrowFunction,BooleanLiteral: equivalent, undefined is as false as false; on Linux reading a descriptor's path does not fail
+        // Stryker disable next-line ArrowFunction: equivalent, undefined is as false as false
         (yield* Effect.orElseSucceed(isAt(to.dir.fd, to.dir.path), () => false))
       if (!inPlace) {
         // the wrong file was linked, or it landed where the destination's directory moved to: undo

@@ -109,7 +109,7 @@ export const placeBytes = (
       }
       const there = yield* lstatEntry(dest)
       const inPlace = Option.isSome(there) && Node.sameFile(there.value, own) &&
-        // Stryker disable next-line ArrowFunction,BooleanLiteral: equivalent, undefined is as false as false; on Linux reading a descriptor's path does not fail
+        // Stryker disable next-line ArrowFunction: equivalent, undefined is as false as false
         (yield* Effect.orElseSucceed(isAt(dir.fd, dir.path), () => false))
       if (inPlace) return
       // it landed elsewhere (the directory moved meanwhile): take it back out

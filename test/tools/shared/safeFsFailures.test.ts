@@ -14,8 +14,8 @@ import { writeAtomicWith, writeFileAtomic } from "../../../src/tools/shared/atom
 import { moveEntry } from "../../../src/tools/shared/safeFsMove.js"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
 import { filesBelow } from "../../helpers/filesBelow.js"
-import { failingFor, onceAfter } from "../../helpers/fsCalls.js"
-import { outcome } from "../../helpers/outcome.js"
+import { failingFor, failingFrom, onceAfter } from "../../helpers/fsCalls.js"
+import { changedWhile, outcome } from "../../helpers/outcome.js"
 import { type Logged, recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
@@ -59,11 +59,7 @@ describe("writeFileAtomic when a call fails", () => {
       const path = Path.join(dir, "f.txt")
       Fs.mkdirSync(dir)
       const runs = yield* onceAfter("lstat", "f.txt", () => Fs.rmdirSync(dir))
-      expect(yield* outcome(writeFileAtomic(root, path, "x"))).toEqual({
-        tag: "SafeFsError",
-        reason: "Changed",
-        message: `"${path}" changed while it was being written (a symbolic link or a move replaced part of it); try again`
-      })
+      expect(yield* outcome(writeFileAtomic(root, path, "x"))).toEqual(changedWhile(path, "it was being written"))
       expect(runs()).toBe(1)
       expect(filesBelow(root)).toEqual([])
     }))
@@ -79,11 +75,7 @@ describe("writeFileAtomic when a call fails", () => {
         Fs.mkdirSync(dir)
       })
       let filled = 0
-      expect(yield* outcome(writeAtomicWith(root, path, () => Effect.sync(() => ++filled)))).toEqual({
-        tag: "SafeFsError",
-        reason: "Changed",
-        message: `"${path}" changed while it was being written (a symbolic link or a move replaced part of it); try again`
-      })
+      expect(yield* outcome(writeAtomicWith(root, path, () => Effect.sync(() => ++filled)))).toEqual(changedWhile(path, "it was being written"))
       expect(runs()).toBe(1)
       expect(filled).toBe(0)
       expect(filesBelow(root)).toEqual(["d/", "moved/"])
@@ -160,5 +152,42 @@ describe("moveEntry and placeBytes when link fails for another reason than missi
       // through the directory's descriptor, then by its path
       expect(warnings(lines)).toEqual([warning, warning])
       expect(Fs.readFileSync(path, "utf8")).toBe("x")
+    }))
+})
+
+describe("a check after the file was put in place that cannot be made counts as a failed one", () => {
+  // reading /proc/self/fd/N fails (readlink EIO) from the moment the file is in place
+
+  it.scoped("writeFileAtomic: the written file is taken back out, the write refused", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("nocheck-write-")
+      const path = Path.join(root, "f.txt")
+      yield* failingFrom("rename", "f.txt", "readlink", "EIO")
+      expect(yield* outcome(writeFileAtomic(root, path, "x"))).toEqual(changedWhile(path, "it was being written"))
+      expect(filesBelow(root)).toEqual([])
+    }))
+
+  it.scoped("placeBytes: the placed file is taken back out, no temp file stays", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("nocheck-place-")
+      const path = Path.join(root, "f.txt")
+      yield* failingFrom("link", "f.txt", "readlink", "EIO")
+      expect(yield* outcome(placeBytes(root, path, new TextEncoder().encode("x"), { overwrite: false }))).toEqual(
+        changedWhile(path, "it was being written")
+      )
+      expect(filesBelow(root)).toEqual([])
+    }))
+
+  it.scoped("moveEntry: the link is taken back, the file stays at its source", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("nocheck-move-")
+      const source = Path.join(root, "a.txt")
+      const destination = Path.join(root, "b.txt")
+      Fs.writeFileSync(source, "payload")
+      yield* failingFrom("link", "b.txt", "readlink", "EIO")
+      expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
+        changedWhile(destination, "it was being moved")
+      )
+      expect(filesBelow(root)).toEqual(["a.txt: payload"])
     }))
 })

@@ -16,7 +16,7 @@ import { moveEntry } from "../../../src/tools/shared/safeFsMove.js"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
 import { filesBelow } from "../../helpers/filesBelow.js"
 import { failingFor, onceAfter } from "../../helpers/fsCalls.js"
-import { outcome } from "../../helpers/outcome.js"
+import { changedWhile, outcome } from "../../helpers/outcome.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
 /** For this test's scope, a file system without hard links: `link` fails with `EPERM`. */
@@ -33,12 +33,6 @@ const replaceWith = (path: string, content: string) => () => {
   Fs.unlinkSync(path)
   Fs.writeFileSync(path, content)
 }
-
-const changedWhile = (path: string, what: string) => ({
-  tag: "SafeFsError",
-  reason: "Changed",
-  message: `"${path}" changed while ${what} (a symbolic link or a move replaced part of it); try again`
-})
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
 
@@ -224,11 +218,7 @@ describe("writeFileAtomic against another process", () => {
       const path = Path.join(root, "a", "b", "f.txt")
       Fs.mkdirSync(Path.join(root, "a"))
       const runs = yield* onceAfter("mkdir", "b", swapDirectory(Path.join(root, "a"), Path.join(root, "moved")))
-      expect(yield* outcome(writeFileAtomic(root, path, "x"))).toEqual({
-        tag: "SafeFsError",
-        reason: "Changed",
-        message: `"${Path.join(root, "a", "b")}" changed while it was being opened (a symbolic link or a move replaced part of it); try again`
-      })
+      expect(yield* outcome(writeFileAtomic(root, path, "x"))).toEqual(changedWhile(Path.join(root, "a", "b"), "it was being opened"))
       expect(runs()).toBe(1)
       expect(filesBelow(root)).toEqual(["a/", "moved/"])
     }))
