@@ -12,11 +12,17 @@ import { createRequire, syncBuiltinESMExports } from "node:module"
 /** The callback calls of `node:fs` a test can follow. */
 export type FollowedCall = "rename" | "link" | "lstat" | "mkdir" | "open" | "close" | "unlink" | "readlink"
 
-type CallbackCall = (...args: Array<unknown>) => void
+/** The synchronous calls of `node:fs` a test can make fail. */
+export type FollowedSyncCall = "readlinkSync"
+
+type CallbackCall = (...args: Array<unknown>) => unknown
 
 /** Puts `wrap(original)` in place of `fs[call]`; returns what puts the original back. */
-const replaceFsCall = (call: FollowedCall, wrap: (original: CallbackCall) => CallbackCall): () => void => {
-  const fs: Record<FollowedCall, CallbackCall> = createRequire(import.meta.url)("node:fs")
+const replaceFsCall = <Name extends FollowedCall | FollowedSyncCall>(
+  call: Name,
+  wrap: (original: CallbackCall) => CallbackCall
+): () => void => {
+  const fs: Record<Name, CallbackCall> = createRequire(import.meta.url)("node:fs")
   const original = fs[call]
   fs[call] = wrap(original)
   syncBuiltinESMExports()
@@ -137,3 +143,14 @@ export const failingFrom = (
       restore = failFsCall(failing, code)
     })
   })
+
+/**
+ * For the current scope: each synchronous `call` throws the errno `code` (as `readlinkSync`
+ * failing with `EIO`), doing nothing.
+ */
+export const failingSyncFor = (call: FollowedSyncCall, code: string): Effect.Effect<void, never, Scope.Scope> =>
+  replacedFor(() =>
+    replaceFsCall(call, () => () => {
+      throw Object.assign(new Error(`${code}: ${call} failed (a test's file system)`), { code, syscall: call })
+    })
+  )

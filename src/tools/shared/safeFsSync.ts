@@ -59,18 +59,21 @@ const changed = (path: string): SafeFsError =>
 /** Closes a descriptor; a failure (which leaves nothing to undo for a read) is thrown. */
 export const closeSync = (fd: number, path: string): void => attempt("close", path, () => NodeFs.closeSync(fd))
 
-/** Opens `target` as the directory `path` and checks it is there; closes it again if it is not. */
-const openDirectoryAt = (target: string, path: string): OpenDirectory => {
-  const fd = attempt("open", path, () => NodeFs.openSync(target, DIRECTORY_FLAGS))
-  // Stryker disable next-line BooleanLiteral: equivalent on Linux, where reading a descriptor's link back does not fail (elsewhere the check's lstat may)
+/** Checks that the descriptor `fd` is at `path`; closes it when it is not, or when the check fails. */
+const requireAtOrClose = (fd: number, path: string): void => {
   let ok = false
   try {
-    // Stryker disable next-line StringLiteral: equivalent on Linux, as above (the check does not fail)
     ok = attempt("check", path, () => isAtSync(fd, path))
   } finally {
     if (!ok) NodeFs.closeSync(fd)
   }
   if (!ok) throw changed(path)
+}
+
+/** Opens `target` as the directory `path` and checks it is there; closes it again if it is not. */
+const openDirectoryAt = (target: string, path: string): OpenDirectory => {
+  const fd = attempt("open", path, () => NodeFs.openSync(target, DIRECTORY_FLAGS))
+  requireAtOrClose(fd, path)
   return { fd, path }
 }
 
@@ -114,16 +117,7 @@ export const openChildFileSync = (dir: OpenDirectory, name: string): number => {
     throw fromSystemError("open", NodePath.join(dir.path, name), error)
   }
   if (hasFdPaths()) return fd
-  // Stryker disable all: equivalent where the tests run: Linux has descriptor paths, and this is not reached
-  const path = NodePath.join(dir.path, name)
-  let ok = false
-  try {
-    ok = attempt("check", path, () => isAtSync(fd, path))
-  } finally {
-    if (!ok) NodeFs.closeSync(fd)
-  }
-  if (!ok) throw changed(path)
-  // Stryker restore all
+  requireAtOrClose(fd, NodePath.join(dir.path, name))
   return fd
 }
 

@@ -6,10 +6,12 @@
  * systems is not reached here.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { SafeFsError } from "../../../src/tools/shared/safeFsError.js"
 import * as Sync from "../../../src/tools/shared/safeFsSync.js"
+import { failingSyncFor } from "../../helpers/fsCalls.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 const base = Fs.realpathSync(makeTempDirSync("safe-fs-sync-"))
@@ -75,6 +77,18 @@ describe.skipIf(process.platform !== "linux")("safeFsSync", () => {
     }
     expect(openDescriptors()).toBeLessThan(before + 20)
   })
+
+  it.scoped("a check that cannot be made refuses the directory with the check's own error, and closes what it opened", () =>
+    Effect.gen(function*() {
+      const dir = Path.join(base, "dir")
+      // reading /proc/self/fd/N back fails, as it may where descriptors have no such links
+      yield* failingSyncFor("readlinkSync", "EIO")
+      const before = openDescriptors()
+      for (let i = 0; i < 20; i++) {
+        expect(outcome(() => Sync.openDirectorySync(dir))).toEqual(["Io", `cannot check "${dir}": EIO`])
+      }
+      expect(openDescriptors()).toBeLessThan(before + 20)
+    }))
 
   it("refuses a symbolic link, as a directory or as a file, without following it", () => {
     const dir = Sync.openDirectorySync(Path.join(base, "dir"))
