@@ -1,5 +1,5 @@
 /**
- * `writeFileAtomic`, `moveEntry` and `placeBytes` when a system call fails in a way the tests'
+ * `writeFileAtomic`, `moveEntry`, `placeBytes` and `openDirectory` when a system call fails in a way the tests'
  * file system never does on its own (a `link` or `mkdir` refused, an `open` out of space, a
  * `close` or `unlink` reporting an error), or when the directory is removed or moved at the
  * moment the temp file is made. The failure is played by `test/helpers/fsCalls.ts` on the real
@@ -11,6 +11,7 @@ import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { writeAtomicWith, writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
+import { openDirectory } from "../../../src/tools/shared/safeFs.js"
 import { moveEntry } from "../../../src/tools/shared/safeFsMove.js"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
 import { filesBelow } from "../../helpers/filesBelow.js"
@@ -108,6 +109,20 @@ describe("writeFileAtomic when a call fails", () => {
         `could not close "${root}" SafeFsError: cannot close "${root}": EIO`
       ])
       expect(filesBelow(root)).toEqual(["f.txt: content"])
+    }))
+})
+
+describe("openDirectory when open fails", () => {
+  it.scoped("out of descriptors (EMFILE) at a symbolic link: the caller gets open's own error, not a changed path", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir("fail-open-dir-")
+      const link = Path.join(root, "link")
+      Fs.mkdirSync(Path.join(root, "real"))
+      Fs.symlinkSync(Path.join(root, "real"), link)
+      // without the failure, a link met where a directory was expected is a changed path
+      expect(yield* outcome(Effect.scoped(openDirectory(link)))).toEqual(changedWhile(link, "it was being opened"))
+      yield* failingFor("open", "EMFILE", { name: "link" })
+      expect(yield* outcome(Effect.scoped(openDirectory(link)))).toEqual(ioError("open", link, "EMFILE"))
     }))
 })
 
