@@ -15,6 +15,7 @@ import { openDirectory } from "../../../src/tools/shared/safeFs.js"
 import { moveEntry } from "../../../src/tools/shared/safeFsMove.js"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
 import { filesBelow } from "../../helpers/filesBelow.js"
+import { fileToMove } from "../../helpers/fileToMove.js"
 import { failingFor, failingFrom, onceAfter } from "../../helpers/fsCalls.js"
 import { changedWhile, outcome } from "../../helpers/outcome.js"
 import { type Logged, recordingLogs, textOf } from "../../helpers/recordingLogs.js"
@@ -129,10 +130,7 @@ describe("openDirectory when open fails", () => {
 describe("moveEntry and placeBytes when link fails for another reason than missing hard links", () => {
   it.scoped("a move without overwrite: the caller gets link's own error, not DestinationExists; the source stays", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("fail-move-link-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("fail-move-link-")
       yield* failingFor("link", "EIO")
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
         ioError("link", destination, "EIO")
@@ -195,10 +193,7 @@ describe("a check after the file was put in place that cannot be made counts as 
 
   it.scoped("moveEntry: the link is taken back, the file stays at its source", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("nocheck-move-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("nocheck-move-")
       yield* failingFrom("link", "b.txt", "readlink", "EIO")
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
         changedWhile(destination, "it was being moved")

@@ -15,6 +15,7 @@ import { writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
 import { moveEntry } from "../../../src/tools/shared/safeFsMove.js"
 import { placeBytes } from "../../../src/tools/shared/safeFsPlace.js"
 import { filesBelow } from "../../helpers/filesBelow.js"
+import { fileToMove } from "../../helpers/fileToMove.js"
 import { failingFor, onceAfter } from "../../helpers/fsCalls.js"
 import { changedWhile, outcome } from "../../helpers/outcome.js"
 import { tempDir } from "../../helpers/tempDir.js"
@@ -57,10 +58,7 @@ describe("moveEntry against another process", () => {
 
   it.scoped("another file put at the destination right after the link: it is kept, and so is the source", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("race-move-theirs-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("race-move-theirs-")
       yield* onceAfter("link", "b.txt", replaceWith(destination, "theirs"))
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
         changedWhile(destination, "it was being moved")
@@ -70,10 +68,7 @@ describe("moveEntry against another process", () => {
 
   it.scoped("another file put at the source right after the link: the move is done, their file is left alone", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("race-move-source-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("race-move-source-")
       yield* onceAfter("link", "b.txt", replaceWith(source, "theirs"))
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual({
         ok: { kind: "file", replaced: false }
@@ -83,10 +78,7 @@ describe("moveEntry against another process", () => {
 
   it.scoped("the link removed right after it was made: the move fails, the source is kept", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("race-move-gone-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("race-move-gone-")
       yield* onceAfter("link", "b.txt", () => Fs.unlinkSync(destination))
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual(
         changedWhile(destination, "it was being moved")
@@ -135,10 +127,7 @@ describe("moveEntry against another process", () => {
 
   it.scoped("the moved file taken away and another put at the destination right after the rename: theirs is not moved back", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("race-move-taken-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("race-move-taken-")
       Fs.writeFileSync(destination, "old")
       yield* onceAfter("rename", "b.txt", () => {
         Fs.renameSync(destination, Path.join(root, "taken.txt"))
@@ -253,10 +242,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
 
   it.scoped("a move without overwrite: a file appearing at the destination after the first look is kept", () =>
     Effect.gen(function*() {
-      const root = yield* tempDir("nolink-move-appears-")
-      const source = Path.join(root, "a.txt")
-      const destination = Path.join(root, "b.txt")
-      Fs.writeFileSync(source, "payload")
+      const { destination, root, source } = yield* fileToMove("nolink-move-appears-")
       yield* withoutHardLinks
       yield* onceAfter("lstat", "b.txt", () => Fs.writeFileSync(destination, "theirs"))
       expect(yield* outcome(moveEntry(root, source, destination, { overwrite: false }))).toEqual({
