@@ -13,7 +13,7 @@ import { createRequire, syncBuiltinESMExports } from "node:module"
 export type FollowedCall = "rename" | "link" | "lstat" | "mkdir" | "open" | "close" | "unlink" | "readlink"
 
 /** The synchronous calls of `node:fs` a test can make fail. */
-export type FollowedSyncCall = "readlinkSync"
+export type FollowedSyncCall = "readlinkSync" | "openSync" | "readdirSync"
 
 type CallbackCall = (...args: Array<unknown>) => unknown
 
@@ -145,12 +145,17 @@ export const failingFrom = (
   })
 
 /**
- * For the current scope: each synchronous `call` throws the errno `code` (as `readlinkSync`
- * failing with `EIO`), doing nothing.
+ * For the current scope: each synchronous `call` (or those whose first argument `when` picks)
+ * throws the errno `code` (as `readlinkSync` failing with `EIO`), doing nothing.
  */
-export const failingSyncFor = (call: FollowedSyncCall, code: string): Effect.Effect<void, never, Scope.Scope> =>
+export const failingSyncFor = (
+  call: FollowedSyncCall,
+  code: string,
+  when: (first: unknown) => boolean = () => true
+): Effect.Effect<void, never, Scope.Scope> =>
   replacedFor(() =>
-    replaceFsCall(call, () => () => {
+    replaceFsCall(call, (original) => (...args) => {
+      if (!when(args[0])) return original(...args)
       throw Object.assign(new Error(`${code}: ${call} failed (a test's file system)`), { code, syscall: call })
     })
   )

@@ -90,6 +90,17 @@ describe.skipIf(process.platform !== "linux")("safeFsSync", () => {
       expect(openDescriptors()).toBeLessThan(before + 20)
     }))
 
+  it.scoped("a directory that cannot be listed or opened again names what failed", () =>
+    Effect.gen(function*() {
+      const dir = Sync.openDirectorySync(Path.join(base, "dir"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Sync.closeSync(dir.fd, dir.path)))
+      yield* failingSyncFor("readdirSync", "EIO")
+      // opened again through its descriptor (/proc/self/fd/N/.)
+      yield* failingSyncFor("openSync", "EMFILE", (first) => typeof first === "string" && first.endsWith("/."))
+      expect(outcome(() => Sync.listDirectorySync(dir))).toEqual(["Io", `cannot list "${dir.path}": EIO`])
+      expect(outcome(() => Sync.reopenDirectorySync(dir))).toEqual(["Io", `cannot open "${dir.path}": EMFILE`])
+    }))
+
   it("refuses a symbolic link, as a directory or as a file, without following it", () => {
     const dir = Sync.openDirectorySync(Path.join(base, "dir"))
     try {
