@@ -1,7 +1,7 @@
 /**
  * Plays "another process", or a file system that lacks something, at an exact moment, by putting
- * a wrapper in place of one of `node:fs`'s callback calls for every such call made afterwards
- * (the ESM bindings too, through `syncBuiltinESMExports`). The library code is not touched:
+ * a wrapper in place of one of `node:fs`'s calls (callback or synchronous) for every such call made
+ * afterwards (the ESM bindings too, through `syncBuiltinESMExports`). The library code is not touched:
  * what it meets is what a concurrent process would leave on the real file system, or the errno a
  * file system without hard links gives, only at a chosen moment rather than by luck.
  */
