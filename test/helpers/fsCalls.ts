@@ -36,7 +36,7 @@ const replaceFsCall = <Name extends FollowedCall | FollowedSyncCall>(
  * From now on, each `fs[call]` runs `act(args)` (its arguments without the callback) once the
  * call has completed, then calls back as it would have. Returns what puts the original back.
  */
-export const afterFsCall = (call: FollowedCall, act: (args: ReadonlyArray<unknown>) => void): () => void =>
+const afterFsCall = (call: FollowedCall, act: (args: ReadonlyArray<unknown>) => void): () => void =>
   replaceFsCall(call, (original) => (...args) => {
     const done = args[args.length - 1]
     if (typeof done !== "function") return original(...args)
@@ -50,39 +50,43 @@ export const afterFsCall = (call: FollowedCall, act: (args: ReadonlyArray<unknow
     })
   })
 
-/** Which calls `failFsCall` fails, and how. */
-export interface FailOptions {
-  /** Fails only the calls whose arguments (without the callback) pass; the others run as usual. */
-  readonly when?: (args: ReadonlyArray<unknown>) => boolean
-  /** Does the call's work first and then reports the failure (as `close` reporting `EIO` does). */
-  readonly afterDoing?: boolean
-}
-
-/**
- * From now on, each `fs[call]` (or those `when` picks) fails with the errno `code`, as `EPERM`
- * from `link` on a file system without hard links, or `EIO` from a failing disk; without
- * `afterDoing` it does nothing first. Returns what puts the original back.
- */
-export const failFsCall = (call: FollowedCall, code: string, options: FailOptions = {}): () => void =>
-  replaceFsCall(call, (original) => (...args) => {
-    const done = args[args.length - 1]
-    const given = args.slice(0, -1)
-    if (typeof done !== "function" || (options.when !== undefined && !options.when(given))) return original(...args)
-    const error = Object.assign(new Error(`${code}: ${call} failed (a test's file system)`), { code, syscall: call })
-    const fail = () => Reflect.apply(done, undefined, [error])
-    if (options.afterDoing === true) original(...given, fail)
-    else setImmediate(fail)
-  })
-
-/** For the current scope: what `replace` puts in place of a `node:fs` call, put back when it ends. */
-const replacedFor = (replace: () => () => void): Effect.Effect<void, never, Scope.Scope> =>
-  Effect.acquireRelease(Effect.sync(replace), (restore) => Effect.sync(restore))
+/** The error a failing system call gives Node: an `Error` with the errno `code`. */
+const errnoError = (call: string, code: string): Error =>
+  Object.assign(new Error(`${code}: ${call} failed (a test's file system)`), { code, syscall: call })
 
 /** Whether one of a call's arguments is a path whose last name is `name` (or matches it). */
 const names = (args: ReadonlyArray<unknown>, name: string | RegExp): boolean =>
   args.some((arg) =>
     typeof arg === "string" && (typeof name === "string" ? arg.endsWith(`/${name}`) : name.test(arg.slice(arg.lastIndexOf("/") + 1)))
   )
+
+/** The calls a failure picks: every one without a `name`, else those with a path named `name`. */
+const picks = (name: string | RegExp | undefined) => (args: ReadonlyArray<unknown>): boolean =>
+  name === undefined || names(args, name)
+
+/**
+ * From now on, each `fs[call]` that `picked` accepts fails with the errno `code`, as `EPERM` from
+ * `link` on a file system without hard links, or `EIO` from a failing disk; with `afterDoing` it
+ * does the call's work first (as `close` reporting `EIO` does). Returns what puts the original back.
+ */
+const failFsCall = (
+  call: FollowedCall,
+  code: string,
+  picked: (args: ReadonlyArray<unknown>) => boolean,
+  afterDoing: boolean
+): () => void =>
+  replaceFsCall(call, (original) => (...args) => {
+    const done = args[args.length - 1]
+    const given = args.slice(0, -1)
+    if (typeof done !== "function" || !picked(given)) return original(...args)
+    const fail = () => Reflect.apply(done, undefined, [errnoError(call, code)])
+    if (afterDoing) original(...given, fail)
+    else setImmediate(fail)
+  })
+
+/** For the current scope: what `replace` puts in place of a `node:fs` call, put back when it ends. */
+const replacedFor = (replace: () => () => void): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.acquireRelease(Effect.sync(replace), (restore) => Effect.sync(restore))
 
 /**
  * For the current scope: once, after the first `call` with a path argument whose last name is
@@ -109,21 +113,14 @@ export const onceAfter = (
 
 /**
  * For the current scope: the `call`s with a path argument whose last name is `name` (every
- * call without one) fail with the errno `code` (see `failFsCall`).
+ * call without one) fail with the errno `code`; with `afterDoing`, after doing their work.
  */
 export const failingFor = (
   call: FollowedCall,
   code: string,
   options: { readonly name?: string | RegExp; readonly afterDoing?: boolean } = {}
-): Effect.Effect<void, never, Scope.Scope> => {
-  const { name } = options
-  return replacedFor(() =>
-    failFsCall(call, code, {
-      ...(name === undefined ? {} : { when: (args) => names(args, name) }),
-      ...(options.afterDoing === undefined ? {} : { afterDoing: options.afterDoing })
-    })
-  )
-}
+): Effect.Effect<void, never, Scope.Scope> =>
+  replacedFor(() => failFsCall(call, code, picks(options.name), options.afterDoing ?? false))
 
 /**
  * For the current scope: from the first `call` with a path argument whose last name is `name`
@@ -140,22 +137,23 @@ export const failingFrom = (
     let restore: (() => void) | undefined
     yield* Effect.addFinalizer(() => Effect.sync(() => restore?.()))
     yield* onceAfter(call, name, () => {
-      restore = failFsCall(failing, code)
+      restore = failFsCall(failing, code, picks(undefined), false)
     })
   })
 
 /**
- * For the current scope: each synchronous `call` (or those whose first argument `when` picks)
- * throws the errno `code` (as `readlinkSync` failing with `EIO`), doing nothing.
+ * For the current scope: each synchronous `call` with a path argument whose last name is `name`
+ * (every one without a name) throws the errno `code` (as `readlinkSync` failing with `EIO`),
+ * doing nothing.
  */
 export const failingSyncFor = (
   call: FollowedSyncCall,
   code: string,
-  when: (first: unknown) => boolean = () => true
+  name?: string | RegExp
 ): Effect.Effect<void, never, Scope.Scope> =>
   replacedFor(() =>
     replaceFsCall(call, (original) => (...args) => {
-      if (!when(args[0])) return original(...args)
-      throw Object.assign(new Error(`${code}: ${call} failed (a test's file system)`), { code, syscall: call })
+      if (!picks(name)(args)) return original(...args)
+      throw errnoError(call, code)
     })
   )

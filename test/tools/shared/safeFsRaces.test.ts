@@ -2,9 +2,11 @@
  * The checks that `moveEntry`, `placeBytes` and `writeFileAtomic` make after their `link(2)`,
  * `rename(2)` or `mkdir(2)`, against another process acting at that exact moment: the
  * destination's directory moved away, another file put under the name just written, an empty
- * directory appearing at a destination between two looks. The other process is played by
- * `afterFsCall`, which runs its moves on the real file system right after the library's call
- * returns; each case says what must be left on disk, and that nothing is lost that was ours.
+ * directory appearing at a destination between two looks; and the checked rename a file system
+ * without hard links falls back to. The other process is played by `onceAfter`
+ * (test/helpers/fsCalls.ts), which runs its moves on the real file system right after the
+ * library's call returns; each case says what must be left on disk, and that nothing is lost
+ * that was ours.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
