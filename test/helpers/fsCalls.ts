@@ -1,13 +1,13 @@
 /**
  * Plays "another process", or a file system that lacks something, at an exact moment, by putting
  * a wrapper in place of one of `node:fs`'s calls (callback or synchronous) for every such call made
- * afterwards (the ESM bindings too, through `syncBuiltinESMExports`). The library code is not touched:
+ * afterwards (through `replaceBuiltin.ts`). The library code is not touched:
  * what it meets is what a concurrent process would leave on the real file system, or the errno a
  * file system without hard links gives, only at a chosen moment rather than by luck.
  */
 import { Effect } from "effect"
 import type * as Scope from "effect/Scope"
-import { createRequire, syncBuiltinESMExports } from "node:module"
+import { replaceBuiltinExport } from "./replaceBuiltin.js"
 
 /** The callback calls of `node:fs` a test can follow. */
 export type FollowedCall = "rename" | "link" | "lstat" | "mkdir" | "open" | "close" | "unlink" | "readlink"
@@ -18,19 +18,8 @@ export type FollowedSyncCall = "readlinkSync" | "openSync" | "readdirSync"
 type CallbackCall = (...args: Array<unknown>) => unknown
 
 /** Puts `wrap(original)` in place of `fs[call]`; returns what puts the original back. */
-const replaceFsCall = <Name extends FollowedCall | FollowedSyncCall>(
-  call: Name,
-  wrap: (original: CallbackCall) => CallbackCall
-): () => void => {
-  const fs: Record<Name, CallbackCall> = createRequire(import.meta.url)("node:fs")
-  const original = fs[call]
-  fs[call] = wrap(original)
-  syncBuiltinESMExports()
-  return () => {
-    fs[call] = original
-    syncBuiltinESMExports()
-  }
-}
+const replaceFsCall = (call: FollowedCall | FollowedSyncCall, wrap: (original: CallbackCall) => CallbackCall): () => void =>
+  replaceBuiltinExport("node:fs", call, wrap)
 
 /**
  * From now on, each `fs[call]` runs `act(args)` (its arguments without the callback) once the
