@@ -63,7 +63,7 @@ export default {
     "!src/tools/builtin/sandbox/prelude.ts",
     // the Worker's side of workerOutput.ts (both pools' Workers import it; its test runs it in a plain Worker)
     "!src/tools/builtin/sandbox/workerPrint.ts",
-    // the executable's entry points: they run only as the CLI's own process (test/cli/executable.test.ts
+    // the executable's entry points: they run only as the CLI's own process (test/cli/executable.slow.test.ts
     // starts main.ts, test/cli/launch.test.ts builds launch.ts and starts it), never in the test process;
     // the commands they run are src/cli/program.ts's, tested in-process
     "!src/cli/launch.ts",

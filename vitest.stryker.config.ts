@@ -15,13 +15,13 @@ export default defineConfig({
       "test/package/**",
       // run the examples and the CLI executable as child processes
       "test/examples/**",
-      "test/cli/executable.test.ts",
+      "test/cli/executable.slow.test.ts",
       // builds the launcher (src/cli/launch.ts, which Stryker leaves out) and runs it as a child process
       "test/cli/launch.test.ts",
       // serves the registry from the CLI started as a child process
-      "test/tools/mcp/server.test.ts",
+      "test/tools/mcp/server.slow.test.ts",
       // asserts which modules an import loads: meaningless where modules stay loaded (below)
-      "test/layers/RateLimiterRedis.import.test.ts"
+      "test/layers/RateLimiterRedis.import.slow.test.ts"
     ],
     // One test runner process runs every mutant: the modules stay loaded between runs (a mutant
     // is switched on at run time), which saves importing Effect and the test files again for
@@ -29,7 +29,7 @@ export default defineConfig({
     isolate: false,
     // run before each test file: gives back `@effect/vitest`'s own `it.effect` (which a `layer(...)`
     // of an earlier file overwrote) and emulates `process.chdir` (test files run in a worker thread)
-    setupFiles: ["test/helpers/strykerSetup.ts"],
+    setupFiles: ["test/helpers/sharedGraphSetup.ts"],
     // read by test/helpers/mutationRun.ts: the huge-input tests are skipped
     env: { EFFECT_TOOL_SYSTEM_MUTATION_RUN: "1" },
     // the initial run is every test file in one thread, on a machine others load too: the slowest

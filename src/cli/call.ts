@@ -14,6 +14,8 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { PathTraversalError } from "../domain/errors.js"
+import { readableText } from "../domain/readableJson.js"
+import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 import { AuditLog } from "../services/AuditLog.js"
 import { ToolSystem } from "../services/ToolSystem.js"
 import {
@@ -36,6 +38,12 @@ export const auditOption = Options.file("audit").pipe(
 /** The audit layer of an `--audit` value. */
 export const auditLayerOf = (file: Option.Option<string>) =>
   Option.match(file, { onNone: () => undefined, onSome: (path) => AuditLog.layerJsonl({ file: path }) })
+
+/**
+ * The line `call` prints: the result as one JSON object, its output as readable JSON (a bigint
+ * as `"10n"`, a `Map` with its entries, a cycle marked: never a crash, never `{}`).
+ */
+export const resultLine = (result: ToolExecutionResult): string => readableText(result)
 
 export const call = Command.make(
   "call",
@@ -62,7 +70,7 @@ export const call = Command.make(
         })
       )
       if (Exit.isSuccess(exit)) {
-        yield* Console.log(JSON.stringify(exit.value))
+        yield* Console.log(resultLine(exit.value))
         return exit.value.success ? ExitCode.ok : ExitCode.failed
       }
       const defect = Cause.dieOption(exit.cause)

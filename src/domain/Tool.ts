@@ -9,10 +9,12 @@ import type * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Tracer from "effect/Tracer"
 import type {
+  ConfirmationRequired,
   InvalidArguments,
   McpToolChanged,
   MemoryLimitExceeded,
   PathTraversalError,
+  ProtectedPath,
   ToolError,
   ToolTimeout
 } from "./errors.js"
@@ -23,9 +25,19 @@ import type { PathSlot } from "./WorkspacePath.js"
  * How a handler's run can fail, as the executor receives it: a `ToolError`, a workspace escape
  * (a defect once it reaches the executor), a worker-based tool's own memory cap
  * (`MemoryLimitExceeded`), the deadline of a tool that keeps its own (`ToolTimeout`, see
- * `ToolInfo.ownDeadline`) or, for a held MCP proxy, `McpToolChanged`.
+ * `ToolInfo.ownDeadline`), for a held MCP proxy, `McpToolChanged`, for a tool that asks for
+ * confirmation as it is about to act (`ToolInfo.asksConfirmation`), `ConfirmationRequired`, or,
+ * for a tool that finds a path to change elsewhere than in its arguments (`restore_snapshot`
+ * reads it from metadata), `ProtectedPath`, so that it keeps its code.
  */
-export type HandlerFailure = ToolError | PathTraversalError | MemoryLimitExceeded | ToolTimeout | McpToolChanged
+export type HandlerFailure =
+  | ToolError
+  | PathTraversalError
+  | MemoryLimitExceeded
+  | ToolTimeout
+  | McpToolChanged
+  | ConfirmationRequired
+  | ProtectedPath
 
 /** A call whose arguments were validated: its path arguments and the effect that runs it. */
 export interface PreparedCall<R> {
@@ -66,6 +78,12 @@ export interface ToolInfo {
   /** Calls per minute, enforced by the `RateLimiter` (`undefined`: no limit). */
   readonly rateLimitRpm: number | undefined
   readonly requiresConfirmation: boolean
+  /**
+   * Set on a tool that needs no confirmation up front but asks for it in some calls, at the
+   * moment of the effect (see `CallConfirmation`): when, e.g. "when it would create a file".
+   * The executor lets its handler ask the `ConfirmationGate`; `explain` says when it asks.
+   */
+  readonly asksConfirmation?: string | undefined
   /** Memory cap in MB: hard inside worker-based tools, best-effort elsewhere. */
   readonly memoryLimitMb: number | undefined
   /** A vetted scoped-write tool: may run in a read-only mode when its paths lie in a scoped dir. */

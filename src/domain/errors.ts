@@ -5,11 +5,16 @@
  * `PathTraversalError` is special: the executor never turns it into a result, it re-raises
  * it as a defect so that a workspace escape cannot be swallowed.
  *
+ * `ProtectedPath` (`PROTECTED_PATH`) is a path inside the workspace that no tool with side
+ * effects may touch (a repository's `.git`): a refusal at the `paths` step, reported as a result
+ * like the gates' refusals, since nothing left the workspace.
+ *
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Option from "effect/Option"
+import { showName } from "./shownText.js"
 
 /** The stable error codes a `ToolExecutionResult` can carry. */
 export type ErrorCode =
@@ -23,9 +28,15 @@ export type ErrorCode =
   | "MEMORY_LIMIT"
   | "TOOL_ERROR"
   | "PATH_TRAVERSAL"
+  | "PROTECTED_PATH"
   | "MCP_TOOL_CHANGED"
 
-/** No tool (or no version of it in the requested range) is registered under `name`. */
+/**
+ * No tool (or no version of it in the requested range) is registered under `name`. The
+ * message shows the name and the range as `showName` does (cut, saying so and how long they
+ * were; hiding characters escaped): they are the caller's, of any length, and the message
+ * goes to the model and the log.
+ */
 export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{
   readonly name: string
   readonly versionRange?: string | undefined
@@ -34,9 +45,9 @@ export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{
 }> {
   readonly code = "TOOL_NOT_FOUND" as const
   override get message(): string {
-    const range = this.versionRange === undefined ? "" : ` in range "${this.versionRange}"`
+    const range = this.versionRange === undefined ? "" : ` in range "${showName(this.versionRange)}"`
     const hint = this.suggestions.length > 0 ? ` (did you mean: ${this.suggestions.join(", ")}?)` : ""
-    return `Tool "${this.name}"${range} not found${hint}`
+    return `Tool "${showName(this.name)}"${range} not found${hint}`
   }
 }
 
@@ -83,13 +94,18 @@ export class PolicyVeto extends Data.TaggedError("PolicyVeto")<{
   }
 }
 
-/** The tool requires confirmation and the call was not made with `confirm: true`. */
+/**
+ * The tool requires confirmation and the call was not made with `confirm: true`; `reason` says
+ * what the call would have done when the tool found that out as it was about to act (e.g.
+ * "would create notes.txt", see `CallConfirmation`).
+ */
 export class ConfirmationRequired extends Data.TaggedError("ConfirmationRequired")<{
   readonly tool: string
+  readonly reason?: string | undefined
 }> {
   readonly code = "CONFIRMATION_REQUIRED" as const
   override get message(): string {
-    return "Confirmation required"
+    return this.reason === undefined ? "Confirmation required" : `Confirmation required: ${this.reason}`
   }
 }
 
@@ -162,6 +178,25 @@ export class PathTraversalError extends Data.TaggedError("PathTraversalError")<{
 }
 
 /**
+ * A tool with side effects was given a path under a repository's `.git` (its hooks, config,
+ * objects): file tools never write there, as git would run or trust what they wrote. Nothing
+ * was done.
+ */
+export class ProtectedPath extends Data.TaggedError("ProtectedPath")<{
+  readonly tool: string
+  /** The path, relative to the workspace root, after resolution (symbolic links followed). */
+  readonly path: string
+  /** The protected component of `path` as it is spelled there (`.git`, `.GIT`). */
+  readonly component: string
+}> {
+  readonly code = "PROTECTED_PATH" as const
+  override get message(): string {
+    return `Tool "${this.tool}" may not change "${this.path}": it is under ${this.component}, a repository's ` +
+      "metadata, which tools only read"
+  }
+}
+
+/**
  * A bridged MCP tool is held: its server changed it (its description, its input schema or its
  * `readOnlyHint`) after it was first seen, and the application has not approved the new
  * version (see `McpBridge.approve`). Nothing was sent to the server.
@@ -201,6 +236,7 @@ export type ToolCallError =
   | ToolTimeout
   | MemoryLimitExceeded
   | ToolError
+  | ProtectedPath
   | McpToolChanged
 
 /**

@@ -75,6 +75,12 @@ export interface ToolCall {
    * leaves out: those nulls are dropped before validation.
    */
   readonly strictArguments: boolean
+  /**
+   * What is wrong with the call itself, when the model sent it malformed (no name, arguments
+   * that are not JSON text, an id that is not a string, an id used twice): such a call is not
+   * run; it is answered with this.
+   */
+  readonly malformed?: string | undefined
 }
 
 /** What one call produced, ready to become a message. */

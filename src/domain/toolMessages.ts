@@ -5,9 +5,14 @@
  *
  * @since 0.1.0
  */
-import type { ErrorCode } from "./errors.js"
+import type { ErrorCode, PathTraversalError } from "./errors.js"
+import { capText, showName } from "./shownText.js"
+import { readableText } from "./readableJson.js"
 import type { MalformedArguments } from "./toolCalls.js"
 import type { ToolExecutionFailure, ToolExecutionResult } from "./ToolExecutionResult.js"
+
+/** How much of an escaping path is quoted back. */
+const MAX_SHOWN_PATH = 1000
 
 /** What a model can do after each kind of failure. */
 const NEXT_STEP: Readonly<Record<ErrorCode, string>> = {
@@ -23,6 +28,7 @@ const NEXT_STEP: Readonly<Record<ErrorCode, string>> = {
   MEMORY_LIMIT: "The call used too much memory and was stopped. Try a smaller input.",
   TOOL_ERROR: "Read the error, change the call accordingly, and do not repeat it unchanged.",
   PATH_TRAVERSAL: "Use paths inside the workspace.",
+  PROTECTED_PATH: "Files under .git are not changed by tools; leave them alone (the git tools change the repository).",
   MCP_TOOL_CHANGED: "This tool changed on its MCP server and waits for the user's approval. " +
     "Do not retry it; tell the user it needs approval, or continue without it."
 }
@@ -31,15 +37,11 @@ const NEXT_STEP: Readonly<Record<ErrorCode, string>> = {
 const errorText = (code: ErrorCode, error: string, next: string = NEXT_STEP[code]): string =>
   `Error [${code}]: ${error}\n${next}`
 
-/** A tool's output as text: strings as they are, anything else as JSON. */
+/** A tool's output as text: strings as they are, anything else as readable JSON (a bigint, a `Map`, a cycle too). */
 export const outputText = (output: unknown): string => {
   if (typeof output === "string") return output
   if (output === undefined || output === null) return "(no output)"
-  try {
-    return JSON.stringify(output) ?? String(output)
-  } catch {
-    return String(output)
-  }
+  return readableText(output)
 }
 
 /** The text for an executor result. */
@@ -50,9 +52,21 @@ export const resultText = (result: ToolExecutionResult): string =>
 export const malformedText = (tool: string, malformed: MalformedArguments): string =>
   errorText(
     "INVALID_ARGUMENTS",
-    `the arguments of "${tool}" are not valid JSON (${malformed.problem})`,
+    `the arguments of "${showName(tool)}" are not valid JSON (${malformed.problem})`,
     "Send the arguments as one JSON object that matches the tool's parameters, and call it again."
   )
+
+/** The call itself was malformed (`problem` says how): it was not run. */
+export const malformedCallText = (problem: string): string =>
+  errorText(
+    "INVALID_ARGUMENTS",
+    `this tool call is malformed and was not run: ${problem}`,
+    "Send each tool call with a string id, the tool's name as a string and its arguments as JSON text, and call it again."
+  )
+
+/** A path argument led out of the workspace: the call was answered, not run (`pathTraversal: "answer"`). */
+export const pathTraversalText = (error: PathTraversalError): string =>
+  errorText("PATH_TRAVERSAL", `${JSON.stringify(capText(error.path, MAX_SHOWN_PATH))} is outside the workspace (${error.reason})`)
 
 /** A person was asked to confirm the call and said no. */
 export const declinedText = (result: ToolExecutionFailure, reason: string | undefined): string =>

@@ -6,7 +6,12 @@
  * `@effect/ai`, so bad arguments come back to the model as a message instead of failing the
  * request. A tool call's result is the text `ToolCallHandler` would put in the conversation;
  * refusals and failures are returned as failures (`isFailure`), never raised; a workspace
- * escape is the `PathTraversalError` defect.
+ * escape is the `PathTraversalError` defect (or an answer, with the session's
+ * `pathTraversal: "answer"`). `withHandler.handle` answers a call of a tool the toolkit does not
+ * hold (unknown, or blocked in the mode) as `ToolCallHandler` does, a failure the model reads.
+ * (`@effect/ai` 0.37's `generateText` also decodes the model's response against the toolkit's
+ * own tools, after the calls are handled: a response calling such a tool still fails it with
+ * `MalformedOutput` there, which this toolkit cannot reach.)
  *
  * A separate entry point: importing `effect-tool-system` never loads `@effect/ai`.
  *
@@ -72,9 +77,23 @@ export const fromSession = (session: ToolCallSession): Effect.Effect<EffectAiToo
           return outcome.isError ? Effect.fail(outcome.content) : Effect.succeed(outcome.content)
         }
       )
+    const answerUnheld = (
+      name: string,
+      params: Schema.Schema.Type<typeof AnyArguments>
+    ): Effect.Effect<AiTool.HandlerResult<RegistryTool>> =>
+      Effect.map(Effect.either(run(name)(params)), (answer) => {
+        const text = Either.merge(answer)
+        return { isFailure: Either.isLeft(answer), result: text, encodedResult: text }
+      })
     const handlers: Toolkit.HandlersFrom<RegistryTools> = Object.fromEntries(specs.map((spec) => [spec.name, run(spec.name)]))
     const layer = toolkit.toLayer(handlers)
-    const withHandler = yield* Effect.provide(toolkit, layer)
+    const held = yield* Effect.provide(toolkit, layer)
+    // a call of a tool the toolkit does not hold (unknown, or blocked in the mode) is answered
+    // as ToolCallHandler answers it, a failure the model reads, instead of `MalformedOutput`
+    const withHandler: Toolkit.WithHandler<RegistryTools> = {
+      tools: held.tools,
+      handle: (name, params) => Object.hasOwn(held.tools, name) ? held.handle(name, params) : answerUnheld(String(name), params)
+    }
     return { toolkit, layer, withHandler, session }
   })
 

@@ -22,7 +22,9 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
+import { readableText } from "../domain/readableJson.js"
 import type { AuditLogJsonlOptions, AuditLogService, AuditRecord } from "../services/AuditLog.js"
+import { type AuditFileError, openAuditFile } from "./auditFile.js"
 
 const defaults = { maxBytes: 10 * 1024 * 1024, maxFiles: 5, batchSize: 512, flushInterval: Duration.millis(50) }
 
@@ -40,17 +42,15 @@ interface OpenFile {
   size: number
 }
 
-/** One record as one line; its arguments only when `includeArguments`. */
+/**
+ * One record as one line; its arguments only when `includeArguments`, as readable JSON (a
+ * record written by hand may hold a bigint, a `Map`, a cycle: kept readable, never dropped).
+ */
 const serializer = (includeArguments: boolean) => (record: AuditRecord): string => {
   const { arguments: args, ...rest } = record
   // (`args !== undefined` as `true` is equivalent: JSON leaves out a field that is undefined)
   const shown = includeArguments && args !== undefined ? { ...rest, arguments: args } : rest
-  try {
-    return JSON.stringify(shown) + "\n"
-  } catch (error) {
-    // arguments a JSON.stringify refuses (a BigInt, a cycle): the record without them
-    return JSON.stringify({ ...rest, argumentsError: String(error) }) + "\n"
-  }
+  return readableText(shown) + "\n"
 }
 
 const encoder = new TextEncoder()
@@ -72,10 +72,10 @@ export const makeJsonl = (
     const flushInterval = options.flushInterval ?? defaults.flushInterval
     const serialize = serializer(includeArguments)
 
-    const open: Effect.Effect<OpenFile, PlatformError> = Effect.gen(function*() {
+    const open: Effect.Effect<OpenFile, PlatformError | AuditFileError> = Effect.gen(function*() {
       const scope = yield* Scope.make()
       return yield* Effect.gen(function*() {
-        const handle = yield* Scope.extend(fs.open(file, { flag: "a", mode: 0o600 }), scope)
+        const handle = yield* Scope.extend(openAuditFile(fs, file), scope)
         const info = yield* handle.stat
         return { file: handle, scope, size: Number(info.size) }
       }).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
@@ -99,7 +99,11 @@ export const makeJsonl = (
 
     /** Touched by the writer fiber only (and by the finalizer once that fiber is done). */
     let current: OpenFile | undefined = yield* open.pipe(
-      Effect.catchAll((error) => Effect.dieMessage(`Cannot open the audit log ${file}: ${error.message}`))
+      Effect.catchAll((error) =>
+        Effect.dieMessage(
+          `Cannot open the audit log ${file}: ${error._tag === "AuditFileError" ? error.reason : error.message}`
+        )
+      )
     )
 
     /** Appends the records, rotating between them as needed; on a failure, logs the unwritten ones. */

@@ -1,38 +1,41 @@
 /**
  * The rate limits of `RateLimiter.layerRedis`: token buckets in Redis, shared by every process
- * that uses it, kept by `@effect/experimental`'s `RateLimiter` and its Redis store (ioredis).
+ * that uses it, counted by `@effect/experimental`'s `RateLimiter` on a store of ours
+ * (`RateLimiterRedisStore.ts`: the package's token-bucket script, run against a deadline) over a
+ * connection made outside any call's budget (`RateLimiterRedisLink.ts`, ioredis).
  * `RateLimiter.layerRedis` imports this module when its layer is built: it loads ioredis.
  *
- * Keys: `{prefix}{tool}` and, with a rate-limit key, `{prefix}{tool}/{encodeURIComponent(key)}`
+ * Keys: `{prefix}{tool}` and, with a rate-limit key, `{prefix}{tool}/{encodeKey(key)}` (its
+ * URI encoding; any string, lone surrogates and NULs included, and a long one hashed)
  * (tool names have no `/`, encoded keys have no `/` or `:`, so no two buckets share a key,
  * nor a key the store derives from one, `…:refill`).
  *
  * @since 0.2.0
  */
 import * as ExperimentalRateLimiter from "@effect/experimental/RateLimiter"
-import * as RedisStore from "@effect/experimental/RateLimiter/Redis"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Scope from "effect/Scope"
+import type * as Scope from "effect/Scope"
+import { createHash } from "node:crypto"
 import type { RedisOptions } from "ioredis"
 import { RateLimited } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { RateLimiterService, RedisConnection, RedisRateLimiterOptions } from "../services/RateLimiter.js"
 import { makeTokenBuckets } from "./RateLimiter.js"
+import { makeRedisLink, RECONNECT_MAX_MS, RedisUnavailable } from "./RateLimiterRedisLink.js"
+import { GIVE_BACK, makeBudgetedStore, TOKEN_BUCKET } from "./RateLimiterRedisStore.js"
+
+export { CONNECT_TIMEOUT_MS, RECONNECT_MAX_MS } from "./RateLimiterRedisLink.js"
 
 /** The default key prefix. */
 export const DEFAULT_PREFIX = "effect-tool-system:ratelimit:"
-/** The default longest wait on Redis for one call, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 200
 /**
- * The longest pause between two reconnection attempts, in milliseconds; also the
- * `retryAfterMs` of a call refused because Redis did not answer (by then it was tried again).
+ * The default longest wait on Redis for one call's command, in milliseconds (connecting is not
+ * part of it: see `CONNECT_TIMEOUT_MS`).
  */
-export const RECONNECT_MAX_MS = 1000
+export const DEFAULT_TIMEOUT_MS = 200
 
 const WINDOW = Duration.minutes(1)
-
-type StoreOptions = Parameters<typeof RedisStore.make>[0]
 
 /** What each `onUnavailable` does, for the log line. */
 const DECISIONS = {
@@ -40,9 +43,31 @@ const DECISIONS = {
   "fallback-memory": "applying the rate limits per process"
 } as const
 
+/** Longest rate-limit key written as it is (encoded); a longer one is written as its hash. */
+export const MAX_KEY_CHARS = 256
+
+/** A lone surrogate: a UTF-16 half that `encodeURIComponent` refuses (`URI malformed`). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/**
+ * A rate-limit key as it is written: URI-encoded, with each lone surrogate as `%uXXXX` (a `%`
+ * of the key itself is `%25`, so no two keys meet); a key longer than `MAX_KEY_CHARS` as `#`
+ * and the SHA-256 of its encoding (`#` is `%23` in an encoded key). Never throws.
+ */
+const encodeKey = (key: string): string => {
+  let encoded = ""
+  let from = 0
+  for (const half of key.matchAll(LONE_SURROGATE)) {
+    encoded += `${encodeURIComponent(key.slice(from, half.index))}%u${half[0].charCodeAt(0).toString(16).toUpperCase()}`
+    from = half.index + 1
+  }
+  encoded += encodeURIComponent(key.slice(from))
+  return encoded.length <= MAX_KEY_CHARS ? encoded : `#${createHash("sha256").update(encoded).digest("hex")}`
+}
+
 /** The bucket's key in Redis, below the prefix. */
 export const bucketKey = (tool: string, key: string | undefined): string =>
-  key === undefined ? tool : `${tool}/${encodeURIComponent(key)}`
+  key === undefined ? tool : `${tool}/${encodeKey(key)}`
 
 /** A `redis://` or `rediss://` URL as ioredis options (throws on another URL). */
 const fromUrl = (url: string): RedisOptions => {
@@ -77,12 +102,8 @@ export const connectionOptions = (connection: RedisConnection | undefined): Redi
 }
 
 /** What the store's error says, for a `reason`. */
-const describe = (cause: unknown): string => {
-  if (!(cause instanceof Error)) return String(cause)
-  // ioredis's words for a command refused while it reconnects
-  if (cause.name === "MaxRetriesPerRequestError") return "not connected (reconnecting)"
-  return cause.message
-}
+const describe = (cause: unknown): string =>
+  cause instanceof RedisUnavailable ? cause.reason : cause instanceof Error ? cause.message : String(cause)
 
 /**
  * The service of `RateLimiter.layerRedis`; the Redis connection is closed with the scope.
@@ -93,47 +114,13 @@ export const makeRedisRateLimiter = (
   Effect.gen(function*() {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const policy = options.onUnavailable ?? "fail-closed"
-    const base = yield* Effect.try({
+    const redisOptions = yield* Effect.try({
       try: () => connectionOptions(options.redis),
       catch: (cause) => new Error(`RateLimiter.layerRedis: bad redis connection: ${describe(cause)}`, { cause })
     }).pipe(Effect.orDie)
 
-    // Set when the layer closes: the client then stops reconnecting, so a connection to a Redis
-    // that is down cannot keep the process alive after its scope.
-    let closing = false
-    // (the store's declared options type `disconnectTimeout` and `tls` without `| undefined`)
-    const { disconnectTimeout, retryStrategy: retry, tls, ...rest } = base
-    const redisOptions: StoreOptions = {
-      connectTimeout: RECONNECT_MAX_MS,
-      ...rest,
-      ...(disconnectTimeout === undefined ? {} : { disconnectTimeout }),
-      ...(tls === undefined ? {} : { tls }),
-      prefix: options.prefix ?? DEFAULT_PREFIX,
-      // A command gets no answer after `timeoutMs`: it fails (the call also stops waiting then).
-      commandTimeout: timeoutMs,
-      // While disconnected, a command waits in the offline queue only until the next failed
-      // connection attempt (at most `RECONNECT_MAX_MS`), never longer; one that timed out
-      // meanwhile may still be sent once the connection is back: it then takes a token for a
-      // call that was refused (it errs towards fewer calls, never more).
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: 0,
-      // Stryker disable next-line BooleanLiteral: with maxRetriesPerRequest 0 a lost connection fails the commands in flight, leaving none to resend
-      autoResendUnfulfilledCommands: false,
-      retryStrategy: (attempt) =>
-        closing ? null : retry === undefined ? Math.min(attempt * 50, RECONNECT_MAX_MS) : retry(attempt)
-    }
-    // The store's connection lives in a scope of its own: closing it (QUIT) fails when Redis is
-    // down, which is logged rather than failing the release of the layer.
-    const connection = yield* Effect.acquireRelease(Scope.make(), (scope, exit) =>
-      Effect.sync(() => {
-        closing = true
-      }).pipe(
-        Effect.zipRight(Scope.close(scope, exit)),
-        Effect.catchAllCause((cause) =>
-          Effect.logWarning("RateLimiter.layerRedis: closing the Redis connection failed", cause)
-        )
-      ))
-    const store = yield* Scope.extend(RedisStore.make(redisOptions), connection)
+    const link = yield* makeRedisLink(redisOptions, [TOKEN_BUCKET.lua, GIVE_BACK.lua])
+    const store = yield* makeBudgetedStore(link, { prefix: options.prefix ?? DEFAULT_PREFIX, timeoutMs })
     const limiter = yield* ExperimentalRateLimiter.make.pipe(
       Effect.provideService(ExperimentalRateLimiter.RateLimiterStore, store)
     )
@@ -165,7 +152,7 @@ export const makeRedisRateLimiter = (
       const rpm = tool.rateLimitRpm
       if (rpm === undefined) return Effect.void
       return limiter.consume({
-        // Stryker disable next-line StringLiteral: the store takes every algorithm but "fixed-window" as the token bucket
+        // the only algorithm the store keeps
         algorithm: "token-bucket",
         onExceeded: "fail",
         window: WINDOW,
@@ -173,7 +160,7 @@ export const makeRedisRateLimiter = (
         key: bucketKey(tool.name, key),
         tokens: take ? 1 : 0
       }).pipe(
-        Effect.timeout(timeoutMs),
+        // the store bounds the wait: the connection, then `timeoutMs` for the command
         Effect.matchEffect({
           onSuccess: (result) =>
             Effect.zipRight(
@@ -185,14 +172,8 @@ export const makeRedisRateLimiter = (
                 )
             ),
           onFailure: (error) => {
-            if (error._tag === "TimeoutException") {
-              return unavailable(tool, rpm, key, take, `Redis unavailable: no answer within ${timeoutMs} ms`)
-            }
             if (error.reason === "StoreError") {
-              const why = error.cause instanceof Error && error.cause.message === "Command timed out"
-                ? `no answer within ${timeoutMs} ms`
-                : describe(error.cause ?? error.message)
-              return unavailable(tool, rpm, key, take, `Redis unavailable: ${why}`)
+              return unavailable(tool, rpm, key, take, `Redis unavailable: ${describe(error.cause ?? error.message)}`)
             }
             const retryAfterMs = Math.ceil(Duration.toMillis(error.retryAfter))
             return Effect.zipRight(

@@ -23,6 +23,7 @@ import {
   MemoryLimitExceeded,
   type PathTraversalError,
   pathTraversalOf,
+  type ProtectedPath,
   type ToolCallError,
   ToolError,
   ToolTimeout
@@ -45,7 +46,8 @@ import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
 import { makeCallGates, type Step } from "./callGates.js"
 import { makeExplain } from "./explainCall.js"
 import { guard, type GuardOptions, type Restore, onCallerOf, type Running, startGuarded, waitGuarded } from "./guard.js"
-import { relativeToRoot } from "./relativeToRoot.js"
+import { withoutHostPathDetails, withoutHostPaths } from "./hostPaths.js"
+import { refuseProtected } from "./protectedPaths.js"
 
 /** The tracer every fiber has unless the application installs one. */
 const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
@@ -80,16 +82,21 @@ export const makeExecutor = Effect.gen(function*() {
   /**
    * Resolves every path argument of a call through the `Workspace` (an escape dies with
    * `PathTraversalError`) and writes the resolved path back into the arguments, so the
-   * handler only ever sees resolved paths.
+   * handler only ever sees resolved paths. A tool with side effects is refused any path under
+   * a `.git` (`protectedPaths.ts`).
    */
-  const resolvePaths = (call: BoundCall): Effect.Effect<ReadonlyArray<ResolvedPath>> =>
+  const resolvePaths = (tool: RegisteredTool, call: BoundCall): Effect.Effect<ReadonlyArray<ResolvedPath>, ProtectedPath> =>
     Effect.forEach(call.paths, (slot) =>
       Effect.flatMap(workspace.resolve(slot.raw), (resolved) =>
         Reflect.set(slot.holder, slot.key, resolved)
           ? Effect.succeed(resolved)
-          : Effect.dieMessage(`cannot place the resolved path of "${slot.raw}" into the arguments`)))
+          : Effect.dieMessage(`cannot place the resolved path of "${slot.raw}" into the arguments`))).pipe(
+        Effect.flatMap((paths) =>
+          tool.spec.readOnly ? Effect.succeed(paths) : Effect.flatMap(workspace.root, (root) => refuseProtected(tool.name, root, paths))
+        )
+      )
 
-  const { behind, gatesOf } = makeCallGates({ modeGate, policy, confirmation, rateLimiter })
+  const { behind, gatesOf, withCallConfirmation } = makeCallGates({ modeGate, policy, confirmation, rateLimiter })
 
   /** Each tool's deadline and memory cap, made once: a call allocates none. */
   const guardOptions = new WeakMap<RegisteredTool, GuardOptions<ToolTimeout, MemoryLimitExceeded>>()
@@ -137,7 +144,7 @@ export const makeExecutor = Effect.gen(function*() {
     restore: Restore,
     callerInterruptible: boolean
   ): Step =>
-    Effect.flatMap(restore(resolvePaths(call)), (paths) =>
+    Effect.flatMap(restore(resolvePaths(tool, call)), (paths) =>
       behind(tool, gatesOf(tool, call, options, paths), restore, runOf(tool, call, span, restore, callerInterruptible)))
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
@@ -148,7 +155,13 @@ export const makeExecutor = Effect.gen(function*() {
       const error = failure.value
       if (error._tag !== "ToolError") return Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))
       return Effect.map(workspace.root, (root) =>
-        Result.fromError(tool.name, tool.version, error, elapsed(start), relativeToRoot(error.message, root)))
+        Result.fromError(
+          tool.name,
+          tool.version,
+          withoutHostPathDetails(error, root),
+          elapsed(start),
+          withoutHostPaths(error.message, root)
+        ))
     }
     if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
     const error = new ToolError({ tool: tool.name, message: `the tool crashed: ${crashMessage(cause)}`, cause })
@@ -273,6 +286,24 @@ export const makeExecutor = Effect.gen(function*() {
     if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
     const tool = found.right
     if (seen !== undefined) seen.tool = tool
+    // a tool that asks for confirmation as it acts runs with the call's confirmation set
+    if (tool.asksConfirmation !== undefined) {
+      return withCallConfirmation(tool, options, Effect.withFiberRuntime((inner, status) =>
+        runFound(inner, status.runtimeFlags, tool, input, options, start, seen)))
+    }
+    return runFound(fiber, flags, tool, input, options, start, seen)
+  }
+
+  /** `run` once the tool is found. */
+  const runFound = (
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    flags: RuntimeFlags.RuntimeFlags,
+    tool: RegisteredTool,
+    input: unknown,
+    options: ExecuteOptions | undefined,
+    start: number,
+    seen: Seen | undefined
+  ): Effect.Effect<Result.ToolExecutionResult> => {
     // The span is made and ended by hand and the handler's fiber started under it: `withSpan`
     // would also re-provide the context around the whole pipeline, which costs several times
     // more. No stack trace: capturing one costs more than the rest of the span together.

@@ -8,6 +8,8 @@
  */
 import { createHash } from "node:crypto"
 import type { ErrorCode } from "../domain/errors.js"
+import { readableJson } from "../domain/readableJson.js"
+import { showName } from "../domain/shownText.js"
 import { type GateDecision, type GateName, gateOrder } from "../domain/GateDecision.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { AuditRecord } from "../services/AuditLog.js"
@@ -21,6 +23,7 @@ export const gateOfCode = (code: ErrorCode): GateName | undefined => {
     case "INVALID_ARGUMENTS":
       return "arguments"
     case "PATH_TRAVERSAL":
+    case "PROTECTED_PATH":
       return "paths"
     case "MODE_BLOCKED":
       return "mode"
@@ -71,16 +74,13 @@ export const gatesOfOutcome = (
   })
 }
 
-/** SHA-256 (hex) of the arguments as JSON (of their string form when they have no JSON form). */
-export const hashArguments = (args: unknown): string => {
-  let text: string
-  try {
-    text = JSON.stringify(args) ?? String(args)
-  } catch {
-    text = String(args)
-  }
-  return createHash("sha256").update(text).digest("hex")
-}
+/**
+ * SHA-256 (hex) of the arguments as JSON: of their readable JSON (`readableJson`, which is
+ * their JSON when they have one; a bigint as `"5n"`, a `Map` with its entries), so that
+ * arguments with no JSON form are still told apart; of `undefined` when there are none.
+ */
+export const hashArguments = (args: unknown): string =>
+  createHash("sha256").update(JSON.stringify(readableJson(args)) ?? String(args)).digest("hex")
 
 /** What a finished call tells the audit record. */
 export interface CallOutcome {
@@ -104,7 +104,8 @@ export interface CallOutcome {
 export const auditRecordOf = (outcome: CallOutcome): AuditRecord => {
   const record: AuditRecord = {
     time: new Date(outcome.startedAtMillis).toISOString(),
-    tool: outcome.name,
+    // a registered name as it is; an unknown one (of any length) cut, as its message shows it
+    tool: showName(outcome.name),
     version: outcome.version,
     mode: outcome.mode,
     callId: outcome.options?.callId ?? null,
@@ -117,5 +118,6 @@ export const auditRecordOf = (outcome: CallOutcome): AuditRecord => {
     traceId: outcome.traceId,
     spanId: outcome.spanId
   }
-  return outcome.includeArguments ? { ...record, arguments: outcome.args } : record
+  // readable JSON, so that any log (a JSON logger too) can print it and nothing of it is dropped
+  return outcome.includeArguments ? { ...record, arguments: readableJson(outcome.args) } : record
 }

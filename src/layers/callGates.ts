@@ -9,8 +9,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as AgentMode from "../domain/AgentMode.js"
 import { type PathTraversalError, PolicyVeto, type ToolCallError } from "../domain/errors.js"
-import type { BoundCall, RegisteredTool } from "../domain/Tool.js"
+import type { BoundCall, RegisteredTool, ToolInfo } from "../domain/Tool.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
+import { currentCallConfirmation } from "../services/CallConfirmation.js"
 import type { ConfirmationGateService } from "../services/ConfirmationGate.js"
 import type { ModeGateService } from "../services/ModeGate.js"
 import type { RateLimiterService } from "../services/RateLimiter.js"
@@ -83,5 +84,32 @@ export const makeCallGates = (services: {
     return step
   }
 
-  return { behind, gatesOf }
+  /** Each tool as one that requires confirmation, made once: what the gate is asked about an effect. */
+  const confirmingViews = new WeakMap<RegisteredTool, ToolInfo>()
+  const confirmingView = (tool: RegisteredTool): ToolInfo => {
+    const known = confirmingViews.get(tool)
+    if (known !== undefined) return known
+    const made: ToolInfo = { ...tool, requiresConfirmation: true }
+    confirmingViews.set(tool, made)
+    return made
+  }
+
+  /**
+   * `effect` (the whole call of a tool that asks for confirmation as it acts, `asksConfirmation`)
+   * with the call's confirmation set (see `CallConfirmation`): its handler's fiber inherits it,
+   * and asks the gate only when an effect needs it. Such a call passes the rate limit before
+   * its handler can find out, so a refusal there would have taken a token: none of these tools
+   * has a rate limit today ("an unconfirmed call consumes no token" holds).
+   */
+  const withCallConfirmation = <A, E>(
+    tool: RegisteredTool,
+    options: ExecuteOptions | undefined,
+    effect: Effect.Effect<A, E>
+  ): Effect.Effect<A, E> =>
+    Effect.locally(effect, currentCallConfirmation, {
+      tool: tool.name,
+      confirmed: Effect.isSuccess(confirmation.check(confirmingView(tool), options?.confirm === true))
+    })
+
+  return { behind, gatesOf, withCallConfirmation }
 }

@@ -24,6 +24,7 @@ import type { ExecuteOptions } from "../services/ToolExecutor.js"
 import type { ToolPolicyService } from "../services/ToolPolicy.js"
 import type { ToolRegistryService } from "../services/ToolRegistry.js"
 import type { WorkspaceService } from "../services/Workspace.js"
+import { refuseProtected } from "./protectedPaths.js"
 import { allowAll } from "./ToolPolicy.js"
 
 /** The services the gates are asked through. */
@@ -109,6 +110,11 @@ export const makeExplain = (services: ExplainServices) =>
       if (Option.isSome(traversal)) return explanation(tool, { gate: "paths", error: traversal.value })
       return yield* Effect.failCause(exit.cause)
     }
+    // as `execute` does: a tool with side effects is refused a path under a `.git`
+    if (!tool.spec.readOnly) {
+      const protectedPath = yield* Effect.either(Effect.flatMap(services.workspace.root, (root) => refuseProtected(tool.name, root, paths)))
+      if (Either.isLeft(protectedPath)) return explanation(tool, { gate: "paths", error: protectedPath.left })
+    }
     decisions.push(
       (paths.length === 0
         ? skip("paths", "no path arguments")
@@ -123,6 +129,13 @@ export const makeExplain = (services: ExplainServices) =>
           Effect.either(services.confirmation.check(tool, options?.confirm === true)),
           verdictOf("confirmation", "confirmed")
         )
+        : tool.asksConfirmation !== undefined
+        // asked by the handler as it acts (see `CallConfirmation`): the dry run cannot know whether it will be
+        ? Effect.succeed(pass(
+          "confirmation",
+          `the tool asks for confirmation as it acts, ${tool.asksConfirmation}` +
+            (options?.confirm === true ? "; this call is confirmed" : "; then this unconfirmed call ends CONFIRMATION_REQUIRED")
+        ))
         : Effect.succeed(skip("confirmation", "the tool needs no confirmation")),
       tool.rateLimitRpm === undefined
         ? Effect.succeed(skip("rateLimit", "the tool has no rate limit"))

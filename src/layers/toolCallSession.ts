@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import type * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as HashSet from "effect/HashSet"
@@ -15,15 +16,11 @@ import * as AgentMode from "../domain/AgentMode.js"
 import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments } from "../domain/errors.js"
 import { fromStrictArguments, toAnthropicTool, toOpenAIStrictTool, toOpenAITool } from "../domain/exports.js"
-import {
-  fromAnthropic,
-  fromOpenAI,
-  isAnthropicToolUse,
-  type ToolCall,
-  type ToolCallOutcome,
-  toAnthropicResult,
-  toOpenAIMessage
-} from "../domain/toolCalls.js"
+import { CallPathTraversal } from "../domain/callPathTraversal.js"
+import { pathTraversalOf } from "../domain/errors.js"
+import { readAnthropicCalls, readOpenAICalls } from "../domain/readCalls.js"
+import { showName } from "../domain/shownText.js"
+import { type ToolCall, type ToolCallOutcome, toAnthropicResult, toOpenAIMessage } from "../domain/toolCalls.js"
 import type { ToolExecutionFailure, ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 import * as Text from "../domain/toolMessages.js"
 import type { ConfirmationHandlerService } from "../services/ConfirmationHandler.js"
@@ -82,6 +79,7 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
     const { executor, registry } = deps
     const mode = options?.mode ?? AgentMode.Default
     const strict = options?.strict === true
+    const answerEscapes = options?.pathTraversal === "answer"
     const requested = options?.concurrency
     const concurrency = requested !== undefined && Number.isFinite(requested)
       ? Math.max(1, Math.floor(requested))
@@ -93,13 +91,13 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
 
     /** Calls that change something or involve a person run alone. */
     const isExclusive = (call: ToolCall): boolean =>
-      call.name === ASK_USER_TOOL_NAME || Either.match(registry.lookup(call.name), {
+      call.malformed === undefined && (call.name === ASK_USER_TOOL_NAME || Either.match(registry.lookup(call.name), {
         onLeft: () => false,
         onRight: (tool) => !tool.spec.readOnly || tool.requiresConfirmation
-      })
+      }))
 
     const execute = (call: ToolCall, args: unknown, confirm: boolean) =>
-      executor.execute(call.name, args, { mode, confirm, strictArguments: call.strictArguments })
+      executor.execute(call.name, args, { mode, confirm, strictArguments: call.strictArguments, callId: call.id })
 
     /** Asks the confirmation handler about a call that came back `CONFIRMATION_REQUIRED`. */
     const confirmAndRetry = (call: ToolCall, args: unknown, refused: ToolExecutionFailure) =>
@@ -152,8 +150,29 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
         return outcome(call, Text.answerText(answer), false, null)
       })
 
+    /**
+     * A call's workspace escape: the defect, naming the call (the default), or an answer the
+     * model reads, with a warning (`pathTraversal: "answer"`; the executor's audit record of
+     * the call carries its id). Any other failure is the call's own and goes on as it is.
+     */
+    const onEscape = (call: ToolCall) => (cause: Cause.Cause<never>): Effect.Effect<ToolCallOutcome> => {
+      const escape = pathTraversalOf(cause)
+      if (Option.isNone(escape)) return Effect.failCause(cause)
+      if (!answerEscapes) return Effect.die(new CallPathTraversal(escape.value, { tool: call.name, callId: call.id }))
+      return Effect.as(
+        Effect.logWarning(
+          `A path of the call "${showName(call.id)}" of "${showName(call.name)}" leads out of the workspace; ` +
+            "the call is answered (pathTraversal: answer)",
+          escape.value.message
+        ),
+        outcome(call, Text.pathTraversalText(escape.value), true, null)
+      )
+    }
+
     const runOne = (call: ToolCall): Effect.Effect<ToolCallOutcome> =>
-      call.name === ASK_USER_TOOL_NAME ? askUser(call) : runTool(call)
+      call.malformed !== undefined
+        ? Effect.succeed(outcome(call, Text.malformedCallText(call.malformed), true, null))
+        : Effect.catchAllCause(call.name === ASK_USER_TOOL_NAME ? askUser(call) : runTool(call), onEscape(call))
 
     const handle = (calls: ReadonlyArray<ToolCall>): Effect.Effect<ReadonlyArray<ToolCallOutcome>> =>
       Effect.map(
@@ -183,11 +202,12 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
       anthropicTools: Effect.map(specs, (list) => list.map(toAnthropicTool)),
       handle,
       handleOpenAI: (calls) =>
-        Effect.map(handle(calls.map((call) => fromOpenAI(call, strict))), (outcomes) => outcomes.map(toOpenAIMessage)),
+        Effect.suspend(() =>
+          Effect.map(handle(readOpenAICalls(calls, strict)), (outcomes) => outcomes.map(toOpenAIMessage))
+        ),
       handleAnthropic: (content) =>
-        Effect.map(
-          handle(content.filter(isAnthropicToolUse).map(fromAnthropic)),
-          (outcomes) => outcomes.map(toAnthropicResult)
+        Effect.suspend(() =>
+          Effect.map(handle(readAnthropicCalls(content)), (outcomes) => outcomes.map(toAnthropicResult))
         ),
       approvedTools: Effect.map(Ref.get(approved), (set) => [...set].sort())
     }

@@ -57,7 +57,7 @@ export interface AuditLogService {
 
 /** Options of `AuditLog.layerJsonl`. */
 export interface AuditLogJsonlOptions {
-  /** The log file (appended to; created with mode `0o600`). */
+  /** The log file (appended to; created with mode `0o600`, its folder with `0o700`). */
   readonly file: string
   /** Keep each record's arguments. Default `false`: only their hash. */
   readonly includeArguments?: boolean | undefined
@@ -101,8 +101,11 @@ export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLo
    *
    * A batch the file refuses (disk full, permissions) is not retried: it is logged with
    * `Effect.logError`, its records in the message, so they end up in the application's logs;
-   * the next batch reopens the file. A file that cannot be opened when the layer is built is
-   * a defect of the layer. A `write` after the scope closed is dropped and logged.
+   * the next batch reopens the file. The path must hold a regular file or nothing: a symbolic
+   * link there is not followed, a FIFO, socket, device or directory is refused (never waited
+   * on), a file others may read is made private (`0o600`), and a missing folder is created
+   * (`0o700`). A file that cannot be opened when the layer is built is a defect of the layer,
+   * its message saying why. A `write` after the scope closed is dropped and logged.
    *
    * @example
    * ```ts

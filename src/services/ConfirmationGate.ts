@@ -2,6 +2,12 @@
  * `ConfirmationGate`: a tool that requires confirmation runs only when called with
  * `confirm: true`; otherwise the call ends `CONFIRMATION_REQUIRED` with `confirmed: false`.
  *
+ * The gate is also asked at the moment of an effect: a tool that asks for confirmation as it
+ * acts (`asksConfirmation`: `append_to_file` creating a file, `move_file` / `copy_file`
+ * replacing one or putting an executable file in place, `download_file` / `generate_image`
+ * overwriting one) asks `check` about itself as a tool that requires confirmation (see
+ * `CallConfirmation`), so one gate (`layerAutoConfirm`, or an application's) decides both.
+ *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
@@ -12,6 +18,11 @@ import type { ToolInfo } from "../domain/Tool.js"
 
 /** The `ConfirmationGate` service interface. */
 export interface ConfirmationGateService {
+  /**
+   * Passes when `tool` may run with `confirm` as given: asked up front about tools flagged
+   * `requiresConfirmation`, and during a call of a tool that asks as it acts, about that tool
+   * (given with `requiresConfirmation: true`), when it is about to have such an effect.
+   */
   readonly check: (tool: ToolInfo, confirm: boolean) => Effect.Effect<void, ConfirmationRequired>
 }
 

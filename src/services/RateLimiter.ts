@@ -27,8 +27,8 @@ export interface RateLimiterService {
 /**
  * Where `RateLimiter.layerRedis` finds Redis: a URL (`redis://[user:password@]host[:port][/db]`,
  * `rediss://` for TLS), a host and port, or an existing ioredis client, whose connection
- * options are reused for a connection of the limiter's own (the `@effect/experimental` store
- * opens and closes its connection itself).
+ * options are reused for a connection of the limiter's own (the limiter opens and closes its
+ * connection itself).
  */
 export type RedisConnection =
   | string
@@ -51,7 +51,11 @@ export interface RedisRateLimiterOptions {
   readonly redis?: RedisConnection | undefined
   /** Prefix of every key the limiter writes. Default `"effect-tool-system:ratelimit:"`. */
   readonly prefix?: string | undefined
-  /** The longest a call waits on Redis, in milliseconds. Default 200. */
+  /**
+   * The longest a call waits for Redis's answer to its command, in milliseconds. Default 200.
+   * Connecting is not part of it: a call that comes while the connection is being made (the
+   * first one, or one after a drop) waits for it, up to 5 s from when it started.
+   */
   readonly timeoutMs?: number | undefined
   /**
    * When Redis does not answer in time (down, restarting, slow): `"fail-closed"` (default)
@@ -75,16 +79,27 @@ export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<R
   })
   /**
    * The limits shared by every process that uses the same Redis (and `prefix`): a token bucket
-   * per tool (and rate-limit key) of `rateLimitRpm` per minute, kept in Redis by
-   * `@effect/experimental`'s `RateLimiter` store. A refused call fails with `RateLimited` and
-   * `retryAfterMs`, as with `layerMemory`. A call waits on Redis `timeoutMs` at most; past that,
-   * or while Redis is unreachable, `onUnavailable` decides (logged with `Effect.logWarning`
-   * when it starts, `Effect.logInfo` when Redis answers again). The connection reconnects on
-   * its own and is closed with the layer's scope.
+   * per tool (and rate-limit key) of `rateLimitRpm` per minute in Redis, counted by
+   * `@effect/experimental`'s `RateLimiter` on a store that runs that package's token-bucket
+   * script behind a deadline check. A refused call fails with `RateLimited` and
+   * `retryAfterMs`, as with `layerMemory`. A call's command waits on Redis `timeoutMs` at most;
+   * past that, or while Redis is unreachable, `onUnavailable` decides (logged with
+   * `Effect.logWarning` when it starts, `Effect.logInfo` when Redis answers again). A command
+   * that Redis runs after its caller gave up takes no token (the script is given the caller's
+   * deadline on Redis's clock, learnt with `TIME` at each connection, and refuses to run past
+   * it); one that ran in time but whose answer came too late gives its token back when the
+   * answer arrives (until then the bucket has one token fewer: it errs towards fewer calls).
+   *
+   * Connecting is outside that budget: the connection is made when the layer is built and
+   * re-made after a drop, and a call that comes meanwhile waits for it, up to 5 s from when it
+   * started ("Redis unavailable: could not connect to host:port within 5 s" after that); a
+   * connection attempt that fails (refused, reset) ends the wait at once. The connection is
+   * closed with the layer's scope.
    *
    * Needs the packages `ioredis` (5) and `@effect/experimental`; they are loaded when the
    * layer is built, so importing the library does not load them. The clocks of the processes
-   * should agree (the bucket is refilled on the caller's time).
+   * should agree (the bucket is refilled on the caller's time); Redis's clock need not agree
+   * with theirs (deadlines are set on Redis's own clock).
    *
    * @example
    * ```ts

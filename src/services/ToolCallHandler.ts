@@ -37,6 +37,15 @@ export interface SessionOptions {
   readonly tags?: ReadonlyArray<string> | undefined
   /** How many calls of one turn may run at once (default 32). */
   readonly concurrency?: number | undefined
+  /**
+   * A call whose path leads out of the workspace (`PathTraversalError`):
+   * - `"defect"` (default): the turn fails with the defect (a `CallPathTraversal`, naming the
+   *   call's tool and id), so that an escape cannot be swallowed;
+   * - `"answer"`: that call is answered `Error [PATH_TRAVERSAL]: ...` and the turn's other
+   *   calls keep their results; a warning is logged, and the executor's audit record of the
+   *   call (with its id) records the escape.
+   */
+  readonly pathTraversal?: "defect" | "answer" | undefined
 }
 
 /** One conversation's worth of tool calls. */
@@ -56,22 +65,31 @@ export interface ToolCallSession {
   readonly anthropicTools: Effect.Effect<ReadonlyArray<AnthropicTool>>
   /**
    * Runs one turn's calls and returns the outcomes in the order of the calls. Bad JSON,
-   * unknown tools and refusals are outcomes with `isError`; a workspace escape
-   * (`PathTraversalError`) is not: it is a defect and fails the whole turn.
+   * malformed calls, unknown tools and refusals are outcomes with `isError`; a workspace
+   * escape (`PathTraversalError`) is not, unless the session answers escapes
+   * (`pathTraversal: "answer"`): it is a defect naming the call, and fails the whole turn.
    *
    * Calls of read-only tools run concurrently (up to `concurrency`). A call that is not
    * read-only, needs confirmation or asks the user runs alone: after every call before it,
    * before every call after it, so two edits of one file apply in their given order.
    */
   readonly handle: (calls: ReadonlyArray<ToolCall>) => Effect.Effect<ReadonlyArray<ToolCallOutcome>>
-  /** `handle` for OpenAI's `message.tool_calls`: the `tool` messages to append. */
-  readonly handleOpenAI: (calls: ReadonlyArray<OpenAIToolCall>) => Effect.Effect<ReadonlyArray<OpenAIToolMessage>>
   /**
-   * `handle` for an Anthropic assistant message's content (other blocks are skipped): the
-   * `tool_result` blocks to send back in one user message.
+   * `handle` for OpenAI's `message.tool_calls` (`ReadonlyArray<OpenAIToolCall>`, read as the
+   * model sent it, so any value is taken): the `tool` messages to append, one for each call.
+   * A malformed call (a field missing or of the wrong type, arguments that are not JSON text,
+   * an id used twice) is answered with what is wrong, under its id, or under a stable id
+   * derived from its position (`malformed_call_<index>`) when its id is not a string.
+   */
+  readonly handleOpenAI: (calls: ReadonlyArray<OpenAIToolCall> | unknown) => Effect.Effect<ReadonlyArray<OpenAIToolMessage>>
+  /**
+   * `handle` for an Anthropic assistant message's content (`ReadonlyArray<AnthropicContentBlock>`,
+   * read as the model sent it; other blocks are skipped): the `tool_result` blocks to send back
+   * in one user message, one for each `tool_use` block, malformed ones (an id or name that is
+   * not a string, no input) answered with what is wrong.
    */
   readonly handleAnthropic: (
-    content: ReadonlyArray<AnthropicContentBlock>
+    content: ReadonlyArray<AnthropicContentBlock> | unknown
   ) => Effect.Effect<ReadonlyArray<AnthropicToolResult>>
   /** The tools a person approved for the rest of the session. */
   readonly approvedTools: Effect.Effect<ReadonlyArray<string>>

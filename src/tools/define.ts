@@ -39,6 +39,12 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
   /** The executor pauses the call until it is made with `confirm: true`. Default `false`. */
   readonly requiresConfirmation?: boolean
   /**
+   * When the tool asks for confirmation as it is about to act, e.g. "when it would create a
+   * file": its handler calls `confirmEffect` there (see `CallConfirmation`), and an unconfirmed
+   * call ends `CONFIRMATION_REQUIRED` as one stopped by the gate does.
+   */
+  readonly asksConfirmation?: string
+  /**
    * Vetted scoped-write tool: its only side effects are writes to its `WorkspacePath`
    * arguments, so a read-only mode may allow it inside its `scopedWriteDirs`.
    */
@@ -61,8 +67,9 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  *
  * The handler's failures become `TOOL_ERROR` results: a `ToolError` as it is, any other
  * error with its message (or its tag and fields when it has none) and its fields as
- * `details`; except a `ToolTimeout` or `MemoryLimitExceeded` naming this tool (a tool that keeps
- * its own deadline, a worker-based tool's own memory cap), which stay `TIMEOUT` / `MEMORY_LIMIT`. A `WorkspacePath` argument arrives as a `ResolvedPath`.
+ * `details`; except a `ToolTimeout`, `MemoryLimitExceeded` or `ConfirmationRequired` naming this tool
+ * (a tool that keeps its own deadline, a worker-based tool's own memory cap, a tool that asks for
+ * confirmation as it acts), which stay `TIMEOUT` / `MEMORY_LIMIT` / `CONFIRMATION_REQUIRED`. A `WorkspacePath` argument arrives as a `ResolvedPath`.
  *
  * @example
  * ```ts
@@ -169,6 +176,7 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
     timeoutMs,
     rateLimitRpm: options.rateLimitRpm,
     requiresConfirmation: options.requiresConfirmation ?? false,
+    asksConfirmation: options.asksConfirmation,
     memoryLimitMb: options.memoryLimitMb,
     scopedWrite: options.scopedWrite ?? false,
     pathFields,

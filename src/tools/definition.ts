@@ -6,7 +6,15 @@
  */
 import * as Duration from "effect/Duration"
 import parse from "semver/functions/parse.js"
-import { InvalidToolDefinition, MemoryLimitExceeded, ToolError, ToolTimeout } from "../domain/errors.js"
+import {
+  ConfirmationRequired,
+  InvalidToolDefinition,
+  MemoryLimitExceeded,
+  ProtectedPath,
+  ToolError,
+  ToolTimeout
+} from "../domain/errors.js"
+import { readableJson } from "../domain/readableJson.js"
 import { NAME_PATTERN } from "../domain/ToolSpec.js"
 
 /** The default run timeout of a tool that names none. */
@@ -22,11 +30,17 @@ const isCanonicalSemver = (version: string): boolean => {
 
 /**
  * Whether a handler's failure is a result of the tool's own, kept as it is: a `ToolError`, a
- * `ToolTimeout` (a tool that keeps its own deadline) or a `MemoryLimitExceeded` (a worker-based
- * tool's own memory cap), naming this tool. Any other failure becomes a `ToolError`.
+ * `ToolTimeout` (a tool that keeps its own deadline), a `MemoryLimitExceeded` (a worker-based
+ * tool's own memory cap), a `ConfirmationRequired` (a tool that asks as it acts) or a
+ * `ProtectedPath` (a path under `.git` the tool found itself, e.g. in metadata), naming this
+ * tool. Any other failure becomes a `ToolError`.
  */
-export const isOwnFailure = (name: string, error: unknown): error is ToolError | ToolTimeout | MemoryLimitExceeded =>
-  (error instanceof ToolError || error instanceof ToolTimeout || error instanceof MemoryLimitExceeded) &&
+export const isOwnFailure = (
+  name: string,
+  error: unknown
+): error is ToolError | ToolTimeout | MemoryLimitExceeded | ConfirmationRequired | ProtectedPath =>
+  (error instanceof ToolError || error instanceof ToolTimeout || error instanceof MemoryLimitExceeded ||
+    error instanceof ConfirmationRequired || error instanceof ProtectedPath) &&
   error.tool === name
 
 /** Longest message made from a failure's fields. */
@@ -35,15 +49,21 @@ const MAX_MESSAGE_CHARS = 500
 /** Fields of an error object that are not data a caller acts on. */
 const NOT_DETAILS = new Set(["_tag", "message", "stack", "cause", "name"])
 
-/** A JSON copy of `value`, or `undefined` when it has none (cycles, BigInt, too large). */
+/** A JSON copy of `value` as a model reads it (`readableJson`: a bigint as `"2n"`, ...), or `undefined` when too large. */
 const jsonCopy = (value: unknown): unknown => {
-  try {
-    const text = JSON.stringify(value)
-    return text === undefined || text.length > 16_384 ? undefined : JSON.parse(text)
-  } catch /* Stryker disable next-line BlockStatement: equivalent, the function gives undefined without it too */ {
-    return undefined
-  }
+  const copy = readableJson(value)
+  const text = JSON.stringify(copy)
+  return text === undefined || text.length > 16_384 ? undefined : copy
 }
+
+/**
+ * Whether `message` is only a dump of the error's fields (`{ id: 2 }`), as a
+ * `Schema.TaggedError` without a `message` field makes it: such an error is shown by its tag
+ * and fields instead, so the model learns which error it was.
+ */
+const isFieldDump = (error: object, message: string): boolean =>
+  typeof Reflect.get(error, "_tag") === "string" && !Object.hasOwn(error, "message") &&
+  /^\{[\s\S]*\}$/.test(message.trim())
 
 /**
  * The own fields of a failure (a `Data.TaggedError`'s, say) as JSON data, for the result's
@@ -70,7 +90,7 @@ export const detailsOf = (error: unknown): Record<string, unknown> | undefined =
 export const messageOf = (error: unknown): string => {
   if (typeof error === "object" && error !== null) {
     const own: unknown = Reflect.get(error, "message")
-    if (typeof own === "string" && own.trim() !== "") return own
+    if (typeof own === "string" && own.trim() !== "" && !isFieldDump(error, own)) return own
     const tag: unknown = Reflect.get(error, "_tag")
     const label = typeof tag === "string" ? tag : error instanceof Error ? error.name : "Error"
     const details = detailsOf(error)

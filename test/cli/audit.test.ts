@@ -50,11 +50,15 @@ describe("effect-tool-system call --audit", { timeout: 120_000 }, () => {
     expect(recordsOf(file)).toMatchObject([{ tool: "read_file", success: false, errorCode: "PATH_TRAVERSAL" }])
   })
 
-  it("a log file that cannot be created fails the command (exit 1) and names the file", async () => {
-    const file = path.join(logDir, "no-such-dir", "audit.jsonl")
+  it("a log file that cannot be opened fails the command (exit 1) and names the file", async () => {
+    // a symbolic link is there (to a file the log must not write to)
+    const file = path.join(logDir, "planted.jsonl")
+    fs.writeFileSync(path.join(logDir, "elsewhere.txt"), "")
+    fs.symlinkSync(path.join(logDir, "elsewhere.txt"), file)
     const r = await cli("call", "read_file", JSON.stringify({ filepath: "notes.txt" }), "--workspace", ws, "--audit", file)
     expect(r.code).toBe(1)
     expect(r.stdout).toBe("")
-    expect(r.stderr).toContain(`Cannot open the audit log ${file}`)
+    expect(r.stderr).toContain(`Cannot open the audit log ${file}: it is a symbolic link`)
+    expect(fs.readFileSync(path.join(logDir, "elsewhere.txt"), "utf8")).toBe("")
   })
 })

@@ -1,7 +1,7 @@
 /**
  * The commands, run in process (`cliInProcess`: the program `main` runs, its output captured):
  * list, describe, call and its exit codes, `--version` after `call`, export, docs. What only
- * the executable does is in executable.test.ts.
+ * the executable does is in executable.slow.test.ts.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"

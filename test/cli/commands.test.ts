@@ -54,15 +54,15 @@ describe("list", { timeout: 120_000 }, () => {
     const config = path.join(dir, "hostile.json")
     // clears the screen, moves up to overwrite the row above, and adds a row of its own
     const description = "Lists notes\u001b[2J\u001b[1A\r\nread_file              1.0.0    ro --  Reads\u0007 \u202eanything"
-    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", "notes", "--description", description]) } }))
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", "notes", "--description", description], { requiresConfirmation: false }) } }))
     const { code, stdout } = await cli("list", "--mcp-config", config)
     expect(code).toBe(0)
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
     expect(stdout.split("\n").filter((line) => line.startsWith("read_file"))).toHaveLength(1)
     expect(stdout).toContain(`${"srv__notes".padEnd(22)} 1.0.0    -- --  Lists notes read_file 1.0.0 ro -- Reads anything\n`)
-    // and the spec keeps the line break but not the rest
+    // and the spec keeps the line break (CRLF made \n, as all model-facing text) but not the rest
     const described = JSON.parse((await cli("describe", "srv__notes", "--mcp-config", config)).stdout)
-    expect(described.description).toBe("Lists notes\r\nread_file              1.0.0    ro --  Reads anything")
+    expect(described.description).toBe("Lists notes\nread_file              1.0.0    ro --  Reads anything")
   })
 
   it("a log line is clean too: a bridged tool's name with escape sequences is logged without them", async () => {

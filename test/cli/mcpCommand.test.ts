@@ -2,7 +2,7 @@
  * `effect-tool-system mcp` run in this process (`cliInProcess`), on this process's stdin and
  * stdout as the command uses them, which the test replaces by streams of its own for the
  * while: the command's options reach the server (`--workspace`, `--yes`, `--tag`), and the
- * end of its input ends it with exit code 0. test/tools/mcp/server.test.ts runs the real
+ * end of its input ends it with exit code 0. test/tools/mcp/server.slow.test.ts runs the real
  * executable; test/tools/mcp/stdioStreams.test.ts calls `runMcpCommand` directly.
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"

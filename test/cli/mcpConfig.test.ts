@@ -10,7 +10,7 @@ import { cliInProcess as cli } from "./helpers.js"
 
 const dir = makeTempDirSync("ets-mcp-config-")
 const config = path.join(dir, "mcp.json")
-fs.writeFileSync(config, JSON.stringify({ mcpServers: { echo: nodeServer("echo.mjs") } }))
+fs.writeFileSync(config, JSON.stringify({ mcpServers: { echo: nodeServer("echo.mjs", [], { toolsWithoutConfirmation: ["echo"] }) } }))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 describe("--mcp-config on describe, export and explain", { timeout: 120_000 }, () => {

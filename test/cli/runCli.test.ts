@@ -1,6 +1,6 @@
 /**
  * `runCli` (what the executable's `main.ts` runs its program with), in this process: which
- * exit code it asks for, and where the logs and a failure's report go. logging.test.ts runs it
+ * exit code it asks for, and where the logs and a failure's report go. logging.slow.test.ts runs it
  * as a child process, which a mutation test cannot see into. Here `process.exit` is replaced by
  * a recorder (the real one would end the test run) and the global console is watched: the
  * program runs under Effect's default Console, which writes through it.

@@ -45,8 +45,8 @@ describe("tool call shapes", () => {
     expect(outputText(undefined)).toBe("(no output)")
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    expect(outputText(cyclic)).toBe("[object Object]")
-    expect(outputText(10n)).toBe("10")
+    expect(outputText(cyclic)).toBe("{\"self\":\"[Circular]\"}")
+    expect(outputText(10n)).toBe("10n")
     expect(resultText({
       success: false,
       output: null,

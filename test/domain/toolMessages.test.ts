@@ -57,7 +57,7 @@ describe("tool messages", () => {
 
   it("an output as text: null and a function (no JSON form) too", () => {
     expect(outputText(null)).toBe("(no output)")
-    expect(outputText(() => 1)).toBe("() => 1")
+    expect(outputText(() => 1)).toBe("[Function (anonymous)]")
     expect(outputText("")).toBe("")
   })
 })

@@ -200,7 +200,7 @@ describe("the audit record's gates", () => {
 })
 
 describe("the audit record's fields", () => {
-  it.effect("the arguments' SHA-256 of their JSON; their string form when they have no JSON", () =>
+  it.effect("the arguments' SHA-256 of their JSON; of their readable JSON when they have no JSON", () =>
     Effect.gen(function*() {
       const records: Array<AuditRecord> = []
       yield* Effect.gen(function*() {
@@ -208,9 +208,9 @@ describe("the audit record's fields", () => {
         const { record } = yield* call(records, "peek", args)
         expect(record.argumentsHash).toBe(sha256(JSON.stringify(args)))
         expect("arguments" in record).toBe(false)
-        // a BigInt has no JSON form: the hash is of the string form; the call is refused
+        // a BigInt has no JSON form: the hash is of its readable JSON; the call is refused
         const big = yield* call(records, "peek", { file: 1n })
-        expect(big.record.argumentsHash).toBe(sha256("[object Object]"))
+        expect(big.record.argumentsHash).toBe(sha256(JSON.stringify({ file: "1n" })))
         expect(big.record.errorCode).toBe("INVALID_ARGUMENTS")
         // nothing at all: JSON.stringify gives no text
         const none = yield* call(records, "vetoed", undefined)

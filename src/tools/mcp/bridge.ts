@@ -23,8 +23,10 @@ import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { makeCatalog } from "./catalog.js"
 import type { McpNotPending, McpToolChange, McpToolEvent } from "./changes.js"
 import type { McpServersConfig } from "./config.js"
+import { yieldToEventLoop } from "./listingLimits.js"
 import type { ProxyTarget } from "./names.js"
 import { openServer, type ServerHandle, type ServerStatus } from "./serverHandle.js"
+import { DEFAULT_SERVER_LIMITS } from "./serverLimits.js"
 
 /** How the bridge connects, restarts and bounds its servers. */
 export interface McpBridgeOptions {
@@ -38,6 +40,19 @@ export interface McpBridgeOptions {
   readonly stopGrace?: Duration.DurationInput
   /** Longest output of one proxied call, in characters. Default 100,000. */
   readonly maxOutputChars?: number
+  /**
+   * Most bytes waiting to be written to one server (it does not read them): past it the server
+   * is stopped. Default 64 MiB (above the largest arguments of one call).
+   */
+  readonly maxQueuedBytes?: number
+  /**
+   * Most messages a server may send in a second besides the answers to our requests (its
+   * requests, notifications, lines that are not messages, answers to nothing): past it the
+   * server is stopped. Default 1,000.
+   */
+  readonly maxPushedPerSecond?: number
+  /** Most bytes of those a server may send in a second: past it the server is stopped. Default 16 MiB. */
+  readonly maxPushedBytesPerSecond?: number
 }
 
 /** A server left out, and why. */
@@ -89,10 +104,18 @@ export const makeBridge = (
       initTimeout: Duration.decode(options.initTimeout ?? Duration.seconds(10)),
       stopGrace: Duration.decode(options.stopGrace ?? Duration.seconds(2)),
       restartBackoff: Duration.decode(options.restartBackoff ?? Duration.seconds(1)),
-      maxRestarts: options.maxRestarts ?? 3
+      maxRestarts: options.maxRestarts ?? 3,
+      limits: {
+        maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_SERVER_LIMITS.maxQueuedBytes,
+        maxPushedPerSecond: options.maxPushedPerSecond ?? DEFAULT_SERVER_LIMITS.maxPushedPerSecond,
+        maxPushedBytesPerSecond: options.maxPushedBytesPerSecond ?? DEFAULT_SERVER_LIMITS.maxPushedBytesPerSecond
+      }
     }
     const maxOutputChars = options.maxOutputChars ?? 100_000
 
+    // the layers built before this one ran in the same turn of the event loop: starting the
+    // servers (spawning, the SDK clients) is a turn of its own, so the two blocks do not add up
+    yield* yieldToEventLoop
     // side by side: a server that is slow to answer holds no other up
     const opened = yield* Effect.forEach(
       Object.entries(servers),

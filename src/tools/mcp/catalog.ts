@@ -37,7 +37,7 @@ import {
   sameDefinition
 } from "./changes.js"
 import type { McpTool } from "./connection.js"
-import { takeListing } from "./listingLimits.js"
+import { takeListing, yieldToEventLoop } from "./listingLimits.js"
 import { proxyName, type ProxyTarget } from "./names.js"
 import { definitionOf, makeProxy, PROXY_VERSION } from "./proxy.js"
 import type { ServerHandle } from "./serverHandle.js"
@@ -260,6 +260,7 @@ export const makeCatalog = (
             continue
           }
           seen.add(name)
+          yield* yieldToEventLoop
           if (entry === undefined) yield* first(handle, tool, name)
           else yield* again(entry, tool)
         }

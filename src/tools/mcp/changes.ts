@@ -14,7 +14,7 @@ export interface McpToolDefinition {
   /** The description models read (the tool's `description`, else its `title`, else ours). */
   readonly description: string
   readonly inputSchema: JsonSchema
-  /** The server's `readOnlyHint` (it decides confirmation and, for a trusted server, read-only modes). */
+  /** The server's `readOnlyHint` (for a trusted server, it decides confirmation and read-only modes). */
   readonly readOnlyHint: boolean
 }
 

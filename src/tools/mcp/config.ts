@@ -2,7 +2,12 @@
  * The MCP bridge's configuration, in the format MCP users already write:
  * `{ "mcpServers": { "name": { "command", "args", "env" } } }` (Claude Desktop, Cursor, ...),
  * with a few optional keys of our own per server (`trusted`, `requiresConfirmation`,
- * `cwd`, `initTimeoutMs`, `callTimeoutMs`, `disabled`).
+ * `toolsWithoutConfirmation`, `cwd`, `initTimeoutMs`, `callTimeoutMs`, `disabled`).
+ *
+ * A server's annotations are hints (the MCP specification says so): an untrusted server's
+ * `readOnlyHint` waives nothing. Its proxies need confirmation unless this configuration says
+ * otherwise: `trusted: true` (its `readOnlyHint: true` tools then need none),
+ * `toolsWithoutConfirmation` (these tools need none), or `requiresConfirmation: false`.
  *
  * Only stdio servers are bridged: an entry with a `url` (or a `type` other than `stdio`) is
  * logged and skipped; keys we do not know are ignored, so a file written for another client
@@ -32,13 +37,20 @@ export const McpServerConfig = Schema.Struct({
   env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
   /** The server's working directory (in a file: relative to the file's directory). */
   cwd: Schema.optional(Schema.String),
-  /** Believe the server's `readOnlyHint`: its read-only tools then run in read-only modes. Default `false`. */
+  /**
+   * Believe the server's `readOnlyHint`: its read-only tools then run in read-only modes and
+   * need no confirmation. Default `false`: the hint changes nothing.
+   */
   trusted: Schema.optional(Schema.Boolean),
   /**
-   * `false`: no proxy of this server asks for confirmation; `true`: every one does.
-   * Default: a proxy asks unless the server marks the tool `readOnlyHint: true`.
+   * `false`: no proxy of this server asks for confirmation; `true`: every one does (this
+   * list and `trusted` included). Default: a proxy asks, except for the tools in
+   * `toolsWithoutConfirmation` and, when the server is `trusted`, those it marks
+   * `readOnlyHint: true`.
    */
   requiresConfirmation: Schema.optional(Schema.Boolean),
+  /** Tools of this server (by the server's own names) that need no confirmation. */
+  toolsWithoutConfirmation: Schema.optional(Schema.Array(Schema.String)),
   /** How long `initialize` may take (default: the bridge's, 10 s). */
   initTimeoutMs: Schema.optional(PositiveMs),
   /** The timeout of each proxied call (default 60 s). */

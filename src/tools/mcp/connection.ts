@@ -14,10 +14,14 @@ import { type Tool as McpTool, ToolListChangedNotificationSchema } from "@modelc
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as LogLevel from "effect/LogLevel"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type { McpServerConfig } from "./config.js"
 import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
+import type { ServerLimits } from "./serverLimits.js"
 
 export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 
@@ -73,6 +77,8 @@ export const withProcessState = (process: ServerProcess, reason: string): Effect
 export interface ConnectOptions {
   readonly initTimeout: Duration.Duration
   readonly stopGrace: Duration.Duration
+  /** What the server is held to (default: `DEFAULT_SERVER_LIMITS`). */
+  readonly limits?: ServerLimits | undefined
 }
 
 /**
@@ -109,7 +115,7 @@ export const connect = (
 ): Effect.Effect<Connection, McpConnectError, Scope.Scope> =>
   Effect.gen(function*() {
     const fail = (reason: string) => new McpConnectError({ server, reason })
-    const child = yield* startServerProcess(config, options).pipe(
+    const child = yield* startServerProcess(config, { ...options, server }).pipe(
       Effect.mapError((error) => fail(error.message))
     )
     const timeout = Duration.toMillis(
@@ -121,8 +127,13 @@ export const connect = (
     client.onclose = () => {
       open = false
     }
+    // a fiber per error only when debug lines are logged: a server can make the SDK report thousands a second
+    const debugLogged = LogLevel.lessThanEqual(
+      FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel),
+      LogLevel.Debug
+    )
     client.onerror = (error) => {
-      Runtime.runFork(runtime)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
+      if (debugLogged) Runtime.runFork(runtime)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
     }
     // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged())

@@ -64,6 +64,8 @@ export interface DirectCalls {
   readonly cancel: (id: RequestId, reason: string) => void
   /** Fails every pending call: the connection closed. */
   readonly closed: () => void
+  /** How many calls wait for an answer. */
+  readonly waiting: () => number
 }
 
 /**
@@ -149,5 +151,5 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     }
   }
 
-  return { call, take, cancel, closed }
+  return { call, take, cancel, closed, waiting: () => pending.size }
 }

@@ -22,29 +22,64 @@ export interface LineBuffer {
   readonly append: (chunk: Buffer) => boolean
   /** The next whole line (UTF-8, without its `\n` or `\r\n`), or `undefined` until one has come. */
   readonly next: () => string | undefined
+  /** The next whole line as bytes (a view, without its line break), or `undefined` until one has come. */
+  readonly nextBytes: () => Buffer | undefined
+  /** How many bytes the next whole line takes (its line break included), without reading it; `undefined` until one has come. */
+  readonly nextLength: () => number | undefined
 }
 
-/** A line buffer holding at most `maxBytes` unread bytes. */
+/**
+ * A line buffer holding at most `maxBytes` unread bytes.
+ *
+ * Chunks without a line break are kept aside, not joined: joining each chunk to what came
+ * before copies a long line over and over (a server dribbling a 10 MB line in small chunks
+ * made the host copy gigabytes). They are joined once, when the chunk that ends the line
+ * comes, and each byte is scanned for a line break once.
+ */
 export const makeLineBuffer = (maxBytes: number): LineBuffer => {
-  let buffer: Buffer | undefined
+  // the unread bytes: `held` (lines to read, then the start of the next one), then `rest`
+  // (chunks without a line break, in order)
+  let held: Buffer | undefined
+  let rest: Array<Buffer> = []
+  let size = 0
   const append = (chunk: Buffer): boolean => {
-    const size = (buffer?.length ?? 0) + chunk.length
+    size += chunk.length
     if (size > maxBytes) {
-      buffer = undefined
+      held = undefined
+      rest = []
+      size = 0
       return false
     }
-    buffer = buffer === undefined ? chunk : Buffer.concat([buffer, chunk], size)
+    if (chunk.indexOf(10) === -1) {
+      rest.push(chunk)
+      return true
+    }
+    const parts = held === undefined ? [...rest, chunk] : [held, ...rest, chunk]
+    held = parts.length === 1 ? chunk : Buffer.concat(parts, size)
+    rest = []
     return true
   }
-  const next = (): string | undefined => {
-    if (buffer === undefined) return undefined
-    const end = buffer.indexOf(10)
-    if (end === -1) return undefined
-    // at 0, `buffer[-1]` is undefined: no CR
-    const stop = buffer[end - 1] === 13 ? end - 1 : end
-    const line = buffer.toString("utf8", 0, stop)
-    buffer = end + 1 === buffer.length ? undefined : buffer.subarray(end + 1)
+  /** The next whole line's bytes (a view, without its line break), or `undefined`. */
+  const nextBytes = (): Buffer | undefined => {
+    if (held === undefined) return undefined
+    const end = held.indexOf(10)
+    if (end === -1) {
+      // the start of a line: it waits, before the chunks that came after it, for its end
+      rest = [held, ...rest]
+      held = undefined
+      return undefined
+    }
+    // at 0, `held[-1]` is undefined: no CR
+    const stop = held[end - 1] === 13 ? end - 1 : end
+    const line = held.subarray(0, stop)
+    size -= end + 1
+    held = end + 1 === held.length ? undefined : held.subarray(end + 1)
     return line
   }
-  return { append, next }
+  const next = (): string | undefined => nextBytes()?.toString("utf8")
+  const nextLength = (): number | undefined => {
+    const end = held?.indexOf(10) ?? -1
+    return end === -1 ? undefined : end + 1
+  }
+  return { append, next, nextBytes, nextLength }
 }

@@ -14,10 +14,17 @@
  * microseconds more per call, more than a call to a local server takes (see bench/mcp.ts).
  *
  * The bridge's own `tools/call` requests (`directCalls.ts`) go out on the same pipes, and the
- * answers to them are taken before the SDK client sees a message, and before the SDK's
- * `JSONRPCMessageSchema` parses the line (`lineBuffer.ts` says what that saves); the call
- * table checks them as strictly. Every other line is parsed with that schema, as the SDK's
- * own stdio transport parses it.
+ * answers to them are taken before the SDK client sees a message (`inbound.ts` reads stdout).
+ *
+ * A server is held to bounds (`serverLimits.ts`), whatever it pushes at us: what waits to be
+ * written to it (`outbound.ts`: the answers to its own requests pile up there when it does not
+ * read), what it sends per second besides the answers to our requests, and the size of one
+ * message (`inbound.ts`). Past one, it is refused: the stop is logged with the reason, nothing
+ * more it sends is read, the connection closes at once (the calls in flight fail, naming the
+ * reason: `stoppedFor`), and the process is stopped. Reading its stdout is not paused while its
+ * stdin is full: a server that writes synchronously would then wait for us as we wait for it.
+ * Its stderr is read into a short tail whatever its rate: that costs no parsing and little
+ * memory.
  *
  * For the calls that still go through the SDK client (tools with an `outputSchema`), the
  * transport notes the id of the last request it sent, with the request's `params` object
@@ -29,9 +36,8 @@
  * @since 0.1.0
  */
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { type JSONRPCMessage, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js"
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -43,10 +49,10 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { oneLineTail } from "../shared/sanitize.js"
 import type { McpServerConfig } from "./config.js"
 import { type DirectCalls, makeDirectCalls } from "./directCalls.js"
-import { makeLineBuffer } from "./lineBuffer.js"
+import { makeInbound } from "./inbound.js"
+import { makeOutbound } from "./outbound.js"
+import { DEFAULT_SERVER_LIMITS, type RefusalKind, type ServerLimits } from "./serverLimits.js"
 
-/** Most bytes of one message from a server (the SDK's default). */
-const MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 /** How much of a server's stderr is kept for messages. */
 const STDERR_TAIL_CHARS = 2048
 /** How much of its end a message shows (what a server says last is what matters). */
@@ -81,8 +87,10 @@ export interface ServerProcess {
   readonly endedOnItsOwn: () => boolean
   /** The last lines of its stderr, on one line (empty when it wrote none). */
   readonly stderrTail: () => string
-  /** Why we stopped it, when it broke the protocol (a message past the size cap). */
+  /** Why we stopped it, when it broke the protocol or a bound (a message past the size cap, a flood). */
   readonly stoppedFor: () => string | undefined
+  /** Whether it was stopped past the queue or push bounds (a flood, a stdin it does not read): not to be restarted. */
+  readonly hostile: () => boolean
   /** Ends the process and the processes it started (idempotent). */
   readonly stop: Effect.Effect<void>
 }
@@ -154,13 +162,22 @@ const signal = (child: ChildProcess, name: NodeJS.Signals) => {
   }
 }
 
+/** Options of a server process. */
+export interface ServerProcessOptions {
+  readonly stopGrace: Duration.DurationInput
+  /** The server's name, for the log. */
+  readonly server?: string | undefined
+  /** Default: `DEFAULT_SERVER_LIMITS`. */
+  readonly limits?: ServerLimits | undefined
+}
+
 /**
  * Starts a server in the current scope (closing the scope ends it). Fails with
  * `SpawnFailed` when it cannot be started.
  */
 export const startServerProcess = (
   config: McpServerConfig,
-  options: { readonly stopGrace: Duration.DurationInput }
+  options: ServerProcessOptions
 ): Effect.Effect<ServerProcess, SpawnFailed, Scope.Scope> =>
   Effect.gen(function*() {
     const runtime = yield* Effect.runtime<never>()
@@ -172,6 +189,7 @@ export const startServerProcess = (
     // more came than the tail keeps
     let tailCut = false
     let stoppedFor: string | undefined
+    let hostile = false
 
     const exited = Deferred.await(exitedDeferred)
     const stopWith = (child: ChildProcess): Effect.Effect<void> =>
@@ -198,6 +216,28 @@ export const startServerProcess = (
     const child = yield* Effect.acquireRelease(spawnServer(config, onExit), stopWith)
     const pid = child.pid ?? 0
     const stop = Effect.uninterruptible(stopWith(child))
+    const limits = options.limits ?? DEFAULT_SERVER_LIMITS
+    const name = options.server ?? config.command
+    let closedOnce = false
+    /**
+     * Refuses the server: it broke a bound. Nothing more it sends is read or written to, the
+     * stop is logged, the connection closes (after the current turn: this may run inside the
+     * SDK client's own `send`), and the process is stopped.
+     */
+    const refuse = (why: string, kind: RefusalKind) => {
+      if (stoppedFor !== undefined || closedOnce) return
+      stoppedFor = `it was stopped: ${why}`
+      hostile = kind === "hostile"
+      open = false
+      stopRequested = true
+      child.stdout?.destroy()
+      child.stderr?.destroy()
+      report(new Error(stoppedFor))
+      queueMicrotask(closed)
+      Runtime.runFork(runtime)(
+        Effect.zipRight(Effect.logWarning(`MCP server "${name}" (pid ${pid}) is stopped: ${why}`), stop)
+      )
+    }
     const decoder = new TextDecoder()
     child.stderr?.on("data", (chunk: Buffer) => {
       const more = tail + decoder.decode(chunk, { stream: true })
@@ -210,9 +250,7 @@ export const startServerProcess = (
       const stdin = child.stdin
       return open && stdin !== null && !stdin.destroyed ? stdin : undefined
     }
-    // the last request sent: its params object and its id
-    let lastParams: object | undefined
-    let lastId: RequestId | undefined
+    const outbound = makeOutbound({ writable, limits, refuse, stoppedFor: () => stoppedFor })
     const transport: Transport = {
       start: () => {
         // stdout stays paused (buffered) until the client is ready to read
@@ -220,57 +258,32 @@ export const startServerProcess = (
         child.stdout?.once("close", closed)
         return Promise.resolve()
       },
-      send: (message: JSONRPCMessage) =>
-        new Promise<void>((resolve, reject) => {
-          const stdin = writable()
-          if (stdin === undefined) return reject(new Error("Not connected"))
-          if ("method" in message && "id" in message && typeof message.params === "object") {
-            lastParams = message.params
-            lastId = message.id
-          }
-          if (stdin.write(serializeMessage(message))) resolve()
-          else stdin.once("drain", resolve)
-        }),
+      send: outbound.send,
       close: () => Runtime.runPromise(runtime)(stop)
     }
-    const calls = makeDirectCalls((message) => {
-      const stdin = writable()
-      if (stdin === undefined) return false
-      stdin.write(serializeMessage(message))
-      return true
-    })
+    const calls = makeDirectCalls(outbound.write)
     const report = (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error)))
-    // runs once: stdout closes once, and the client starts its transport once
+    // runs once: when stdout closes, or when the server is refused, whichever comes first
     const closed = () => {
+      if (closedOnce) return
+      closedOnce = true
       open = false
+      outbound.awaited.clear()
       endedOnItsOwn = !stopRequested
       transport.onclose?.()
       calls.closed()
     }
-    const lines = makeLineBuffer(MAX_MESSAGE_BYTES)
-    const onData = (chunk: Buffer) => {
-      if (!lines.append(chunk)) {
-        // a message past the size cap: the connection is not usable any more
-        stoppedFor = `it was stopped: it sent a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`
-        report(new Error(`a message from the server passed ${MAX_MESSAGE_BYTES} bytes`))
-        Runtime.runFork(runtime)(stop)
-        return
-      }
-      for (let line = lines.next(); line !== undefined; line = lines.next()) {
-        let message: JSONRPCMessage
-        try {
-          const parsed: unknown = JSON.parse(line)
-          // an answer to one of the bridge's own calls, checked there
-          if (calls.take(parsed)) continue
-          message = JSONRPCMessageSchema.parse(parsed)
-        } catch (error) {
-          // a line that is not a JSON-RPC message: reported, and the next line is read
-          report(error)
-          continue
-        }
-        transport.onmessage?.(message)
-      }
-    }
+    const onData = makeInbound({
+      calls,
+      limits,
+      awaited: outbound.awaited,
+      deliver: (message) => transport.onmessage?.(message),
+      report,
+      refuse,
+      refused: () => stoppedFor !== undefined,
+      pause: () => child.stdout?.pause(),
+      resume: () => child.stdout?.resume()
+    })
     child.stdin?.on("error", report)
     child.stdout?.on("error", report)
 
@@ -278,11 +291,12 @@ export const startServerProcess = (
       pid,
       transport,
       calls,
-      requestIdOf: (params) => (params === lastParams ? lastId : undefined),
+      requestIdOf: outbound.requestIdOf,
       exited,
       endedOnItsOwn: () => endedOnItsOwn,
       stderrTail: () => oneLineTail(tail, STDERR_SHOWN_CHARS, { truncated: tailCut }),
       stoppedFor: () => stoppedFor,
+      hostile: () => hostile,
       stop
     }
   })

@@ -2,11 +2,13 @@
  * The proxy of one server tool: a raw-JSON-Schema tool named `"{server}__{tool}"` whose
  * handler calls the server. It goes through the same executor and gates as every tool.
  *
- * Annotations are hints from a server we may not trust:
+ * Annotations are hints from a server we may not trust (the MCP specification says so): they
+ * waive nothing unless the user's configuration trusts the server.
  * - `readOnly` (allowed in `explore` and `plan`) only when the server says
  *   `readOnlyHint: true` AND the configuration marks the server `trusted: true`;
- * - `requiresConfirmation` unless the server says `readOnlyHint: true`, or as the server's
- *   `requiresConfirmation` in the configuration says.
+ * - `requiresConfirmation` as the server's `requiresConfirmation` in the configuration says,
+ *   when it says; otherwise always, except for a tool the configuration lists in
+ *   `toolsWithoutConfirmation` and a `readOnlyHint: true` tool of a `trusted: true` server.
  *
  * Paths: a server's `inputSchema` marks no argument as a workspace path, so a proxy has no
  * `WorkspacePath` fields. The executor resolves nothing, the mode gate and the policy see no
@@ -25,7 +27,7 @@ import type { McpToolChanged } from "../../domain/errors.js"
 import { ToolError, ToolTimeout } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
-import { stripControls } from "../shared/sanitize.js"
+import { modelText } from "../shared/sanitize.js"
 import type { CallResult } from "./callRequest.js"
 import type { McpToolDefinition } from "./changes.js"
 import type { McpTool } from "./connection.js"
@@ -90,12 +92,22 @@ export const capText = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}\n… [output cut at ${max} of ${text.length} characters]`
 
 /**
+ * `text` from a server as a model reads it: cut at `max` characters (saying so), without
+ * escape sequences, control characters or bidi controls (`\n` and `\t` stay, other line
+ * breaks become `\n`). The work is bounded by `max`, whatever the text's length.
+ */
+export const shownText = (text: string, max: number): string => {
+  const cut = capText(text, max)
+  return modelText(cut, { window: cut.length })
+}
+
+/**
  * What a proxy of `tool` shows and how it is gated. The server's description is cut and
- * loses its escape sequences, control characters and bidi controls (line breaks stay): it
+ * loses its escape sequences, control characters and bidi controls (`\n` and `\t` stay): it
  * reaches models, terminals and whoever approves a change.
  */
 export const definitionOf = (server: string, tool: McpTool): McpToolDefinition => ({
-  description: stripControls(
+  description: modelText(
     tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${server}"`,
     { window: MAX_DESCRIPTION_CHARS }
   ),
@@ -129,7 +141,9 @@ export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOpt
     description: definition.description,
     parameters,
     readOnly: definition.readOnlyHint && handle.config.trusted === true,
-    requiresConfirmation: handle.config.requiresConfirmation ?? !definition.readOnlyHint,
+    requiresConfirmation: handle.config.requiresConfirmation ??
+      !((definition.readOnlyHint && handle.config.trusted === true) ||
+        (handle.config.toolsWithoutConfirmation?.includes(tool.name) ?? false)),
     tags: ["mcp", `mcp:${handle.name}`],
     version: options.version,
     timeout,
@@ -144,15 +158,15 @@ export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOpt
               ? error
               : error._tag === "McpCallError" && error.timedOut === true
               ? new ToolTimeout({ tool: name, timeoutMs })
-              : new ToolError({ tool: name, message: error.message })
+              : new ToolError({ tool: name, message: shownText(error.message, MAX_ERROR_CHARS) })
           ),
         onSuccess: (result) => {
           const text = resultText(result)
           if (result.isError === true) {
-            const reason = text.trim() === "" ? "the tool reported an error" : capText(text, MAX_ERROR_CHARS)
+            const reason = text.trim() === "" ? "the tool reported an error" : shownText(text, MAX_ERROR_CHARS)
             return Effect.fail(new ToolError({ tool: name, message: reason, details: { server: handle.name, tool: tool.name } }))
           }
-          return Effect.succeed(capText(text, options.maxOutputChars))
+          return Effect.succeed(shownText(text, options.maxOutputChars))
         }
       })
   })

@@ -29,6 +29,8 @@ import * as Stream from "effect/Stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import { pathTraversalOf } from "../../domain/errors.js"
 import { toMcpTool } from "../../domain/exports.js"
+import { readableText } from "../../domain/readableJson.js"
+import { showName, showText } from "../../domain/shownText.js"
 import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
 import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
@@ -60,8 +62,19 @@ export interface McpServeOptions {
   readonly version?: string | undefined
 }
 
-/** Longest rendering of a call's arguments in a confirmation question. */
-const MAX_QUESTION_ARGS = 500
+/**
+ * Longest rendering of a call's arguments in a confirmation question: longer arguments are cut
+ * and the question says so and how long they are (what a person approves is what runs).
+ */
+export const MAX_QUESTION_ARGS = 20_000
+
+/**
+ * The confirmation question for a call: all of its arguments (or plainly cut, with their
+ * length), bidi overrides and control characters shown as escapes.
+ */
+export const confirmQuestion = (name: string, args: Readonly<Record<string, unknown>>): string =>
+  // (arguments are an object parsed from JSON: their text is never undefined)
+  `Run the tool "${showName(name)}" with ${showText(JSON.stringify(args), MAX_QUESTION_ARGS)}?`
 
 /** `read_file` as `Read file`. */
 const titleOf = (name: string): string => {
@@ -72,11 +85,14 @@ const titleOf = (name: string): string => {
 const textResult = (text: string, isError: boolean): CallToolResult =>
   isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] }
 
-/** A result of ours in MCP's shape. */
+/**
+ * A result of ours in MCP's shape: a string output as it is, no output as an empty text, any
+ * other output as readable JSON (a bigint, a `Map`, a cycle too: never a failed reply).
+ */
 export const toCallToolResult = (result: ToolExecutionResult): CallToolResult => {
   if (result.success) {
     const output = result.output
-    return textResult(typeof output === "string" ? output : JSON.stringify(output, null, 2) ?? "", false)
+    return textResult(output === undefined ? "" : readableText(output, 2), false)
   }
   return textResult(`${result.errorCode}: ${result.error}`, true)
 }
@@ -113,13 +129,11 @@ export const makeMcpServer = (
     /** Asks the client; `true` only for an explicit yes. */
     const ask = (name: string, args: Readonly<Record<string, unknown>>): Effect.Effect<boolean> => {
       if (server.getClientCapabilities()?.elicitation?.form === undefined) return Effect.succeed(false)
-      // (arguments are an object parsed from JSON: their text is never undefined)
-      const shown = JSON.stringify(args).slice(0, MAX_QUESTION_ARGS)
       return Effect.tryPromise((signal) =>
         server.elicitInput(
           {
             mode: "form",
-            message: `Run the tool "${name}" with ${shown}?`,
+            message: confirmQuestion(name, args),
             requestedSchema: {
               type: "object",
               properties: { confirm: { type: "boolean", title: "Run it", description: `Run "${name}" now` } },
@@ -131,7 +145,7 @@ export const makeMcpServer = (
       ).pipe(
         Effect.map((answer) => answer.action === "accept" && answer.content?.confirm === true),
         Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`MCP confirmation of "${name}" failed: ${String(error.error)}`), false)
+          Effect.as(Effect.logWarning(`MCP confirmation of "${showName(name)}" failed: ${String(error.error)}`), false)
         )
       )
     }
@@ -153,7 +167,7 @@ export const makeMcpServer = (
           }
           if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
           return Effect.as(
-            Effect.logError(`MCP call of "${name}" died`, cause),
+            Effect.logError(`MCP call of "${showName(name)}" died`, cause),
             { result: undefined, reply: textResult("TOOL_ERROR: the call failed unexpectedly", true) }
           )
         }

@@ -8,6 +8,10 @@
  * fails, or the restarts are used up, the server is down and its calls fail at once. Calls
  * to other servers are not affected: each server has its own handle.
  *
+ * A server the bridge stopped for hostility (past the queue or push bounds, `serverLimits.ts`)
+ * is not restarted: a restart would only let it flood the host again. It is down, and its calls
+ * fail at once naming why, until the bridge is built again from the configuration.
+ *
  * The server's tools are listed again on each `notifications/tools/list_changed` (several
  * notifications in a row make one listing, and listings are at least 200 ms apart) and by
  * each restart; every such listing goes to
@@ -90,6 +94,14 @@ export interface HandleOptions extends ConnectOptions {
   readonly maxRestarts: number
 }
 
+/** Why a server stopped for hostility stays down (`undefined` for any other end). */
+const keptDown = (connection: Connection): string | undefined => {
+  const why = connection.process.stoppedFor()
+  return why !== undefined && connection.process.hostile()
+    ? `${why}; it is not restarted (a server stopped for flooding the bridge stays down until the bridge is built again from its configuration)`
+    : undefined
+}
+
 type State =
   | { readonly _tag: "Up"; readonly connection: Connection; readonly scope: Scope.CloseableScope }
   | { readonly _tag: "Down"; readonly reason: string; readonly pid: number }
@@ -128,7 +140,7 @@ export const openServer = (
           Effect.logWarning(
             `MCP server "${name}" (pid ${state.connection.process.pid}) ${how}` +
               `${state.connection.process.stderrTail() === "" ? "" : `; stderr: ${state.connection.process.stderrTail()}`}` +
-              "; its next call restarts it"
+              (state.connection.process.hostile() ? "; it is not restarted" : "; its next call restarts it")
           )
         ),
         Effect.forkIn(state.scope),
@@ -148,6 +160,11 @@ export const openServer = (
         const pid = up.connection.process.pid
         const how = yield* withProcessState(up.connection.process, "it stopped")
         yield* Scope.close(up.scope, Exit.void)
+        const kept = keptDown(up.connection)
+        if (kept !== undefined) {
+          state = { _tag: "Down", reason: kept, pid }
+          return yield* new McpConnectError({ server: name, reason: kept })
+        }
         if (restarts >= options.maxRestarts) {
           state = { _tag: "Down", reason: `${how}; it was restarted ${restarts} times already`, pid }
           return yield* new McpConnectError({ server: name, reason: state.reason })
@@ -238,8 +255,10 @@ export const openServer = (
     const status = Effect.sync((): ServerStatus => {
       const now = state
       if (now._tag === "Down") return { name, state: "down", pid: now.pid, restarts, reason: now.reason }
-      const standing = now.connection.isOpen() ? "up" : "crashed"
-      return { name, state: standing, pid: now.connection.process.pid, restarts, reason: undefined }
+      if (now.connection.isOpen()) return { name, state: "up", pid: now.connection.process.pid, restarts, reason: undefined }
+      const kept = keptDown(now.connection)
+      const standing = kept === undefined ? "crashed" : "down"
+      return { name, state: standing, pid: now.connection.process.pid, restarts, reason: kept }
     })
 
     return { name, config, tools: first.connection.tools, call, status, listen }

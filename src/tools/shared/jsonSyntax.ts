@@ -11,6 +11,7 @@
 import * as Data from "effect/Data"
 import * as Either from "effect/Either"
 import { nestsDeeperThan } from "./boundedJson.js"
+import { isHighSurrogate, isLowSurrogate } from "./text.js"
 
 /** The nesting bound for JSON data a tool reads (objects and arrays inside one another). */
 export const DATA_JSON_MAX_DEPTH = 256
@@ -190,13 +191,11 @@ const codePoints = (text: string, from: number, to: number): number => {
   let previous = 0
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i)
-    if (!(c >= 0xdc00 && c <= 0xdfff && isHigh(previous))) count++
+    if (!(isLowSurrogate(c) && isHighSurrogate(previous))) count++
     previous = c
   }
   return count
 }
-
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff
 
 /** Characters shown before and after the problem in the excerpt. */
 const BEFORE = 60
@@ -212,9 +211,7 @@ export const excerptAt = (text: string, offset: number, lineStart: number): stri
   const newline = text.indexOf("\n", offset)
   if (newline !== -1) to = Math.min(to, newline)
   // (from is at most the text's length, where the code unit is NaN, not a low surrogate)
-  const start = from > lineStart && text.charCodeAt(from) >= 0xdc00 && text.charCodeAt(from) <= 0xdfff
-    ? from + 1
-    : from
+  const start = from > lineStart && isLowSurrogate(text.charCodeAt(from)) ? from + 1 : from
   const head = visible(text.slice(start, offset))
   const tail = visible(text.slice(offset, to)).trimEnd()
   const prefix = start > lineStart ? "…" : ""
@@ -231,24 +228,49 @@ const foundAt = (text: string, offset: number): string => {
     : `'${char}'`
 }
 
+/** The `JsonSyntaxError` of a text that `JSON.parse` refused where the scan saw no problem (they should agree). */
+export const unlocatedSyntaxError = (cause: unknown): JsonSyntaxError => {
+  // V8's message, without the text it quotes
+  const reason = cause instanceof Error ? cause.message.replace(/,? ".*/s, "") : String(cause)
+  return new JsonSyntaxError({ reason: "syntax", message: `not valid JSON: ${reason.slice(0, 200)}` })
+}
+
+/** Where the text before and after a problem that the excerpt shows starts and ends (`syntaxErrorAt`). */
+export const EXCERPT_AROUND = { before: BEFORE, after: AFTER } as const
+
+/** A problem located in a text: what was expected, and its 1-based line and column. */
+export interface LocatedProblem extends Position {
+  readonly expected: string
+}
+
+/**
+ * The `JsonSyntaxError` of `problem`, given the text around it: `window` is the text from
+ * `lineStart`, or from `EXCERPT_AROUND.before` characters before the problem when the line
+ * starts earlier, to `EXCERPT_AROUND.after` characters past it (or the text's end); `offset`
+ * and `lineStart` are counted from the window's start (`lineStart` negative when the line
+ * starts before it). A worker that scanned a long text sends only that window back.
+ */
+export const syntaxErrorAt = (problem: LocatedProblem, window: string, offset: number, lineStart: number): JsonSyntaxError =>
+  new JsonSyntaxError({
+    reason: "syntax",
+    line: problem.line,
+    column: problem.column,
+    message: `not valid JSON: line ${problem.line}, column ${problem.column}: expected ${problem.expected}, found ${
+      foundAt(window, offset)
+    }\n${excerptAt(window, offset, lineStart)}`
+  })
+
 /** The `JsonSyntaxError` of a text that `JSON.parse` refused, located by `firstSyntaxError`. */
 export const syntaxErrorOf = (text: string, cause: unknown): JsonSyntaxError => {
   const problem = firstSyntaxError(text)
-  if (problem === undefined) {
-    // JSON.parse and the scan disagree (they should not): V8's message, without the text it quotes
-    const reason = cause instanceof Error ? cause.message.replace(/,? ".*/s, "") : String(cause)
-    return new JsonSyntaxError({ reason: "syntax", message: `not valid JSON: ${reason.slice(0, 200)}` })
-  }
+  if (problem === undefined) return unlocatedSyntaxError(cause)
   const { column, line, lineStart } = positionOf(text, problem.offset)
-  return new JsonSyntaxError({
-    reason: "syntax",
-    line,
-    column,
-    message: `not valid JSON: line ${line}, column ${column}: expected ${problem.expected}, found ${
-      foundAt(text, problem.offset)
-    }\n${excerptAt(text, problem.offset, lineStart)}`
-  })
+  return syntaxErrorAt({ expected: problem.expected, line, column }, text, problem.offset, lineStart)
 }
+
+/** The `JsonSyntaxError` of a text nested deeper than `maxDepth`. */
+export const tooDeepError = (maxDepth: number): JsonSyntaxError =>
+  new JsonSyntaxError({ reason: "too-deep", message: `the JSON is nested deeper than ${maxDepth} levels` })
 
 /**
  * Parses `text` as JSON nested at most `maxDepth` deep; a syntax error names its line and
@@ -258,11 +280,7 @@ export const parseJsonLocated = (
   text: string,
   maxDepth: number = DATA_JSON_MAX_DEPTH
 ): Either.Either<unknown, JsonSyntaxError> => {
-  if (nestsDeeperThan(text, maxDepth)) {
-    return Either.left(
-      new JsonSyntaxError({ reason: "too-deep", message: `the JSON is nested deeper than ${maxDepth} levels` })
-    )
-  }
+  if (nestsDeeperThan(text, maxDepth)) return Either.left(tooDeepError(maxDepth))
   return Either.try({
     try: (): unknown => JSON.parse(text),
     catch: (cause) => syntaxErrorOf(text, cause)

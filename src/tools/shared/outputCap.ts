@@ -5,11 +5,10 @@
  *
  * @since 0.1.0
  */
+import { isHighSurrogate } from "./text.js"
 
 /** The default cap on one answer of the ported data and text tools, in UTF-16 code units. */
 export const OUTPUT_MAX_CHARS = 256 * 1024
-
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
 
 /**
  * The first at most `maxChars` code units of `text`, without splitting a surrogate pair at
@@ -33,13 +32,19 @@ export interface CapOptions {
 }
 
 /** `text` as it is when within the cap; else its head and a note on what was left out. */
-export const capOutput = (text: string, options: CapOptions): string => {
+export const capOutput = (text: string, options: CapOptions): string => capHead(text, text.length, options)
+
+/**
+ * `capOutput` of a text of `length` characters of which only `head`, its first (at least
+ * `maxChars + 1`) characters, is at hand: what a worker that built a long text sends back.
+ */
+export const capHead = (head: string, length: number, options: CapOptions): string => {
   const maxChars = options.maxChars ?? OUTPUT_MAX_CHARS
-  if (text.length <= maxChars) return text
-  let head = headOf(text, maxChars)
+  if (length <= maxChars) return head
+  let kept = headOf(head, maxChars)
   if (options.atLine === true) {
-    const newline = head.lastIndexOf("\n")
-    if (newline >= head.length / 2) head = head.slice(0, newline)
+    const newline = kept.lastIndexOf("\n")
+    if (newline >= kept.length / 2) kept = kept.slice(0, newline)
   }
-  return `${head}\n... (cut after ${head.length} of ${text.length} characters; ${options.rest})`
+  return `${kept}\n... (cut after ${kept.length} of ${length} characters; ${options.rest})`
 }

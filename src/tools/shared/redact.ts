@@ -3,7 +3,11 @@
  * web service may echo a request's `Authorization` header in its answer or its error page.
  *
  * A secret is replaced wherever it appears as is (so `Bearer <key>` becomes
- * `Bearer [REDACTED]`), URL-encoded, JSON-escaped or HTML-escaped. Redact before cutting a
+ * `Bearer [REDACTED]`), URL-encoded, JSON-escaped, HTML-escaped, in base64 (standard or
+ * URL-safe, with or without padding) or in hex, in any letter case (a service that upper-cases
+ * or lower-cases what it echoes still gets caught; base64 matched without regard to case
+ * redacts a little more than needed, never less). Any tool that holds a key uses one
+ * `redactor` for everything it returns. Redact before cutting a
  * text short: a cut can split a secret and leave a part of it that no longer matches. When
  * the text itself was cut (a body read up to a cap), `cutAtEnd` also replaces a trailing
  * fragment of at least `REDACT_MIN_FRAGMENT` characters that starts a secret.
@@ -38,18 +42,35 @@ const escapeHtml = (text: string): string =>
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")
 
-/** The forms in which `secret` can appear in an echoing answer, longest first, without duplicates. */
+/** `secret`'s base64, standard and URL-safe, without padding (a padded one holds it). */
+const base64Forms = (secret: string): ReadonlyArray<string> => {
+  const standard = Buffer.from(secret, "utf8").toString("base64").replace(/=+$/, "")
+  return [standard, standard.replace(/\+/g, "-").replace(/\//g, "_")]
+}
+
+/** The forms in which `secret` can appear in an echoing answer, without duplicates (case is ignored when matching). */
 const formsOf = (secret: string): ReadonlyArray<string> =>
-  Array.from(new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), escapeHtml(secret)]))
+  Array.from(
+    new Set([
+      secret,
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+      escapeHtml(secret),
+      ...base64Forms(secret),
+      Buffer.from(secret, "utf8").toString("hex")
+    ])
+  )
 
 /** A trailing fragment of `text` that starts one of `forms` (at least `REDACT_MIN_FRAGMENT` long), if any. */
 const trailingFragment = (text: string, forms: ReadonlyArray<string>): number => {
+  // only the end can match: a fragment is at most a form's length
+  const end = text.slice(-Math.max(...forms.map((form) => form.length))).toLowerCase()
   let longest = 0
   for (const form of forms) {
     // (`n >= longest` for `n > longest` is equivalent, it only tries once more a length already found; left
     // unmarked, as a mark would also hide `n > REDACT_MIN_FRAGMENT`, which redact.test kills)
     for (let n = Math.min(form.length - 1, text.length); n >= REDACT_MIN_FRAGMENT && n > longest; n--) {
-      if (text.endsWith(form.slice(0, n))) {
+      if (end.endsWith(form.slice(0, n).toLowerCase())) {
         longest = n
         break
       }
@@ -68,7 +89,7 @@ export const redactor = (secrets: Iterable<Secret>): Redactor => {
   )
   if (values.length === 0) return (text) => text
   const forms = Array.from(new Set(values.flatMap(formsOf))).sort((a, b) => b.length - a.length)
-  const pattern = new RegExp(forms.map(escapeRegExp).join("|"), "g")
+  const pattern = new RegExp(forms.map(escapeRegExp).join("|"), "gi")
   return (text, options) => {
     const whole = text.replace(pattern, REDACTED)
     if (options?.cutAtEnd !== true) return whole

@@ -86,3 +86,15 @@ export const oneLineTail = (text: string, maxChars: number, options: SanitizeOpt
   if (chars.length > maxChars) return `${ELLIPSIS}${chars.slice(-maxChars).join("")}`
   return cut && flat !== "" ? `${ELLIPSIS}${flat}` : flat
 }
+
+/** Line breaks other than LF: CRLF, a lone CR, vertical tab, form feed, NEL. */
+const OTHER_BREAKS = /\r\n|[\r\u000b\u000c\u0085]/g
+
+/**
+ * Text from outside that a model reads as it is (a tool's result, a server's error):
+ * `stripControls`, and every line break made `\n` (a CR can make a terminal write over a line
+ * already shown), so that only `\n` and `\t` stay of the control characters. Only the first
+ * `window` code units are kept.
+ */
+export const modelText = (text: string, options: SanitizeOptions = {}): string =>
+  stripControls(text, options).replace(OTHER_BREAKS, "\n")

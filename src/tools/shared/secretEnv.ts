@@ -46,3 +46,44 @@ export const withoutSecrets = (env: NodeJS.ProcessEnv): Record<string, string> =
   }
   return kept
 }
+
+/**
+ * The variables a child process gets by default (an allow-list: a name not here is dropped,
+ * however harmless it looks, so `DATABASE_URL`, `*_PAT`, webhook URLs, DSNs and cookies stay
+ * out): where programs are, who and where the user is, the terminal, the language and time
+ * zone, the temporary directory and colour preferences.
+ */
+export const ENV_ALLOW_LIST: ReadonlyArray<string> = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP"
+]
+
+const ALLOWED: ReadonlySet<string> = new Set(ENV_ALLOW_LIST)
+
+/** Whether `name` is on the default allow-list (`ENV_ALLOW_LIST`, or a locale variable `LC_*`). */
+export const isAllowedName = (name: string): boolean => ALLOWED.has(name) || /^LC_[A-Z]+$/.test(name)
+
+/**
+ * The allow-listed variables of `env` (`isAllowedName`) plus those the application names in
+ * `passEnv` (passed as they are, even when named like secrets: the application chose them).
+ */
+export const allowedEnv = (env: NodeJS.ProcessEnv, passEnv: ReadonlyArray<string> = []): Record<string, string> => {
+  const extra = new Set(passEnv)
+  const kept: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && (isAllowedName(name) || extra.has(name))) kept[name] = value
+  }
+  return kept
+}

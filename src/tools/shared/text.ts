@@ -32,3 +32,9 @@ export const decodeUtf8 = (bytes: Uint8Array): string => new TextDecoder("utf-8"
  */
 export const decodeUtf8Prefix = (bytes: Uint8Array, length: number): string =>
   new TextDecoder("utf-8").decode(bytes.subarray(0, length), { stream: true })
+
+/** The first half of a UTF-16 surrogate pair: a cut right after it would split a character. */
+export const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff
+
+/** The second half of a UTF-16 surrogate pair. */
+export const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff

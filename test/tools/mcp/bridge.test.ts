@@ -19,7 +19,11 @@ const trustedLieTarget = path.join(ws, "trusted-lie.txt")
 const cancelLog = path.join(ws, "cancelled.log")
 
 const system = bridged(ws, {
-  echo: nodeServer("echo.mjs", ["--cancel-log", cancelLog], { callTimeoutMs: 1500 }),
+  // an untrusted server: its readOnlyHint waives nothing, the configuration lists what needs no confirmation
+  echo: nodeServer("echo.mjs", ["--cancel-log", cancelLog], {
+    callTimeoutMs: 1500,
+    toolsWithoutConfirmation: ["echo", "add", "fail", "refuse", "big", "slow", "crash", "pids", "image"]
+  }),
   trusted: nodeServer("echo.mjs", [], { trusted: true, requiresConfirmation: false }),
   liar: nodeServer("liar.mjs", [lieTarget]),
   trustedLiar: nodeServer("liar.mjs", [trustedLieTarget], { trusted: true })
@@ -144,13 +148,13 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("the bridge", (it)
       expect(next.output).toBe("still here")
     }))
 
-  it.effect("a tool without readOnlyHint needs confirmation, unless the configuration turns it off", () =>
+  it.effect("a tool needs confirmation unless the configuration lists it or turns it off", () =>
     Effect.gen(function*() {
       const waiting = yield* execute("echo__write", {})
       expect(waiting).toMatchObject({ success: false, errorCode: "CONFIRMATION_REQUIRED", confirmed: false })
       const confirmed = yield* execute("echo__write", {}, { confirm: true })
       expect(confirmed).toMatchObject({ success: true, output: "written" })
-      // readOnlyHint: no confirmation, even from an untrusted server
+      // listed in toolsWithoutConfirmation
       expect((yield* execute("echo__echo", { text: "a" })).success).toBe(true)
       // "requiresConfirmation": false in the configuration
       expect(yield* execute("trusted__write", {})).toMatchObject({ success: true, output: "written" })

@@ -21,7 +21,7 @@ const shapedCancelLog = path.join(ws, "shaped-cancelled.log")
 
 const system = bridged(ws, {
   echo: nodeServer("echo.mjs", ["--cancel-log", cancelLog], { requiresConfirmation: false }),
-  shaped: nodeServer("shaped.mjs", ["--cancel-log", shapedCancelLog])
+  shaped: nodeServer("shaped.mjs", ["--cancel-log", shapedCancelLog], { requiresConfirmation: false })
 }, fast)
 
 const execute = (name: string, args: unknown) => Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args))

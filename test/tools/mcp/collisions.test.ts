@@ -15,10 +15,10 @@ describe("proxy names that meet", () => {
       const ws = yield* tempDir("mcp-collide-")
       const [seen, lines] = yield* recordingLogs(Effect.gen(function*() {
         const { bridge, system } = yield* openBridged(ws, {
-          dup: nodeServer("paged.mjs", ["--names", "t,u,t"]),
+          dup: nodeServer("paged.mjs", ["--names", "t,u,t"], { requiresConfirmation: false }),
           // "a_" + "__" + "_b" and "a" + "__" + "__b" are both "a____b"
-          a_: nodeServer("paged.mjs", ["--names", "_b"]),
-          a: nodeServer("paged.mjs", ["--names", "__b"])
+          a_: nodeServer("paged.mjs", ["--names", "_b"], { requiresConfirmation: false }),
+          a: nodeServer("paged.mjs", ["--names", "__b"], { requiresConfirmation: false })
         })
         const output = yield* system.execute("a____b", {})
         return { names: [...bridge.proxies.keys()].sort(), target: bridge.target("a____b"), output }

@@ -32,10 +32,10 @@ describe("fail-open start", () => {
       const stubbornMark = marker("stubborn")
       const [{ bridge, scope, system }, logged] = yield* recordingLogs(open(ws, {
         missing: { command: "no-such-mcp-server-command" },
-        exits: nodeServer("exitAtOnce.mjs"),
-        silent: nodeServer("silent.mjs", [silentMark], { initTimeoutMs: 400 }),
-        stubborn: nodeServer("silent.mjs", ["--ignore-sigterm", stubbornMark], { initTimeoutMs: 400 }),
-        echo: nodeServer("echo.mjs")
+        exits: nodeServer("exitAtOnce.mjs", [], { requiresConfirmation: false }),
+        silent: nodeServer("silent.mjs", [silentMark], { initTimeoutMs: 400, requiresConfirmation: false }),
+        stubborn: nodeServer("silent.mjs", ["--ignore-sigterm", stubbornMark], { initTimeoutMs: 400, requiresConfirmation: false }),
+        echo: nodeServer("echo.mjs", [], { requiresConfirmation: false })
       }))
       const reasons = Object.fromEntries(bridge.skipped.map((s) => [s.server, s.reason]))
       // each skipped server is logged with its reason, and the one that came up with its pid and tools
@@ -73,8 +73,8 @@ describe("start", () => {
       const ws = yield* tempDir("mcp-side-by-side-")
       const [a, b] = [path.join(ws, "a.started"), path.join(ws, "b.started")]
       const { bridge, scope } = yield* open(ws, {
-        a: nodeServer("rendezvous.mjs", ["--mine", a, "--theirs", b]),
-        b: nodeServer("rendezvous.mjs", ["--mine", b, "--theirs", a])
+        a: nodeServer("rendezvous.mjs", ["--mine", a, "--theirs", b], { requiresConfirmation: false }),
+        b: nodeServer("rendezvous.mjs", ["--mine", b, "--theirs", a], { requiresConfirmation: false })
       })
       expect(bridge.skipped).toEqual([])
       expect([...bridge.proxies.keys()].sort()).toEqual(["a__ping", "b__ping"])
@@ -90,7 +90,7 @@ describe("a server's process", () => {
       process.env.ETS_TEST_HOST_SECRET = "s3cret"
       yield* Effect.addFinalizer(() => Effect.sync(() => delete process.env.ETS_TEST_HOST_SECRET))
       const { scope, system } = yield* open(ws, {
-        env: nodeServer("environment.mjs", [], { env: { SERVER_TOKEN: "t0k3n" }, cwd: ws })
+        env: nodeServer("environment.mjs", [], { env: { SERVER_TOKEN: "t0k3n" }, cwd: ws, requiresConfirmation: false })
       })
       const r = yield* system.execute("env__environment", { names: ["SERVER_TOKEN", "ETS_TEST_HOST_SECRET", "PATH", "HOME"] })
       expect(r.success).toBe(true)
@@ -113,7 +113,7 @@ describe("crashes and restarts", () => {
       const log = path.join(ws, "starts.log")
       const { bridge, scope, system } = yield* open(ws, {
         flaky: nodeServer("echo.mjs", ["--start-log", log], { requiresConfirmation: false }),
-        steady: nodeServer("echo.mjs")
+        steady: nodeServer("echo.mjs", [], { requiresConfirmation: false })
       }, { ...fast, maxRestarts: 1 })
       const before = (yield* bridge.servers).find((s) => s.name === "flaky")?.pid ?? 0
       const [crash, other] = yield* Effect.all([
@@ -220,7 +220,7 @@ describe("crashes and restarts", () => {
       // only the first start dies: the restarted one must outlive the call that restarts it,
       // which a loaded machine can delay past any fixed lifetime
       const { bridge, scope, system } = yield* open(ws, {
-        mortal: nodeServer("echo.mjs", ["--die-after", "400", "--die-once", path.join(ws, "died")])
+        mortal: nodeServer("echo.mjs", ["--die-after", "400", "--die-once", path.join(ws, "died")], { requiresConfirmation: false })
       })
       const first = (yield* bridge.servers)[0]?.pid ?? 0
       expect(yield* eventually(() => !alive(first))).toBe(true)
@@ -262,8 +262,8 @@ describe("the end of the scope", () => {
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-scope-")
       const { bridge, scope, system } = yield* open(ws, {
-        a: nodeServer("echo.mjs", ["--spawn-child"]),
-        b: nodeServer("echo.mjs")
+        a: nodeServer("echo.mjs", ["--spawn-child"], { requiresConfirmation: false }),
+        b: nodeServer("echo.mjs", [], { requiresConfirmation: false })
       })
       const pids = Schema.decodeUnknownSync(Pids)((yield* system.execute("a__pids", {})).output)
       const servers = (yield* bridge.servers).map((s) => s.pid)

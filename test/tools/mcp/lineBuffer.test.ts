@@ -1,6 +1,7 @@
 /**
  * The framing of a server's stdout: newline-delimited lines (a trailing CR dropped), split
- * anywhere between chunks, at most the cap of unread bytes.
+ * anywhere between chunks, at most the cap of unread bytes, and a long line in many small
+ * chunks joined once (not copied again with each chunk).
  */
 import { describe, expect, it } from "vitest"
 import { makeLineBuffer } from "../../../src/tools/mcp/lineBuffer.js"
@@ -40,5 +41,51 @@ describe("makeLineBuffer", () => {
     expect(all(buffer)).toEqual(["1234567"])
     expect(buffer.append(Buffer.from("abcdefg\n"))).toBe(true)
     expect(all(buffer)).toEqual(["abcdefg"])
+  })
+})
+
+describe("a long line in small chunks", () => {
+  it("is joined once, not copied again at each chunk: 4 MiB in 1 KiB chunks takes well under half a second", () => {
+    const buffer = makeLineBuffer(10 * 1024 * 1024)
+    const piece = Buffer.alloc(1024, 0x78)
+    const started = performance.now()
+    let taken = 0
+    for (let i = 0; i < 4096; i++) {
+      if (buffer.append(piece) && buffer.next() === undefined) taken += 1
+    }
+    expect(taken).toBe(4096)
+    expect(buffer.append(Buffer.from("\nnext"))).toBe(true)
+    expect(buffer.next()?.length).toBe(4 * 1024 * 1024)
+    expect(buffer.next()).toBeUndefined()
+    expect(buffer.append(Buffer.from("\n"))).toBe(true)
+    expect(buffer.next()).toBe("next")
+    expect(performance.now() - started).toBeLessThan(500)
+  })
+
+  it("counts the bytes kept aside toward the cap", () => {
+    const buffer = makeLineBuffer(8)
+    expect(buffer.append(Buffer.from("1234"))).toBe(true)
+    expect(buffer.next()).toBeUndefined()
+    expect(buffer.append(Buffer.from("5678"))).toBe(true)
+    expect(buffer.append(Buffer.from("9\n"))).toBe(false)
+    expect(buffer.next()).toBeUndefined()
+    expect(buffer.append(Buffer.from("ab\ncd"))).toBe(true)
+    expect(all(buffer)).toEqual(["ab"])
+    expect(buffer.append(Buffer.from("efgh\n"))).toBe(true)
+    expect(all(buffer)).toEqual(["cdefgh"])
+  })
+})
+
+describe("makeLineBuffer's look ahead", () => {
+  it("gives the next whole line's length (its break included) and its bytes without the break", () => {
+    const buffer = makeLineBuffer(1024)
+    buffer.append(Buffer.from("ab"))
+    expect(buffer.nextLength()).toBeUndefined()
+    buffer.append(Buffer.from("c\r\nd\n"))
+    expect(buffer.nextLength()).toBe(5)
+    expect(buffer.nextBytes()?.toString()).toBe("abc")
+    expect(buffer.nextLength()).toBe(2)
+    expect(buffer.next()).toBe("d")
+    expect(buffer.nextLength()).toBeUndefined()
   })
 })

@@ -40,7 +40,7 @@ describe("proxyName", () => {
 const ws = makeTempDirSync("mcp-names-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 
-layer(bridged(ws, { "bad.names": nodeServer("badNames.mjs") }), { timeout: 30_000, excludeTestServices: true })(
+layer(bridged(ws, { "bad.names": nodeServer("badNames.mjs", [], { requiresConfirmation: false }) }), { timeout: 30_000, excludeTestServices: true })(
   "a server with names that do not fit",
   (it) => {
     it.effect("gets proxies that fit, each mapped back to the server's own name and called by it", () =>

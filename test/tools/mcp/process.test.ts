@@ -60,9 +60,13 @@ describe("startServerProcess", () => {
 
   it.scopedLive("a stop of a process that ends when its stdin does waits for it: no signal", () =>
     Effect.gen(function*() {
-      // ends a little after its stdin's end, well within the grace period
-      const server = yield* start(node(`process.stdin.resume(); process.stdin.on("end", () => setTimeout(() => process.exit(0), 50))`))
+      // ends a little after its stdin's end, well within the grace period; stopped once it runs its script, as a
+      // node that is still starting up (over the grace period on a loaded machine) would get SIGTERM rightly
+      const server = yield* start(node(
+        `process.stdin.resume(); process.stdin.on("end", () => setTimeout(() => process.exit(0), 50)); process.stderr.write("ready\\n")`
+      ))
       yield* listen(server)
+      yield* until(server.stderrTail, (tail) => tail === "ready")
       yield* server.stop
       expect(yield* server.exited).toBe("exited with code 0")
       expect(server.endedOnItsOwn()).toBe(false)

@@ -2,7 +2,7 @@
  * `serveMcp` with an `McpBridge` in its context (the changing test server bridged in): it
  * tells the client up front that its list of tools can change, and sends
  * `notifications/tools/list_changed` when a bridged server's tools change. A notice that cannot
- * be sent is logged, and serving goes on. test/tools/mcp/server.test.ts runs the same through
+ * be sent is logged, and serving goes on. test/tools/mcp/server.slow.test.ts runs the same through
  * the `mcp` command in a child process; this one runs in the test's process.
  */
 import { describe, expect, it } from "@effect/vitest"

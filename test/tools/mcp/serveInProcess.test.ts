@@ -132,10 +132,10 @@ describe("serveMcp: a call that needs confirmation", () => {
       expect(text(declined)).toMatch(/^CONFIRMATION_REQUIRED: /)
       expect(deletions()).toBe(before + 1)
       expect(asked).toEqual([1, 2, 3, 4].map((id) => `Run the tool "delete_thing" with {"id":${id}}?`))
-      // long arguments are shown cut to their first 500 characters
+      // long arguments are shown whole (confirmQuestion.test.ts: and cut with a note past the limit)
       const long = yield* call("save_note", { note: "x".repeat(5000) })
       expect(text(long)).toBe("kept 5000 characters")
-      expect(asked[4]).toBe(`Run the tool "save_note" with ${`{"note":"${"x".repeat(5000)}"}`.slice(0, 500)}?`)
+      expect(asked[4]).toBe(`Run the tool "save_note" with ${`{"note":"${"x".repeat(5000)}"}`}?`)
       asked.pop()
       // each question asks for one yes/no field
       const question = {

@@ -73,7 +73,7 @@ let cached: URL | undefined
 /** The worker's entry module (computed once per process). */
 export const workerEntry: Effect.Effect<URL, Error, FileSystem.FileSystem> = Effect.suspend(() => {
   if (cached !== undefined) return Effect.succeed(cached)
-  // Stryker disable next-line StringLiteral: only taken in dist/ (compiled), never from the sources mutated; workerHosts.test.ts runs it there
+  // Stryker disable next-line StringLiteral: only taken in dist/ (compiled), never from the sources mutated; workerHosts.slow.test.ts runs it there
   const entry = fromSources ? transpiled : Effect.succeed(new URL("./pdfWorker.js", import.meta.url))
   return Effect.tap(entry, (url) => {
     cached = url

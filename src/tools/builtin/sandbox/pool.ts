@@ -157,17 +157,17 @@ export class SandboxWorkers {
     return Effect.suspend(() => {
       const { idleMs, maxIdle, maxWorkers } = this.options
       // a call answered just as the pool shut down: no test can time that race (its `false` and `&&` mutants
-      // are equivalent in every test; left unmarked, as a mark would also hide `true`, which pool.test kills)
+      // are equivalent in every test; left unmarked, as a mark would also hide `true`, which pool.slow.test kills)
       const gone = this.closed || !this.live.has(worker)
       const extra = this.idle.length >= maxIdle
       // a guard: maxWorkers Workers idle and one more to check in takes a replacement started while all were busy
       // (its `false` and `>` mutants are equivalent in every test; left unmarked, as a mark would also hide
-      // `true`, which pool.test and executeJavascript.test kill)
+      // `true`, which pool.slow.test and executeJavascript.test kill)
       const full = this.idle.length >= maxWorkers
       if (gone || (extra && (idleMs <= 0 || full))) return this.discard(worker)
       this.idle.push(worker)
       // (its `true` and `>= 0` mutants are equivalent, with idleMs 0 no Worker beyond maxIdle is idle, and expire
-      // keeps the rest; left unmarked, as a mark would also hide `false`, which pool.test kills)
+      // keeps the rest; left unmarked, as a mark would also hide `false`, which pool.slow.test kills)
       if (idleMs > 0) {
         const timer = setTimeout(() => this.expire(worker), idleMs)
         timer.unref()
@@ -265,7 +265,7 @@ export class SandboxWorkers {
 
       const stop = firstEvent<Either.Either<Worker, string>>(worker, {
         // (its `true` mutant is equivalent, a Worker's first message is its "ready"; left unmarked, as a mark
-        // would also hide `false`, which pool.test kills)
+        // would also hide `false`, which pool.slow.test kills)
         message: (message) => (isMessage(message) && message.type === "ready" ? Either.right(worker) : undefined),
         error: (error) => Either.left(`the sandbox worker failed to start: ${describeError(error)}`),
         exit: (code) => Either.left(`the sandbox worker exited while starting (code ${code})`),

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 /**
  * The worker script: `worker.js` when it exists (the compiled package), else the tsx entry for
  * `worker.ts`. Which one is chosen is seen only where the package is compiled:
- * test/tools/builtin/workerHosts.test.ts runs the sandbox from a compiled copy in a child process.
+ * test/tools/builtin/workerHosts.slow.test.ts runs the sandbox from a compiled copy in a child process.
  */
 export const workerEntry = (): URL => {
   const compiled = new URL("./worker.js", import.meta.url)

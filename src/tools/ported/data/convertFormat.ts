@@ -5,8 +5,9 @@
  * list of objects, without one a list of arrays; fields stay text. Writing CSV needs a list of
  * objects (their keys become the header), of arrays or of plain values.
  *
- * YAML is parsed and written in a worker with a deadline (`yamlWorker.ts`); sources are
- * limited to `CONVERT_MAX_BYTES`, and the answer to `OUTPUT_MAX_CHARS`.
+ * The conversion runs in a worker with a deadline (`convertWorker.ts`), so a call never blocks
+ * the host; sources are limited to `CONVERT_MAX_BYTES`, and the answer to `OUTPUT_MAX_CHARS`
+ * (only that much of the result comes back from the worker).
  *
  * @since 0.1.0
  */
@@ -16,9 +17,9 @@ import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
-import { capOutput, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
+import { headOf, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
 import { readTextFile } from "./files.js"
-import { type Format, formatOfPath, FORMATS, parseAs, serializeAs } from "./formats.js"
+import { convertText, type Format, formatOfPath, FORMATS } from "./formats.js"
 
 const TOOL = "convert_format"
 
@@ -26,6 +27,20 @@ const TOOL = "convert_format"
 export const CONVERT_MAX_BYTES = 1024 * 1024
 
 const fail = (message: string) => new ToolError({ tool: TOOL, message })
+
+const REST = "the whole conversion is too long for one answer; convert a smaller file"
+
+/**
+ * The answer from the result's head and its whole length, cut as `capOutput` cuts (after the
+ * last line break in the second half of `OUTPUT_MAX_CHARS`), which needs the whole text.
+ */
+const answerOf = (head: string, length: number): string => {
+  if (length <= OUTPUT_MAX_CHARS) return head
+  let kept = headOf(head, OUTPUT_MAX_CHARS)
+  const newline = kept.lastIndexOf("\n")
+  if (newline >= kept.length / 2) kept = kept.slice(0, newline)
+  return `${kept}\n... (cut after ${kept.length} of ${length} characters; ${REST})`
+}
 
 export const convertFormat = make(TOOL, {
   description: "Convert a JSON, YAML (.yaml/.yml) or CSV (.csv/.tsv) file of the workspace to json, yaml or csv, " +
@@ -52,11 +67,11 @@ export const convertFormat = make(TOOL, {
       if (from === undefined) {
         return yield* fail(`cannot tell the format of "${shown}" from its name: use a .json, .yaml, .yml, .csv or .tsv file`)
       }
-      const value = yield* parseAs(from, text, filepath).pipe(Effect.mapError((why) => fail(`"${shown}": ${why}`)))
-      const out = yield* serializeAs(to, value).pipe(Effect.mapError((why) => fail(`cannot convert "${shown}" to ${to}: ${why}`)))
-      return capOutput(out, {
-        atLine: true,
-        rest: `the whole conversion is too long for one answer; convert a smaller file`
-      })
+      const out = yield* convertText(from, to, text, filepath, OUTPUT_MAX_CHARS).pipe(
+        Effect.mapError((failure) =>
+          fail(failure.stage === "parse" ? `"${shown}": ${failure.message}` : `cannot convert "${shown}" to ${to}: ${failure.message}`)
+        )
+      )
+      return answerOf(out.head, out.length)
     })
 })

@@ -1,16 +1,11 @@
 /**
- * CSV for the data tools: the delimiter guessed from the first lines, a header row detected,
- * records parsed by `csv-parse` (quoted fields, doubled quotes, line breaks inside quotes,
- * CRLF, a BOM), and rows written by `csv-stringify`.
+ * CSV for the data tools: the delimiter guessed from the first lines, a header row detected.
+ * Records are parsed by `csv-parse` in a worker (`csvWorker.ts`: quoted fields, doubled quotes,
+ * line breaks inside quotes, CRLF, a BOM), and written by `csv-stringify` in the conversion
+ * worker (`convertWorker.ts`).
  *
  * @since 0.1.0
  */
-import { parse } from "csv-parse/sync"
-import { stringify } from "csv-stringify/sync"
-import * as Data from "effect/Data"
-import * as Either from "effect/Either"
-import { headOf } from "../../shared/outputCap.js"
-
 /** The delimiters considered, in order of preference on a tie. */
 export const DELIMITERS = [",", "\t", ";", "|"] as const
 export type Delimiter = (typeof DELIMITERS)[number]
@@ -20,12 +15,6 @@ const DELIMITER_INDEX: ReadonlyMap<string, number> = new Map(DELIMITERS.map((d, 
 /** What the delimiter guess looks at. */
 const SAMPLE_CHARS = 64 * 1024
 const SAMPLE_LINES = 10
-
-/** The text is not CSV (an unclosed quote, a quote inside an unquoted field, ...). */
-export class CsvRejected extends Data.TaggedError("CsvRejected")<{
-  readonly message: string
-  readonly cause?: unknown
-}> {}
 
 /** A delimiter's name for messages. */
 export const delimiterName = (d: Delimiter): string => (d === "\t" ? "tab" : `"${d}"`)
@@ -70,28 +59,6 @@ export const guessDelimiter = (text: string, fallback: Delimiter = ","): Delimit
   return best?.d ?? fallback
 }
 
-/** Parses records (arrays of fields); `to` stops after that many. Rows may differ in length. */
-export const parseRecords = (
-  text: string,
-  delimiter: Delimiter,
-  to?: number
-): Either.Either<ReadonlyArray<ReadonlyArray<string>>, CsvRejected> =>
-  Either.try({
-    try: () =>
-      parse(text, {
-        delimiter,
-        bom: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        ...(to === undefined ? {} : { to })
-      }),
-    catch: (cause) =>
-      new CsvRejected({
-        message: `not valid CSV: ${headOf(cause instanceof Error ? cause.message : String(cause), 300)}`,
-        cause
-      })
-  })
-
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/
 
 /**
@@ -115,11 +82,3 @@ export const columnNames = (
   const names = header ? (records[0] ?? []).map((f) => f.trim()) : []
   return Array.from({ length: width }, (_, i) => names[i] ?? String(i + 1))
 }
-
-/** CSV text of rows (arrays of cells), with `header` as the first row when given. */
-export const stringifyRows = (
-  rows: ReadonlyArray<ReadonlyArray<string>>,
-  header?: ReadonlyArray<string>
-): string =>
-  // Stryker disable next-line ObjectLiteral: "unix" is csv-stringify's default, named so that no other can apply
-  stringify(header === undefined ? [...rows] : [header, ...rows], { record_delimiter: "unix" })

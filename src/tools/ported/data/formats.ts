@@ -1,19 +1,22 @@
 /**
- * JSON, YAML and CSV read into plain data and written back, for `convert_format`. Every
- * reader bounds what it builds: JSON nesting (`parseJsonLocated`), YAML nesting before the
- * `yaml` parser sees the text (deep block or flow nesting makes it overflow its stack or
- * worse), YAML time and memory (it runs in a worker with a deadline, `yamlWorker.ts`), YAML
- * aliases (`maxAliasCount`), and the size and depth of the value that results.
+ * JSON, YAML and CSV converted into each other, for `convert_format`. The conversion runs in a
+ * worker (`convertWorker.ts`) with a deadline and a heap cap; what it reads is bounded: JSON and
+ * YAML nesting are checked here before a parser sees the text (deep block or flow nesting makes
+ * the parsers overflow their stacks or worse), YAML aliases are expanded at most
+ * `maxAliasCount` times, a CSV record has at most `CSV_MAX_FIELDS` fields, and the value that
+ * results at most `CONVERT_MAX_NODES` values and `DATA_JSON_MAX_DEPTH` levels (checked in the
+ * worker before anything is written).
  *
  * @since 0.1.0
  */
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as NodePath from "node:path"
-import { DATA_JSON_MAX_DEPTH, parseJsonLocated } from "../../shared/jsonSyntax.js"
-import { columnNames, guessDelimiter, hasHeader, parseRecords, stringifyRows } from "./csv.js"
-import { kindOf } from "./jsonPointer.js"
-import { parseYamlInWorker, stringifyYamlInWorker } from "./yamlWorker.js"
+import { nestsDeeperThan } from "../../shared/boundedJson.js"
+import { DATA_JSON_MAX_DEPTH, syntaxErrorOf } from "../../shared/jsonSyntax.js"
+import { guessDelimiter } from "./csv.js"
+import { type ConvertJob, convertInWorker } from "./convertWorker.js"
+import { type CsvLimits, rejection } from "./csvWorker.js"
 
 export const FORMATS = ["json", "yaml", "csv"] as const
 export type Format = (typeof FORMATS)[number]
@@ -24,6 +27,8 @@ export const CONVERT_MAX_NODES = 1_000_000
 export const YAML_MAX_INDENT = 512
 /** Most columns of a CSV written from objects. */
 export const CSV_MAX_COLUMNS = 1000
+/** Most fields of one record of a CSV source. */
+export const CSV_MAX_FIELDS = 10_000
 
 /** The format a file's extension names, if any. */
 export const formatOfPath = (path: string): Format | undefined => {
@@ -77,94 +82,61 @@ export const yamlNestingProblem = (text: string): string | undefined => {
   return undefined
 }
 
-/** Checks depth and size of a value without recursion (a YAML alias loop shows as depth). */
-export const treeProblem = (value: unknown): string | undefined => {
-  const stack: Array<readonly [unknown, number]> = [[value, 1]]
-  let nodes = 0
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() ?? [null, 0]
-    if (++nodes > CONVERT_MAX_NODES) return `the document holds more than ${CONVERT_MAX_NODES} values (aliases expanded)`
-    if (typeof v !== "object" || v === null) continue
-    if (depth > DATA_JSON_MAX_DEPTH) {
-      return `the document is nested more than ${DATA_JSON_MAX_DEPTH} deep (or an alias refers to its own anchor)`
+/** Why a conversion failed: reading the source (`parse`) or writing the result (`write`). */
+export class ConvertFailed extends Data.TaggedError("ConvertFailed")<{
+  readonly stage: "parse" | "write"
+  readonly message: string
+}> {}
+
+/** How much of a CSV source a conversion reads. */
+const CSV_LIMITS: CsvLimits = {
+  maxFields: CSV_MAX_FIELDS,
+  maxRecordChars: Number.MAX_SAFE_INTEGER,
+  maxCells: CONVERT_MAX_NODES
+}
+
+const parseFailure = (message: string) => new ConvertFailed({ stage: "parse", message })
+
+/** The worker's job for converting `text` from `from` to `to`, within this module's limits. */
+export const convertJob = (from: Format, to: Format, text: string, delimiter: string, maxChars: number): ConvertJob => ({
+  from,
+  to,
+  text,
+  delimiter,
+  csvLimits: CSV_LIMITS,
+  maxNodes: CONVERT_MAX_NODES,
+  maxDepth: DATA_JSON_MAX_DEPTH,
+  maxColumns: CSV_MAX_COLUMNS,
+  maxChars
+})
+
+/**
+ * `text` (the file at `path`) read as `from` and written as `to`, in a worker
+ * (`convertWorker.ts`): the result's first `maxChars + 1` characters and its length. Nesting is
+ * checked here first, linearly; a JSON syntax error is located here after.
+ */
+export const convertText = (
+  from: Format,
+  to: Format,
+  text: string,
+  path: string,
+  maxChars: number
+): Effect.Effect<{ readonly head: string; readonly length: number }, ConvertFailed> =>
+  Effect.gen(function*() {
+    if (from === "json" && nestsDeeperThan(text, DATA_JSON_MAX_DEPTH)) {
+      return yield* parseFailure(`the JSON is nested deeper than ${DATA_JSON_MAX_DEPTH} levels`)
     }
-    for (const child of Object.values(v)) stack.push([child, depth + 1])
-  }
-  return undefined
-}
-
-const parseYaml = (text: string): Effect.Effect<unknown, string> => {
-  const nesting = yamlNestingProblem(text)
-  return nesting === undefined ? parseYamlInWorker(text) : Effect.fail(`the YAML is nested too deeply: ${nesting}`)
-}
-
-const parseCsv = (text: string, path: string): Either.Either<unknown, string> => {
-  const delimiter = guessDelimiter(text, NodePath.extname(path).toLowerCase() === ".tsv" ? "\t" : ",")
-  return Either.map(
-    Either.mapLeft(parseRecords(text, delimiter), (e) => e.message),
-    (records) => {
-      if (!hasHeader(records)) return records
-      const names = columnNames(records, true)
-      return records.slice(1).map((row) => Object.fromEntries(names.map((name, i) => [name, row[i] ?? ""])))
+    const nesting = from === "yaml" ? yamlNestingProblem(text) : undefined
+    if (nesting !== undefined) return yield* parseFailure(`the YAML is nested too deeply: ${nesting}`)
+    const delimiter = from === "csv" ? guessDelimiter(text, NodePath.extname(path).toLowerCase() === ".tsv" ? "\t" : ",") : ","
+    const answer = yield* convertInWorker(convertJob(from, to, text, delimiter, maxChars)).pipe(Effect.mapError(parseFailure))
+    if (answer.ok) return { head: answer.head, length: answer.length }
+    switch (answer.stage) {
+      case "json":
+        return yield* parseFailure(syntaxErrorOf(text, new SyntaxError(answer.message)).message)
+      case "csv":
+        return yield* parseFailure(rejection(answer.csv, CSV_LIMITS).message)
+      default:
+        return yield* new ConvertFailed({ stage: answer.stage, message: answer.message })
     }
-  )
-}
-
-/** `text` (the file at `path`) read as `format`, checked to be a bounded tree. */
-export const parseAs = (format: Format, text: string, path: string): Effect.Effect<unknown, string> => {
-  const parsed = format === "json"
-    ? Either.mapLeft(parseJsonLocated(text), (e) => e.message)
-    : format === "yaml"
-    ? parseYaml(text)
-    : parseCsv(text, path)
-  return Effect.flatMap(parsed, (value) => {
-    const problem = treeProblem(value)
-    return problem === undefined ? Effect.succeed(value) : Effect.fail(problem)
   })
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
-
-/** A value as one CSV cell: text as it is, nested data as JSON, null as empty. */
-const cellOf = (v: unknown): string =>
-  typeof v === "string"
-    ? v
-    : v === null || v === undefined
-    ? ""
-    : typeof v === "object"
-    ? JSON.stringify(v)
-    : String(v)
-
-/** Rows of CSV from an array of objects (columns in order of first appearance), arrays or scalars. */
-const toCsv = (value: unknown): Either.Either<string, string> => {
-  if (!Array.isArray(value)) {
-    const keys = isRecord(value) ? ` (keys: ${Object.keys(value).slice(0, 10).join(", ")})` : ""
-    return Either.left(
-      `CSV needs a list of rows (an array of objects or of arrays); this document is ${
-        kindOf(value) === "array" || kindOf(value) === "object" ? "an" : "a"
-      } ${kindOf(value)}${keys}: convert the array inside it instead (read_json with a pointer shows it)`
-    )
-  }
-  if (value.every(isRecord)) {
-    const columns = new Set<string>()
-    for (const row of value) {
-      for (const key of Object.keys(row)) {
-        columns.add(key)
-        if (columns.size > CSV_MAX_COLUMNS) return Either.left(`the rows have more than ${CSV_MAX_COLUMNS} distinct keys`)
-      }
-    }
-    const names = [...columns]
-    return Either.right(stringifyRows(value.map((row) => names.map((n) => (Object.hasOwn(row, n) ? cellOf(row[n]) : ""))), names))
-  }
-  if (value.every(Array.isArray)) return Either.right(stringifyRows(value.map((row) => row.map(cellOf))))
-  if (value.every((v) => typeof v !== "object" || v === null)) return Either.right(stringifyRows(value.map((v) => [cellOf(v)])))
-  return Either.left("CSV needs rows of one kind: all objects, all arrays or all plain values; this array mixes them")
-}
-
-/** `value` written as `format`. */
-export const serializeAs = (format: Format, value: unknown): Effect.Effect<string, string> =>
-  format === "json"
-    ? Effect.succeed(JSON.stringify(value, null, 2))
-    : format === "yaml"
-    ? stringifyYamlInWorker(value)
-    : toCsv(value)

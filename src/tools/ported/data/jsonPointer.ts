@@ -66,50 +66,83 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/
 
-/** The value the steps lead to, or where and why the walk stopped. */
-export const resolvePointer = (
-  document: unknown,
-  tokens: ReadonlyArray<string>
-): Either.Either<unknown, PointerError> => {
+/**
+ * Where a walk stopped: at step `step` (0-based), in an array of `length` items, in an object
+ * (its first `KEYS_SHOWN` keys, and how many it has) or at a value of `kind`. It is all a
+ * message needs, small enough for a worker that walked a big document to send back.
+ */
+export type PointerStop =
+  | { readonly step: number; readonly kind: "array"; readonly length: number }
+  | { readonly step: number; readonly kind: "object"; readonly keys: ReadonlyArray<string>; readonly count: number }
+  | { readonly step: number; readonly kind: "value"; readonly of: string }
+
+/** Keys of an object a stop keeps, for the message (the worker's walk keeps as many). */
+export const POINTER_KEYS_SHOWN = KEYS_SHOWN
+
+/**
+ * The value the steps lead to, or where the walk stopped. Only own keys are followed; an
+ * array step is a canonical index within its length. (`jsonWorker.ts` walks the same way.)
+ */
+export const walkPointer = (document: unknown, tokens: ReadonlyArray<string>): Either.Either<unknown, PointerStop> => {
   let current = document
-  for (let i = 0; i < tokens.length; i++) {
-    // Stryker disable next-line StringLiteral: equivalent, i is within tokens
-    const token = tokens[i] ?? ""
-    const at = i === 0 ? "the document root" : `"${headOf(formatPointer(tokens.slice(0, i)), QUOTE_MAX)}"`
-    const fail = (why: string) =>
-      Either.left(new PointerError({ message: `no value at "${headOf(formatPointer(tokens), QUOTE_MAX)}": ${why}` }))
+  for (let step = 0; step < tokens.length; step++) {
+    // Stryker disable next-line StringLiteral: equivalent, step is within tokens
+    const token = tokens[step] ?? ""
     if (Array.isArray(current)) {
-      if (token === "-") return fail(`"-" at ${at} names the position after the last item, which has no value`)
-      if (!ARRAY_INDEX.test(token)) {
-        return fail(`${quote(token)} is not an index of the array at ${at} (use 0 to ${current.length - 1})`)
+      if (!ARRAY_INDEX.test(token) || Number(token) >= current.length) {
+        return Either.left({ step, kind: "array", length: current.length })
       }
-      const index = Number(token)
-      if (index >= current.length) {
-        return fail(
-          current.length === 0
-            ? `the array at ${at} is empty`
-            : `the array at ${at} has ${current.length} items (indices 0 to ${current.length - 1})`
-        )
-      }
-      current = current[index]
+      current = current[Number(token)]
     } else if (isRecord(current)) {
       if (!Object.hasOwn(current, token)) {
         const keys = Object.keys(current)
-        const shown = keys.slice(0, KEYS_SHOWN).map(quote).join(", ")
-        const more = keys.length > KEYS_SHOWN ? `, and ${keys.length - KEYS_SHOWN} more` : ""
-        return fail(
-          keys.length === 0
-            ? `the object at ${at} is empty`
-            : `the object at ${at} has no key ${quote(token)} (its keys: ${shown}${more})`
-        )
+        return Either.left({ step, kind: "object", keys: keys.slice(0, KEYS_SHOWN), count: keys.length })
       }
       current = current[token]
     } else {
-      return fail(`the value at ${at} is ${kindOf(current) === "null" ? "null" : `a ${kindOf(current)}`}, not an object or array`)
+      return Either.left({ step, kind: "value", of: kindOf(current) })
     }
   }
   return Either.right(current)
 }
+
+/** Why the walk of `tokens` stopped at `stop`, and where. */
+export const stopError = (tokens: ReadonlyArray<string>, stop: PointerStop): PointerError => {
+  const i = stop.step
+  // Stryker disable next-line StringLiteral: equivalent, the walk stops within tokens
+  const token = tokens[i] ?? ""
+  const at = i === 0 ? "the document root" : `"${headOf(formatPointer(tokens.slice(0, i)), QUOTE_MAX)}"`
+  const fail = (why: string) => new PointerError({ message: `no value at "${headOf(formatPointer(tokens), QUOTE_MAX)}": ${why}` })
+  switch (stop.kind) {
+    case "array":
+      if (token === "-") return fail(`"-" at ${at} names the position after the last item, which has no value`)
+      if (!ARRAY_INDEX.test(token)) {
+        return fail(`${quote(token)} is not an index of the array at ${at} (use 0 to ${stop.length - 1})`)
+      }
+      return fail(
+        stop.length === 0
+          ? `the array at ${at} is empty`
+          : `the array at ${at} has ${stop.length} items (indices 0 to ${stop.length - 1})`
+      )
+    case "object": {
+      const shown = stop.keys.map(quote).join(", ")
+      const more = stop.count > KEYS_SHOWN ? `, and ${stop.count - KEYS_SHOWN} more` : ""
+      return fail(
+        stop.count === 0
+          ? `the object at ${at} is empty`
+          : `the object at ${at} has no key ${quote(token)} (its keys: ${shown}${more})`
+      )
+    }
+    case "value":
+      return fail(`the value at ${at} is ${stop.of === "null" ? "null" : `a ${stop.of}`}, not an object or array`)
+  }
+}
+
+/** The value the steps lead to, or where and why the walk stopped. */
+export const resolvePointer = (
+  document: unknown,
+  tokens: ReadonlyArray<string>
+): Either.Either<unknown, PointerError> => Either.mapLeft(walkPointer(document, tokens), (stop) => stopError(tokens, stop))
 
 /** Parses `pointer` and follows it in `document`. */
 export const selectPointer = (document: unknown, pointer: string): Either.Either<unknown, PointerError> =>

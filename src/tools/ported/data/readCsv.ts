@@ -2,7 +2,9 @@
  * `read_csv`: the first rows of a CSV (or TSV) file as a Markdown table. The delimiter is
  * guessed, a header row detected; `columns` picks columns by name or 1-based number. Only the
  * file's first `DATA_FILE_MAX_BYTES` are read, and parsing stops one row after `limit`, so a
- * file of any size answers at once.
+ * file of any size answers at once. The parser runs in a worker (`csvWorker.ts`), within limits
+ * checked before it starts: a record wider than `READ_CSV_MAX_FIELDS` or longer than
+ * `READ_CSV_MAX_RECORD_CHARS` is refused, and at most `READ_CSV_MAX_CELLS` cells are read.
  *
  * @since 0.1.0
  */
@@ -16,8 +18,9 @@ import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { capOutput, headOf, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
 import { openFile } from "../../shared/safeFs.js"
-import { readFirstLines } from "../../shared/safeFsRead.js"
-import { columnNames, delimiterName, guessDelimiter, hasHeader, parseRecords } from "./csv.js"
+import { columnNames, delimiterName, guessDelimiter, hasHeader } from "./csv.js"
+import { parseCsvInWorker } from "./csvWorker.js"
+import { readHead, sampleOf } from "./fileHead.js"
 import { DATA_FILE_MAX_BYTES, readError } from "./files.js"
 
 const TOOL = "read_csv"
@@ -30,6 +33,18 @@ export const READ_CSV_MAX_COLUMNS = 50
 
 /** A cell longer than this many characters is cut. */
 export const READ_CSV_CELL_MAX_CHARS = 200
+
+/** The widest record read; a wider one is refused before it is parsed. */
+export const READ_CSV_MAX_FIELDS = 10_000
+
+/** The longest record read, in characters; a longer one is refused before it is parsed. */
+export const READ_CSV_MAX_RECORD_CHARS = 1024 * 1024
+
+/**
+ * The most cells parsed in one call: with wide rows, fewer rows are read. It bounds the
+ * parser's work and what crosses back from its worker.
+ */
+export const READ_CSV_MAX_CELLS = 250_000
 
 const fail = (message: string, cause?: unknown) => new ToolError({ tool: TOOL, message, cause })
 
@@ -56,18 +71,24 @@ const tableOf = (names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray
   return lines.join("\n")
 }
 
-/** The indices of the requested columns: by name (exact, then ignoring case) or 1-based number. */
+/**
+ * The indices of the requested columns: by name (exact, then ignoring case) or 1-based number.
+ * The names are folded once, not once per requested column (a header has up to
+ * `READ_CSV_MAX_FIELDS` names).
+ */
 const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | undefined): Either.Either<Array<number>, ToolError> => {
   if (wanted === undefined || wanted.length === 0) {
     return Either.right(names.slice(0, READ_CSV_MAX_COLUMNS).map((_, i) => i))
   }
+  const lowered = names.map((n) => n.toLowerCase())
   const out: Array<number> = []
   for (const name of wanted) {
     let index = names.indexOf(name)
     // an exact match is also the only one ignoring case, or one of several (then kept); so the `true` and
     // `<= 0` mutants are equivalent (left unmarked, as a mark would also hide `false`, which the read_csv tests kill)
     if (index < 0) {
-      const folded = names.flatMap((n, i) => (n.toLowerCase() === name.toLowerCase() ? [i] : []))
+      const lower = name.toLowerCase()
+      const folded = lowered.flatMap((n, i) => (n === lower ? [i] : []))
       // Stryker disable next-line UnaryOperator: equivalent, folded has one element here
       if (folded.length === 1) index = folded[0] ?? -1
     }
@@ -113,32 +134,38 @@ export const readCsv = make(TOOL, {
   timeout: "30 seconds",
   handler: ({ columns, filepath, limit }) =>
     Effect.gen(function*() {
-      const first = yield* Effect.scoped(Effect.flatMap(openFile(filepath), (file) =>
-        readFirstLines(file, {
-          maxLines: Number.MAX_SAFE_INTEGER,
-          maxBytes: DATA_FILE_MAX_BYTES,
-          readBytes: DATA_FILE_MAX_BYTES
-        }))).pipe(Effect.mapError(readError(TOOL)))
+      // the bytes go to the parser's worker undecoded: decoding 10 MiB here would block
+      const head = yield* Effect.scoped(Effect.flatMap(openFile(filepath), (file) => readHead(file, DATA_FILE_MAX_BYTES)))
+        .pipe(Effect.mapError(readError(TOOL)))
       const shown = yield* Effect.flatMap(Workspace, (ws) => ws.display(filepath))
-      const capped = first._tag === "Capped"
-      const text = first.text
-      if (text.trim() === "") return `${shown}: the file is empty (no rows)`
+      const capped = head.cut
 
-      const delimiter = guessDelimiter(text, NodePath.extname(filepath).toLowerCase() === ".tsv" ? "\t" : ",")
-      const parsed = parseRecords(text, delimiter, limit + 2)
+      const delimiter = guessDelimiter(sampleOf(head), NodePath.extname(filepath).toLowerCase() === ".tsv" ? "\t" : ",")
+      const parsed = yield* Effect.either(parseCsvInWorker(head, delimiter, {
+        to: limit + 2,
+        maxFields: READ_CSV_MAX_FIELDS,
+        maxRecordChars: READ_CSV_MAX_RECORD_CHARS,
+        maxCells: READ_CSV_MAX_CELLS
+      }))
       if (Either.isLeft(parsed)) {
         const where = capped ? ` (only the first ${DATA_FILE_MAX_BYTES} bytes of the file were read)` : ""
-        return yield* fail(`${parsed.left.message}${where}`, parsed.left.cause)
+        const instead = parsed.left.reason === "too-wide" || parsed.left.reason === "too-long"
+          ? "; read_csv reads records of at most " +
+            `${READ_CSV_MAX_FIELDS} fields and ${READ_CSV_MAX_RECORD_CHARS} characters (read_lines shows the text)`
+          : ""
+        return yield* fail(`${parsed.left.message}${instead}${where}`, parsed.left)
       }
-      const records = parsed.right
+      const { blank, records, stoppedAtCells } = parsed.right
+      if (blank) return `${shown}: the file is empty (no rows)`
       const header = hasHeader(records)
       let data = header ? records.slice(1) : records
       // the read stopped inside the file: the last record read may be cut (`true` for `data.length <= limit` is
       // equivalent, past the limit the last record is not shown anyway; left unmarked, as a mark would also hide
-      // `true` and `false` for the whole condition, which the read_csv tests kill)
-      if (capped && data.length <= limit) data = data.slice(0, -1)
+      // `true` and `false` for the whole condition, which the read_csv tests kill); a stop at the cell limit
+      // is at the end of a whole record
+      if (capped && !stoppedAtCells && data.length <= limit) data = data.slice(0, -1)
       const rows = data.slice(0, limit)
-      const more = data.length > limit || capped
+      const more = data.length > limit || capped || stoppedAtCells
       const names = columnNames(records, header)
       const picked = pick(names, columns)
       if (Either.isLeft(picked)) return yield* picked.left
@@ -153,6 +180,9 @@ export const readCsv = make(TOOL, {
         }`,
         rows.length === 0
           ? "no data rows"
+          : stoppedAtCells && rows.length < limit
+          ? `rows 1-${rows.length} shown, then the limit of ${READ_CSV_MAX_CELLS} cells read per call was reached ` +
+            "(use read_lines for the rest)"
           : capped && rows.length < limit
           ? `rows 1-${rows.length} shown, then the ${DATA_FILE_MAX_BYTES / 1024 / 1024} MiB read limit was reached ` +
             "(use read_lines for the rest)"

@@ -3,48 +3,33 @@
  * apply (context and removed lines matching exactly, at the stated line or nearby), else
  * nothing is written and the error names the first hunk that does not.
  *
+ * Parsing and applying run in a worker (`shared/diffWorker.ts`): `applyPatch` splits, searches
+ * and joins the whole file, which on a big file takes longer than an event-loop turn may. A hunk
+ * whose header lies outside the file (line 300,000,000 of a 10-line file) is refused before
+ * `applyPatch` sees it: it would walk from that line back to the file, one line at a time.
+ *
  * @since 0.1.0
  */
-import { applyPatch, parsePatch, type StructuredPatch } from "diff"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { make } from "../../define.js"
-import { editTextFile, plural } from "./textFile.js"
+import { applyInWorker, type HunkNumbers } from "../../shared/diffWorker.js"
+import { EDIT_MAX_BYTES, editTextFile, plural } from "./textFile.js"
 
 const TOOL = "apply_diff"
 
 /** Most hunks tried one by one to find the one that does not apply. */
 const DIAGNOSED_HUNKS = 50
 
+/** Longest diff taken: the diff of a file the editing tools change, twice over. */
+export const APPLY_DIFF_MAX_CHARS = 2 * EDIT_MAX_BYTES
+
 /** The `@@ -a,b +c,d @@` header of a hunk. */
-const headerOf = (hunk: StructuredPatch["hunks"][number]): string =>
-  `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`
-
-/** `applyPatch`, with its rare throw as `false`. */
-const tryApply = (text: string, patch: StructuredPatch): string | false => {
-  try {
-    return applyPatch(text, patch)
-  } catch {
-    return false
-  }
-}
-
-/** Which hunk fails: applying the first 1, 2, ... hunks until one does not apply. */
-const failingHunk = (text: string, patch: StructuredPatch): string => {
-  const hunks = patch.hunks
-  for (let i = 0; i < Math.min(hunks.length, DIAGNOSED_HUNKS); i++) {
-    const hunk = hunks[i]
-    if (hunk !== undefined && tryApply(text, { ...patch, hunks: hunks.slice(0, i + 1) }) === false) {
-      return `hunk ${i + 1} of ${hunks.length} (${headerOf(hunk)})`
-    }
-  }
-  // the whole patch failed, so a prefix fails by its last hunk at the latest: only a patch of more
-  // than DIAGNOSED_HUNKS hunks, failing past them, gets here
-  return "a hunk"
-}
+const headerOf = ([oldStart, oldLines, newStart, newLines]: HunkNumbers): string =>
+  `@@ -${oldStart},${oldLines} +${newStart},${newLines} @@`
 
 export const applyDiff = make(TOOL, {
   description: "Apply a unified diff (as `diff -u` or `git diff` print it) to one text file in the workspace. Each " +
@@ -66,42 +51,49 @@ export const applyDiff = make(TOOL, {
     editTextFile(TOOL, filepath, (current, shown) =>
       Effect.gen(function*() {
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
-        const patches = yield* Effect.try({
-          try: () => parsePatch(diff),
-          catch: (error) =>
-            fail(
-              `the diff cannot be parsed: ${error instanceof Error ? error.message.trim() : String(error)} ` +
-                "(check that each hunk's @@ -a,b +c,d @@ counts match its lines); nothing was changed"
-            )
-        })
-        const withHunks = patches.filter((p) => p.hunks.length > 0)
-        if (withHunks.length > 1) {
+        if (diff.length > APPLY_DIFF_MAX_CHARS) {
           return yield* fail(
-            `the diff changes ${withHunks.length} files; apply_diff takes the diff of one file per call`
+            `the diff is ${diff.length} characters; apply_diff takes at most ${APPLY_DIFF_MAX_CHARS} ` +
+              "(split it into several calls, or replace the file with write_file); nothing was changed"
           )
         }
-        const patch = withHunks[0]
-        if (patch === undefined) return yield* fail("the diff has no hunks (lines starting with @@ -a,b +c,d @@)")
         // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
-        const patched = tryApply(text, patch)
-        if (patched === false) {
-          return yield* fail(
-            `${failingHunk(text, patch)} does not apply to ${shown}: its context or removed lines do not match the ` +
-              "file; nothing was changed (read the file again and make the diff against its current text)"
-          )
-        }
-        let added = 0
-        let removed = 0
-        for (const hunk of patch.hunks) {
-          for (const line of hunk.lines) {
-            if (line.startsWith("+")) added++
-            else if (line.startsWith("-")) removed++
+        const applied = yield* applyInWorker(text, diff, DIAGNOSED_HUNKS).pipe(
+          Effect.mapError((error) => fail(`${error.message}; nothing was changed (split the diff into smaller ones)`))
+        )
+        switch (applied.kind) {
+          case "unparsable":
+            return yield* fail(
+              `the diff cannot be parsed: ${applied.message} ` +
+                "(check that each hunk's @@ -a,b +c,d @@ counts match its lines); nothing was changed"
+            )
+          case "files":
+            return yield* fail(
+              applied.count === 0
+                ? "the diff has no hunks (lines starting with @@ -a,b +c,d @@)"
+                : `the diff changes ${applied.count} files; apply_diff takes the diff of one file per call`
+            )
+          case "outside":
+            return yield* fail(
+              `hunk ${applied.index + 1} of ${applied.total} (${headerOf(applied.hunk)}) lies outside ${shown}, which ` +
+                `has ${plural(applied.lines, "line")} (${applied.newLines} after the diff); nothing was changed ` +
+                "(read the file again and make the diff against its current text)"
+            )
+          case "failed": {
+            const which = applied.index === null || applied.hunk === null
+              ? "a hunk"
+              : `hunk ${applied.index + 1} of ${applied.total} (${headerOf(applied.hunk)})`
+            return yield* fail(
+              `${which} does not apply to ${shown}: its context or removed lines do not match the ` +
+                "file; nothing was changed (read the file again and make the diff against its current text)"
+            )
           }
-        }
-        return {
-          text: patched,
-          message: `Applied ${plural(patch.hunks.length, "hunk")} to ${shown} (+${added} -${removed} lines)`
+          case "applied":
+            return {
+              text: applied.text,
+              message: `Applied ${plural(applied.hunks, "hunk")} to ${shown} (+${applied.added} -${applied.removed} lines)`
+            }
         }
       }))
 })

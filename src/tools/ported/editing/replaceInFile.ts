@@ -14,20 +14,63 @@ import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { make } from "../../define.js"
+import { inSlices } from "../../shared/slices.js"
 import { eolOf, withEol } from "./lines.js"
-import { editTextFile, plural } from "./textFile.js"
+import { EDIT_MAX_BYTES, editTextFile, plural } from "./textFile.js"
 
 const TOOL = "replace_in_file"
+
+/**
+ * Longest text a replacement may produce, in UTF-16 code units: the size of a file the editing
+ * tools change. Checked from the counts before the text is built, far below V8's longest
+ * string (2^29 - 24), past which building it would throw.
+ */
+export const REPLACE_MAX_RESULT_CHARS = EDIT_MAX_BYTES
 
 /** Most line numbers an "ambiguous" error lists. */
 const LISTED_LINES = 10
 
-/** Start offsets of the non-overlapping occurrences of `needle` in `text`, left to right. */
-const occurrencesOf = (text: string, needle: string): Array<number> => {
-  const found: Array<number> = []
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) found.push(i)
-  return found
-}
+/** Matches looked for in one step of a slice (`shared/slices.ts`). */
+const STEP = 4096
+
+/**
+ * How often `needle` occurs in `text` (non-overlapping, left to right) and where its first
+ * `kept` occurrences start. A one-character needle may occur millions of times, so the search
+ * runs in slices and keeps no more offsets than asked (an array of millions, grown as it fills,
+ * stalls the thread on its own).
+ */
+const occurrencesOf = (text: string, needle: string, kept: number) =>
+  Effect.suspend(() => {
+    const first: Array<number> = []
+    let total = 0
+    let i = text.indexOf(needle)
+    return inSlices(() => {
+      for (let k = 0; k < STEP && i >= 0; k++) {
+        if (total < kept) first.push(i)
+        total++
+        i = text.indexOf(needle, i + needle.length)
+      }
+      return i < 0
+    }).pipe(Effect.map(() => ({ total, first })))
+  })
+
+/** `text` with its first `n` occurrences of `from` replaced by `to`, built in slices. */
+const replaceFirst = (text: string, from: string, to: string, n: number): Effect.Effect<string> =>
+  Effect.suspend(() => {
+    const parts: Array<string> = []
+    let last = 0
+    let done = 0
+    return inSlices(() => {
+      const pieces: Array<string> = []
+      for (const end = Math.min(done + STEP, n); done < end; done++) {
+        const offset = text.indexOf(from, last)
+        pieces.push(text.slice(last, offset), to)
+        last = offset + from.length
+      }
+      parts.push(pieces.join(""))
+      return done >= n
+    }).pipe(Effect.map(() => parts.join("") + text.slice(last)))
+  })
 
 /** The 1-based line numbers of some offsets (in increasing order) of `text`. */
 const lineNumbersOf = (text: string, offsets: ReadonlyArray<number>): Array<number> => {
@@ -75,10 +118,10 @@ export const replaceInFile = make(TOOL, {
         const variants: Array<readonly [string, string]> = eol === undefined
           ? [[old_text, new_text]]
           : [[withEol(old_text, eol), withEol(new_text, eol)], [old_text, new_text]]
-        let chosen: readonly [string, string, Array<number>] | undefined
+        let chosen: readonly [string, string, { readonly total: number; readonly first: Array<number> }] | undefined
         for (const [from, to] of variants) {
-          const found = occurrencesOf(text, from)
-          if (found.length > 0) {
+          const found = yield* occurrencesOf(text, from, LISTED_LINES)
+          if (found.total > 0) {
             chosen = [from, to, found]
             break
           }
@@ -90,27 +133,29 @@ export const replaceInFile = make(TOOL, {
           )
         }
         const [from, to, found] = chosen
-        if (count === undefined && found.length > 1) {
-          const lines = lineNumbersOf(text, found.slice(0, LISTED_LINES))
-          const more = found.length > LISTED_LINES ? `, ... (${found.length - LISTED_LINES} more)` : ""
+        if (count === undefined && found.total > 1) {
+          const lines = lineNumbersOf(text, found.first)
+          const more = found.total > LISTED_LINES ? `, ... (${found.total - LISTED_LINES} more)` : ""
           return yield* fail(
-            `old_text occurs ${found.length} times in ${shown} (at lines ${lines.join(", ")}${more}); nothing was ` +
+            `old_text occurs ${found.total} times in ${shown} (at lines ${lines.join(", ")}${more}); nothing was ` +
               "changed: pass count to replace the first ones, or include surrounding lines in old_text to make it " +
               "unique"
           )
         }
-        const replaced = found.slice(0, count ?? 1)
-        let edited = ""
-        let last = 0
-        for (const offset of replaced) {
-          edited += text.slice(last, offset) + to
-          last = offset + from.length
+        const replaced = Math.min(found.total, count ?? 1)
+        const size = text.length + replaced * (to.length - from.length)
+        if (size > REPLACE_MAX_RESULT_CHARS) {
+          return yield* fail(
+            `replacing ${plural(replaced, "occurrence")} would make ${shown} ${size} characters long, past the ` +
+              `limit of ${REPLACE_MAX_RESULT_CHARS} characters for an edited file; nothing was changed ` +
+              "(replace fewer occurrences, or write the file with write_file)"
+          )
         }
-        edited += text.slice(last)
-        const left = found.length - replaced.length
+        const edited = yield* replaceFirst(text, from, to, replaced)
+        const left = found.total - replaced
         return {
           text: edited,
-          message: `Replaced ${plural(replaced.length, "occurrence")} in ${shown}` +
+          message: `Replaced ${plural(replaced, "occurrence")} in ${shown}` +
             (left > 0 ? ` (${plural(left, "more occurrence")} left unchanged)` : "")
         }
       }))

@@ -1,6 +1,8 @@
 /**
- * The repository a git tool works on: the one whose top level is the workspace root, checked
- * before any other git command runs, with the repository's own filter drivers neutralized.
+ * The repository a git tool works on: the one whose top level is the workspace root and whose
+ * git directory, common directory and object stores all lie inside the workspace
+ * (`location.ts`), checked before any other git command runs, with the repository's own filter
+ * drivers neutralized.
  *
  * A filter driver (`filter.<name>.clean`, `smudge`, `process`) is a program a `.gitattributes`
  * in the tree applies to matching files when git reads or writes the work tree: `status`, `diff`,
@@ -17,9 +19,11 @@
 import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import type { PlatformError } from "@effect/platform/Error"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { ToolError } from "../../../domain/errors.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { GIT_MAX_OUTPUT_BYTES, gitEnvironment, type GitOutput, runGit } from "./gitCommand.js"
+import { confineLocation, type Location, LOCATION_ARGS, LOCATION_OPTIONS, locationOf, parseLocation } from "./location.js"
 
 /** The most filter drivers a repository may define before the git tools refuse it. */
 export const MAX_FILTER_DRIVERS = 100
@@ -91,16 +95,18 @@ const neutralizing = (drivers: ReadonlyArray<string>): Record<string, string> =>
 }
 
 /**
- * Checks that the workspace root is the top level of a git work tree and returns a runner for
- * it. `readOnly` runs take no optional locks (`status` leaves the index file alone). Fails with a
- * clear `ToolError` outside a repository.
+ * Checks that the workspace root is the top level of a git work tree whose repository lies
+ * inside the workspace (`confineLocation`) and returns a runner for it. `readOnly` runs take no
+ * optional locks (`status` leaves the index file alone). Fails with a clear `ToolError` outside
+ * a repository.
  */
 export const openRepository = (
   tool: string,
   readOnly: boolean
 ): Effect.Effect<Repository, ToolError, Workspace | CommandExecutor.CommandExecutor> =>
   Effect.gen(function*() {
-    const root = yield* Effect.flatMap(Workspace, (workspace) => workspace.root)
+    const workspace = yield* Workspace
+    const root = yield* workspace.root
     const executor = yield* CommandExecutor.CommandExecutor
     const start = (args: ReadonlyArray<string>, env: Record<string, string>, maxBytes?: number) =>
       runGit(root, args, env, maxBytes).pipe(
@@ -112,7 +118,7 @@ export const openRepository = (
     // Stryker disable next-line BooleanLiteral: rev-parse and config --get-regexp take no lock either way
     const plain = gitEnvironment(root, true)
     const [top, config] = yield* Effect.all([
-      start(["rev-parse", "--show-toplevel"], plain),
+      start(LOCATION_ARGS, plain),
       start(["config", "-z", "--show-scope", "--get-regexp", "^filter\\."], plain)
     // (the concurrency option's mutant is equivalent, the two reads give the same results one after the other;
     // unmarked: a Stryker mark inside an expression applies to nothing)
@@ -125,7 +131,24 @@ export const openRepository = (
         )
         : fail(`git cannot use this repository: ${gitMessage(top)}`)
     }
-    const topLevel = top.stdout.replace(/\n$/, "")
+    // a path holding a newline makes the lines ambiguous: then one run per directory, each printing one path
+    const oneByOne = Effect.forEach(LOCATION_OPTIONS, (option) =>
+      Effect.flatMap(start(["rev-parse", "--path-format=absolute", option], plain), (output) =>
+        output.exitCode === 0
+          ? Effect.succeed(output.stdout.replace(/\n$/, ""))
+          : fail(`git cannot use this repository: ${gitMessage(output)}`)))
+    const location = yield* Option.match(parseLocation(top.stdout), {
+      onSome: (found) => Effect.succeed<Location>(found),
+      onNone: () =>
+        Effect.flatMap(oneByOne, (paths) =>
+          Option.match(locationOf(paths), {
+            onSome: Effect.succeed,
+            onNone: () => fail("git did not say where this repository lies")
+          }))
+    })
+    // before the top level: a `.git` file naming another repository has the workspace as its top level
+    yield* confineLocation(tool, workspace, root, location)
+    const topLevel = location.topLevel
     if (topLevel !== root) {
       return yield* fail(
         `The repository's work tree is ${topLevel}, not the workspace root (its core.worktree points elsewhere); ` +
@@ -148,7 +171,7 @@ export const openRepository = (
       return yield* fail(`the repository's configuration defines ${drivers.length} filter drivers (at most ${MAX_FILTER_DRIVERS})`)
     }
     // (its `false` mutant is equivalent, neutralizing([]) is GIT_CONFIG_COUNT=0, no setting; left unmarked, as a
-    // mark would also hide `true`, which hostileRepo.test kills: the repository's filter drivers would run)
+    // mark would also hide `true`, which hostileRepo.slow.test kills: the repository's filter drivers would run)
     const env = gitEnvironment(root, readOnly, drivers.length === 0 ? {} : neutralizing(drivers))
     return { root, run: (args, maxBytes) => start(args, env, maxBytes) }
   })

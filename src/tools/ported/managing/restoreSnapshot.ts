@@ -2,7 +2,8 @@
  * `restore_snapshot`: puts a snapshot's bytes back at the file it was taken of (atomically; a
  * file there now keeps its mode, a deleted one comes back with the mode it had). The target is
  * read from the snapshot's metadata and resolved again through the `Workspace`: metadata that
- * leads out of the workspace is the `PathTraversalError` defect, never a write.
+ * leads out of the workspace is the `PathTraversalError` defect, never a write, and metadata
+ * naming a path under a `.git` is refused (`ProtectedPath`) as a path argument would be.
  *
  * @since 0.1.0
  */
@@ -11,6 +12,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { Workspace } from "../../../services/Workspace.js"
+import { refuseProtected } from "../../../layers/protectedPaths.js"
 import { make } from "../../define.js"
 import { withPathLock } from "../../shared/pathLock.js"
 import { openFile } from "../../shared/safeFs.js"
@@ -45,6 +47,8 @@ export const restoreSnapshot = make(TOOL, {
         )
       )
       const target = yield* workspace.resolve(meta.source)
+      // the executor checks path arguments; this path comes from metadata anyone could have written
+      yield* refuseProtected(TOOL, root, [target])
       const shown = yield* workspace.display(target)
       const restored = yield* withPathLock(target)(Effect.scoped(Effect.gen(function*() {
         const file = yield* openFile(contentPathOf(root, snapshot_id))

@@ -24,9 +24,10 @@ import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
+import { confirmEffect } from "../../../services/CallConfirmation.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
-import { writeFileAtomic } from "../../shared/atomicWrite.js"
+import { entryExists, placeBytesConfirmed } from "../../shared/confirmedPlace.js"
 import { parseJsonBounded } from "../../shared/boundedJson.js"
 import { discardBody, formatBytes, readTextCapped, readTextPrefix } from "../../shared/httpBody.js"
 import { type Redactor, redactor } from "../../shared/redact.js"
@@ -86,6 +87,11 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
     const endpoint = Option.getOrElse(Option.filter(url, (u) => u.trim() !== ""), () => MINIMAX_DEFAULT_URL)
     const redact: Redactor = redactor([apiKey.value])
     const fail = (message: string) => new ToolError({ tool: TOOL, message: redact(message) })
+    // an unconfirmed call onto an existing file is refused before the (paid) generation
+    if (yield* Effect.orElseSucceed(entryExists(filepath), () => false)) {
+      const shown = yield* Effect.flatMap(Workspace, (workspace) => workspace.display(filepath))
+      yield* confirmEffect(TOOL, `would overwrite ${shown}`)
+    }
 
     const client = yield* HttpClient.HttpClient
     const request = HttpClientRequest.post(endpoint).pipe(
@@ -144,10 +150,11 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
 
     const workspace = yield* Workspace
     const root = yield* workspace.root
-    const written = yield* writeFileAtomic(root, filepath, bytes).pipe(
-      Effect.mapError((error) => new ToolError({ tool: TOOL, message: error.message, cause: error }))
-    )
     const shown = yield* workspace.display(filepath)
+    // an existing file is replaced only in a confirmed call, asked as the image is put in place
+    const written = yield* placeBytesConfirmed(TOOL, root, filepath, shown, bytes).pipe(
+      Effect.catchTag("SafeFsError", (error) => Effect.fail(new ToolError({ tool: TOOL, message: error.message, cause: error })))
+    )
     const named = type.value.extensions.some((ext) => filepath.toLowerCase().endsWith(ext))
     return `Generated a ${aspectRatio} ${type.value.name} image (${formatBytes(written.bytes)}) and saved it to ${shown}` +
       (written.replaced ? " (overwrote an existing file)" : "") +
@@ -164,7 +171,9 @@ export interface GenerateImageOptions {
 export const makeGenerateImage = (options: GenerateImageOptions = {}): Tool<HttpClient.HttpClient | Workspace> =>
   make(TOOL, {
     description: "Generate an image from a text prompt (MiniMax image-01) and save it into the workspace " +
-      "(usually JPEG data: name the file .jpg). Replaces the file if it exists.",
+      "(usually JPEG data: name the file .jpg). Replacing an existing file needs confirmation: the call answers " +
+      "CONFIRMATION_REQUIRED unless made with confirm: true.",
+    asksConfirmation: "when it would overwrite an existing file",
     parameters: Schema.Struct({
       prompt: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1500)).annotations({
         description: "What the image should show, in up to 1500 characters"

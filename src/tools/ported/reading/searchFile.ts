@@ -11,13 +11,15 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import { openFile, type OpenDirectory } from "../../shared/safeFs.js"
-import { SafeFsError } from "../../shared/safeFsError.js"
-import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
+import { openFile, type OpenDirectory, type OpenFile } from "../../shared/safeFs.js"
+import { type BinaryFile, SafeFsError } from "../../shared/safeFsError.js"
+import * as Node from "../../shared/safeFsNode.js"
+import { bufferFor, checkFirstBlock, FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
 import { closeSync, fileSizeSync, openChildFileSync, readSync } from "../../shared/safeFsSync.js"
 import { looksBinary } from "../../shared/text.js"
-import { countNewlines, NEWLINE, readChunks } from "./chunks.js"
+import { type ChunksRead, countNewlines, NEWLINE } from "./chunks.js"
 import { type Hit, type Matcher, searchRegion } from "./searchMatch.js"
+import type { RegexWorker, RegexWorkerFailed } from "./searchRegexWorker.js"
 
 /** Largest file read with synchronous calls; the buffer `searchSmallSync` is given is this big. */
 export const SYNC_MAX_BYTES = 256 * 1024
@@ -108,43 +110,98 @@ export const searchSmallSync = (dir: OpenDirectory, name: string, matcher: Match
 }
 
 /**
- * Searches the file at `path` (a resolved, real path) as a stream of whole lines, for up to
- * `limit` hits, reading at most `SEARCH_FILE_MAX_BYTES`.
+ * Reads `file` from its start, a chunk at a time, handing each to `onChunk` (valid only until
+ * its effect ends; `false` stops), up to `budget` bytes: `chunks.ts`'s `readChunks` with an
+ * effectful callback, so that a chunk can be searched off the main thread before the next read.
  */
-export const searchStreamed = (path: string, matcher: Matcher, limit: number): Effect.Effect<Outcome> =>
+const readChunksWith = <E>(
+  file: OpenFile,
+  budget: number,
+  onChunk: (bytes: Buffer) => Effect.Effect<boolean, E>
+): Effect.Effect<ChunksRead, E | SafeFsError | BinaryFile> =>
+  Effect.gen(function*() {
+    const buffer = bufferFor(file)
+    let position = 0
+    for (;;) {
+      if (position >= budget) {
+        // at the budget: complete when nothing follows (a file of exactly the budget is read whole)
+        const more = yield* Node.read(file.fd, file.path, buffer, 1, position)
+        return { read: position, complete: more === 0 }
+      }
+      const length = position === 0 ? FIRST_BLOCK_BYTES : Math.min(buffer.length, budget - position)
+      const n = yield* Node.read(file.fd, file.path, buffer, length, position)
+      if (position === 0) yield* checkFirstBlock(file, buffer, n)
+      if (n === 0) return { read: position, complete: true }
+      position += n
+      if (!(yield* onChunk(buffer.subarray(0, n)))) return { read: position, complete: false }
+    }
+  })
+
+/** The matching lines of a piece of whole lines: found in the worker for an expression, here for a literal (linear). */
+const regionSearch = (matcher: Matcher, regex: RegexWorker | undefined) =>
+(region: Buffer, firstLine: number, limit: number): Effect.Effect<ReadonlyArray<Hit>, RegexWorkerFailed> =>
+  regex !== undefined
+    ? regex.search(region, firstLine, limit)
+    : Effect.sync(() => {
+      const found: Array<Hit> = []
+      searchRegion(region, firstLine, matcher, limit, found)
+      return found
+    })
+
+/**
+ * Searches the file at `path` (a resolved, real path) as a stream of whole lines, for up to
+ * `limit` hits, reading at most `SEARCH_FILE_MAX_BYTES`. A line longer than `MAX_LINE_BYTES` is
+ * searched in pieces and put out once, with its first match. With `regex` (the search's
+ * expression), the lines are matched in its worker thread.
+ */
+export const searchStreamed = (
+  path: string,
+  matcher: Matcher,
+  limit: number,
+  regex?: RegexWorker
+): Effect.Effect<Outcome> =>
   Effect.scoped(Effect.gen(function*() {
     const file = yield* openFile(path)
+    const find = regionSearch(matcher, regex)
     const hits: Array<Hit> = []
     let line = 1
     let carry: Buffer = Buffer.alloc(0)
-    const search = (region: Buffer) => {
-      searchRegion(region, line, matcher, limit, hits)
-      line += countNewlines(region)
-    }
-    const read = yield* readChunks(file, SEARCH_FILE_MAX_BYTES, (chunk) => {
-      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
-      const last = bytes.lastIndexOf(NEWLINE)
-      if (last === -1) {
-        carry = Buffer.concat([carry, bytes])
-        if (carry.length >= MAX_LINE_BYTES) {
-          search(carry)
-          carry = Buffer.alloc(0)
+    const search = (region: Buffer) =>
+      Effect.map(find(region, line, limit - hits.length + 1), (found) => {
+        // a hit on the line the last piece already put out is that line again
+        const last = hits[hits.length - 1]
+        for (const hit of found) {
+          if (hits.length < limit && hit.line !== last?.line) hits.push(hit)
         }
-      } else {
-        // (its `false` mutant is equivalent, an empty carry joined adds nothing; left unmarked, as a mark would also
-        // hide `true`, which searchFile.test kills)
-        search(carry.length === 0 ? bytes.subarray(0, last + 1) : Buffer.concat([carry, bytes.subarray(0, last + 1)]))
-        carry = Buffer.from(bytes.subarray(last + 1))
-      }
-      // (its `true` and `<=` mutants are equivalent, searchRegion adds no hit past the limit: the file is only
-      // read on for nothing; the last line's `true`, `||` and `>=` mutants likewise search an empty carry or
-      // none past the limit. Left unmarked, as marks would also hide their killed sides)
-      return hits.length < limit
-    })
-    if (carry.length > 0 && hits.length < limit) search(carry)
+        line += countNewlines(region)
+      })
+    const read = yield* readChunksWith(file, SEARCH_FILE_MAX_BYTES, (chunk) =>
+      Effect.gen(function*() {
+        const last = chunk.lastIndexOf(NEWLINE)
+        if (last === -1) {
+          carry = Buffer.concat([carry, chunk])
+          if (carry.length >= MAX_LINE_BYTES) {
+            const piece = carry
+            carry = Buffer.alloc(0)
+            // a long line with a hit already put out is not searched again
+            if (hits[hits.length - 1]?.line !== line) yield* search(piece)
+          }
+        } else {
+          yield* search(carry.length === 0 ? chunk.subarray(0, last + 1) : Buffer.concat([carry, chunk.subarray(0, last + 1)]))
+          carry = Buffer.from(chunk.subarray(last + 1))
+        }
+        return hits.length < limit
+      }))
+    if (carry.length > 0 && hits.length < limit) yield* search(carry)
     return { _tag: "Searched", hits, partial: !read.complete && hits.length < limit } satisfies Outcome
   })).pipe(
     Effect.catchAll((error): Effect.Effect<Outcome> =>
-      Effect.succeed(error._tag === "BinaryFile" ? binary : { _tag: "Unreadable", error })
+      Effect.succeed(
+        error._tag === "BinaryFile"
+          ? binary
+          : error._tag === "RegexWorkerFailed"
+          ? { _tag: "Unreadable", error: new SafeFsError({ reason: "Io", path, message: error.message, cause: error }) }
+          : { _tag: "Unreadable", error }
+      )
     )
   )

@@ -127,6 +127,28 @@ const lineText = (line: string, matcher: Matcher): string => {
   return text.length <= MATCH_LINE_CHARS ? text : around(text, Math.max(0, matcher.next(text, 0)), MATCH_LINE_CHARS)
 }
 
+/** Bytes of UTF-8 a shown line is decoded from on each side of its match: enough for `MATCH_LINE_CHARS` characters. */
+const SHOWN_BYTES = 4 * MATCH_LINE_CHARS
+
+/** Whether `byte` continues a UTF-8 character (a cut there would split it). */
+const continues = (byte: number | undefined): boolean => byte !== undefined && (byte & 0xc0) === 0x80
+
+/**
+ * The line `bytes[start, end)` with a match at `at`, as shown: a long line is decoded only
+ * around its match (cut on whole characters), never whole.
+ */
+const bytesLineText = (bytes: Buffer, start: number, end: number, at: number, matcher: Matcher): string => {
+  if (end - start <= SHOWN_BYTES) return lineText(decodeUtf8(bytes.subarray(start, end)), matcher)
+  let from = Math.max(start, at - SHOWN_BYTES)
+  while (from > start && continues(bytes[from])) from--
+  let to = Math.min(end, at + SHOWN_BYTES)
+  while (to < end && continues(bytes[to])) to++
+  const before = decodeUtf8(bytes.subarray(from, at))
+  const shown = around(decodeUtf8(bytes.subarray(from, to)).replace(/\r$/, ""), before.length, MATCH_LINE_CHARS)
+  // the window's own ends are not the line's
+  return `${from > start && !shown.startsWith("…") ? "…" : ""}${shown}${to < end && !shown.endsWith("…") ? "…" : ""}`
+}
+
 /** Matches in raw bytes (a case-sensitive literal). */
 const searchBytes = (bytes: Buffer, needle: Buffer, firstLine: number, matcher: Matcher, limit: number, hits: Array<Hit>) => {
   let line = firstLine
@@ -140,7 +162,7 @@ const searchBytes = (bytes: Buffer, needle: Buffer, firstLine: number, matcher: 
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1
     const nl = bytes.indexOf(NEWLINE, at)
     const end = nl === -1 ? bytes.length : nl
-    hits.push({ line, text: lineText(decodeUtf8(bytes.subarray(start, end)), matcher) })
+    hits.push({ line, text: bytesLineText(bytes, start, end, at, matcher) })
     if (nl === -1) return
     line++
     counted = nl + 1

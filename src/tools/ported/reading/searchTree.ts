@@ -17,6 +17,9 @@
  *   a worker with a job unanswered is terminated, one without is kept idle).
  * - Larger files and links to files are streamed on the main thread (`searchStreamed`), at most
  *   `SEARCH_STREAMS` at a time.
+ * - A regular expression is never matched on the main thread, whose event loop it could block
+ *   for seconds (`searchRegexWorker.ts`): every file a worker's first test does not rule out is
+ *   streamed, its lines matched in the search's regex worker.
  * - The walk stops once `limit` lines are out; jobs still out are dropped with the workers.
  *
  * @since 0.1.0
@@ -37,6 +40,7 @@ import { searchSmallSync, searchStreamed, SYNC_MAX_BYTES } from "./searchFile.js
 import type { Matcher } from "./searchMatch.js"
 import { type Chunk, type FileEntry, type Held, makeChunk, makeOutput, noHits, searchWhole } from "./searchOutput.js"
 import { FOUND, NONE } from "./searchWorkerSource.js"
+import { type RegexWorker, startRegexWorker } from "./searchRegexWorker.js"
 import { type Answered, idleWorkers, type SearchWorkers, startSearchWorkers } from "./searchWorkers.js"
 
 /** Files streamed at the same time. */
@@ -104,6 +108,10 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
     const byJob = new Map<number, Chunk>()
     let searched = 0
     let workers: SearchWorkers | undefined
+    const { prefilter } = matcher
+    const regex: RegexWorker | undefined = prefilter.kind === "re2"
+      ? yield* startRegexWorker(prefilter.pattern, prefilter.flags)
+      : undefined
 
     // the directories held for jobs: closed after the workers are terminated (acquired before them)
     const held = new Set<Held>()
@@ -134,7 +142,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
     const searchHere = (chunk: Chunk, index: number, dir: OpenDirectory) => {
       const file = chunk.files[index]
       if (file === undefined) return
-      if (file.target !== undefined) return void chunk.streams.push(index)
+      if (file.target !== undefined || regex !== undefined) return void chunk.streams.push(index)
       const n = readSmallChildSync(dir, file.name, buffer, FIRST_BLOCK_BYTES)
       // Stryker disable next-line BlockStatement: equivalent in what the search returns, the file is then searched the long way (searchSmallSync), with the same lines
       if (n !== undefined) {
@@ -169,6 +177,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
           // Stryker disable next-line UpdateOperator: equivalent in what the search returns, a code read from the wrong place is undefined past the first, and those files are searched here
           const code = answer?.codes[asked++]
           if (code === NONE) chunk.outcomes[i] = noHits
+          else if (code === FOUND && regex !== undefined) chunk.streams.push(i)
           else if (code === FOUND && answer !== undefined) {
             const start = found === 0 ? 0 : answer.ends[found - 1] ?? 0
             const end = answer.ends[found] ?? start
@@ -191,7 +200,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
         const file = chunk.files[index]
         if (file === undefined) return Effect.void
         return Effect.map(
-          searchStreamed(file.target ?? NodePath.join(chunk.dirPath, file.name), matcher, limit),
+          searchStreamed(file.target ?? NodePath.join(chunk.dirPath, file.name), matcher, limit, regex),
           (outcome) => {
             chunk.outcomes[index] = outcome
           }

@@ -106,7 +106,7 @@ const takeThread = (): Thread => {
   const kept = idle.pop()
   if (kept !== undefined) {
     // (its `true` mutant is equivalent, clearTimeout(undefined) does nothing; left unmarked, as a mark would also
-    // hide `===`, which searchPool.test kills)
+    // hide `===`, which searchPool.slow.test kills)
     if (kept.timer !== undefined) clearTimeout(kept.timer)
     kept.timer = undefined
     kept.worker.ref()

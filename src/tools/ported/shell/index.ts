@@ -3,9 +3,9 @@
  *
  * @since 0.1.0
  */
-import { runCommand } from "./runCommand.js"
+import { makeRunCommand, runCommand } from "./runCommand.js"
 
-export { runCommand }
+export { makeRunCommand, runCommand }
 
 /** The shell tools, in catalog order. */
 export const shellTools = [runCommand] as const

@@ -14,7 +14,8 @@
  * explicit, because no orphaned process is the point.
  *
  * Limit: a process that leaves the group on purpose (`setsid`, a daemon that double-forks into
- * a new session) escapes it; only a cgroup (a container) could hold such a process.
+ * a new session) escapes it; `run_command` finds those by a mark in their environment
+ * (`markedSweep.ts`), and only a cgroup (a container) could hold one that also clears it.
  *
  * @since 0.1.0
  */
@@ -76,7 +77,7 @@ export interface SpawnOptions {
 }
 
 /** A sleep on the real clock: killing processes must not wait on a test clock. */
-const realSleep = (ms: number): Effect.Effect<void> =>
+export const realSleep = (ms: number): Effect.Effect<void> =>
   Effect.async<void>((resume) => {
     const timer = setTimeout(() => resume(Effect.void), ms)
     return Effect.sync(() => clearTimeout(timer))

@@ -1,16 +1,18 @@
 /**
  * `format_json`: validates JSON text and pretty-prints it. An error names the line and column
- * of the first problem and shows that line with a caret (`shared/jsonSyntax.ts`).
+ * of the first problem and shows that line with a caret (`shared/jsonSyntax.ts`). A text past a
+ * few KiB is parsed and printed in a worker thread (`data/jsonRender.ts`, shared with
+ * `query_json`), so that no call holds the event loop.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
-import { DATA_JSON_MAX_DEPTH, parseJsonLocated } from "../../shared/jsonSyntax.js"
-import { capOutput, OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
+import { DATA_JSON_MAX_DEPTH } from "../../shared/jsonSyntax.js"
+import { OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
+import { renderJson } from "../data/jsonRender.js"
 
 const TOOL = "format_json"
 
@@ -29,12 +31,9 @@ export const formatJson = make(TOOL, {
   tags: ["text", "ported"],
   timeout: "30 seconds",
   handler: ({ indent, text }) =>
-    Effect.suspend(() => {
-      const parsed = parseJsonLocated(text, DATA_JSON_MAX_DEPTH)
-      if (Either.isLeft(parsed)) return Effect.fail(new ToolError({ tool: TOOL, message: parsed.left.message, cause: parsed.left }))
-      return Effect.succeed(capOutput(JSON.stringify(parsed.right, null, indent), {
-        atLine: indent > 0,
-        rest: "use query_json with a pointer to format a part"
-      }))
-    })
+    renderJson(text, {
+      pointer: undefined,
+      indent,
+      cap: { atLine: indent > 0, rest: "use query_json with a pointer to format a part" }
+    }).pipe(Effect.mapError((error) => new ToolError({ tool: TOOL, message: error.message, cause: error })))
 })

@@ -13,9 +13,12 @@
  * The pattern is checked and compiled here (a clear error at once); the search itself runs in
  * a worker thread with a deadline (`regexWorker.ts`): linear time still has a large constant for
  * some patterns, and 32 Mi characters of text would otherwise block the process for minutes.
+ * The text goes to the worker through shared memory, copied in slices, and the lines of the
+ * matches are counted here in slices, so that the call never holds the event loop.
  *
  * @since 0.1.0
  */
+import * as Arr from "effect/Array"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -23,6 +26,7 @@ import { RE2JS } from "re2js"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
 import { capOutput, headOf } from "../../shared/outputCap.js"
+import { inSlices } from "../../shared/slices.js"
 import { type RawGroup, REGEX_DEADLINE, searchInWorker } from "./regexWorker.js"
 
 const TOOL = "regex_extract"
@@ -113,6 +117,38 @@ const shown = (g: RawGroup | undefined): string =>
     ? `${JSON.stringify(headOf(g[0], REGEX_MATCH_MAX_CHARS))}… (${g[1]} characters)`
     : JSON.stringify(g[0])
 
+/** Code units looked at per step of `linesOf` (well under a millisecond). */
+const LINE_STEP_CHARS = 64 * 1024
+
+/**
+ * The line (from 1) of each index (in order) and where that line starts, counting the LFs
+ * before it in slices: a match near the end of 30 Mi characters is 30 Mi characters to look at.
+ */
+const linesOf = (
+  text: string,
+  indexes: ReadonlyArray<number>
+): Effect.Effect<ReadonlyArray<readonly [line: number, lineStart: number]>> =>
+  Effect.suspend(() => {
+    const places: Array<readonly [number, number]> = []
+    const pending = indexes[Symbol.iterator]()
+    let index = pending.next()
+    let line = 1
+    let lineStart = 0
+    let scanned = 0
+    return inSlices(() => {
+      for (; !index.done && index.value <= scanned; index = pending.next()) places.push([line, lineStart])
+      if (index.done) return true
+      const end = Math.min(index.value, scanned + LINE_STEP_CHARS)
+      for (; scanned < end; scanned++) {
+        if (text.charCodeAt(scanned) === 0x0a) {
+          line++
+          lineStart = scanned + 1
+        }
+      }
+      return false
+    }).pipe(Effect.as(places))
+  })
+
 /** What `makeRegexExtract` takes. */
 export interface RegexExtractOptions {
   /** How long a search may run in its worker before it is stopped. Default `REGEX_DEADLINE` (20 s). */
@@ -168,16 +204,8 @@ export const makeRegexExtract = (options: RegexExtractOptions = {}) => {
         const groupCount = compiled.re.groupCount()
         const names = new Map(Object.entries(compiled.re.namedGroups()).map(([name, index]) => [index, name]))
         const lines: Array<string> = []
-        let line = 1
-        let lineStart = 0
-        let scanned = 0
-        matches.forEach(([index, groups], k) => {
-          for (; scanned < index; scanned++) {
-            if (text.charCodeAt(scanned) === 0x0a) {
-              line++
-              lineStart = scanned + 1
-            }
-          }
+        const places = yield* linesOf(text, matches.map(([index]) => index))
+        Arr.zip(matches, places).forEach(([[index, groups], [line, lineStart]], k) => {
           lines.push(`${k + 1}. line ${line}, column ${index - lineStart + 1} (index ${index}): ${shown(groups[0])}`)
           if (groupCount > 0) {
             const listed = groups.slice(1).map((g, i) => `${i + 1}${names.has(i + 1) ? ` (${names.get(i + 1)})` : ""}=${shown(g)}`)

@@ -2,12 +2,16 @@
  * `text_stats`: counts of a text in one linear pass: characters (code points), words (runs of
  * non-white-space, as `wc -w` counts them), lines, sentences (an approximation: runs of
  * `.`, `!`, `?` or their CJK forms followed by white space or the end), paragraphs, bytes.
+ * The tool makes the pass in slices, so that a long text never holds the event loop.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { make } from "../../define.js"
+import { inSlices } from "../../shared/slices.js"
+import { isHighSurrogate, isLowSurrogate } from "../../shared/text.js"
+import { utf8Length } from "../../shared/utf8Length.js"
 
 /** What `textStats` counts. */
 export interface TextStats {
@@ -37,11 +41,17 @@ const isTerminator = (c: number): boolean =>
 const isCloser = (c: number): boolean =>
   c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d || c === 0x201d || c === 0x2019 || c === 0xbb || c === 0x300d
 
-const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 
-/** The counts of `text`, in one pass. */
-export const textStats = (text: string): TextStats => {
+/** Code units counted per step of the tool's pass (about a millisecond). */
+const STEP_CHARS = 128 * 1024
+
+/**
+ * A pass over `text` that can stop and go on: `countTo(end)` counts on up to the code unit
+ * `end` (or just past it, the LF of a CRLF), `counts(utf8Bytes)` gives the result once `done()`.
+ */
+const counter = (text: string) => {
   const n = text.length
+  let i = 0
   let characters = 0
   let nonWhitespace = 0
   let words = 0
@@ -55,71 +65,101 @@ export const textStats = (text: string): TextStats => {
   let paragraphs = 0
   let lineBlank = true
   let inParagraph = false
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i)
-    // the low half of a pair counts with its high half (before the text, charCodeAt is NaN)
-    if (isLowSurrogate(c) && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) continue
-    characters++
-    if (c === 0x0a || c === 0x0d) {
-      if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
-        crlf++
-        characters++ // the LF of the pair
-        i++
-      } else if (c === 0x0d) cr++
-      else lf++
-      breaks++
-      if (lineBlank) inParagraph = false
-      lineBlank = true
-      inWord = false
-      continue
-    }
-    if (isSpace(c)) {
-      inWord = false
-      continue
-    }
-    nonWhitespace++
-    // (its `true` mutant is equivalent: once a line has text, it is in a paragraph until a blank line)
-    if (lineBlank) {
-      lineBlank = false
-      if (!inParagraph) {
-        paragraphs++
-        inParagraph = true
+  // where the last run of terminators and closers looked at ends: every terminator inside a run
+  // sees the same end, so a run is read once (a run of 30 Mi dots after a word was read again
+  // at each dot: quadratic)
+  let runEnd = 0
+  const countTo = (end: number): void => {
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i)
+      // the low half of a pair counts with its high half (before the text, charCodeAt is NaN)
+      if (isLowSurrogate(c) && isHighSurrogate(text.charCodeAt(i - 1))) continue
+      characters++
+      if (c === 0x0a || c === 0x0d) {
+        if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+          crlf++
+          characters++ // the LF of the pair
+          i++
+        } else if (c === 0x0d) cr++
+        else lf++
+        breaks++
+        if (lineBlank) inParagraph = false
+        lineBlank = true
+        inWord = false
+        continue
       }
-    }
-    if (!inWord) {
-      words++
-      inWord = true
-    }
-    if (!isTerminator(c)) {
-      if (!isCloser(c)) openSentence = true
-    } else if (openSentence) {
-      let j = i + 1
-      // (its `j < n` is a shortcut: past the end charCodeAt is NaN, neither a terminator nor a closer)
-      while (j < n && (isTerminator(text.charCodeAt(j)) || isCloser(text.charCodeAt(j)))) j++
-      const next = text.charCodeAt(j)
-      // CJK terminators end a sentence even without a following space (`j >= n` as `false` is
-      // equivalent, the open sentence is counted after the loop; no terminator is U+3000)
-      if (j >= n || isSpace(next) || c >= 0x3000) {
-        sentences++
-        openSentence = false
+      if (isSpace(c)) {
+        inWord = false
+        continue
+      }
+      nonWhitespace++
+      // (its `true` mutant is equivalent: once a line has text, it is in a paragraph until a blank line)
+      if (lineBlank) {
+        lineBlank = false
+        if (!inParagraph) {
+          paragraphs++
+          inParagraph = true
+        }
+      }
+      if (!inWord) {
+        words++
+        inWord = true
+      }
+      if (!isTerminator(c)) {
+        if (!isCloser(c)) openSentence = true
+      } else if (openSentence) {
+        let j = Math.max(i + 1, runEnd)
+        // (its `j < n` is a shortcut: past the end charCodeAt is NaN, neither a terminator nor a closer)
+        while (j < n && (isTerminator(text.charCodeAt(j)) || isCloser(text.charCodeAt(j)))) j++
+        runEnd = j
+        const next = text.charCodeAt(j)
+        // CJK terminators end a sentence even without a following space (`j >= n` as `false` is
+        // equivalent, the open sentence is counted after the loop; no terminator is U+3000)
+        if (j >= n || isSpace(next) || c >= 0x3000) {
+          sentences++
+          openSentence = false
+        }
       }
     }
   }
-  if (openSentence) sentences++
-  const endsWithBreak = text.charCodeAt(n - 1) === 0x0a || text.charCodeAt(n - 1) === 0x0d // NaN when empty
-  const kinds = [lf > 0, crlf > 0, cr > 0].filter(Boolean).length
-  return {
-    characters,
-    nonWhitespace,
-    codeUnits: n,
-    utf8Bytes: Buffer.byteLength(text, "utf8"),
-    words,
-    lines: n === 0 ? 0 : breaks + (endsWithBreak ? 0 : 1),
-    sentences,
-    paragraphs,
-    lineEndings: kinds === 0 ? "none" : kinds > 1 ? "mixed" : lf > 0 ? "LF" : crlf > 0 ? "CRLF" : "CR"
+  const counts = (utf8Bytes: number): TextStats => {
+    const endsWithBreak = text.charCodeAt(n - 1) === 0x0a || text.charCodeAt(n - 1) === 0x0d // NaN when empty
+    const kinds = [lf > 0, crlf > 0, cr > 0].filter(Boolean).length
+    return {
+      characters,
+      nonWhitespace,
+      codeUnits: n,
+      utf8Bytes,
+      words,
+      lines: n === 0 ? 0 : breaks + (endsWithBreak ? 0 : 1),
+      sentences: sentences + (openSentence ? 1 : 0),
+      paragraphs,
+      lineEndings: kinds === 0 ? "none" : kinds > 1 ? "mixed" : lf > 0 ? "LF" : crlf > 0 ? "CRLF" : "CR"
+    }
   }
+  return { countTo, done: () => i >= n, counts, at: () => i }
 }
+
+/** The counts of `text`, in one pass. */
+export const textStats = (text: string): TextStats => {
+  const pass = counter(text)
+  pass.countTo(text.length)
+  return pass.counts(Buffer.byteLength(text, "utf8"))
+}
+
+/**
+ * `textStats` in slices, with a turn of the event loop between them: a text of 30 Mi
+ * characters (a call may carry 32 Mi) held it for 0.5-0.7 s in one pass, and no timeout
+ * could stop it (issue 47 item 6).
+ */
+export const textStatsInSlices = (text: string): Effect.Effect<TextStats> =>
+  Effect.suspend(() => {
+    const pass = counter(text)
+    return inSlices(() => {
+      pass.countTo(Math.min(text.length, pass.at() + STEP_CHARS))
+      return pass.done()
+    }).pipe(Effect.zipRight(utf8Length(text)), Effect.map(pass.counts))
+  })
 
 /** The counts as the tool shows them. */
 export const renderStats = (s: TextStats): string =>
@@ -142,5 +182,5 @@ export const textStatsTool = make("text_stats", {
   readOnly: true,
   tags: ["text", "ported"],
   timeout: "30 seconds",
-  handler: ({ text }) => Effect.sync(() => renderStats(textStats(text)))
+  handler: ({ text }) => Effect.map(textStatsInSlices(text), renderStats)
 })

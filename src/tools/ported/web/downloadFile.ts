@@ -18,9 +18,10 @@ import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import type { UrlPolicy } from "../../../services/UrlPolicy.js"
+import { confirmEffect } from "../../../services/CallConfirmation.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
-import { writeStreamAtomic } from "../../shared/atomicStreamWrite.js"
+import { entryExists, writeStreamConfirmed } from "../../shared/confirmedPlace.js"
 import { discardBody, formatBytes } from "../../shared/httpBody.js"
 import { oneLine } from "../../shared/sanitize.js"
 import { finalUrl, mediaType, parseUrl, send, shownUrl, statusFailure, USER_AGENT } from "./http.js"
@@ -43,6 +44,12 @@ const download = (input: string, filepath: string, maxBytes: number) =>
     const workspace = yield* Workspace
     const root = yield* workspace.root
     const url = yield* parseUrl(TOOL, input)
+    const shown = yield* workspace.display(filepath)
+    // an unconfirmed call onto an existing file is refused before anything is sent; the write
+    // itself replaces a file (one that appeared meanwhile too) only in a confirmed call
+    if (yield* Effect.orElseSucceed(entryExists(filepath), () => false)) {
+      yield* confirmEffect(TOOL, `would overwrite ${shown}`)
+    }
     const response = yield* send(
       TOOL,
       HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders({ "user-agent": USER_AGENT }))
@@ -58,7 +65,7 @@ const download = (input: string, filepath: string, maxBytes: number) =>
       yield* discardBody(response)
       return yield* new ToolError({ tool: TOOL, message: tooLarge })
     }
-    const written = yield* writeStreamAtomic(root, filepath, response.stream, maxBytes).pipe(
+    const written = yield* writeStreamConfirmed(TOOL, root, filepath, shown, response.stream, maxBytes).pipe(
       Effect.catchTags({
         StreamTooLarge: () => new ToolError({ tool: TOOL, message: tooLarge }),
         ResponseError: (error) => {
@@ -71,7 +78,6 @@ const download = (input: string, filepath: string, maxBytes: number) =>
         SafeFsError: (error) => new ToolError({ tool: TOOL, message: error.message, cause: error })
       })
     )
-    const shown = yield* workspace.display(filepath)
     const from = Option.match(finalUrl(response, url), { onNone: () => "", onSome: (u) => ` (redirected to ${shownUrl(u)})` })
     const type = mediaType(response.headers["content-type"])
     return `Downloaded ${formatBytes(written.bytes)}${type === "" ? "" : ` of ${type}`} from ${shownUrl(url.href)}${from} ` +
@@ -82,8 +88,9 @@ const download = (input: string, filepath: string, maxBytes: number) =>
 export const makeDownloadFile = (options: DownloadFileOptions = {}): Tool<UrlPolicy | Workspace> => {
   const maxBytes = options.maxBytes ?? DOWNLOAD_MAX_BYTES
   return make(TOOL, {
-    description: "Download a URL (HTTP GET) into a file in the workspace, creating parent directories; replaces " +
-      `the file if it exists. At most ${formatBytes(maxBytes)}. A failed download leaves no partial file. Only ` +
+    description: "Download a URL (HTTP GET) into a file in the workspace, creating parent directories; replacing " +
+      "an existing file needs confirmation (the call answers CONFIRMATION_REQUIRED unless made with confirm: true). " +
+      `At most ${formatBytes(maxBytes)}. A failed download leaves no partial file. Only ` +
       "public http(s) URLs: private, loopback and cloud metadata addresses are refused.",
     parameters: Schema.Struct({
       url: Schema.String.pipe(Schema.minLength(1)).annotations({
@@ -91,6 +98,7 @@ export const makeDownloadFile = (options: DownloadFileOptions = {}): Tool<UrlPol
       }),
       filepath: WorkspacePath.annotations({ description: "Where to save it, relative to the workspace root" })
     }),
+    asksConfirmation: "when it would overwrite an existing file",
     tags: ["web", "ported"],
     timeout: options.timeout ?? "120 seconds",
     handler: ({ filepath, url }) => download(url, filepath, maxBytes)

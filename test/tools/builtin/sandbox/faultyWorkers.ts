@@ -1,5 +1,5 @@
 /**
- * A child process for workerFaults.test, started with `NODE_OPTIONS=--require <preload>`. First
+ * A child process for workerFaults.slow.test, started with `NODE_OPTIONS=--require <preload>`. First
  * a pool as it is: its Workers start with an empty environment, so the host's preload never runs
  * in them. Then a second pool, with `Worker` replaced by one that hands every Worker the
  * preload in its environment: the preload misbehaves as the marker file (argv[2]) says, written

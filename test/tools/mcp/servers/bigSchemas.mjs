@@ -1,6 +1,7 @@
 // A server whose tools' input schemas are too big to compile on our side: `wide` (3,000
 // properties), `deep` (nested 100,000 levels, written as a string: no JSON.stringify could),
-// then `many0`..`many11` (1,900 objects each: 22,800 together, past the listing's budget) and
+// then `many0`..`many21` (costing 481 each with the additionalProperties the bridge adds:
+// 10,582 together, past the listing's budget of 10,000) and
 // a small `fine`. Answers a call with the tool's name. A raw JSON-RPC server over stdio.
 import { createInterface } from "node:readline"
 
@@ -8,11 +9,11 @@ const object = (properties) => ({ type: "object", properties })
 const wide = object(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: "string" }])))
 const depth = 100_000
 const deep = `${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)}`
-const many = (i) => ({ name: `many${i}`, description: "big", inputSchema: object(Object.fromEntries(Array.from({ length: 1899 }, (_, j) => [`p${j}`, {}]))) })
+const many = (i) => ({ name: `many${i}`, description: "big", inputSchema: object(Object.fromEntries(Array.from({ length: 478 }, (_, j) => [`p${j}`, {}]))) })
 const listed = [
   { name: "wide", description: "too wide", inputSchema: wide },
   "DEEP",
-  ...Array.from({ length: 12 }, (_, i) => many(i)),
+  ...Array.from({ length: 22 }, (_, i) => many(i)),
   { name: "fine", description: "small", inputSchema: object({ text: { type: "string" } }) }
 ]
 const listing = `[${listed.map((t) => (t === "DEEP" ? `{"name":"deep","description":"too deep","inputSchema":${deep}}` : JSON.stringify(t))).join(",")}]`

@@ -3,8 +3,8 @@ import { Effect, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as YAML from "yaml"
-import { formatOfPath, treeProblem, yamlNestingProblem } from "../../../../src/tools/ported/data/formats.js"
-import { parseYamlInWorker } from "../../../../src/tools/ported/data/yamlWorker.js"
+import { convertInWorker } from "../../../../src/tools/ported/data/convertWorker.js"
+import { convertJob, formatOfPath, yamlNestingProblem } from "../../../../src/tools/ported/data/formats.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner, traversalOf, writeIn } from "./harness.js"
@@ -167,21 +167,25 @@ describe("convert_format", () => {
     expect(yamlNestingProblem(`${"}".repeat(10)}${"{".repeat(256)}`)).toBeUndefined()
   })
 
-  it("the tree check: at most 256 levels of objects and arrays (scalars below do not count), and a million values", () => {
-    const nested = (levels: number): unknown => {
-      let value: unknown = 1
-      for (let i = 0; i < levels; i++) value = i % 2 === 0 ? [value] : { k: value }
-      return value
-    }
-    expect(treeProblem(nested(256))).toBeUndefined()
-    expect(treeProblem(nested(257))).toBe("the document is nested more than 256 deep (or an alias refers to its own anchor)")
-    expect(treeProblem(Array.from({ length: 999_999 }, () => 0))).toBeUndefined()
-    expect(treeProblem(Array.from({ length: 1_000_000 }, () => 0))).toBe(
-      "the document holds more than 1000000 values (aliases expanded)"
-    )
-    expect(treeProblem("scalar")).toBeUndefined()
-    expect(treeProblem(null)).toBeUndefined()
-  })
+  it.live("the tree check: at most 256 levels of objects and arrays (scalars below do not count), and a million values", () =>
+    Effect.gen(function*() {
+      const nested = (levels: number): unknown => {
+        let value: unknown = 1
+        for (let i = 0; i < levels; i++) value = i % 2 === 0 ? [value] : { k: value }
+        return value
+      }
+      // the worker's check, on the value JSON.parse gives (the tool checks the text's nesting first)
+      const problem = (value: unknown) =>
+        Effect.map(convertInWorker(convertJob("json", "json", JSON.stringify(value), ",", 10)), (a) => (a.ok ? undefined : "message" in a ? a.message : a.stage))
+      expect(yield* problem(nested(256))).toBeUndefined()
+      expect(yield* problem(nested(257))).toBe("the document is nested more than 256 deep (or an alias refers to its own anchor)")
+      expect(yield* problem(Array.from({ length: 999_999 }, () => 0))).toBeUndefined()
+      expect(yield* problem(Array.from({ length: 1_000_000 }, () => 0))).toBe(
+        "the document holds more than 1000000 values (aliases expanded)"
+      )
+      expect(yield* problem("scalar")).toBeUndefined()
+      expect(yield* problem(null)).toBeUndefined()
+    }), 30_000)
 
   it("formats by extension, in any case", () => {
     expect(["a.json", "b.YAML", "c.yml", "d.Csv", "e.tsv", "f.txt", "json", ".json"].map(formatOfPath)).toEqual([
@@ -196,18 +200,23 @@ describe("convert_format", () => {
     ])
   })
 
-  it.live("the YAML parser runs in a worker with a deadline: a quadratic input is stopped, the host keeps running", () =>
+  it.live("the YAML parser runs in the conversion's worker with a deadline: a quadratic input is stopped, the host keeps running", () =>
     Effect.gen(function*() {
       // anchors and aliases: quadratic in the yaml package (900 KB took 106 s here)
       const anchors = Array.from({ length: 20_000 }, (_, i) => `a${i}: &x${i} v`).join("\n")
       const aliases = Array.from({ length: 20_000 }, (_, i) => `b${i}: *x${i % 1000}`).join("\n")
       let ticks = 0
       const timer = setInterval(() => ticks++, 10)
-      const failed = yield* Effect.flip(parseYamlInWorker(`${anchors}\n${aliases}`, "300 millis"))
+      const failed = yield* Effect.flip(convertInWorker(convertJob("yaml", "json", `${anchors}\n${aliases}`, ",", 100), "300 millis"))
       clearInterval(timer)
-      expect(failed).toBe("the YAML parser did not finish within 300ms")
+      expect(failed).toBe("the conversion did not finish within 300ms")
       expect(ticks).toBeGreaterThan(10)
-      expect(yield* parseYamlInWorker("a: [1, 2]\nb: {c: d}\n")).toEqual({ a: [1, 2], b: { c: "d" } })
+      const json = JSON.stringify({ a: [1, 2], b: { c: "d" } }, null, 2)
+      expect(yield* convertInWorker(convertJob("yaml", "json", "a: [1, 2]\nb: {c: d}\n", ",", 100))).toEqual({
+        ok: true,
+        head: json,
+        length: json.length
+      })
     }))
 
   it.effect("missing, directory, binary, too large, outside", () =>

@@ -12,7 +12,8 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import { guessDelimiter } from "../../../../src/tools/ported/data/csv.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
-import { stringifyYamlInWorker } from "../../../../src/tools/ported/data/yamlWorker.js"
+import { convertInWorker } from "../../../../src/tools/ported/data/convertWorker.js"
+import { convertJob } from "../../../../src/tools/ported/data/formats.js"
 import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
 import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
@@ -90,16 +91,7 @@ describe("the YAML writer", () => {
   it.live("a value it cannot write within the deadline fails with a message that names the writer", () =>
     Effect.gen(function*() {
       const value = Array.from({ length: 100_000 }, (_, i) => ({ key: i, text: "x".repeat(20) }))
-      const failed = yield* Effect.flip(stringifyYamlInWorker(value, "5 millis"))
-      expect(failed).toBe("writing YAML did not finish within 5ms")
-    }), 30_000)
-
-  it.live("a value the writer gives no text for, or fails on, is a failure that says which", () =>
-    Effect.gen(function*() {
-      expect(yield* Effect.flip(stringifyYamlInWorker(undefined))).toBe("writing YAML gave no text")
-      // a cycle survives the copy to the worker; with aliases off the writer recurses until the stack ends
-      const cycle: { self?: unknown } = {}
-      cycle.self = cycle
-      expect(yield* Effect.flip(stringifyYamlInWorker(cycle))).toBe("cannot write YAML: Maximum call stack size exceeded")
+      const failed = yield* Effect.flip(convertInWorker(convertJob("json", "yaml", JSON.stringify(value), ",", 100), "5 millis"))
+      expect(failed).toBe("the conversion did not finish within 5ms")
     }), 30_000)
 })

@@ -81,7 +81,7 @@ describe("the git tools' failures", () => {
       git(moved, "config", "core.worktree", elsewhere)
       expectFailure(
         yield* runTool(moved, "git_log", {}),
-        `The repository's work tree is ${elsewhere}, not the workspace root (its core.worktree points elsewhere); ` +
+        `The repository's work tree is …/elsewhere, not the workspace root (its core.worktree points elsewhere); ` +
           "the git tools work only on the workspace"
       )
     }))

@@ -34,7 +34,8 @@ afterAll(() => {
 })
 
 const call = (args: unknown, env: ReadonlyArray<readonly [string, string]>, tool = generateImage) =>
-  Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", args)).pipe(
+  // confirmed: replacing a file needs confirmation (`confirmSideDoors.test.ts` covers the unconfirmed call)
+  Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", args, { confirm: true })).pipe(
     Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(ws) })),
     Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
   )

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { applyPatch } from "diff"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import { unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
@@ -176,7 +176,7 @@ describe("unifiedDiff", () => {
       const a = textOf()
       const b = next() < 0.2 ? a : textOf()
       const context = Math.floor(next() * 4)
-      const diff = Either.getOrThrow(unifiedDiff(a, b, context))
+      const diff = Effect.runSync(unifiedDiff(a, b, context))
       if (diff.startsWith("The texts")) {
         expect(a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n"), JSON.stringify([a, b])).toBe(true)
         continue

@@ -3,7 +3,7 @@ import { Effect, Exit, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Zlib from "node:zlib"
-import { pathTraversalOf } from "../../../../src/index.js"
+import { type ExecuteOptions, pathTraversalOf } from "../../../../src/index.js"
 import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
 import { downloadFile, makeDownloadFile } from "../../../../src/tools/ported/web/downloadFile.js"
 import { repeated, sendStream, sendText, testServer } from "../../../helpers/httpServer.js"
@@ -28,8 +28,9 @@ afterAll(() => {
 
 const MiB = 1024 * 1024
 
-const download = (args: unknown, over: Partial<WebSystem> = {}) =>
-  callTool({ dir: ws, tools: [downloadFile], ...over }, "download_file", args)
+/** A confirmed call (replacing a file needs confirmation; `confirmSideDoors.test.ts` covers the unconfirmed one). */
+const download = (args: unknown, over: Partial<WebSystem> = {}, options: ExecuteOptions = { confirm: true }) =>
+  callTool({ dir: ws, tools: [downloadFile], ...over }, "download_file", args, options)
 
 /** Every entry below `dir` (temp files included), relative to it. */
 const tree = (dir: string) => Fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()

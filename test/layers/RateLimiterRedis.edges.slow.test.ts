@@ -1,5 +1,5 @@
 /**
- * `RateLimiter.layerRedis`, beyond test/layers/RateLimiterRedis.test.ts: how a connection is
+ * `RateLimiter.layerRedis`, beyond test/layers/RateLimiterRedis.slow.test.ts: how a connection is
  * read (URL pieces, host and port, TLS, a client's options), the keys it writes, the reasons
  * and log lines of an unavailable Redis, tools without a limit, `check` on the last token, and
  * its reconnection (a client's strategy kept, bounded pauses, none after the layer closed).
@@ -102,7 +102,8 @@ const parseCommands = (buffer: string): { readonly commands: ReadonlyArray<Reado
 }
 
 /**
- * A fake Redis on 127.0.0.1 whose script cache is flaky: it passes the client's handshake,
+ * A fake Redis on 127.0.0.1 whose script cache is flaky: it passes the client's handshake (and
+ * answers TIME),
  * answers the first `EVAL` of a connection (9 tokens left), answers `EVALSHA` with NOSCRIPT
  * after `noscriptAfterMs` (so the client sends `EVAL` again, on a timer of its own), and never
  * answers a later `EVAL`.
@@ -125,6 +126,8 @@ const slowScriptServer = (noscriptAfterMs: number): Effect.Effect<{ readonly url
           for (const [name = ""] of parsed.commands) {
             const command = name.toUpperCase()
             if (command === "INFO") socket.write(`$${INFO.length}\r\n${INFO}\r\n`)
+            // the limiter reads Redis's clock when it connects
+            else if (command === "TIME") socket.write("*2\r\n$10\r\n1700000000\r\n$1\r\n0\r\n")
             else if (command === "EVALSHA") {
               setTimeout(() => socket.writable && socket.write("-NOSCRIPT No matching script.\r\n"), noscriptAfterMs)
             } else if (command === "EVAL") {

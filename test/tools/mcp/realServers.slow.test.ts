@@ -16,14 +16,18 @@ import { alive, fast, openBridged } from "./helpers.js"
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..")
 const serverScript = (name: string) => path.join(root, "node_modules/@modelcontextprotocol", name, "dist/index.js")
+// untrusted servers: their readOnlyHint waives no confirmation, so the tools called without
+// one are listed as the user would list them
 const everything = (extra: Partial<McpServerConfig> = {}, transport = "stdio"): McpServerConfig => ({
   command: process.execPath,
   args: [serverScript("server-everything"), transport],
+  toolsWithoutConfirmation: ["echo", "get-sum", "get-tiny-image", "trigger-long-running-operation"],
   ...extra
 })
 const filesystem = (dir: string, extra: Partial<McpServerConfig> = {}): McpServerConfig => ({
   command: process.execPath,
   args: [serverScript("server-filesystem"), dir],
+  toolsWithoutConfirmation: ["read_text_file", "list_directory", "list_allowed_directories"],
   ...extra
 })
 

@@ -183,7 +183,7 @@ describe("effect-tool-system mcp", () => {
       const ws = yield* tempDir("mcp-serve-")
       const config = path.join(ws, "mcp.json")
       const calls = path.join(ws, "calls.log")
-      fs.writeFileSync(config, JSON.stringify({ mcpServers: { changing: nodeServer("changing.mjs", ["--calls", calls]) } }))
+      fs.writeFileSync(config, JSON.stringify({ mcpServers: { changing: nodeServer("changing.mjs", ["--calls", calls], { requiresConfirmation: false }) } }))
       let notices = 0
       const { client, errors } = yield* connect([ws, "default", "yes", config], { onToolsChanged: () => notices++ })
       expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true)

@@ -1,6 +1,7 @@
 /**
- * Setup of the vitest run StrykerJS drives (`vitest.stryker.config.ts`), where every test file
- * runs in one worker thread that keeps its modules loaded from one file to the next.
+ * Setup of the vitest runs where test files share one module graph (`isolate: false`): the fast
+ * lane (`vitest.config.ts`) and the run StrykerJS drives (`vitest.stryker.config.ts`, one worker
+ * thread for every file). A worker keeps its modules loaded from one test file to the next.
  *
  * - Node refuses `process.chdir()` in a worker thread. The one test that changes directory
  *   (the `Workspace` root read from `process.cwd()` at each call) gets a working directory kept

@@ -1,0 +1,78 @@
+/**
+ * A child that calls `setsid` leaves `run_command`'s process group; it is found by the run's
+ * mark in its environment and killed when the call ends: after a normal exit and on timeout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { ToolSystem, Workspace } from "../../../../src/index.js"
+import { shellTools } from "../../../../src/tools/ported/shell/index.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+
+let ws: string
+beforeAll(() => {
+  ws = makeTempDirSync("setsid-")
+})
+afterAll(() => Fs.rmSync(ws, { recursive: true, force: true }))
+
+const run = (args: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const system = yield* ToolSystem
+    return yield* system.execute("run_command", args, { confirm: true })
+  }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools: shellTools, workspace: Workspace.layerFixed(ws) })))
+
+/** Whether `pid` runs (a zombie does not). */
+const running = (pid: number): boolean => {
+  try {
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "latin1")
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
+  } catch {
+    return false
+  }
+}
+
+/** The pid a command wrote into `file` (it may take a moment to appear). */
+const pidIn = (file: string) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const text = Fs.existsSync(file) ? Fs.readFileSync(file, "utf8").trim() : ""
+      if (/^\d+$/.test(text)) return Number(text)
+      yield* Effect.sleep("20 millis")
+    }
+    return yield* Effect.dieMessage(`no pid in ${file}`)
+  })
+
+/** Whether `pid` ends within a short while (the sweep runs as the call ends). */
+const endsSoon = (pid: number) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 40 && running(pid); i++) yield* Effect.sleep("25 millis")
+    return !running(pid)
+  })
+
+/** A command starting a `setsid` child that writes its pid to `file`, then sleeps. */
+const escaping = (file: string) => `setsid sh -c 'echo $$ > ${file}; exec sleep 30' > /dev/null 2>&1 &`
+
+describe.skipIf(process.platform !== "linux")("run_command and setsid", () => {
+  it.live("a setsid child is dead once a call that exited normally returns", () =>
+    Effect.gen(function*() {
+      const file = Path.join(ws, "normal.pid")
+      const result = yield* run({ command: `${escaping(file)} sleep 0.3; echo done` })
+      expect(result.output).toMatchObject({ exit_code: 0, stdout: "done\n" })
+      const pid = yield* pidIn(file)
+      const dead = yield* endsSoon(pid)
+      if (!dead) process.kill(pid, "SIGKILL")
+      expect(dead).toBe(true)
+    }))
+
+  it.live("a setsid child is dead once a timed-out call returns", () =>
+    Effect.gen(function*() {
+      const file = Path.join(ws, "timeout.pid")
+      const result = yield* run({ command: `${escaping(file)} sleep 20`, timeout_sec: 0.5 })
+      expect(result.output).toMatchObject({ timed_out: true })
+      const pid = yield* pidIn(file)
+      const dead = yield* endsSoon(pid)
+      if (!dead) process.kill(pid, "SIGKILL")
+      expect(dead).toBe(true)
+    }))
+})
