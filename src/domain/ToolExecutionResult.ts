@@ -10,6 +10,10 @@ import type { ErrorCode, ToolCallError } from "./errors.js"
 /** What every result carries. */
 interface ResultBase {
   readonly durationMs: number
+  /**
+   * The tool's registered name; for an unknown name (`TOOL_NOT_FOUND`), the name as its message
+   * shows it: cut past 100 characters, saying so, with hiding characters escaped.
+   */
   readonly tool: string
 }
 

@@ -30,6 +30,7 @@ import {
 } from "../domain/errors.js"
 import { fromStrictArguments } from "../domain/exports.js"
 import { isSettled } from "../domain/settled.js"
+import { showName } from "../domain/shownText.js"
 import type { BoundCall, HandlerFailure, RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
@@ -283,7 +284,8 @@ export const makeExecutor = Effect.gen(function*() {
   ): Effect.Effect<Result.ToolExecutionResult> => {
     const start = now()
     const found = registry.lookup(name, options?.versionRange)
-    if (Either.isLeft(found)) return Effect.succeed(Result.fromError(name, null, found.left, elapsed(start)))
+    // an unknown name is the caller's, of any length: the result names it as its message does
+    if (Either.isLeft(found)) return Effect.succeed(Result.fromError(showName(name), null, found.left, elapsed(start)))
     const tool = found.right
     if (seen !== undefined) seen.tool = tool
     // a tool that asks for confirmation as it acts runs with the call's confirmation set

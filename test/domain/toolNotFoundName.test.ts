@@ -59,6 +59,7 @@ describe("an unknown tool name of 1 MB", () => {
       yield* Effect.gen(function*() {
         const result = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute(HUGE, {}))
         expect(result.errorCode).toBe("TOOL_NOT_FOUND")
+        expectCut(result.tool)
         expectCut(result.error ?? undefined)
         expect(result.error).toContain("did you mean: read_file")
 
