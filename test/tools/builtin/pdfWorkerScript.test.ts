@@ -1,8 +1,8 @@
 /**
  * Where the PDF worker's code comes from when the library runs from its sources: `pdfWorker.ts`
  * transpiled with its two imports made absolute, what goes wrong said as such, and the result
- * kept for the process. Its own file: the entry is computed once per process, so these tests
- * must see it before any worker has started.
+ * kept for the process. Each test makes a fresh entry (`makeWorkerEntry`), so it sees one that
+ * no earlier worker has computed.
  */
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -11,7 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
-import { workerData, workerEntry } from "../../../src/tools/builtin/pdf/workerScript.js"
+import { makeWorkerEntry, workerData } from "../../../src/tools/builtin/pdf/workerScript.js"
 
 const require = createRequire(import.meta.url)
 
@@ -26,8 +26,10 @@ const readingAs = (source: (path: string) => string | undefined) =>
     }
   })
 
-const failureOf = (layer: ReturnType<typeof readingAs>) =>
-  Effect.map(Effect.flip(workerEntry.pipe(Effect.provide(layer))), (error) => error.message)
+const failureOf = (
+  workerEntry: ReturnType<typeof makeWorkerEntry>,
+  layer: ReturnType<typeof readingAs>
+) => Effect.map(Effect.flip(workerEntry.pipe(Effect.provide(layer))), (error) => error.message)
 
 describe("the PDF worker's script from the sources", () => {
   it.effect("tells the worker where pdf.js's CMaps are: the package's cmaps directory, with its slash", () =>
@@ -38,12 +40,13 @@ describe("the PDF worker's script from the sources", () => {
 
   it.effect("a source it cannot read, or one without an import it rewrites, is an error that says so; the entry is then made once", () =>
     Effect.gen(function*() {
-      const unreadable = yield* failureOf(readingAs(() => undefined))
+      const workerEntry = makeWorkerEntry()
+      const unreadable = yield* failureOf(workerEntry, readingAs(() => undefined))
       expect(unreadable).toMatch(/^cannot prepare the PDF worker from the sources: .*NotFound/)
       expect(unreadable).toContain("pdfWorker.ts")
 
       const read: Array<string> = []
-      const changed = yield* failureOf(readingAs((path) => {
+      const changed = yield* failureOf(workerEntry, readingAs((path) => {
         read.push(Path.basename(path))
         return path.endsWith("pdfWorker.ts") ? "import { x } from \"../sandbox/workerPrint.js\"\n" : "export {}\n"
       }))

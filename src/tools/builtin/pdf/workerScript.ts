@@ -68,14 +68,22 @@ const transpiled: Effect.Effect<URL, Error, FileSystem.FileSystem> = Effect.gen(
   Effect.mapError((error) => new Error(`cannot prepare the PDF worker from the sources: ${error.message}`))
 )
 
-let cached: URL | undefined
+/**
+ * A worker entry computed at its first use and kept: `workerEntry` is the process's own; a
+ * fresh one starts with nothing kept (its tests see it before any worker has started, also
+ * where test files share one module graph).
+ */
+export const makeWorkerEntry = (): Effect.Effect<URL, Error, FileSystem.FileSystem> => {
+  let cached: URL | undefined
+  return Effect.suspend(() => {
+    if (cached !== undefined) return Effect.succeed(cached)
+    // Stryker disable next-line StringLiteral: only taken in dist/ (compiled), never from the sources mutated; workerHosts.slow.test.ts runs it there
+    const entry = fromSources ? transpiled : Effect.succeed(new URL("./pdfWorker.js", import.meta.url))
+    return Effect.tap(entry, (url) => {
+      cached = url
+    })
+  })
+}
 
 /** The worker's entry module (computed once per process). */
-export const workerEntry: Effect.Effect<URL, Error, FileSystem.FileSystem> = Effect.suspend(() => {
-  if (cached !== undefined) return Effect.succeed(cached)
-  // Stryker disable next-line StringLiteral: only taken in dist/ (compiled), never from the sources mutated; workerHosts.slow.test.ts runs it there
-  const entry = fromSources ? transpiled : Effect.succeed(new URL("./pdfWorker.js", import.meta.url))
-  return Effect.tap(entry, (url) => {
-    cached = url
-  })
-})
+export const workerEntry: Effect.Effect<URL, Error, FileSystem.FileSystem> = makeWorkerEntry()
