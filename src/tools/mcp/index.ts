@@ -6,6 +6,7 @@
  */
 export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "./bridge.js"
 export { McpCallError } from "./callRequest.js"
+export { McpOutputMismatch } from "./outputCheck.js"
 export {
   type McpChangedPart,
   McpNotPending,

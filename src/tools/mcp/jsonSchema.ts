@@ -1,19 +1,21 @@
 /**
- * Validation of call arguments against a raw JSON Schema (an MCP server's `inputSchema`),
- * with ajv, compiled once per tool.
+ * Validation against a raw JSON Schema from an MCP server, with ajv, compiled once per schema:
+ * a call's arguments against a tool's `inputSchema`, its structured content against the tool's
+ * `outputSchema` (the MCP specification: a client SHOULD check it).
  *
  * The schema comes from a server we may not trust, so the validator is built to be safe to
  * run on our side: `pattern` and `patternProperties` run on a linear-time engine (re2js),
  * never on a backtracking one; remote `$ref`s are never fetched (they fail the compile);
  * formats are not checked (the server checks them); ajv logs nothing. What ajv compiles is
- * a budgeted copy of the schema (`schemaBudget.ts`), and what a validator does for one call
- * is metered (`validationWork.ts`): neither a schema nor arguments can hold the event loop.
+ * a budgeted copy of the schema (`schemaBudget.ts`), and what a validator does for one value
+ * is metered (`validationWork.ts`): neither a schema nor a value can hold the event loop.
  *
  * @since 0.1.0
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv"
 import { Ajv2019 } from "ajv/dist/2019.js"
 import { Ajv2020 } from "ajv/dist/2020.js"
+import * as Data from "effect/Data"
 import { RE2JS } from "re2js"
 import type { ArgumentIssue } from "../../domain/errors.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
@@ -130,8 +132,16 @@ export const metaSchemaSteps = (schema: JsonSchema): ReadonlyArray<() => void> =
   })
 }
 
-/** Checks arguments; `undefined` when they are valid, else every issue with its path. */
-export type ArgumentsValidator = (args: unknown) => ReadonlyArray<ArgumentIssue> | undefined
+/** Checks a value; `undefined` when it is valid, else every issue with its path. */
+export type SchemaValidator = (value: unknown) => ReadonlyArray<ArgumentIssue> | undefined
+/** Checks arguments (a `SchemaValidator` of a tool's input schema). */
+export type ArgumentsValidator = SchemaValidator
+
+/**
+ * What a schema checks: a call's arguments (as `effectiveSchema` says: a top-level object
+ * refuses unknown properties) or a call's structured content (the schema as it came).
+ */
+export type SchemaRole = "arguments" | "output"
 
 /** `/a/0/b` as `["a", 0, "b"]` (JSON Pointer escapes undone). */
 const pathOf = (pointer: string): Array<PropertyKey> =>
@@ -165,64 +175,97 @@ export const effectiveSchema = (schema: JsonSchema): JsonSchema =>
 /** Runs a compiled validator within the work bound; a run past it is one issue. */
 const runMetered = (
   compiled: ValidateFunction,
-  args: unknown
+  value: unknown
 ): ReadonlyArray<ErrorObject> | ValidationWorkExceeded | "too deep" => {
   try {
-    return metered(() => (compiled(args) ? [] : (compiled.errors ?? [])))
+    return metered(() => (compiled(value) ? [] : (compiled.errors ?? [])))
   } catch (error) {
     if (error instanceof ValidationWorkExceeded) return error
-    // a schema that refers to itself without going into the arguments recurses until the stack ends
+    // a schema that refers to itself without going into the value recurses until the stack ends
     if (error instanceof RangeError) return "too deep"
     throw error
   }
 }
 
-/**
- * The budgets `screenSchema` found within `MAX_SCHEMA_COST`, each waiting for the compile of
- * its schema (keyed by the schema object as it came, taken by that compile). A listing is
- * screened and then compiled, and measuring a schema twice (a 40,000-member enum is walked
- * whole) was a second block as long as the first. The schemas of a listing are the SDK's
- * fresh parse, changed by no one in between.
- */
-const screened = new WeakMap<JsonSchema, SchemaBudget>()
+/** How a validator of each role names what it could not check. */
+const unchecked: Record<SchemaRole, { readonly tooLong: (bound: string) => string; readonly tooDeep: string }> = {
+  arguments: {
+    tooLong: (bound) => `checking these arguments against the tool's schema takes more than ${bound}`,
+    tooDeep: "the tool's schema refers to itself too deeply to check these arguments"
+  },
+  output: {
+    tooLong: (bound) => `checking it takes more than ${bound}`,
+    tooDeep: "the output schema refers to itself too deeply to check it"
+  }
+}
+
+/** `schema` as a validator of `role` checks it. */
+const checkedAs = (schema: JsonSchema, role: SchemaRole): JsonSchema =>
+  role === "arguments" ? effectiveSchema(schema) : schema
 
 /**
- * `budgetSchema` of what `schema` is checked as (`effectiveSchema`), kept for
- * `compileArgumentsValidator(schema)` when it is taken.
+ * The budgets `screenSchema` found within `MAX_SCHEMA_COST`, each waiting for the compile of
+ * its schema (keyed by the schema object as it came, taken by that compile), one table per
+ * role (an object screened as both is checked as two schemas). A listing is screened and then
+ * compiled, and measuring a schema twice (a 40,000-member enum is walked whole) was a second
+ * block as long as the first. The schemas of a listing are the SDK's fresh parse, changed by
+ * no one in between.
  */
-export const screenSchema = (schema: JsonSchema, maxCost: number): SchemaBudget => {
-  const budget = budgetSchema(effectiveSchema(schema), maxCost)
+const screened: Record<SchemaRole, WeakMap<JsonSchema, SchemaBudget>> = { arguments: new WeakMap(), output: new WeakMap() }
+
+/**
+ * `budgetSchema` of what `schema` is checked as in `role` (default: arguments), kept for its
+ * compile (`compileArgumentsValidator(schema)`, `compileOutputValidator(schema)`) when it is taken.
+ */
+export const screenSchema = (schema: JsonSchema, maxCost: number, role: SchemaRole = "arguments"): SchemaBudget => {
+  const budget = budgetSchema(checkedAs(schema, role), maxCost)
   // a budget found under a lower limit is the one the compile would find: it stopped nowhere
-  if (budget.problem === undefined && budget.cost <= MAX_SCHEMA_COST) screened.set(schema, budget)
+  if (budget.problem === undefined && budget.cost <= MAX_SCHEMA_COST) screened[role].set(schema, budget)
   return budget
 }
 
-/** The budget `screenSchema` left for `schema` (forgotten once given), else a new one. */
-const budgetOf = (schema: JsonSchema, effective: JsonSchema): SchemaBudget => {
-  const kept = screened.get(schema)
-  screened.delete(schema)
-  return kept ?? budgetSchema(effective, MAX_SCHEMA_COST)
+/** The budget `screenSchema` left for `schema` in `role` (forgotten once given), else a new one. */
+const budgetOf = (schema: JsonSchema, role: SchemaRole, checked: JsonSchema): SchemaBudget => {
+  const kept = screened[role].get(schema)
+  screened[role].delete(schema)
+  return kept ?? budgetSchema(checked, MAX_SCHEMA_COST)
+}
+
+/** A schema cannot be checked here (past a budget of `schemaBudget.ts`): nothing was compiled. */
+export class SchemaUnchecked extends Data.TaggedError("SchemaUnchecked")<{ readonly problem: string }> {
+  override get message(): string {
+    return `the schema cannot be checked here: ${this.problem}`
+  }
+}
+
+/** A compiled schema: its validator, what it checks, and what it leaves unchecked. */
+export interface CompiledSchema {
+  readonly validate: SchemaValidator
+  /** What the validator checks (`effectiveSchema(schema)` for arguments: what the proxy shows models). */
+  readonly effective: JsonSchema
+  /** What is not checked here, in a few words each. */
+  readonly simplified: ReadonlyArray<string>
 }
 
 /**
- * Compiles a validator for `schema` (throws when it cannot be checked here: a bad schema, a
- * `$ref` outside it, a cost past `MAX_SCHEMA_COST`, nesting past `MAX_SCHEMA_DEPTH`).
- * `effective` is `effectiveSchema(schema)` (what the proxy shows models); `simplified` names
- * what is left to the server to check.
+ * Compiles a validator of `role` for `schema`. Throws `SchemaUnchecked` for a `$ref` outside it,
+ * a cost past `MAX_SCHEMA_COST` or nesting past `MAX_SCHEMA_DEPTH`, and ajv's error for a schema
+ * that is not one.
  */
-export const compileArgumentsValidator = (
-  schema: JsonSchema
-): { readonly validate: ArgumentsValidator; readonly effective: JsonSchema; readonly simplified: ReadonlyArray<string> } => {
-  const effective = effectiveSchema(schema)
-  const budget = budgetOf(schema, effective)
-  if (budget.problem !== undefined) throw new Error(`the schema cannot be checked here: ${budget.problem}`)
-  const compiled = engineFor(effective).ajv.compile(budget.schema)
-  const validate: ArgumentsValidator = (args) => {
-    const errors = runMetered(compiled, args)
-    if (errors instanceof ValidationWorkExceeded) {
-      return [{ path: [], message: `checking these arguments against the tool's schema takes more than ${errors.bound}` }]
-    }
-    if (errors === "too deep") return [{ path: [], message: "the tool's schema refers to itself too deeply to check these arguments" }]
+const compileValidator = (schema: JsonSchema, role: SchemaRole): CompiledSchema => {
+  const effective = checkedAs(schema, role)
+  const budget = budgetOf(schema, role, effective)
+  if (budget.problem !== undefined) throw new SchemaUnchecked({ problem: budget.problem })
+  const { ajv } = engineFor(effective)
+  const compiled = ajv.compile(budget.schema)
+  // ajv keeps each schema it compiled, keyed by the object, for ever: a copy is compiled once,
+  // and a server that lists its tools again and again would otherwise fill the heap
+  ajv.removeSchema(budget.schema)
+  const texts = unchecked[role]
+  const validate: SchemaValidator = (value) => {
+    const errors = runMetered(compiled, value)
+    if (errors instanceof ValidationWorkExceeded) return [{ path: [], message: texts.tooLong(errors.bound) }]
+    if (errors === "too deep") return [{ path: [], message: texts.tooDeep }]
     if (errors.length === 0) return undefined
     const issues = errors.slice(0, MAX_ISSUES).map(issueOf)
     if (errors.length > MAX_ISSUES) issues.push({ path: [], message: `and ${errors.length - MAX_ISSUES} more problems` })
@@ -230,3 +273,15 @@ export const compileArgumentsValidator = (
   }
   return { validate, effective, simplified: budget.simplified }
 }
+
+/**
+ * The validator of a tool's arguments (`compileValidator`). `effective` is what the proxy
+ * shows models; `simplified` names what is left to the server to check.
+ */
+export const compileArgumentsValidator = (schema: JsonSchema): CompiledSchema => compileValidator(schema, "arguments")
+
+/**
+ * The validator of a tool's structured content (`compileValidator`), the schema as it came:
+ * `simplified` names what of the server's answers is not checked here.
+ */
+export const compileOutputValidator = (schema: JsonSchema): CompiledSchema => compileValidator(schema, "output")

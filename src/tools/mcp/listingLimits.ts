@@ -1,19 +1,28 @@
 /**
- * What of a server's listing is taken: a tool's input schema must cost at most
- * `MAX_SCHEMA_COST` to compile (each keyword and each enum or `required` member counts, see
- * `schemaBudget.ts`) and nest at most `MAX_SCHEMA_DEPTH` levels, and all the schemas of one
- * listing together must stay within `MAX_LISTING_SCHEMA_COST`. Each schema taken is compiled
- * (ajv, synchronous) when the listing comes, so this bounds the work a server can make us do
- * by listing tools: a 10 MB listing of small schemas would otherwise be minutes of blocked
- * event loop.
+ * What of a server's listing is taken: each of a tool's schemas, its input schema and its
+ * output schema if it has one, must cost at most `MAX_SCHEMA_COST` to compile (each keyword
+ * and each enum or `required` member counts, see `schemaBudget.ts`) and nest at most
+ * `MAX_SCHEMA_DEPTH` levels, and all the schemas of one listing together must stay within
+ * `MAX_LISTING_SCHEMA_COST`. Each schema taken is compiled (ajv, synchronous) when the listing
+ * comes, so this bounds the work a server can make us do by listing tools: a 10 MB listing of
+ * small schemas would otherwise be minutes of blocked event loop.
+ *
+ * A tool is taken whole or not at all: one whose input or output schema is past a bound, or
+ * does not compile, is left out with a warning (a tool whose answers cannot be checked is not
+ * called, see `outputCheck.ts`). What a budgeted copy leaves out (a huge enum's members,
+ * uniqueItems over objects) is named in a warning: in arguments the server checks it, in
+ * structured content no one does.
  *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type { JsonSchema } from "../../domain/ToolSpec.js"
 import type { McpTool } from "./connection.js"
-import { MAX_SCHEMA_COST, metaSchemaSteps, screenSchema } from "./jsonSchema.js"
+import { MAX_SCHEMA_COST, metaSchemaSteps, type SchemaRole, screenSchema } from "./jsonSchema.js"
+import { knownOutputCheck, type OutputCheck, outputCheckOf } from "./outputCheck.js"
 
-/** Most cost of the input schemas of one listing together (a second or so of compiling). */
+/** Most cost of the schemas (input and output) of one listing together (a second or so of compiling). */
 export const MAX_LISTING_SCHEMA_COST = 10_000
 
 /** A tool of a listing that is not taken, and why. */
@@ -22,7 +31,7 @@ export interface LeftOut {
   readonly reason: string
 }
 
-/** A tool taken whose schema is only partly checked here, and what is left to the server. */
+/** A tool taken whose schemas are only partly checked here, and what is not (an output schema's parts say so). */
 export interface Simplified {
   readonly tool: string
   readonly parts: ReadonlyArray<string>
@@ -30,22 +39,38 @@ export interface Simplified {
 
 /** What screening one tool decided. */
 type Screened =
-  | { readonly _tag: "Taken"; readonly simplified: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Taken"
+    readonly simplified: ReadonlyArray<string>
+    /** What of its output schema is not checked. */
+    readonly outputSimplified: ReadonlyArray<string>
+  }
   | { readonly _tag: "LeftOut"; readonly reason: string }
 
 /** Screens the tools of one listing, one at a time, in order, against the listing's budget. */
 const makeScreen = () => {
   let budget = MAX_LISTING_SCHEMA_COST
+  /** One schema of a tool, against what is left once `spent` is taken from the listing's budget. */
+  const screenOne = (schema: JsonSchema, role: SchemaRole, spent: number) => {
+    const limit = Math.min(MAX_SCHEMA_COST, budget - spent)
+    const { cost, problem, simplified } = screenSchema(schema, limit, role)
+    if (problem === undefined) return Either.right({ cost, simplified })
+    const which = role === "arguments" ? "input" : "output"
+    return Either.left(
+      limit < MAX_SCHEMA_COST && cost > limit
+        ? `the input and output schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
+        : `its ${which} schema cannot be checked here: ${problem}`
+    )
+  }
   return (tool: McpTool): Screened => {
-    const limit = Math.min(MAX_SCHEMA_COST, budget)
-    const { cost, problem, simplified } = screenSchema(tool.inputSchema, limit)
-    if (problem === undefined) {
-      budget -= cost
-      return { _tag: "Taken", simplified }
-    }
-    return limit < MAX_SCHEMA_COST && cost > limit
-      ? { _tag: "LeftOut", reason: `the input schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together` }
-      : { _tag: "LeftOut", reason: `its input schema cannot be checked here: ${problem}` }
+    const input = screenOne(tool.inputSchema, "arguments", 0)
+    if (Either.isLeft(input)) return { _tag: "LeftOut", reason: input.left }
+    const output = tool.outputSchema === undefined
+      ? Either.right({ cost: 0, simplified: [] })
+      : screenOne(tool.outputSchema, "output", input.right.cost)
+    if (Either.isLeft(output)) return { _tag: "LeftOut", reason: output.left }
+    budget -= input.right.cost + output.right.cost
+    return { _tag: "Taken", simplified: input.right.simplified, outputSimplified: output.right.simplified }
   }
 }
 
@@ -68,14 +93,16 @@ export const screenListing = (
       continue
     }
     taken.push(tool)
-    if (screened.simplified.length > 0) simplified.push({ tool: tool.name, parts: screened.simplified })
+    const parts = [...screened.simplified, ...screened.outputSimplified.map((part) => `output schema ${part}`)]
+    if (parts.length > 0) simplified.push({ tool: tool.name, parts })
   }
   return { taken, leftOut, simplified }
 }
 
 /**
  * `screenListing`, yielding to the event loop between tools, with a warning for each tool left
- * out and each one only partly checked here.
+ * out and each one only partly checked here. Each output schema taken is compiled here
+ * (`prepareOutputCheck`): one that does not compile leaves its tool out.
  */
 export const takeListing = (server: string, tools: ReadonlyArray<McpTool>): Effect.Effect<ReadonlyArray<McpTool>> =>
   Effect.gen(function*() {
@@ -89,17 +116,40 @@ export const takeListing = (server: string, tools: ReadonlyArray<McpTool>): Effe
         yield* warn(tool.name, `skipped: ${screened.reason}`)
         continue
       }
-      taken.push(tool)
-      // the meta-schemas the compile of this tool needs, one per turn (once per process)
-      for (const step of metaSchemaSteps(tool.inputSchema)) {
-        yield* yieldToEventLoop
-        step()
+      yield* metaSchemas(tool.inputSchema)
+      const output = tool.outputSchema === undefined ? undefined : yield* prepareOutputCheck(tool.outputSchema)
+      if (output !== undefined && Either.isLeft(output)) {
+        yield* warn(tool.name, `skipped: its output schema cannot be checked here: ${output.left}`)
+        continue
       }
+      taken.push(tool)
       if (screened.simplified.length > 0) {
         yield* warn(tool.name, `is checked here only in part, the server checks the rest: ${screened.simplified.join("; ")}`)
       }
+      if (screened.outputSimplified.length > 0) {
+        yield* warn(tool.name, `has its structured content checked here only in part: ${screened.outputSimplified.join("; ")}`)
+      }
     }
     return taken
+  })
+
+/** The meta-schemas the compile of `schema` needs, one per turn (each once per process). */
+const metaSchemas = (schema: JsonSchema): Effect.Effect<void> =>
+  Effect.forEach(metaSchemaSteps(schema), (step) => Effect.zipRight(yieldToEventLoop, Effect.sync(step)), { discard: true })
+
+/**
+ * The check of an output schema (`outputCheckOf`), compiled in a turn of its own after its
+ * meta-schemas, unless it was compiled already. A listing prepares the checks of its tools, so
+ * a call finds its tool's compiled; one that comes before its listing was taken prepares it.
+ */
+export const prepareOutputCheck = (schema: JsonSchema): Effect.Effect<OutputCheck> =>
+  Effect.suspend(() => {
+    const known = knownOutputCheck(schema)
+    if (known !== undefined) return Effect.succeed(known)
+    return metaSchemas(schema).pipe(
+      Effect.zipRight(yieldToEventLoop),
+      Effect.zipRight(Effect.sync(() => outputCheckOf(schema)))
+    )
   })
 
 /**

@@ -7,9 +7,8 @@
  * until its heap runs out. Past `maxQueuedBytes` waiting, the server is refused. A send made
  * while the pipe is full waits for `drain`, all of them on one listener.
  *
- * The transport also notes the id of the last request it sent, with the request's `params`
- * object (`requestIdOf`, see `process.ts`), and the ids of the SDK client's requests waiting
- * for an answer (`awaited`: answers to them do not count against the server's rate).
+ * The transport also notes the ids of the SDK client's requests waiting for an answer
+ * (`awaited`: answers to them do not count against the server's rate).
  *
  * @since 0.5.0
  */
@@ -37,16 +36,12 @@ export interface Outbound {
   readonly write: (message: JSONRPCMessage) => boolean
   /** The ids of the SDK client's requests waiting for an answer. */
   readonly awaited: Set<RequestId>
-  /** The id of the last request sent, when its `params` were this object. */
-  readonly requestIdOf: (params: object) => RequestId | undefined
 }
 
 /** The writing side of a connection over `options.writable()`. */
 export const makeOutbound = (options: OutboundOptions): Outbound => {
   const { limits, refuse, writable } = options
   const awaited = new Set<RequestId>()
-  let lastParams: object | undefined
-  let lastId: RequestId | undefined
   let drained: Promise<void> | undefined
 
   /** Writes `message`; refuses the server when what waits for it passed the cap. */
@@ -68,10 +63,6 @@ export const makeOutbound = (options: OutboundOptions): Outbound => {
     if (!("method" in message)) return
     if ("id" in message) {
       awaited.add(message.id)
-      if (typeof message.params === "object") {
-        lastParams = message.params
-        lastId = message.id
-      }
     } else if (message.method === "notifications/cancelled" && typeof message.params === "object") {
       const id: unknown = Reflect.get(message.params, "requestId")
       if (typeof id === "string" || typeof id === "number") awaited.delete(id)
@@ -93,10 +84,5 @@ export const makeOutbound = (options: OutboundOptions): Outbound => {
     put(stdin, message)
     return true
   }
-  return {
-    send,
-    write,
-    awaited,
-    requestIdOf: (params) => (params === lastParams ? lastId : undefined)
-  }
+  return { send, write, awaited }
 }

@@ -26,18 +26,10 @@
  * Its stderr is read into a short tail whatever its rate: that costs no parsing and little
  * memory.
  *
- * For the calls that still go through the SDK client (tools with an `outputSchema`), the
- * transport notes the id of the last request it sent, with the request's `params` object
- * (`requestIdOf`): the SDK sends a request synchronously inside `client.request`, so the caller
- * learns its call's id right after making it, and can cancel it (`notifications/cancelled`)
- * without an `AbortSignal` per call, which costs more than the rest of our side of a call
- * together (and without a `WeakMap` entry per call, an ephemeron for the collector).
- *
  * @since 0.1.0
  */
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import type { RequestId } from "@modelcontextprotocol/sdk/types.js"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -76,11 +68,6 @@ export interface ServerProcess {
   readonly transport: Transport
   /** `tools/call` requests beside the SDK client, on the same pipes (see `directCalls.ts`). */
   readonly calls: DirectCalls
-  /**
-   * The id under which the request with these `params` (the same object) was sent, when it is
-   * the last request sent (ask right after sending it).
-   */
-  readonly requestIdOf: (params: object) => RequestId | undefined
   /** Completes when the process has ended, with how (`exited with code 1`, ...). */
   readonly exited: Effect.Effect<string>
   /** Whether it closed its stdout before anyone asked it to stop (it exited or crashed by itself). */
@@ -291,7 +278,6 @@ export const startServerProcess = (
       pid,
       transport,
       calls,
-      requestIdOf: outbound.requestIdOf,
       exited,
       endedOnItsOwn: () => endedOnItsOwn,
       stderrTail: () => oneLineTail(tail, STDERR_SHOWN_CHARS, { truncated: tailCut }),

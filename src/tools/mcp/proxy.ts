@@ -19,6 +19,10 @@
  * to the server only when `admit` lets it (the definition is the one the application approved
  * and the one the server lists now); otherwise it ends with `McpToolChanged`.
  *
+ * Output: a tool's `outputSchema` is not part of its definition (it gates nothing); its
+ * server's last listing has it, and an answer that does not pass it is a `TOOL_ERROR` whose
+ * `details` list each mismatch (`outputCheck.ts`).
+ *
  * @since 0.1.0
  */
 import * as Duration from "effect/Duration"
@@ -32,6 +36,7 @@ import type { CallResult } from "./callRequest.js"
 import type { McpToolDefinition } from "./changes.js"
 import type { McpTool } from "./connection.js"
 import { proxyName } from "./names.js"
+import { issueText } from "./outputCheck.js"
 import { makeRawTool } from "./rawTool.js"
 import type { ServerHandle } from "./serverHandle.js"
 
@@ -43,6 +48,8 @@ export const PROXY_VERSION = "1.0.0"
 const MAX_DESCRIPTION_CHARS = 4096
 /** Longest error text taken from an `isError` answer. */
 const MAX_ERROR_CHARS = 4000
+/** Longest line of one mismatch with the output schema (its path is the server's keys). */
+const MAX_ISSUE_CHARS = 300
 
 /** The text of one content block; non-text blocks are named, not inlined. */
 const blockText = (block: Readonly<Record<string, unknown>>): string => {
@@ -158,6 +165,16 @@ export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOpt
               ? error
               : error._tag === "McpCallError" && error.timedOut === true
               ? new ToolTimeout({ tool: name, timeoutMs })
+              : error._tag === "McpOutputMismatch"
+              ? new ToolError({
+                tool: name,
+                message: shownText(error.message, MAX_ERROR_CHARS),
+                details: {
+                  server: handle.name,
+                  tool: tool.name,
+                  issues: error.issues.map((issue) => shownText(issueText(issue), MAX_ISSUE_CHARS))
+                }
+              })
               : new ToolError({ tool: name, message: shownText(error.message, MAX_ERROR_CHARS) })
           ),
         onSuccess: (result) => {

@@ -25,7 +25,7 @@ import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
-import { type CallResult, type McpCallError, needingCallTool, sendCall } from "./callRequest.js"
+import { type CallResult, type CallRoute, callRoutes, type McpCallError, sendCall } from "./callRequest.js"
 import type { McpServerConfig } from "./config.js"
 import {
   type Connection,
@@ -37,6 +37,7 @@ import {
   type McpTool,
   withProcessState
 } from "./connection.js"
+import type { McpOutputMismatch } from "./outputCheck.js"
 import { liveClock } from "./process.js"
 
 /**
@@ -72,14 +73,15 @@ export interface ServerHandle {
    * went to the listener), just before the request is sent: an error it returns stops the
    * call. Interrupting the call tells the server (`notifications/cancelled`), and so does
    * `timeoutMs` passing without an answer (an `McpCallError` with `timedOut`). The deadline
-   * is the request's own timer, on the real clock.
+   * is the request's own timer, on the real clock. An answer that does not pass the tool's
+   * output schema (as the last listing has it) is an `McpOutputMismatch`.
    */
   readonly call: <E>(
     tool: string,
     args: Readonly<Record<string, unknown>>,
     timeoutMs: number | undefined,
     admit: () => E | undefined
-  ) => Effect.Effect<CallResult, McpCallError | McpConnectError | E>
+  ) => Effect.Effect<CallResult, McpCallError | McpOutputMismatch | McpConnectError | E>
   readonly status: Effect.Effect<ServerStatus>
   /**
    * Hands every later listing (after `list_changed`, after a restart) to `listener`, from now
@@ -150,8 +152,8 @@ export const openServer = (
     const first = yield* connectIn
     yield* watch(first)
     let state: State = first
-    // as the client's own cache of output schemas: from the last listing
-    let viaCallTool = needingCallTool(first.connection.tools)
+    // how each tool is called (its output schema, say): from the last listing, whether or not it is held
+    let routes: ReadonlyMap<string, CallRoute> = callRoutes(first.connection.tools)
     let restarts = 0
     const lock = yield* Effect.makeSemaphore(1)
 
@@ -190,7 +192,7 @@ export const openServer = (
           listener === undefined ? Effect.void : listener(next.connection.tools),
           Effect.sync(() => {
             state = next
-            viaCallTool = needingCallTool(next.connection.tools)
+            routes = callRoutes(next.connection.tools)
           })
         ))
         return next
@@ -210,9 +212,9 @@ export const openServer = (
       Effect.suspend(() => {
         const now = state
         return now._tag === "Up" && now.connection.isOpen()
-          ? sendCall({ server: name, connection: now.connection, viaCallTool, tool, args, timeoutMs, admit })
+          ? sendCall({ server: name, connection: now.connection, route: routes.get(tool), tool, args, timeoutMs, admit })
           : Effect.flatMap(current, (connection) =>
-            sendCall({ server: name, connection, viaCallTool, tool, args, timeoutMs, admit }))
+            sendCall({ server: name, connection, route: routes.get(tool), tool, args, timeoutMs, admit }))
       })
 
     /** Lists the current connection's tools and hands them on, unless a restart came in between. */
@@ -226,7 +228,7 @@ export const openServer = (
         Effect.tap((tools) =>
           Effect.zipRight(
             Effect.sync(() => {
-              if (state === now) viaCallTool = needingCallTool(tools)
+              if (state === now) routes = callRoutes(tools)
             }),
             Effect.logDebug(`MCP server "${name}" changed its tools; it lists ${tools.length} now`)
           )

@@ -1,12 +1,13 @@
 /**
- * A bound on the work of validating one call's arguments against a server's schema.
+ * A bound on the work of validating one value against a server's schema: a call's arguments,
+ * or the structured content of its answer.
  *
  * ajv's validators run to the end in one go, and some schemas make that exponential in the
- * arguments (a recursive `anyOf` tries every branch at every level: 21 levels, seconds). So
+ * value (a recursive `anyOf` tries every branch at every level: 21 levels, seconds). So
  * every schema given to ajv carries `WORK_KEYWORD` with its own cost (`schemaBudget.ts`), and
  * each time ajv applies a schema to a value, the keyword adds that cost (and the value's keys
  * or characters) to a meter; past `MAX_VALIDATION_WORK`, or `MAX_VALIDATION_MS` after the
- * start, it throws, and the call is refused with a clear issue. Validation is synchronous, so
+ * start, it throws, and the value is refused with a clear issue. Validation is synchronous, so
  * one meter serves every validator.
  *
  * @since 0.1.0
@@ -25,10 +26,10 @@ export interface WorkCost {
   readonly perKey: number
 }
 
-/** Most work for one call (a few tens of ms on a quiet machine). Arguments that need more are refused. */
+/** Most work for one value (a few tens of ms on a quiet machine). A value that needs more is refused. */
 export const MAX_VALIDATION_WORK = 1_000_000
 /**
- * Longest one call's validation may run, whatever the work counted: the backstop for work
+ * Longest one value's validation may run, whatever the work counted: the backstop for work
  * that costs more per unit than was measured (a busy machine, paths that build many errors),
  * well under the 100 ms an event loop may be held.
  */

@@ -1,16 +1,15 @@
 /**
- * How a proxied call reaches its server. A tool without an `outputSchema` is called through
- * the connection's own call table (`directCalls.ts`); one with an `outputSchema` goes through
- * the SDK's `callTool`, which checks the structured content. Either way, an interrupted call
- * is cancelled on the server by its own request's id: the table's, or (for `callTool`) the one
- * the transport saw when the request went out.
+ * How a proxied call reaches its server: through the connection's own call table
+ * (`directCalls.ts`), with or without an `outputSchema` (one with an output schema has its
+ * structured content checked here, `outputCheck.ts`). An interrupted call is cancelled on the
+ * server by its own request's id.
  */
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { ToolSystem } from "../../../src/index.js"
-import { needingCallTool } from "../../../src/tools/mcp/callRequest.js"
+import { callRoutes } from "../../../src/tools/mcp/callRequest.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { bridged, eventually, fast, nodeServer } from "./helpers.js"
 
@@ -51,25 +50,29 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", 
       expect(yield* execute("shaped__count", { n: 4 })).toMatchObject({ success: true, output: "{\"n\":4}" })
     }))
 
-  it.effect("with an outputSchema, has its structured content checked by the SDK", () =>
+  it.effect("with an outputSchema, has its structured content checked here", () =>
     Effect.gen(function*() {
       expect(yield* execute("shaped__count", { n: 3 })).toMatchObject({ success: true, output: "{\"n\":3}" })
       const bad = yield* execute("shaped__count", { n: "three" })
       expect(bad).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
-      expect(bad.success ? "" : bad.error).toContain("Structured content does not match the tool's output schema")
+      expect(bad.success ? "" : bad.error).toContain("its structured content does not pass its output schema: n: must be number")
     }))
 })
 
-describe("needingCallTool", () => {
-  it("takes the tools with an outputSchema or that require tasks, and no other", () => {
+describe("callRoutes", () => {
+  it("routes the tools that require tasks (refused) or have an outputSchema (checked), and no other", () => {
     const inputSchema = { type: "object" as const }
+    const outputSchema = { type: "object" as const }
     const tools = [
-      { name: "shaped", inputSchema, outputSchema: { type: "object" as const } },
-      { name: "tasks", inputSchema, execution: { taskSupport: "required" as const } },
+      { name: "shaped", inputSchema, outputSchema },
+      { name: "tasks", inputSchema, outputSchema, execution: { taskSupport: "required" as const } },
       { name: "maybeTasks", inputSchema, execution: { taskSupport: "optional" as const } },
       { name: "plain", inputSchema }
     ]
-    expect([...needingCallTool(tools)]).toEqual(["shaped", "tasks"])
-    expect(needingCallTool([])).toEqual(new Set())
+    expect([...callRoutes(tools)]).toEqual([
+      ["shaped", { _tag: "OutputSchema", schema: outputSchema }],
+      ["tasks", { _tag: "TasksRequired" }]
+    ])
+    expect(callRoutes([])).toEqual(new Map())
   })
 })

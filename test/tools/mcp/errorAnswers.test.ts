@@ -2,9 +2,9 @@
  * A JSON-RPC error answer from a server reaches the model clean and bounded (issue 47, items 1
  * and 9): a real server (`servers/errorAnswers.mjs`) answers `tools/call` with an error whose
  * message carries ESC sequences, BEL, NUL, bidi controls and CR, once short and once padded to
- * 10 MB, through the bridge's own call table and through the SDK client's `callTool`. The failed
- * call's error has none of those characters (`\n` and `\t` stay, a CR becomes `\n`), is cut to a
- * few thousand characters saying so, and the call does not hold the event loop.
+ * 10 MB, for a tool without and a tool with an output schema. The failed call's error has none
+ * of those characters (`\n` and `\t` stay, a CR becomes `\n`), is cut to a few thousand
+ * characters saying so, and the call does not hold the event loop.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"

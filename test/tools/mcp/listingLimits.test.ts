@@ -6,10 +6,11 @@
  * bounded too: no recursion, and it stops at the limit.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import { Effect, Either, Logger } from "effect"
 import type { McpTool } from "../../../src/tools/mcp/connection.js"
 import { compileArgumentsValidator, MAX_SCHEMA_COST, metaSchemaSteps } from "../../../src/tools/mcp/jsonSchema.js"
 import { MAX_LISTING_SCHEMA_COST, screenListing, takeListing, yieldToEventLoop } from "../../../src/tools/mcp/listingLimits.js"
+import { knownOutputCheck } from "../../../src/tools/mcp/outputCheck.js"
 import { makeRawTool } from "../../../src/tools/mcp/rawTool.js"
 import { budgetSchema, MAX_RAW_VALUES, MAX_SCHEMA_DEPTH } from "../../../src/tools/mcp/schemaBudget.js"
 import { InvalidToolDefinition } from "../../../src/domain/errors.js"
@@ -87,7 +88,7 @@ describe("budgetSchema", () => {
 })
 
 describe("screenListing", () => {
-  const together = `the input schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
+  const together = `the input and output schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
   const full = Array.from({ length: MAX_LISTING_SCHEMA_COST / MAX_SCHEMA_COST }, (_, i) => tool(`t${i}`, costing(MAX_SCHEMA_COST)))
 
   it("takes the tools in order while their schemas fit the listing's budget; a later one that fits is still taken", () => {
@@ -124,6 +125,50 @@ describe("screenListing", () => {
     const big = tool("big", { properties: { e: { enum: Array.from({ length: 101 }, (_, i) => i) } } })
     expect(screenListing([big]).simplified).toEqual([{ tool: "big", parts: ["/properties/e/enum: an enum of 101 members (only its type is checked)"] }])
   })
+})
+
+describe("output schemas in a listing", () => {
+  const withOutput = (name: string, outputSchema: Record<string, unknown>, inputSchema = costing(3)): McpTool => ({
+    name,
+    inputSchema: { ...inputSchema, type: "object" },
+    outputSchema: { ...outputSchema, type: "object" }
+  })
+
+  it("an output schema is screened as an input one, and counts against the listing's budget with it", () => {
+    const full = Array.from({ length: MAX_LISTING_SCHEMA_COST / MAX_SCHEMA_COST - 1 }, (_, i) => tool(`t${i}`, costing(MAX_SCHEMA_COST)))
+    const { leftOut, taken } = screenListing([
+      withOutput("wide", costing(MAX_SCHEMA_COST + 1)),
+      ...full,
+      withOutput("both", costing(250), costing(250)),
+      withOutput("over", costing(3), {})
+    ])
+    expect(taken.map((t) => t.name)).toEqual([...full.map((t) => t.name), "both"])
+    expect(leftOut).toEqual([
+      { tool: "wide", reason: `its output schema cannot be checked here: ${tooCostly(MAX_SCHEMA_COST)}` },
+      { tool: "over", reason: `the input and output schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together` }
+    ])
+    // what of an output schema is not checked is named as the output's
+    const big = withOutput("big", { properties: { e: { enum: Array.from({ length: 101 }, (_, i) => i) } } })
+    expect(screenListing([big]).simplified).toEqual([
+      { tool: "big", parts: ["output schema /properties/e/enum: an enum of 101 members (only its type is checked)"] }
+    ])
+  })
+
+  it.live("takeListing compiles each output schema taken; one that does not compile leaves its tool out, with a warning", () =>
+    Effect.gen(function*() {
+      const logs: Array<string> = []
+      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
+      const fine = withOutput("fine", { properties: { n: { type: "number" } } })
+      const broken = withOutput("broken", { properties: { n: { type: "bogus" } } })
+      const taken = yield* takeListing("s", [broken, fine]).pipe(Effect.provide(capture))
+      expect(taken).toEqual([fine])
+      expect(logs).toHaveLength(1)
+      expect(logs[0]).toMatch(/^MCP server "s": tool "broken" skipped: its output schema cannot be checked here: schema is invalid: /)
+      const check = fine.outputSchema === undefined ? undefined : knownOutputCheck(fine.outputSchema)
+      expect(check !== undefined && Either.isRight(check) && check.right.validate({ n: "1" })).toEqual([
+        { path: ["n"], message: "must be number" }
+      ])
+    }))
 })
 
 describe("what screening a listing leaves to the compile", () => {
@@ -202,7 +247,7 @@ describe("a server listing schemas too big to compile", () => {
       ].sort())
       expect(yield* system.execute("big__fine", { text: "x" })).toMatchObject({ success: true, output: "fine" })
       const skipped = logs.filter((line) => line.includes("skipped"))
-      const together = `the input schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
+      const together = `the input and output schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
       expect(skipped).toEqual([
         `MCP server "big": tool "wide" skipped: its input schema cannot be checked here: ${tooCostly(MAX_SCHEMA_COST)}`,
         `MCP server "big": tool "deep" skipped: its input schema cannot be checked here: it is nested deeper than ${MAX_SCHEMA_DEPTH} levels`,

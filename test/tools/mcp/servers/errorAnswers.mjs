@@ -1,7 +1,7 @@
 // A raw JSON-RPC stdio server whose every `tools/call` is answered with a JSON-RPC *error*
 // (not an `isError` result) whose message carries ESC sequences, BEL, NUL, bidi controls and
-// CR. `plain` goes through the bridge's own call table, `structured` (it has an outputSchema)
-// through the SDK client's callTool. The argument `size` pads the message with that many `x`.
+// CR. `plain` has no outputSchema, `structured` has one (an error answer is not checked against
+// it). The argument `size` pads the message with that many `x`.
 import { createInterface } from "node:readline"
 
 const DIRTY = "a\u001b[31mred\u001b[0m\u0007\u0000b\u202ec\u2066d\r\ne\rf\n\tg\u001b]0;title\u0007h"

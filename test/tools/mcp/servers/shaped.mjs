@@ -1,5 +1,5 @@
-// A server whose tools declare an outputSchema ({ n: number }), so the bridge calls them
-// through the SDK's `callTool`: `count` answers with the structured content it is asked for,
+// A server whose tools declare an outputSchema ({ n: number }), so the bridge checks their
+// structured content against it: `count` answers with the structured content it is asked for,
 // conforming or not; `wait` answers { n: ms } after ms milliseconds. Flag: --cancel-log FILE
 // (appends "cancelled <ms>" when a `wait` call is cancelled by the client).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
