@@ -1,10 +1,12 @@
 /**
  * How `ToolCallHandler` schedules one turn's calls: read-only calls at once (up to the
- * session's limit), calls with side effects alone and in their given order. Live clock:
- * the tools really sleep.
+ * session's limit), calls with side effects alone and in their given order. The tools sleep
+ * on the test's `TestClock`: each step waits until the calls that should be asleep are, then
+ * moves the clock just far enough to wake them (`wakeAfter`), so "at once" and "one after
+ * another" are what the clock shows, with no real waiting.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Clock, Effect, Fiber, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { OpenAIToolCall } from "../../src/domain/toolCalls.js"
@@ -15,6 +17,7 @@ import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("calls-conc-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
@@ -24,7 +27,7 @@ const flight = { now: 0, max: 0 }
 const SLEEP_MS = 200
 
 const nap = Tool.make("nap", {
-  description: "Sleeps 200 ms on the live clock",
+  description: "Sleeps 200 ms of the fiber's clock",
   parameters: Schema.Struct({ n: Schema.Number }),
   readOnly: true,
   handler: ({ n }) =>
@@ -66,32 +69,34 @@ const call = (name: string, args: unknown): OpenAIToolCall => ({
 const session = (options?: SessionOptions) => Effect.flatMap(ToolCallHandler, (handler) => handler.session(options))
 
 describe("ToolCallHandler concurrency", () => {
-  it.live("20 read-only calls in one turn take about as long as the slowest, not the sum", () =>
+  it.effect("20 read-only calls in one turn take as long as the slowest, not the sum", () =>
     Effect.gen(function*() {
       const s = yield* session()
       flight.max = 0
       const calls = Array.from({ length: 20 }, (_, n) => call("nap", { n }))
-      const start = performance.now()
-      const messages = yield* s.handleOpenAI(calls)
-      const elapsed = performance.now() - start
+      const turn = yield* Effect.fork(s.handleOpenAI(calls))
+      // all 20 asleep at once, and one nap's time ends the turn (the sum would be 4,000 ms)
+      yield* wakeAfter(SLEEP_MS, 20)
+      const messages = yield* Fiber.join(turn)
+      expect(yield* Clock.currentTimeMillis).toBe(SLEEP_MS)
       expect(messages.map((m) => m.content)).toEqual(calls.map((_, n) => String(n)))
       expect(messages.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id))
       expect(flight.max).toBe(20)
-      // the sum would be 4,000 ms; all at once is ~200 ms plus overhead (bound loose for a busy machine)
-      expect(elapsed).toBeGreaterThanOrEqual(SLEEP_MS - 5)
-      expect(elapsed).toBeLessThan(SLEEP_MS * 8)
     }).pipe(Effect.provide(live)))
 
-  it.live("the session's limit bounds how many run at once", () =>
+  it.effect("the session's limit bounds how many run at once", () =>
     Effect.gen(function*() {
       const s = yield* session({ concurrency: 3 })
       flight.max = 0
-      const messages = yield* s.handleOpenAI(Array.from({ length: 9 }, (_, n) => call("nap", { n })))
+      const turn = yield* Effect.fork(s.handleOpenAI(Array.from({ length: 9 }, (_, n) => call("nap", { n }))))
+      // three rounds of three
+      for (let round = 0; round < 3; round++) yield* wakeAfter(SLEEP_MS, 3)
+      const messages = yield* Fiber.join(turn)
       expect(messages).toHaveLength(9)
       expect(flight.max).toBe(3)
     }).pipe(Effect.provide(live)))
 
-  it.live("two write_file calls to one path in one turn apply in their given order", () =>
+  it.effect("two write_file calls to one path in one turn apply in their given order", () =>
     Effect.gen(function*() {
       const s = yield* session()
       const messages = yield* s.handleOpenAI([
@@ -109,21 +114,26 @@ describe("ToolCallHandler concurrency", () => {
       expect(fs.readFileSync(path.join(ws, "order.txt"), "utf8")).toBe("second")
     }).pipe(Effect.provide(live)))
 
-  it.live("calls with side effects never overlap: a slow read-modify-write loses nothing", () =>
+  it.effect("calls with side effects never overlap: a slow read-modify-write loses nothing", () =>
     Effect.gen(function*() {
       const s = yield* session()
       const letters = ["a", "b", "c", "d", "e", "f"]
-      const messages = yield* s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "log.txt", text })))
+      const turn = yield* Effect.fork(s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "log.txt", text }))))
+      // one pause after another
+      for (const _ of letters) yield* wakeAfter(30)
+      const messages = yield* Fiber.join(turn)
       expect(fs.readFileSync(path.join(ws, "log.txt"), "utf8")).toBe("abcdef")
       expect(messages.map((m) => m.content)).toEqual(["a", "ab", "abc", "abcd", "abcde", "abcdef"])
     }).pipe(Effect.provide(live)))
 
-  it.live("two turns handled at the same time by one session do not overlap their writes either", () =>
+  it.effect("two turns handled at the same time by one session do not overlap their writes either", () =>
     Effect.gen(function*() {
       const s = yield* session()
       const turn = (letters: ReadonlyArray<string>) =>
         s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "two-turns.txt", text })))
-      yield* Effect.all([turn(["1", "2", "3"]), turn(["x", "y", "z"])], { concurrency: 2 })
+      const both = yield* Effect.fork(Effect.all([turn(["1", "2", "3"]), turn(["x", "y", "z"])], { concurrency: 2 }))
+      for (let i = 0; i < 6; i++) yield* wakeAfter(30)
+      yield* Fiber.join(both)
       const text = fs.readFileSync(path.join(ws, "two-turns.txt"), "utf8")
       expect(text).toHaveLength(6)
       expect(text.replace(/[xyz]/g, "")).toBe("123")

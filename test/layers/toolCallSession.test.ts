@@ -3,10 +3,12 @@
  * calls that run alone (read-only runs around a call with side effects, an unknown tool, an
  * `ask_user`), the concurrency option, what the `ConfirmationHandler` is asked (and about
  * which calls), the `isError` of every kind of outcome, `ask_user`'s argument bounds, the
- * offered specs, the system prompt and the remembered approvals. Live clock: tools sleep.
+ * offered specs, the system prompt and the remembered approvals. The tools sleep on the test's
+ * `TestClock`: each step waits until the calls that should be asleep are, then moves the clock
+ * just far enough to wake them (`wakeAfter`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer, Ref, Schema } from "effect"
+import { Effect, Either, Fiber, Layer, Ref, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as AgentMode from "../../src/domain/AgentMode.js"
@@ -24,6 +26,7 @@ import { Workspace } from "../../src/services/Workspace.js"
 import { ASK_USER_TOOL_SPEC } from "../../src/tools/builtin/askUser.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("session-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
@@ -39,6 +42,8 @@ const reset = () => {
 }
 
 const NAP_MS = 100
+const APPEND_MS = 20
+const ASK_MS = 20
 
 const nap = Tool.make("nap", {
   description: "Sleeps a little",
@@ -68,7 +73,7 @@ const appendSlowly = Tool.make("append_slowly", {
     Effect.gen(function*() {
       events.push(`append ${text} start`)
       const before = fs.existsSync(filepath) ? fs.readFileSync(filepath, "utf8") : ""
-      yield* Effect.sleep("20 millis")
+      yield* Effect.sleep(`${APPEND_MS} millis`)
       fs.writeFileSync(filepath, before + text)
       events.push(`append ${text} end`)
       return before + text
@@ -153,24 +158,27 @@ const recordingConfirmation = (
 const slowQuestions = QuestionHandler.layer((question) =>
   Effect.gen(function*() {
     events.push("ask start")
-    yield* Effect.sleep("20 millis")
+    yield* Effect.sleep(`${ASK_MS} millis`)
     events.push("ask end")
     return `answer to ${question.question}`
   })
 )
 
 describe("a turn's calls: together or alone", () => {
-  it.live("calls with side effects after a read-only call still run alone, one after another", () =>
+  it.effect("calls with side effects after a read-only call still run alone, one after another", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
       const file = "after-read.txt"
-      const outcomes = yield* s.handle([
+      const turn = yield* Effect.fork(s.handle([
         call("nap", { n: 1 }),
         call("append_slowly", { filepath: file, text: "a" }),
         call("append_slowly", { filepath: file, text: "b" }),
         call("append_slowly", { filepath: file, text: "c" })
-      ])
+      ]))
+      yield* wakeAfter(NAP_MS)
+      for (let i = 0; i < 3; i++) yield* wakeAfter(APPEND_MS)
+      const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.content)).toEqual(["1", "a", "ab", "abc"])
       expect(fs.readFileSync(path.join(ws, file), "utf8")).toBe("abc")
       expect(events).toEqual([
@@ -185,77 +193,92 @@ describe("a turn's calls: together or alone", () => {
       ])
     }).pipe(Effect.provide(live)))
 
-  it.live("read-only calls after a call with side effects still run together", () =>
+  it.effect("read-only calls after a call with side effects still run together", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
-      const outcomes = yield* s.handle([
+      const turn = yield* Effect.fork(s.handle([
         call("append_slowly", { filepath: "before-read.txt", text: "x" }),
         call("nap", { n: 1 }),
         call("nap", { n: 2 }),
         call("nap", { n: 3 })
-      ])
+      ]))
+      yield* wakeAfter(APPEND_MS)
+      yield* wakeAfter(NAP_MS, 3)
+      const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.content)).toEqual(["x", "1", "2", "3"])
       expect(flight.max).toBe(3)
       expect(events.slice(0, 2)).toEqual(["append x start", "append x end"])
     }).pipe(Effect.provide(live)))
 
-  it.live("a call of an unknown tool does not split the read-only calls around it", () =>
+  it.effect("a call of an unknown tool does not split the read-only calls around it", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
-      const outcomes = yield* s.handle([call("nap", { n: 1 }), call("no_such_tool", {}), call("nap", { n: 2 })])
+      const turn = yield* Effect.fork(s.handle([call("nap", { n: 1 }), call("no_such_tool", {}), call("nap", { n: 2 })]))
+      yield* wakeAfter(NAP_MS, 2)
+      const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.isError)).toEqual([false, true, false])
       expect(outcomes[1]?.content).toMatch(/^Error \[TOOL_NOT_FOUND\]/)
       expect(flight.max).toBe(2)
     }).pipe(Effect.provide(live)))
 
-  it.live("an ask_user call runs alone: after the calls before it, before the calls after it", () =>
+  it.effect("an ask_user call runs alone: after the calls before it, before the calls after it", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
-      const outcomes = yield* s.handle([
+      const turn = yield* Effect.fork(s.handle([
         call("nap", { n: 1 }),
         call("ask_user", { question: "Which?" }),
         call("nap", { n: 2 })
-      ])
+      ]))
+      yield* wakeAfter(NAP_MS)
+      yield* wakeAfter(ASK_MS)
+      yield* wakeAfter(NAP_MS)
+      const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.content)).toEqual(["1", "answer to Which?", "2"])
       expect(events).toEqual(["nap1 start", "nap1 end", "ask start", "ask end", "nap2 start", "nap2 end"])
     }).pipe(Effect.provide(slowQuestions), Effect.provide(live)))
 
-  it.live("a concurrency that is not a finite number means the default, 32; a fraction is rounded down", () =>
+  it.effect("a concurrency that is not a finite number means the default, 32; a fraction is rounded down", () =>
     Effect.gen(function*() {
       const naps = (count: number) => Array.from({ length: count }, (_, n) => call("nap", { n }))
       for (const concurrency of [Number.POSITIVE_INFINITY, Number.NaN]) {
         reset()
         const s = yield* session({ concurrency })
-        const outcomes = yield* s.handle(naps(40)).pipe(Effect.timeout("10 seconds"))
-        expect(outcomes).toHaveLength(40)
+        // 32 at once, then the other 8
+        const turn = yield* Effect.fork(s.handle(naps(40)))
+        yield* wakeAfter(NAP_MS, 32)
+        yield* wakeAfter(NAP_MS, 8)
+        expect(yield* Fiber.join(turn)).toHaveLength(40)
         expect(flight.max).toBe(32)
-        // and a call that runs alone still gets all of them
-        const alone = yield* s.handle([call("append_slowly", { filepath: "inf.txt", text: "i" })]).pipe(
-          Effect.timeout("10 seconds")
-        )
-        expect(alone[0]?.isError).toBe(false)
+        // and a call that runs alone still gets all of them (a lock of no permits would hold it forever)
+        const alone = yield* Effect.fork(s.handle([call("append_slowly", { filepath: "inf.txt", text: "i" })]))
+        yield* wakeAfter(APPEND_MS)
+        expect((yield* Fiber.join(alone))[0]?.isError).toBe(false)
       }
       reset()
-      yield* (yield* session({ concurrency: 2.7 })).handle(naps(6))
+      const rounded = yield* Effect.fork((yield* session({ concurrency: 2.7 })).handle(naps(6)))
+      for (let round = 0; round < 3; round++) yield* wakeAfter(NAP_MS, 2)
+      yield* Fiber.join(rounded)
       expect(flight.max).toBe(2)
     }).pipe(Effect.provide(live)))
 })
 
 describe("what the ConfirmationHandler is asked", () => {
-  it.live("only about calls that wait for a confirmation", () =>
+  it.effect("only about calls that wait for a confirmation", () =>
     Effect.gen(function*() {
       reset()
       const requests = yield* Ref.make<ReadonlyArray<ConfirmationRequest>>([])
       const s = yield* session()
-      const outcomes = yield* s.handle([
+      const turn = yield* Effect.fork(s.handle([
         call("nap", { n: 1 }),
         call("fails", {}),
         call("no_such_tool", {}),
         call("confirm_read", {})
-      ]).pipe(Effect.provide(recordingConfirmation(requests, { approved: true })))
+      ]).pipe(Effect.provide(recordingConfirmation(requests, { approved: true }))))
+      yield* wakeAfter(NAP_MS)
+      const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.isError)).toEqual([false, true, true, false])
       expect(outcomes[1]?.content).toMatch(/^Error \[TOOL_ERROR\]: it broke/)
       expect(outcomes[2]?.content).toMatch(/^Error \[TOOL_NOT_FOUND\]/)

@@ -1,0 +1,46 @@
+/**
+ * Driving the `TestClock` of an `it.effect` / `it.scoped` test step by step, by causality
+ * rather than by real pauses: wait until the fibers under test have reached their
+ * `Effect.sleep` (they sleep on the test's clock), then move the clock just far enough to
+ * wake them. A fiber that should be sleeping and is not (it ran too early, too late or not at
+ * all) fails the test with what was awaited, instead of a real-time margin on a loaded machine.
+ *
+ * `TestClock.sleeps()` also keeps sleeps whose fiber was interrupted (a deadline's sleep once
+ * its call ended) until the clock passes them, so sleeps are told apart by when they end.
+ */
+import { Chunk, Clock, Effect, TestClock } from "effect"
+
+/** One turn of the event loop (I/O callbacks included); after the first few, a pause of 2 ms, not to spin. */
+const realTurn = (turn: number) =>
+  Effect.promise(() => new Promise<void>((resolve) => turn < 10 ? setImmediate(resolve) : setTimeout(resolve, 2)))
+
+/**
+ * Waits until at least `count` fibers sleep on the TestClock until `instant` (in ms of that
+ * clock), giving the other fibers and the event loop their turns meanwhile; dies when they
+ * do not within `withinMs` of real time (a bound for a broken run only: it is never reached
+ * when the code under test does what the test expects).
+ */
+export const sleepersUntil = (instant: number, count = 1, withinMs = 10_000): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const giveUp = Date.now() + withinMs
+    for (let turn = 0;; turn++) {
+      const waiting = Chunk.size(Chunk.filter(yield* TestClock.sleeps(), (end) => end === instant))
+      if (waiting >= count) return
+      if (Date.now() > giveUp) {
+        return yield* Effect.dieMessage(
+          `expected ${count} fiber(s) asleep until ${instant} ms of the TestClock, found ${waiting} (now ${yield* Clock.currentTimeMillis} ms)`
+        )
+      }
+      yield* realTurn(turn)
+    }
+  })
+
+/**
+ * Waits until at least `count` fibers sleep until `ms` from now on the TestClock, then moves
+ * the clock on by `ms`, which wakes them.
+ */
+export const wakeAfter = (ms: number, count = 1): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* sleepersUntil((yield* Clock.currentTimeMillis) + ms, count)
+    yield* TestClock.adjust(ms)
+  })
