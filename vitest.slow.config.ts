@@ -9,6 +9,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.slow.test.ts"],
+    setupFiles: ["test/helpers/cpuMeter.ts"],
     reporters: ["default", "./test/helpers/summaryReporter.ts", ["./test/helpers/laneReporter.ts", { lane: "slow", slowest: 20 }]],
     testTimeout: 60_000,
     hookTimeout: 60_000

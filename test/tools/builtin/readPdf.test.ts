@@ -103,32 +103,34 @@ describe("read_pdf", () => {
       expect(out).toContain("Words on the third page")
     }))
 
+  // the passes share one worker pool, as an application's calls do: a pool of its own for each
+  // pass would start a worker and load pdf.js again each time
   it.effect("stops at max_pages, names start_page and the page count, and the next pass continues", () =>
-    Effect.gen(function*() {
-      const first = text((yield* call({ filepath: "long.pdf", max_pages: 40, max_chars: 1_000_000 })).output)
+    withPool((pool) => Effect.gen(function*() {
+      const first = text((yield* call({ filepath: "long.pdf", max_pages: 40, max_chars: 1_000_000 }, undefined, pool)).output)
       expect(headers(first)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
       expect(first).toContain(pageMarker(40))
       expect(first).not.toContain(pageMarker(41))
       expect(first).toContain("[Truncated at max_pages=40: showing pages 1-40 of 300. Continue with start_page=41.]")
 
-      const second = text((yield* call({ filepath: "long.pdf", start_page: 41, max_pages: 40, max_chars: 1_000_000 }))
+      const second = text((yield* call({ filepath: "long.pdf", start_page: 41, max_pages: 40, max_chars: 1_000_000 }, undefined, pool))
         .output)
       expect(headers(second)).toEqual(Array.from({ length: 40 }, (_, i) => i + 41))
       expect(second).toContain(pageMarker(41))
       expect(second).toContain("start_page=81")
 
-      const last = text((yield* call({ filepath: "long.pdf", start_page: 281, max_pages: 40, max_chars: 1_000_000 }))
+      const last = text((yield* call({ filepath: "long.pdf", start_page: 281, max_pages: 40, max_chars: 1_000_000 }, undefined, pool))
         .output)
       expect(headers(last)).toEqual(Array.from({ length: 20 }, (_, i) => i + 281))
       expect(last.endsWith("[End of document: pages 281-300 of 300.]")).toBe(true)
-    }))
+    })))
 
   it.effect("stops between pages at max_chars; passes from the named start_page cover every page once", () =>
-    Effect.gen(function*() {
+    withPool((pool) => Effect.gen(function*() {
       const seen: Array<number> = []
       let start = 1
       for (let pass = 0; pass < 40; pass++) {
-        const r = yield* call({ filepath: "thirty.pdf", start_page: start, max_chars: 7000 })
+        const r = yield* call({ filepath: "thirty.pdf", start_page: start, max_chars: 7000 }, undefined, pool)
         expect(r.success).toBe(true)
         const out = text(r.output)
         expect(body(out).length).toBeLessThanOrEqual(7000)
@@ -147,7 +149,7 @@ describe("read_pdf", () => {
         start = Number(next[1])
       }
       expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
-    }))
+    })))
 
   it.effect("with the defaults, stops at 20000 characters", () =>
     Effect.gen(function*() {

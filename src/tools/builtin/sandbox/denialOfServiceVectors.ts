@@ -110,6 +110,8 @@ for (let i = 0; i < 100; i++) registry.register({}, i); "registered"`,
     category: "serialization",
     description: "toJSON returning a 10 MB string; the result is capped",
     code: `({ toJSON() { return "x".repeat(10000000) } })`,
+    // 10 MB built and copied in the guest: well under a second alone, but not on a loaded machine
+    timeoutSec: 5,
     expect: result(/more characters\)$/)
   },
   {
@@ -258,6 +260,8 @@ for (let i = 0; i < 100; i++) registry.register({}, i); "registered"`,
     category: "output",
     description: "a 10 MB line; the output is capped with a note",
     code: `console.log("y".repeat(10000000)); "logged"`,
+    // 10 MB built and copied in the guest: well under a second alone, but not on a loaded machine
+    timeoutSec: 5,
     expect: result(/^"logged"$/)
   },
   {
