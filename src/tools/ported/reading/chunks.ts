@@ -28,16 +28,16 @@ export interface ChunksRead {
 }
 
 /**
- * Reads `file` from its start, handing each chunk to `onChunk` (valid only during the call;
- * `false` stops), until its end or until `budget` bytes have been read (complete when the file
- * has no more). Fails with
- * `BinaryFile` when the first block is not UTF-8 text.
+ * Reads `file` from its start, handing each chunk to `onChunk` (valid only until its effect
+ * ends; `false` stops), until its end or until `budget` bytes have been read (complete when the
+ * file has no more). The callback is an effect, so that a chunk can be worked on off the main
+ * thread before the next read. Fails with `BinaryFile` when the first block is not UTF-8 text.
  */
-export const readChunks = (
+export const readChunksWith = <E>(
   file: OpenFile,
   budget: number,
-  onChunk: (bytes: Uint8Array) => boolean
-): Effect.Effect<ChunksRead, SafeFsError | BinaryFile> =>
+  onChunk: (bytes: Buffer) => Effect.Effect<boolean, E>
+): Effect.Effect<ChunksRead, E | SafeFsError | BinaryFile> =>
   Effect.gen(function*() {
     const buffer = bufferFor(file)
     let position = 0
@@ -52,9 +52,17 @@ export const readChunks = (
       if (position === 0) yield* checkFirstBlock(file, buffer, n)
       if (n === 0) return { read: position, complete: true }
       position += n
-      if (!onChunk(buffer.subarray(0, n))) return { read: position, complete: false }
+      if (!(yield* onChunk(buffer.subarray(0, n)))) return { read: position, complete: false }
     }
   })
+
+/** `readChunksWith` with a plain callback (valid only during the call; `false` stops). */
+export const readChunks = (
+  file: OpenFile,
+  budget: number,
+  onChunk: (bytes: Uint8Array) => boolean
+): Effect.Effect<ChunksRead, SafeFsError | BinaryFile> =>
+  readChunksWith(file, budget, (bytes) => Effect.succeed(onChunk(bytes)))
 
 /** Newlines in `bytes`. */
 export const countNewlines = (bytes: Uint8Array): number => {

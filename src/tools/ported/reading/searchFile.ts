@@ -13,11 +13,10 @@
 import * as Effect from "effect/Effect"
 import { openFile, type OpenDirectory, type OpenFile } from "../../shared/safeFs.js"
 import { type BinaryFile, SafeFsError } from "../../shared/safeFsError.js"
-import * as Node from "../../shared/safeFsNode.js"
-import { bufferFor, checkFirstBlock, FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
+import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
 import { closeSync, fileSizeSync, openChildFileSync, readSync } from "../../shared/safeFsSync.js"
 import { looksBinary } from "../../shared/text.js"
-import { type ChunksRead, countNewlines, NEWLINE } from "./chunks.js"
+import { countNewlines, NEWLINE, readChunksWith } from "./chunks.js"
 import { type Hit, type Matcher, searchRegion } from "./searchMatch.js"
 import type { RegexWorker, RegexWorkerFailed } from "./searchRegexWorker.js"
 
@@ -108,34 +107,6 @@ export const searchSmallSync = (dir: OpenDirectory, name: string, matcher: Match
   }
   return outcome
 }
-
-/**
- * Reads `file` from its start, a chunk at a time, handing each to `onChunk` (valid only until
- * its effect ends; `false` stops), up to `budget` bytes: `chunks.ts`'s `readChunks` with an
- * effectful callback, so that a chunk can be searched off the main thread before the next read.
- */
-const readChunksWith = <E>(
-  file: OpenFile,
-  budget: number,
-  onChunk: (bytes: Buffer) => Effect.Effect<boolean, E>
-): Effect.Effect<ChunksRead, E | SafeFsError | BinaryFile> =>
-  Effect.gen(function*() {
-    const buffer = bufferFor(file)
-    let position = 0
-    for (;;) {
-      if (position >= budget) {
-        // at the budget: complete when nothing follows (a file of exactly the budget is read whole)
-        const more = yield* Node.read(file.fd, file.path, buffer, 1, position)
-        return { read: position, complete: more === 0 }
-      }
-      const length = position === 0 ? FIRST_BLOCK_BYTES : Math.min(buffer.length, budget - position)
-      const n = yield* Node.read(file.fd, file.path, buffer, length, position)
-      if (position === 0) yield* checkFirstBlock(file, buffer, n)
-      if (n === 0) return { read: position, complete: true }
-      position += n
-      if (!(yield* onChunk(buffer.subarray(0, n)))) return { read: position, complete: false }
-    }
-  })
 
 /** The matching lines of a piece of whole lines: found in the worker for an expression, here for a literal (linear). */
 const regionSearch = (matcher: Matcher, regex: RegexWorker | undefined) =>
