@@ -1,3 +1,10 @@
+/**
+ * Every vector of `SANDBOX_ESCAPE_VECTORS` through the real `execute_javascript`: each ends as
+ * its entry says, within its deadline, and leaves the host's prototypes and globals unchanged,
+ * the pool serving a normal call with no Worker left behind. In the slow lane: the
+ * denial-of-service vectors each keep a Worker busy up to their deadline or memory limit, and
+ * many end it (a new one starts), about 20 s of CPU for the catalogue.
+ */
 import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"

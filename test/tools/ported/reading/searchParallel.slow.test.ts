@@ -4,7 +4,9 @@
  * invalid UTF-8, CRLF, BOM, a file past the first block, a file streamed, a link to a file);
  * the cap stops the walk; an interrupted search leaves no descriptor and no thread behind; a
  * catastrophic regex in a worker ends quickly; through the executor, a big tree uses them; a
- * worker opens a job's files through the directory's descriptor, not its path.
+ * worker opens a job's files through the directory's descriptor, not its path. In the slow
+ * lane: each comparison starts worker threads for several searches of a 480-file tree, up to
+ * 2 s of CPU a test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either, Fiber, Layer } from "effect"
