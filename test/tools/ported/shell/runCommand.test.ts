@@ -18,6 +18,7 @@ import {
 } from "../../../../src/tools/ported/shell/runCommand.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { withEnv } from "../git/gitFixture.js"
+import { pidIn, running } from "../../../helpers/processes.js"
 
 let ws: string
 
@@ -68,27 +69,6 @@ const liveMembers = (pgid: number): ReadonlyArray<number> => {
   }
   return live
 }
-
-/** Whether process `pid` runs (not a zombie). */
-const running = (pid: number): boolean => {
-  try {
-    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "latin1")
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
-  } catch {
-    return false
-  }
-}
-
-/** Waits (a few seconds at most) until `file` holds a number; returns it. */
-const pidIn = (file: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 200; i++) {
-      const text = Fs.existsSync(file) ? Fs.readFileSync(file, "utf8").trim() : ""
-      if (/^\d+$/.test(text)) return Number(text)
-      yield* Effect.sleep("25 millis")
-    }
-    return yield* Effect.dieMessage(`no pid in ${file}`)
-  })
 
 let count = 0
 /** A fresh file name in the workspace for a pid. */

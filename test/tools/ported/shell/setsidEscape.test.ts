@@ -9,6 +9,7 @@ import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
 import { shellTools } from "../../../../src/tools/ported/shell/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { pidIn, running } from "../../../helpers/processes.js"
 
 let ws: string
 beforeAll(() => {
@@ -21,27 +22,6 @@ const run = (args: Record<string, unknown>) =>
     const system = yield* ToolSystem
     return yield* system.execute("run_command", args, { confirm: true })
   }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools: shellTools, workspace: Workspace.layerFixed(ws) })))
-
-/** Whether `pid` runs (a zombie does not). */
-const running = (pid: number): boolean => {
-  try {
-    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "latin1")
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
-  } catch {
-    return false
-  }
-}
-
-/** The pid a command wrote into `file` (it may take a moment to appear). */
-const pidIn = (file: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const text = Fs.existsSync(file) ? Fs.readFileSync(file, "utf8").trim() : ""
-      if (/^\d+$/.test(text)) return Number(text)
-      yield* Effect.sleep("20 millis")
-    }
-    return yield* Effect.dieMessage(`no pid in ${file}`)
-  })
 
 /** Whether `pid` ends within a short while (the sweep runs as the call ends). */
 const endsSoon = (pid: number) =>
