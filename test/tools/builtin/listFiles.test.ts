@@ -1,3 +1,8 @@
+/**
+ * `list_files`: the listing, its markers, cap and notes, patterns, links and special files, and
+ * the workspace's bounds. The two proofs on the LIST_FILES_MAX_VISITED cap (50,000 files made
+ * for each) are in `listFiles.slow.test.ts`.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import * as ChildProcess from "node:child_process"
@@ -6,9 +11,10 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../src/index.js"
-import { LIST_FILES_MAX_ENTRIES, LIST_FILES_MAX_VISITED, listFiles } from "../../../src/tools/builtin/listFiles.js"
+import { LIST_FILES_MAX_ENTRIES, listFiles } from "../../../src/tools/builtin/listFiles.js"
 import { recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
+import { list as listIn } from "./listFilesHarness.js"
 
 let base: string
 let ws: string
@@ -55,11 +61,7 @@ afterAll(() => {
   Fs.rmSync(base, { recursive: true, force: true })
 })
 
-const list = (args: Record<string, unknown>, root?: string) =>
-  Effect.gen(function*() {
-    const ts = yield* ToolSystem
-    return yield* ts.execute("list_files", args)
-  }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [listFiles], workspace: Workspace.layerFixed(root ?? ws) })))
+const list = (args: Record<string, unknown>, root?: string) => listIn(args, root ?? ws)
 
 /** The entry lines of a listing (without the header and notes). */
 const entries = (output: unknown): ReadonlyArray<string> =>
@@ -363,38 +365,6 @@ describe("list_files: notes, kinds and patterns", () => {
       const dirs = entries((yield* list({ pattern: "one/*" }, root)).output)
       expect(dirs).toEqual([`[dir]  one/${"d".repeat(240)}/`])
     }))
-
-  it.scoped("stops after visiting LIST_FILES_MAX_VISITED entries and says so; exactly that many is a full listing", () =>
-    Effect.gen(function*() {
-      const root = yield* tempDir("list-visited-")
-      for (let i = 0; i < LIST_FILES_MAX_VISITED; i++) Fs.writeFileSync(Path.join(root, `f${i}`), "")
-      expect((yield* list({ pattern: "none*" }, root)).output).toBe(
-        "No entries in the workspace root matching \"none*\" (this level only)."
-      )
-      Fs.writeFileSync(Path.join(root, "one-more"), "")
-      expect((yield* list({ pattern: "none*" }, root)).output).toBe(
-        "No entries in the workspace root matching \"none*\" (this level only).\n" +
-          `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
-      )
-    }), 60_000)
-
-  it.scoped("the walk goes no deeper than the pattern can match: a crowded subdirectory is not visited", () =>
-    Effect.gen(function*() {
-      // visiting sub/ would pass LIST_FILES_MAX_VISITED and say so
-      const root = yield* tempDir("list-shallow-")
-      Fs.mkdirSync(Path.join(root, "sub"))
-      for (let i = 0; i < LIST_FILES_MAX_VISITED; i++) Fs.writeFileSync(Path.join(root, "sub", `f${i}`), "")
-      for (const pattern of ["s*", "sub", "*"]) {
-        expect((yield* list({ pattern }, root)).output, pattern).toBe(
-          `1 entry in the workspace root matching "${pattern}" (this level only):\n[dir]  sub/`
-        )
-      }
-      // one level down is listed, and counted
-      expect((yield* list({ pattern: "sub/f1" }, root)).output).toBe(
-        "1 entry in the workspace root matching \"sub/f1\" (this level only):\n[file] sub/f1 (0 bytes)\n" +
-          `(the listing stopped after visiting ${LIST_FILES_MAX_VISITED} entries; narrow it with a more specific pattern or a subdirectory)`
-      )
-    }), 60_000)
 
   it.scoped("a file or a FIFO gone between the walk and its stat is still listed, without a size", () =>
     Effect.gen(function*() {
