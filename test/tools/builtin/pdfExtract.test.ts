@@ -18,12 +18,14 @@ import { pageBlock } from "../../../src/tools/builtin/pdf/format.js"
 import type { PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
 import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
 import { longPdf } from "./pdfFixtures.js"
+import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
 
 let twenty: Uint8Array
 let pool: PdfWorkersService
 const poolScope = Effect.runSync(Scope.make())
 
 beforeAll(async () => {
+  await prepareWorkerEntry() // the process's one-time set-up of PDF workers: no test's
   twenty = await longPdf(20, 6)
   pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(poolScope), Effect.provide(NodeContext.layer)))
 })

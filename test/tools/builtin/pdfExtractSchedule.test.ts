@@ -12,11 +12,13 @@ import { PdfWorkers } from "../../../src/services/PdfWorkers.js"
 import { extractText, type ExtractOptions } from "../../../src/tools/builtin/pdf/extract.js"
 import type { PageText, WorkerResponse } from "../../../src/tools/builtin/pdf/protocol.js"
 import { makePdfWorkerPool, type PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
+import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
 
 let pool: PdfWorkersService
 const poolScope = Effect.runSync(Scope.make())
 
 beforeAll(async () => {
+  await prepareWorkerEntry() // the process's one-time set-up of PDF workers: no test's
   pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(poolScope), Effect.provide(NodeContext.layer)))
 })
 
