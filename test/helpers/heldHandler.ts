@@ -1,9 +1,11 @@
 /**
- * A handler that waits until it is interrupted and then runs an asynchronous finalizer, and
- * the check that goes with it: a caller interrupted once the handler has started resumes only
- * after that finalizer has run.
+ * A handler that waits until it is interrupted and then runs an asynchronous finalizer (30 ms
+ * of the fiber's clock), and the check that goes with it: a caller interrupted once the handler
+ * has started resumes only after that finalizer has run. For `it.effect` tests: the finalizer
+ * sleeps on the test's `TestClock`, which the check moves on once the finalizer is asleep.
  */
 import { Deferred, Effect, Fiber } from "effect"
+import { joinUnmoved, wakeAfter } from "./testClock.js"
 
 /** The handler, and `interruptOnceStarted(call)`: the finalizers that had run when the interrupted call came back. */
 export const makeHeldHandler = () => {
@@ -21,9 +23,11 @@ export const makeHeldHandler = () => {
       started = ready
       const fiber = yield* Effect.fork(call)
       yield* Deferred.await(ready)
-      yield* Fiber.interrupt(fiber)
+      // what had run when the interruption came back
+      const interrupting = yield* Effect.fork(Effect.zipRight(Fiber.interrupt(fiber), Effect.sync(() => [...finalized])))
+      yield* wakeAfter(30)
       started = undefined
-      return [...finalized]
+      return yield* joinUnmoved(interrupting)
     })
   return { handler, interruptOnceStarted }
 }

@@ -8,7 +8,7 @@
  * `TestClock.sleeps()` also keeps sleeps whose fiber was interrupted (a deadline's sleep once
  * its call ended) until the clock passes them, so sleeps are told apart by when they end.
  */
-import { Chunk, Clock, Effect, TestClock } from "effect"
+import { Chunk, Clock, Effect, Fiber, Option, TestClock } from "effect"
 
 /** One turn of the event loop (I/O callbacks included); after the first few, a pause of 2 ms, not to spin. */
 const realTurn = (turn: number) =>
@@ -43,4 +43,23 @@ export const wakeAfter = (ms: number, count = 1): Effect.Effect<void> =>
   Effect.gen(function*() {
     yield* sleepersUntil((yield* Clock.currentTimeMillis) + ms, count)
     yield* TestClock.adjust(ms)
+  })
+
+/**
+ * Joins `fiber`, which should end without the clock moving on (it woke, and has only its
+ * finalizers and its answer left); dies when it has not within `withinMs` of real time, rather
+ * than wait for a TestClock that nothing moves any more.
+ */
+export const joinUnmoved = <A, E>(fiber: Fiber.Fiber<A, E>, withinMs = 10_000): Effect.Effect<A, E> =>
+  Effect.gen(function*() {
+    const giveUp = Date.now() + withinMs
+    for (let turn = 0; Option.isNone(yield* fiber.poll); turn++) {
+      if (Date.now() > giveUp) {
+        return yield* Effect.dieMessage(
+          `the fiber had not ended ${withinMs} ms after the TestClock reached ${yield* Clock.currentTimeMillis} ms`
+        )
+      }
+      yield* realTurn(turn)
+    }
+    return yield* Fiber.join(fiber)
   })

@@ -17,6 +17,7 @@ import {
   WorkspacePath
 } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync()
 fs.writeFileSync(path.join(ws, "hello.txt"), "hello\n")
@@ -289,25 +290,30 @@ describe("ToolExecutor", () => {
   })
 
   describe("run", () => {
-    it.live("a 10 s handler under a 100 ms timeout ends TIMEOUT quickly, its finalizer run", () =>
+    it.effect("a 10 s handler under a 100 ms timeout ends TIMEOUT at 100 ms, its finalizer run", () =>
       Effect.gen(function*() {
-        const started = Date.now()
-        const r = yield* exec("sleepy", { id: "t1" })
-        const took = Date.now() - started
+        const fiber = yield* Effect.fork(exec("sleepy", { id: "t1" }))
+        // the handler sleeps its 10 s
+        yield* sleepersUntil(10_000)
+        yield* TestClock.adjust("99 millis")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 millis")
+        const r = yield* joinUnmoved(fiber)
         expect(r.errorCode).toBe("TIMEOUT")
         expect(r.error).toContain("100 ms")
-        expect(took).toBeLessThan(1000)
         expect(finalized).toContain("t1")
       }).pipe(Effect.provide(system())))
 
-    it.live("interrupting the caller interrupts the handler and runs its finalizer", () =>
+    it.effect("interrupting the caller interrupts the handler and runs its finalizer", () =>
       Effect.gen(function*() {
         const fiber = yield* Effect.fork(exec("sleepy", { id: "t2" }))
-        yield* Effect.sleep("20 millis")
+        // interrupted once the handler sleeps
+        yield* sleepersUntil(10_000)
         yield* Fiber.interrupt(fiber)
         expect(finalized).toContain("t2")
       }).pipe(Effect.provide(system())))
 
+    // live clock: the memory cap is a real setInterval sampling the heap while the handler grows it
     it.live("a handler that grows the heap past its cap ends MEMORY_LIMIT", () =>
       Effect.gen(function*() {
         const r = yield* exec("hog", {})

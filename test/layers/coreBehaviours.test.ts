@@ -9,6 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { AgentMode, RateLimiter, Tool, ToolRegistry, ToolSystem, Workspace } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { joinUnmoved, sleepersUntil, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("core-")
 
@@ -113,12 +114,12 @@ describe("tracing", () => {
 })
 
 describe("interruption", () => {
-  it.live("an interrupted caller waits for the handler's asynchronous finalizer", () =>
+  it.effect("an interrupted caller waits for the handler's asynchronous finalizer", () =>
     Effect.gen(function*() {
       const started = yield* Deferred.make<void>()
       const events: Array<string> = []
       const slowFinalizer = Tool.make("slow_finalizer", {
-        description: "Its finalizer takes 100 ms",
+        description: "Its finalizer takes 100 ms of the fiber's clock",
         parameters: Schema.Struct({}),
         readOnly: true,
         handler: () =>
@@ -130,33 +131,56 @@ describe("interruption", () => {
       yield* Effect.gen(function*() {
         const fiber = yield* Effect.fork(exec("slow_finalizer", {}))
         yield* Deferred.await(started)
-        yield* Fiber.interrupt(fiber)
-        events.push("caller resumed")
+        const interrupting = yield* Effect.fork(
+          Effect.zipRight(Fiber.interrupt(fiber), Effect.sync(() => void events.push("caller resumed")))
+        )
+        // the finalizer's wait: the caller is not back before it ends
+        yield* wakeAfter(100)
+        yield* joinUnmoved(interrupting)
       }).pipe(Effect.provide(layer))
       expect(events).toEqual(["finalized", "caller resumed"])
     }))
 })
 
 describe("timeout", () => {
-  it.live("a TIMEOUT result comes back only after the handler's asynchronous finalizer has run", () =>
+  it.effect("a TIMEOUT result comes back only after the handler's asynchronous finalizer has run", () =>
     Effect.gen(function*() {
       const events: Array<string> = []
+      // real instants (durationMs is measured with performance.now, whatever the clock)
+      const real = { handlerStarted: 0, finalized: 0 }
       const slowFinalizer = Tool.make("slow_finalizer_timeout", {
-        description: "Never ends; its finalizer takes 100 ms",
+        description: "Never ends; its finalizer takes 100 ms of the fiber's clock",
         parameters: Schema.Struct({}),
         readOnly: true,
         timeout: "50 millis",
         handler: () =>
-          Effect.never.pipe(
-            Effect.ensuring(Effect.zipRight(Effect.sleep("100 millis"), Effect.sync(() => void events.push("finalized"))))
+          Effect.zipRight(Effect.sync(() => (real.handlerStarted = performance.now())), Effect.never).pipe(
+            Effect.ensuring(Effect.zipRight(
+              Effect.sleep("100 millis"),
+              Effect.sync(() => {
+                real.finalized = performance.now()
+                events.push("finalized")
+              })
+            ))
           )
       })
       const layer = ToolSystem.layerNode({ builtins: false, tools: [slowFinalizer], workspace: Workspace.layerFixed(ws) })
-      const r = yield* exec("slow_finalizer_timeout", {}).pipe(Effect.provide(layer))
+      const r = yield* Effect.gen(function*() {
+        const fiber = yield* Effect.fork(exec("slow_finalizer_timeout", {}))
+        // the deadline, at 50 ms
+        yield* wakeAfter(50)
+        // the handler's finalizer then waits until 150 ms: no result before
+        yield* sleepersUntil(150)
+        yield* TestClock.adjust("99 millis")
+        expect(fiber.unsafePoll()).toBeNull()
+        yield* TestClock.adjust("1 millis")
+        return yield* joinUnmoved(fiber)
+      }).pipe(Effect.provide(layer))
       events.push("result")
       expect(r.errorCode).toBe("TIMEOUT")
       expect(events).toEqual(["finalized", "result"])
-      expect(r.durationMs).toBeGreaterThanOrEqual(140)
+      // the duration it reports covers the finalizer too (3 decimals: rounded by at most 0.0005 ms)
+      expect(r.durationMs).toBeGreaterThanOrEqual(real.finalized - real.handlerStarted - 0.001)
     }))
 })
 

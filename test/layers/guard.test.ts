@@ -10,6 +10,7 @@ import { Deferred, Effect, Exit, Fiber, Schema, Supervisor, TestClock } from "ef
 import { Tool, ToolSystem, Workspace } from "../../src/index.js"
 import { guard } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { joinUnmoved, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("guard-")
 
@@ -104,6 +105,7 @@ describe("a handler without a deadline", () => {
 })
 
 describe("a memory cap", () => {
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("lets a handler whose heap grows less than the cap run to its end", () =>
     Effect.gen(function*() {
       const modest = Tool.make("modest", {
@@ -122,6 +124,7 @@ describe("a memory cap", () => {
       expect(r).toMatchObject({ success: true, output: 2 * 131_072 })
     }))
 
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("is counted in megabytes: a handler keeping 48 MB under a 128 MB cap runs to its end", () =>
     Effect.gen(function*() {
       // far from the cap either way: the heap's own ups and downs (a collection of other
@@ -142,6 +145,7 @@ describe("a memory cap", () => {
       expect(r).toMatchObject({ success: true, output: 48 * 131_072 })
     }))
 
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("hit first names the result, though the deadline passes while the handler's finalizer runs", () =>
     Effect.gen(function*() {
       const events: Array<string> = []
@@ -173,6 +177,7 @@ describe("a memory cap", () => {
       expect(events).toEqual([`released ${64 * 131_072}`])
     }))
 
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("passed while the finalizer of a call past its deadline runs does not rename the result", () =>
     Effect.gen(function*() {
       // the other order than above: the sampler sees the heap over the cap on every sample until
@@ -199,6 +204,7 @@ describe("a memory cap", () => {
 })
 
 describe("a memory cap, counted from before the handler starts", () => {
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("counts what the handler allocates before its first wait", () =>
     Effect.gen(function*() {
       const keep = beyondGarbage(160)
@@ -222,7 +228,7 @@ describe("a memory cap, counted from before the handler starts", () => {
 })
 
 describe("interruption from inside", () => {
-  it.live("a handler that interrupts itself after a wait interrupts the call: no result", () =>
+  it.effect("a handler that interrupts itself after a wait interrupts the call: no result", () =>
     Effect.gen(function*() {
       const quitter = Tool.make("quitter", {
         description: "Interrupts itself after 20 ms",
@@ -230,12 +236,17 @@ describe("interruption from inside", () => {
         readOnly: true,
         handler: () => Effect.zipRight(Effect.sleep("20 millis"), Effect.interrupt)
       })
-      const exit = yield* Effect.exit(exec("quitter").pipe(Effect.provide(layerOf(quitter))))
+      const exit = yield* Effect.gen(function*() {
+        const call = yield* Effect.fork(Effect.exit(exec("quitter")))
+        yield* wakeAfter(20)
+        return yield* joinUnmoved(call)
+      }).pipe(Effect.provide(layerOf(quitter)))
       expect(Exit.isInterrupted(exit)).toBe(true)
     }))
 })
 
 describe("a finished call leaves nothing behind", () => {
+  // live clock: on it the deadline is a real setTimeout, and the heap sampler a real setInterval
   it.live("no timer: neither its deadline nor its heap sampler keeps the process alive", () =>
     Effect.gen(function*() {
       const capped = Tool.make("capped", {
@@ -254,6 +265,7 @@ describe("a finished call leaves nothing behind", () => {
       }).pipe(Effect.provide(layerOf(capped)))
     }))
 
+  // live clock: on it the deadline is a real setTimeout, which must be cleared when it fired too
   it.live("no timer after a timeout either", () =>
     Effect.gen(function*() {
       const late = Tool.make("late", {
@@ -303,6 +315,7 @@ describe("a finished call leaves nothing behind", () => {
 })
 
 describe("guard", () => {
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("samples the heap every sampleEveryMs: growth between two samples goes unseen", () =>
     Effect.gen(function*() {
       const grow = Effect.gen(function*() {

@@ -5,12 +5,15 @@
  * handler's finalizers; a caller that cannot be interrupted lets its handler run to its end.
  * Each case runs untraced and traced (a traced call runs its pipeline in an uninterruptible
  * region of its own), with and without a deadline (a tool with one always gets a child fiber).
+ * The handler and its finalizer wait on the test's `TestClock`, moved on step by step once
+ * they are asleep.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Tracer } from "effect"
 import { Tool, type ToolExecutionResult, ToolSystem, Workspace } from "../../src/index.js"
 import { adoptChild } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { joinUnmoved, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("guard-interruption-")
 
@@ -48,12 +51,14 @@ const slowTool = (timeout: "30 seconds" | "none", started: Deferred.Deferred<voi
 
 /**
  * Forks `caller` (given the call of the slow tool), interrupts it once the handler has started,
- * and returns the events in their order: the handler's end, what `caller` recorded, and the
- * interrupting fiber's resumption.
+ * wakes the sleeps the handler should be in, one after another (`wakes`, each in ms of the
+ * TestClock after the last), and returns the events in their order: the handler's end, what
+ * `caller` recorded, and the interrupting fiber's resumption.
  */
 const interruptedWhileSlow = (
   timeout: "30 seconds" | "none",
-  caller: (call: Effect.Effect<ToolExecutionResult>, events: Array<string>) => Effect.Effect<unknown>
+  caller: (call: Effect.Effect<ToolExecutionResult>, events: Array<string>) => Effect.Effect<unknown>,
+  wakes: ReadonlyArray<number>
 ) =>
   Effect.gen(function*() {
     const started = yield* Deferred.make<void>()
@@ -63,31 +68,35 @@ const interruptedWhileSlow = (
       const system = yield* ToolSystem
       const fiber = yield* Effect.fork(caller(system.execute("slow", {}), events))
       yield* Deferred.await(started)
-      const exit = yield* Fiber.interrupt(fiber)
-      events.push(Exit.isInterrupted(exit) ? "caller interrupted" : "caller not interrupted")
+      const interrupting = yield* Effect.fork(Effect.flatMap(Fiber.interrupt(fiber), (exit) =>
+        Effect.sync(() => void events.push(Exit.isInterrupted(exit) ? "caller interrupted" : "caller not interrupted"))))
+      for (const ms of wakes) yield* wakeAfter(ms)
+      yield* joinUnmoved(interrupting)
     }).pipe(Effect.provide(layer))
     return events
   })
 
 describe.each(cases)("$name", ({ timeout, wrap }) => {
-  it.live("an interrupted caller interrupts the handler and resumes after its asynchronous finalizer", () =>
+  it.effect("an interrupted caller interrupts the handler and resumes after its asynchronous finalizer", () =>
     Effect.gen(function*() {
-      const events = yield* interruptedWhileSlow(timeout, (call) => wrap(call))
+      // interrupted at once: its finalizer's 50 ms
+      const events = yield* interruptedWhileSlow(timeout, (call) => wrap(call), [50])
       expect(events).toEqual(["handler interrupted", "caller interrupted"])
     }))
 
-  it.live("a caller that cannot be interrupted lets the handler run to its end and gets its result", () =>
+  it.effect("a caller that cannot be interrupted lets the handler run to its end and gets its result", () =>
     Effect.gen(function*() {
+      // its 100 ms, then its finalizer's 50 ms
       const events = yield* interruptedWhileSlow(timeout, (call, events) =>
         Effect.uninterruptible(
           Effect.tap(wrap(call), (result) => Effect.sync(() => void events.push(`result ${String(result.output)}`)))
-        ))
+        ), [100, 50])
       expect(events).toEqual(["handler ended", "result done", "caller interrupted"])
     }))
 })
 
 describe("a caller's children", () => {
-  it.live("are the handlers' fibers only while they run: a caller that made calls holds none after", () =>
+  it.effect("are the handlers' fibers only while they run: a caller that made calls holds none after", () =>
     Effect.gen(function*() {
       const later = Tool.make("later", {
         description: "Answers after a macrotask",
@@ -121,7 +130,7 @@ describe("adoptChild", () => {
     Effect.runFork(Fiber.interrupt(child))
   })
 
-  it.live("an interruption of a fiber waiting uninterruptibly reaches a child it adopted", () =>
+  it.effect("an interruption of a fiber waiting uninterruptibly reaches a child it adopted", () =>
     Effect.gen(function*() {
       const events: Array<string> = []
       const childStarted = yield* Deferred.make<void>()

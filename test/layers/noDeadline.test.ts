@@ -4,11 +4,12 @@
  * no timer: services, span, interruption and their own timeouts hold for them as for the others.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, Schema, Tracer } from "effect"
+import { Chunk, Context, Effect, Layer, Schema, TestClock, Tracer } from "effect"
 import { makeRawTool } from "../../src/tools/mcp/index.js"
 import { Tool, ToolSystem, ToolTimeout, Workspace } from "../../src/index.js"
 import { makeHeldHandler } from "../helpers/heldHandler.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("no-deadline-")
 
@@ -86,7 +87,7 @@ describe("tools without an executor deadline", () => {
       expect(r).toMatchObject({ success: true, output: "execute_tool span_name" })
     }).pipe(Effect.provide(system)))
 
-  it.live("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
+  it.effect("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       expect(yield* waiting.interruptOnceStarted(tools.execute("held", {}))).toEqual(["held"])
@@ -102,12 +103,17 @@ describe("tools without an executor deadline", () => {
       expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT", error: `Tool "${name}" timed out after ${ms} ms` })
     }).pipe(Effect.provide(system)))
 
-  it.live("the executor sets no timer of its own for a tool that keeps its own deadline", () =>
+  it.effect("the executor sets no timer of its own for a tool that keeps its own deadline", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       const info = (yield* tools.registry.list()).find((t) => t.name === "slow_self_timed")
       expect(info).toMatchObject({ timeoutMs: 20, ownDeadline: true })
-      expect(yield* tools.execute("slow_self_timed", {})).toMatchObject({ success: true, output: "late but answered" })
+      const call = yield* Effect.fork(tools.execute("slow_self_timed", {}))
+      // the handler's 80 ms is the only wait on the clock: no deadline of 20 ms beside it
+      yield* sleepersUntil(80)
+      expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toEqual([80])
+      yield* TestClock.adjust("80 millis")
+      expect(yield* joinUnmoved(call)).toMatchObject({ success: true, output: "late but answered" })
     }).pipe(Effect.provide(system)))
 })
 

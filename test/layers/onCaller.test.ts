@@ -102,7 +102,7 @@ describe("the handler of a tool registered without services", () => {
       expect(where).not.toMatchObject({ fiber: me })
     }).pipe(Effect.provide(system)))
 
-  it.live("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
+  it.effect("an interrupted caller resumes after the handler's asynchronous finalizer", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       expect(yield* held.interruptOnceStarted(tools.execute("bare_held", {}))).toEqual(["held"])
