@@ -4,7 +4,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -265,11 +265,20 @@ describe("Workspace roots", () => {
       expect(yield* workspace.resolve("o.txt")).toBe(path.join(ws, "o.txt"))
     }).pipe(Effect.provide(fixed(ws))))
 
-  it.live("withRoot is scoped to its fiber: a concurrent call keeps the fixed root", () =>
+  it.effect("withRoot is scoped to its fiber: a concurrent call keeps the fixed root", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
+      // the other fiber reads the root while the first one is inside withRoot
+      const inside = yield* Deferred.make<void>()
+      const read = yield* Deferred.make<void>()
       const [a, b] = yield* Effect.all(
-        [Workspace.withRoot(Effect.zipRight(Effect.sleep("5 millis"), workspace.root), other), workspace.root],
+        [
+          Workspace.withRoot(
+            Deferred.succeed(inside, undefined).pipe(Effect.zipRight(Deferred.await(read)), Effect.zipRight(workspace.root)),
+            other
+          ),
+          Deferred.await(inside).pipe(Effect.zipRight(workspace.root), Effect.zipLeft(Deferred.succeed(read, undefined)))
+        ],
         { concurrency: 2 }
       )
       expect(a).toBe(other)
