@@ -179,6 +179,7 @@ describe("timeouts", () => {
       yield* TestClock.adjust("1 second")
       const r = yield* Fiber.join(fiber)
       expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT" })
+      // a deadline on the real clock would have taken its 5 s
       expect(Date.now() - started).toBeLessThan(3_000)
     }).pipe(Effect.provide(system())))
 
@@ -195,6 +196,7 @@ describe("timeouts", () => {
         Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [quick], workspace: Workspace.layerFixed(ws) }))
       )
       expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT" })
-      expect(r.durationMs).toBeLessThan(2_000)
+      // the 50 ms deadline cut it, not the handler's own 10 s (half of that is left as margin for a loaded machine)
+      expect(r.durationMs).toBeLessThan(5_000)
     }))
 })

@@ -328,6 +328,7 @@ describe("which tools the facade registers", () => {
       )
     }))
 
+  // live clock: each MCP server is a child process, listed over its real stdio
   it.live("the tools of the configured MCP servers, for the layer's lifetime", () =>
     Effect.gen(function*() {
       const names = yield* namesOf(
