@@ -1,7 +1,7 @@
 /**
- * The harness of the race tests (`races.test.ts`): a child process that swaps a path of the
- * workspace for a symbolic link (or a FIFO) in a tight loop, calls through the executor with
- * their outcomes sorted, and the checks every race makes afterwards.
+ * The harness of the race tests (`races.slow.test.ts`): a child process that swaps a path of
+ * the workspace for a symbolic link (or a FIFO) in a tight loop, calls through the executor
+ * with their outcomes sorted, and the checks every race makes afterwards.
  */
 import { expect } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
