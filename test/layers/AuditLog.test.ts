@@ -2,17 +2,25 @@
  * The audit log's layers on their own: the JSON-lines file (order, batching, rotation, the
  * drain on close, 10,000 concurrent writers, arguments kept or not, a failing disk) and the
  * logger layer.
+ *
+ * The writer waits for its flush interval on the fiber's Clock: these tests run on the test's
+ * `TestClock`, so a batch waits for the interval only when the test moves the clock (once the
+ * writer is asleep), and otherwise for a full batch or the close. The file itself is real:
+ * what the writer wrote is awaited in real time (`waitUntil`).
  */
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Fiber, Layer, Logger, LogLevel, TestClock } from "effect"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber, Layer, Logger, LogLevel, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AuditLog, type AuditLogJsonlOptions, type AuditRecord } from "../../src/services/AuditLog.js"
 import { tempDir } from "../helpers/tempDir.js"
+import { sleepersUntil } from "../helpers/testClock.js"
+
+const HOUR = 3_600_000
 
 const record = (i: number, args?: unknown): AuditRecord => ({
   time: new Date(1_700_000_000_000 + i).toISOString(),
@@ -121,7 +129,7 @@ const recordingLogger = () => {
 const messageText = (message: unknown) => (Array.isArray(message) ? message.map(String).join(" ") : String(message))
 
 describe("AuditLog.layerJsonl", () => {
-  it.scopedLive("one parseable line per record, in order, file mode 0600, arguments left out by default", () =>
+  it.scoped("one parseable line per record, in order, file mode 0600, arguments left out by default", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
@@ -142,7 +150,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scopedLive("includeArguments keeps the arguments; arguments JSON refuses are kept readable", () =>
+  it.scoped("includeArguments keeps the arguments; arguments JSON refuses are kept readable", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
@@ -165,7 +173,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(third).toEqual(record(2))
     }))
 
-  it.scopedLive("appends to an existing file (the options may be just its path)", () =>
+  it.scoped("appends to an existing file (the options may be just its path)", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl({ file }, Effect.flatMap(AuditLog, (log) => log.write(record(0))))
@@ -176,7 +184,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0", "call-1"])
     }))
 
-  it.scopedLive("batches by count: a full batch is written at once, the rest waits for the interval", () =>
+  it.scoped("batches by count: a full batch is written at once, the rest waits for the interval", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter = { writes: 0, failNext: 0 }
@@ -184,27 +192,33 @@ describe("AuditLog.layerJsonl", () => {
         { file, batchSize: 100, flushInterval: "1 hour" },
         Effect.gen(function*() {
           const log = yield* AuditLog
-          // a lone record is held (the interval is an hour) ...
+          // a lone record is held: the writer waits its hour, and a minute before it nothing is written ...
           yield* log.write(record(0))
-          yield* Effect.sleep("50 millis")
-          expect(readLines(file).length).toBe(0)
+          yield* sleepersUntil(HOUR)
+          yield* TestClock.adjust("59 minutes")
+          expect(counter.writes).toBe(0)
           // ... until the batch is full: then at once
           for (let i = 1; i < 200; i++) yield* log.write(record(i))
           expect(yield* waitUntil(() => readLines(file).length === 200)).toBe(true)
           for (let i = 200; i < 250; i++) yield* log.write(record(i))
-          // the 50 left are held for the interval: still 200 a moment later
-          yield* Effect.sleep("100 millis")
-          expect(readLines(file).length).toBe(200)
+          // the 50 left are held for a whole interval from when the writer took them ...
+          yield* sleepersUntil((yield* Clock.currentTimeMillis) + HOUR)
+          yield* TestClock.adjust("59 minutes")
           expect(counter.writes).toBe(2)
+          expect(readLines(file).length).toBe(200)
+          // ... and written at its end, in one more batch
+          yield* TestClock.adjust("1 minute")
+          expect(yield* waitUntil(() => readLines(file).length === 250)).toBe(true)
+          expect(counter.writes).toBe(3)
         }),
         countingFileSystem(counter)
       )
-      // the close wrote the rest, in one more batch
+      // the close had nothing left to write
       expect(readRecords(file).map((r) => r.callId)).toEqual(Array.from({ length: 250 }, (_, i) => `call-${i}`))
       expect(counter.writes).toBe(3)
     }))
 
-  it.scopedLive("batches by time: a lone record is written within the interval, without a close", () =>
+  it.scoped("batches by time: a lone record is written within the interval, without a close", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
@@ -212,6 +226,11 @@ describe("AuditLog.layerJsonl", () => {
         Effect.gen(function*() {
           const log = yield* AuditLog
           for (let i = 0; i < 3; i++) yield* log.write(record(i))
+          // the writer waits its 30 ms for more: nothing before they pass, the three at their end
+          yield* sleepersUntil(30)
+          yield* TestClock.adjust("29 millis")
+          expect(readLines(file)).toEqual([])
+          yield* TestClock.adjust("1 millis")
           expect(yield* waitUntil(() => readLines(file).length === 3, 2_000)).toBe(true)
         })
       )
@@ -226,7 +245,8 @@ describe("AuditLog.layerJsonl", () => {
         Effect.gen(function*() {
           const log = yield* AuditLog
           for (let i = 0; i < 5; i++) yield* log.write(record(i))
-          yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+          // the writer waits for its interval, which this clock reaches only when moved
+          yield* sleepersUntil(1_000)
           expect(readLines(file).length).toBe(0)
           yield* TestClock.adjust("1 second")
           expect(yield* waitUntil(() => readLines(file).length === 5)).toBe(true)
@@ -236,7 +256,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readLines(file).length).toBe(6)
     }))
 
-  it.scopedLive("rotates by size: files never pass maxBytes, maxFiles old ones kept, the newest records last", () =>
+  it.scoped("rotates by size: files never pass maxBytes, maxFiles old ones kept, the newest records last", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       const file = path.join(dir, "audit.jsonl")
@@ -261,7 +281,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(kept.flat().map((r) => r.callId)).toEqual(Array.from({ length: 30 }, (_, i) => `call-${170 + i}`))
     }))
 
-  it.scopedLive("maxFiles 0 keeps no old file; a record larger than maxBytes gets a file of its own", () =>
+  it.scoped("maxFiles 0 keeps no old file; a record larger than maxBytes gets a file of its own", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       const file = path.join(dir, "audit.jsonl")
@@ -277,7 +297,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-2"])
     }))
 
-  it.scopedLive("nothing is lost when the scope closes, nor when the fiber that holds it is interrupted", () =>
+  it.scoped("nothing is lost when the scope closes, nor when the fiber that holds it is interrupted", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       const closed = path.join(dir, "closed.jsonl")
@@ -305,7 +325,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(interrupted).map((r) => r.callId)).toEqual(Array.from({ length: 500 }, (_, i) => `call-${i}`))
     }))
 
-  it.scopedLive("10,000 concurrent writes: exactly 10,000 parseable lines, in full batches, none waiting for the interval", () =>
+  it.scoped("10,000 concurrent writes: exactly 10,000 parseable lines, in full batches, none waiting for the interval", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
@@ -328,7 +348,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(counter.writes).toBe(Math.ceil(10_000 / 512))
     }))
 
-  it.scopedLive("a batch the disk refuses is logged with its records; the next batch is written", () =>
+  it.scoped("a batch the disk refuses is logged with its records; the next batch is written", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter = { writes: 0, failNext: 1 }
@@ -353,7 +373,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scopedLive("a write after the close is dropped and logged, and never fails", () =>
+  it.scoped("a write after the close is dropped and logged, and never fails", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const { layer, logs } = recordingLogger()
@@ -365,7 +385,7 @@ describe("AuditLog.layerJsonl", () => {
       ])
     }))
 
-  it.scopedLive("a file that cannot be opened fails the layer, naming the file", () =>
+  it.scoped("a file that cannot be opened fails the layer, naming the file", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       // its folder would have to be made under a regular file
@@ -375,7 +395,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain(`Cannot open the audit log ${file}`)
     }))
 
-  it.scopedLive("a waiting batch is written once exactly the missing records arrive, not a record before", () =>
+  it.scoped("a waiting batch is written once exactly the missing records arrive, not a record before", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
@@ -384,10 +404,12 @@ describe("AuditLog.layerJsonl", () => {
         Effect.gen(function*() {
           const log = yield* AuditLog
           yield* log.write(record(0))
-          // the writer takes it and waits for two more
-          yield* Effect.sleep("30 millis")
+          // the writer takes it and waits for two more (or its hour)
+          yield* sleepersUntil(HOUR)
           yield* log.write(record(1))
-          yield* Effect.sleep("50 millis")
+          // one more is not enough: a minute before its hour, nothing written
+          yield* TestClock.adjust("59 minutes")
+          expect(counter.writes).toBe(0)
           expect(readLines(file)).toEqual([])
           yield* log.write(record(2))
           expect(yield* waitUntil(() => readLines(file).length === 3)).toBe(true)
@@ -398,15 +420,16 @@ describe("AuditLog.layerJsonl", () => {
       expect(counter.writes).toBe(1)
     }))
 
-  it.scopedLive("records that already wait when the writer looks for more complete its batch at once", () =>
+  it.scoped("records that already wait when the writer looks for more complete its batch at once", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
         { file, batchSize: 2, flushInterval: "1 hour" },
         Effect.gen(function*() {
           const log = yield* AuditLog
-          // the writer waits on the empty queue: it wakes with the first record, the second already queued
-          yield* Effect.sleep("30 millis")
+          // the writer waits on the empty queue: it wakes with the first record, the second already
+          // queued (a real pause, only to let its fiber reach that wait; the clock does not move)
+          yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 30)))
           yield* log.write(record(0))
           yield* log.write(record(1))
           expect(yield* waitUntil(() => readLines(file).length === 2, 1_000)).toBe(true)
@@ -415,7 +438,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0", "call-1"])
     }))
 
-  it.scopedLive("an fsync that fails on close is logged as a warning; the records are in the file, the file closed", () =>
+  it.scoped("an fsync that fails on close is logged as a warning; the records are in the file, the file closed", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0, failSyncs: 1 }
@@ -432,7 +455,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scopedLive("after a refused batch the file is reopened; a reopen that fails too is logged, and the next one writes", () =>
+  it.scoped("after a refused batch the file is reopened; a reopen that fails too is logged, and the next one writes", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
@@ -459,7 +482,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scopedLive("a close right after a refused batch (no file open) closes cleanly", () =>
+  it.scoped("a close right after a refused batch (no file open) closes cleanly", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
@@ -482,7 +505,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scopedLive("a record the writer cannot even read stops it: the close says so in the log", () =>
+  it.scoped("a record the writer cannot even read stops it: the close says so in the log", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const { layer, logs } = recordingLogger()

@@ -6,7 +6,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Duration, Effect, Exit } from "effect"
+import { Cause, Duration, Effect, Exit, TestServices } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -29,12 +29,18 @@ const record: AuditRecord = {
   spanId: null
 }
 
-/** Opens the log at `file`, writes one record and closes it; within 5 s or the test fails. */
+/**
+ * Opens the log at `file`, writes one record and closes it; within 5 s or the test fails. The
+ * bound is on real time (an open of a FIFO may block in the OS, whatever the clock); the log
+ * itself runs on the test's clock (its close writes the record, no flush interval passes).
+ */
 const writeOne = (file: string) =>
   Effect.scoped(Effect.flatMap(AuditLog, (log) => log.write(record))).pipe(
     Effect.provide(AuditLog.layerJsonl({ file })),
     Effect.provide(NodeContext.layer),
-    Effect.timeoutFail({ duration: Duration.seconds(5), onTimeout: () => new Error("the audit log hung") }),
+    TestServices.provideWithLive(
+      Effect.timeoutFail({ duration: Duration.seconds(5), onTimeout: () => new Error("the audit log hung") })
+    ),
     Effect.exit
   )
 
@@ -43,7 +49,7 @@ const refusal = (exit: Exit.Exit<unknown, unknown>): string | undefined =>
   Exit.isFailure(exit) && Cause.isDie(exit.cause) ? Cause.pretty(exit.cause) : undefined
 
 describe("AuditLog.layerJsonl at a hostile path", () => {
-  it.scopedLive("a symbolic link at the path is not followed: refused, its target untouched", () =>
+  it.scoped("a symbolic link at the path is not followed: refused, its target untouched", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const target = path.join(dir, "elsewhere.txt")
@@ -55,7 +61,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.readFileSync(target, "utf8")).toBe("keep me\n")
     }))
 
-  it.scopedLive("a dangling symbolic link is not followed either: nothing is created at its target", () =>
+  it.scoped("a dangling symbolic link is not followed either: nothing is created at its target", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const target = path.join(dir, "planted.jsonl")
@@ -65,7 +71,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.existsSync(target)).toBe(false)
     }))
 
-  it.scopedLive("a FIFO without a reader: refused at once, no hang", () =>
+  it.scoped("a FIFO without a reader: refused at once, no hang", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -73,7 +79,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(refusal(yield* writeOne(file))).toContain("it is a FIFO or socket, not a regular file")
     }))
 
-  it.scopedLive("a FIFO with a reader: refused, nothing written into it", () =>
+  it.scoped("a FIFO with a reader: refused, nothing written into it", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -89,7 +95,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.readSync(reader, buffer)).toBe(0)
     }))
 
-  it.scopedLive("a directory at the path: refused with what it is", () =>
+  it.scoped("a directory at the path: refused with what it is", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -97,7 +103,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(refusal(yield* writeOne(file))).toContain(`Cannot open the audit log ${file}`)
     }))
 
-  it.scopedLive("an existing file others can read is made private (0600) and appended to", () =>
+  it.scoped("an existing file others can read is made private (0600) and appended to", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -109,7 +115,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(record)
     }))
 
-  it.scopedLive("a missing folder is created (private), and the log written in it", () =>
+  it.scoped("a missing folder is created (private), and the log written in it", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "logs", "today", "audit.jsonl")

@@ -3,6 +3,8 @@
  * last; a record larger than `maxBytes` gets a file of its own without leaving an empty one
  * behind; a batch split across two files costs two writes, not one a record; a write that
  * fails after a rotation logs exactly the records it lost; every rotated file is closed.
+ * On the test's `TestClock`, which nothing moves: a batch ends full or at the close, never at
+ * the flush interval.
  */
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -87,7 +89,7 @@ const writeAll = (
   )
 
 describe("AuditLog.layerJsonl rotation", () => {
-  it.scopedLive("keeps five old files by default, the oldest records dropped, the newest last", () =>
+  it.scoped("keeps five old files by default, the oldest records dropped, the newest last", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -99,7 +101,7 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(openDescriptorsIn(dir)).toBe(0)
     }))
 
-  it.scopedLive("a record larger than maxBytes goes into the empty file as it is: no empty file is rotated", () =>
+  it.scoped("a record larger than maxBytes goes into the empty file as it is: no empty file is rotated", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -109,7 +111,7 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(idsIn(file)).toEqual(["call-101"])
     }))
 
-  it.scopedLive("a file filled to exactly maxBytes is rotated only at the next record", () =>
+  it.scoped("a file filled to exactly maxBytes is rotated only at the next record", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -122,7 +124,7 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(idsIn(file)).toEqual(["call-110"])
     }))
 
-  it.scopedLive("a batch split across two files is two writes: what fits, then the rest", () =>
+  it.scoped("a batch split across two files is two writes: what fits, then the rest", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -138,7 +140,7 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(openDescriptorsIn(dir)).toBe(0)
     }))
 
-  it.scopedLive("a write that fails after a rotation logs exactly the records that were not written", () =>
+  it.scoped("a write that fails after a rotation logs exactly the records that were not written", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")

@@ -42,7 +42,7 @@ const runAll = (audit: Layer.Layer<AuditLog>, ws: string) =>
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 describe("the audit record of arguments with no JSON form", () => {
-  it.scopedLive("JSON lines: every record written, its arguments readable, their hashes apart", () =>
+  it.scoped("JSON lines: every record written, its arguments readable, their hashes apart", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("audit-readable-")
       const file = path.join(ws, "audit.jsonl")
@@ -59,7 +59,7 @@ describe("the audit record of arguments with no JSON form", () => {
       expect(new Set(records.map((r) => r.argumentsHash)).size).toBe(3)
     }))
 
-  it.scopedLive("the logger: the record a JSON logger prints carries the readable arguments", () =>
+  it.scoped("the logger: the record a JSON logger prints carries the readable arguments", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("audit-readable-")
       const lines: Array<string> = []
