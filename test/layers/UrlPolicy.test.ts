@@ -155,7 +155,7 @@ describe("UrlPolicy.check", () => {
 })
 
 describe("UrlPolicy client: lookup and connectors", () => {
-  it.live("a name without a port connects on 80 (http) or 443 (https) for the allow list", () =>
+  it.effect("a name without a port connects on 80 (http) or 443 (https) for the allow list", () =>
     Effect.gen(function*() {
       const resolve = tableResolve({ "svc.test": ["127.0.0.1"] })
       const outcomes = (allow: string) =>
@@ -171,6 +171,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
       expect(yield* outcomes("127.0.0.1:443")).toEqual({ refusals: ["loopback", "passed"], passed: ["https://svc.test"] })
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("one connector serves every connection of a port group", () =>
     Effect.gen(function*() {
       // the server closes each connection: every request opens a new one
@@ -191,6 +192,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
       expect(builds).toBe(1)
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("a resolution error reaches the caller as it is; an empty answer is ENOTFOUND", () =>
     Effect.gen(function*() {
       const resolve: Resolve = (hostname, options, callback) =>
@@ -210,6 +212,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("the lookup answers both forms: all addresses, and one address when net asks for one", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`at ${request.path}`))
@@ -238,7 +241,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
 })
 
 describe("UrlPolicy client: transport errors", () => {
-  it.live("a refused address literal fails as InvalidUrl before the connector is reached", () =>
+  it.effect("a refused address literal fails as InvalidUrl before the connector is reached", () =>
     Effect.gen(function*() {
       const spy = spyConnector()
       const outcomes = yield* Effect.scoped(Effect.flatMap(
@@ -254,6 +257,7 @@ describe("UrlPolicy client: transport errors", () => {
       expect(spy.passed).toEqual([])
     }))
 
+  // live clock: a real connection to a port of 127.0.0.1 that a real server has just left
   it.scopedLive("a connection refused is a Transport error, not a refusal", () =>
     Effect.gen(function*() {
       // a port nothing listens on any more
@@ -266,7 +270,7 @@ describe("UrlPolicy client: transport errors", () => {
       expect(Either.isLeft(outcome) && codeIn(outcome.left)).toBe("ECONNREFUSED")
     }))
 
-  it.live("a refusal wrapped in the connector's errors is found; odd cause chains do not trip it", () =>
+  it.effect("a refusal wrapped in the connector's errors is found; odd cause chains do not trip it", () =>
     Effect.gen(function*() {
       const refusal = new UrlRefused({ target: "x", reason: "address", address: "10.0.0.1", range: "private", message: "refused" })
       const wrapped = new Error("outer", { cause: new Error("inner", { cause: refusal }) })
@@ -291,6 +295,7 @@ describe("UrlPolicy client: transport errors", () => {
 })
 
 describe("UrlPolicy client: bodies", () => {
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("sends raw text and bytes; refuses other raw values and streams before connecting", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`${request.method} ${request.body}`))
@@ -316,6 +321,7 @@ describe("UrlPolicy client: bodies", () => {
       expect(server.requests).toHaveLength(2)
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("a stale content-length header does not cut or break the body", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) =>
@@ -331,6 +337,7 @@ describe("UrlPolicy client: bodies", () => {
 })
 
 describe("UrlPolicy client: redirects", () => {
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("301 and 302 turn a POST into a GET without body; other methods keep theirs; 303 keeps HEAD", () =>
     Effect.gen(function*() {
       const target = yield* testServer((request, response) =>
@@ -366,6 +373,7 @@ describe("UrlPolicy client: redirects", () => {
       expect(target.requests.map((r) => r.method)).toEqual([...cases.map(([, , seen]) => seen.split(" ")[0]), "HEAD"])
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("a redirect to another origin drops the credentials (Authorization, Cookie); one to the same origin keeps them", () =>
     Effect.gen(function*() {
       const other = yield* testServer((_request, response) => response.end("other"))
@@ -388,6 +396,7 @@ describe("UrlPolicy client: redirects", () => {
       expect([here?.headers.authorization, here?.headers.cookie]).toEqual(["Bearer secret", "session=1"])
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("a redirect status without Location, or a Location without a redirect status, is the answer", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
@@ -404,6 +413,7 @@ describe("UrlPolicy client: redirects", () => {
       expect(server.requests.map((r) => r.path)).toEqual(["/no-location", "/ok-with-location"])
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("a Location that is not a URL is a Decode error", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
@@ -422,6 +432,7 @@ describe("UrlPolicy client: redirects", () => {
       expect(server.requests).toHaveLength(1)
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
   it.scopedLive("more than 5 redirects: a StatusCode error naming the hop not followed", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
@@ -444,6 +455,7 @@ describe("UrlPolicy client: redirects", () => {
 })
 
 describe("UrlPolicy client: its connections", () => {
+  // live clock: a real HTTP server's sockets, and a bound of real time on their close
   it.scopedLive("are closed when the policy's scope closes", () =>
     Effect.gen(function*() {
       const server = yield* trackedServer((_, response) => response.end("kept alive"))
@@ -455,6 +467,7 @@ describe("UrlPolicy client: its connections", () => {
       }))
       expect(server.closed).toHaveLength(1)
       // the keep-alive connection is closed by the client within a moment, not when it times out
+      // (undici's keep-alive timeout would close it seconds later: 1.5 s leaves room either way)
       const closed = yield* Effect.timeoutOption(Deferred.await(server.closed[0]!), "1500 millis")
       expect(Option.isSome(closed)).toBe(true)
     }))

@@ -29,6 +29,7 @@ const PNG = Buffer.from(
 )
 
 describe("confirmation at the moment of the effect", () => {
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets), there to show it gets no request
   it.scopedLive("download_file onto an existing file, unconfirmed: refused before any request, the file intact", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "new"))
@@ -39,6 +40,7 @@ describe("confirmation at the moment of the effect", () => {
       expect(Fs.readFileSync(at("d.txt"), "utf8")).toBe("old")
     }))
 
+  // live clock: a real download from a real HTTP server on 127.0.0.1 (Node sockets and streams)
   it.scopedLive("download_file: a file that appears during the download is not clobbered unconfirmed", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
@@ -51,6 +53,7 @@ describe("confirmation at the moment of the effect", () => {
       expect(Fs.readdirSync(ws).filter((name) => name.endsWith(".tmp"))).toEqual([])
     }))
 
+  // live clock: a real HTTP server on 127.0.0.1 (Node sockets), there to show it gets no request
   it.scopedLive("generate_image onto an existing file, unconfirmed: refused before the API call, the file intact", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) =>
