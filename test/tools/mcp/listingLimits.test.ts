@@ -3,7 +3,8 @@
  * of 500: each schema, keyword value and enum or required member counts; 64 levels), all of a
  * listing's schemas within 10,000 together. ajv turns each schema taken into code at once, so
  * this bounds the blocking work a server can cause by what it lists. Measuring a schema is
- * bounded too: no recursion, and it stops at the limit.
+ * bounded too: no recursion, and it stops at the limit. A real server listing schemas too big
+ * is in `listingLimits.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Logger } from "effect"
@@ -14,8 +15,7 @@ import { knownOutputCheck } from "../../../src/tools/mcp/outputCheck.js"
 import { makeRawTool } from "../../../src/tools/mcp/rawTool.js"
 import { budgetSchema, MAX_RAW_VALUES, MAX_SCHEMA_DEPTH } from "../../../src/tools/mcp/schemaBudget.js"
 import { InvalidToolDefinition } from "../../../src/domain/errors.js"
-import { tempDir } from "../../helpers/tempDir.js"
-import { nodeServer, openBridged } from "./helpers.js"
+import { tooCostly } from "./listingLimitsHarness.js"
 
 /** An object schema costing `n`: itself, its type, its additionalProperties, and n - 3 empty property schemas. */
 const costing = (n: number): Record<string, unknown> => ({
@@ -37,7 +37,6 @@ const costOf = (schema: unknown, max = MAX_SCHEMA_COST) => {
   const { cost, problem } = budgetSchema(schema, max)
   return { cost, problem }
 }
-const tooCostly = (max: number) => `it costs more than ${max} to compile (each keyword and enum or required member counts)`
 
 describe("budgetSchema", () => {
   it("counts each schema, keyword value and enum or required member; annotations and unknown keywords cost nothing", () => {
@@ -231,28 +230,4 @@ describe("yieldToEventLoop", () => {
     })
     expect(order).toEqual(["timer", "yielded"])
   })
-})
-
-describe("a server listing schemas too big to compile", () => {
-  it.scopedLive("is up with the tools that fit; each one left out is logged with its reason", () =>
-    Effect.gen(function*() {
-      const ws = yield* tempDir("mcp-big-schemas-")
-      const logs: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
-      const { bridge, system } = yield* openBridged(ws, { big: nodeServer("bigSchemas.mjs", [], { requiresConfirmation: false }) }).pipe(Effect.provide(capture))
-      // 20 of the 480-cost schemas (481 with additionalProperties) fit 10,000, and the small one
-      expect([...bridge.proxies.keys()].sort()).toEqual([
-        "big__fine",
-        ...Array.from({ length: 20 }, (_, i) => `big__many${i}`)
-      ].sort())
-      expect(yield* system.execute("big__fine", { text: "x" })).toMatchObject({ success: true, output: "fine" })
-      const skipped = logs.filter((line) => line.includes("skipped"))
-      const together = `the input and output schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
-      expect(skipped).toEqual([
-        `MCP server "big": tool "wide" skipped: its input schema cannot be checked here: ${tooCostly(MAX_SCHEMA_COST)}`,
-        `MCP server "big": tool "deep" skipped: its input schema cannot be checked here: it is nested deeper than ${MAX_SCHEMA_DEPTH} levels`,
-        `MCP server "big": tool "many20" skipped: ${together}`,
-        `MCP server "big": tool "many21" skipped: ${together}`
-      ])
-    }), 30_000)
 })
