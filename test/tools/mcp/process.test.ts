@@ -3,27 +3,17 @@
  * not MCP servers (`cat`, `sh`, `node -e`): the command run as configured, the transport's
  * messages both ways and its request ids, how a stop ends a process that cooperates, one
  * that ignores its stdin's end and one that ignores SIGTERM too, a process that ends or
- * closes its pipes by itself, and the stderr tail kept for messages.
+ * closes its pipes by itself, and the stderr tail kept for messages. 600 MB of stderr drained
+ * into that tail is in `process.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import type { McpServerConfig } from "../../../src/tools/mcp/config.js"
-import { type ServerProcess, startServerProcess } from "../../../src/tools/mcp/process.js"
+import type { ServerProcess } from "../../../src/tools/mcp/process.js"
+import { node, start, until } from "./processHarness.js"
 
-const GRACE = "300 millis"
-
-const start = (config: McpServerConfig) => startServerProcess(config, { stopGrace: GRACE })
-
-const node = (script: string): McpServerConfig => ({ command: process.execPath, args: ["-e", script] })
 const sh = (script: string): McpServerConfig => ({ command: "sh", args: ["-c", script] })
-
-/** Waits until `check` holds (a few seconds at most), then gives its last answer. */
-const until = <A>(read: () => A, check: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 250 && !check(read()); i++) yield* Effect.sleep("20 millis")
-    return read()
-  })
 
 /** Starts the transport, recording what it hands on. */
 const listen = (server: ServerProcess) =>
@@ -195,17 +185,4 @@ describe("startServerProcess", () => {
       yield* over.exited
       expect(yield* until(over.stderrTail, (tail) => tail !== "")).toBe("…the end")
     }))
-
-  it.scopedLive("stderr: 600 MB of it is drained into a short tail, not kept", () =>
-    Effect.gen(function*() {
-      const server = yield* start(node(
-        `const line = Buffer.alloc(1 << 20, 0x78); let n = 0;
-         const more = () => { while (n < 600) { n++; if (!process.stderr.write(line)) return process.stderr.once("drain", more) }
-           process.stderr.write("\\nlast line\\n") };
-         more()`
-      ))
-      expect(yield* server.exited).toBe("exited with code 0")
-      expect(yield* until(server.stderrTail, (tail) => tail.endsWith("last line"))).toMatch(/^….*x last line$/)
-      expect(server.stderrTail().length).toBeLessThanOrEqual(501)
-    }), 60_000)
 })
