@@ -1,30 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
-import * as Path from "node:path"
 import { DATA_FILE_MAX_BYTES } from "../../../../src/tools/ported/data/files.js"
-import { dataTools } from "../../../../src/tools/ported/data/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { runner, writeIn } from "./harness.js"
+import { writeIn } from "./harness.js"
+import { MIB, readCsvIn, writeMiBRows } from "./readCsvEdgesHarness.js"
 
 let ws: string
-const run = runner(dataTools, () => ws)
+const { error, out, run } = readCsvIn(() => ws)
 
-const MIB = 1024 * 1024
 const PEOPLE_COLUMNS = "the columns are \"name\", \"age\", \"city\" (or give 1-based column numbers)"
 
 /** A CSV of `n` columns c1..cn and one row v1..vn. */
 const wide = (n: number) => {
   const cols = Array.from({ length: n }, (_, i) => i + 1)
   return `${cols.map((i) => `c${i}`).join(",")}\n${cols.map((i) => `v${i}`).join(",")}\n`
-}
-
-/** Writes a file of `rows` rows of one 1 MiB line each (newline included) after the header "col". */
-const writeMiBRows = (name: string, rows: number, body: string) => {
-  const fd = Fs.openSync(Path.join(ws, name), "w")
-  Fs.writeSync(fd, "col\n")
-  for (let i = 0; i < rows; i++) Fs.writeSync(fd, body)
-  Fs.closeSync(fd)
 }
 
 beforeAll(() => {
@@ -41,18 +31,13 @@ beforeAll(() => {
   write("w50.csv", wide(50))
   write("w51.csv", wide(51))
   write("long-names.csv", `${"n".repeat(70)},b\n1,2\n`)
-  // 12 rows of 1 MiB: the 10 MiB read ends inside the 10th
-  writeMiBRows("mib-rows.csv", 12, `${"z".repeat(MIB - 1)}\n`)
   // a quote opened on the 2nd line and closed past the read limit
-  writeMiBRows("open-quote.csv", 1, `"${"q".repeat(11 * MIB)}"\n`)
+  writeMiBRows(ws, "open-quote.csv", 1, `"${"q".repeat(11 * MIB)}"\n`)
 })
 
 afterAll(() => {
   Fs.rmSync(ws, { recursive: true, force: true })
 })
-
-const out = (args: Record<string, unknown>) => Effect.map(run("read_csv", args), (r) => String(r.output))
-const error = (args: Record<string, unknown>) => Effect.map(run("read_csv", args), (r) => r.error)
 
 describe("read_csv cells", () => {
   it.effect("a cell is one line: backslash doubled, pipe escaped, each line break \\n, control characters spaces", () =>
@@ -147,25 +132,6 @@ describe("read_csv columns", () => {
 })
 
 describe("read_csv over the read limit", () => {
-  it.effect("the record cut by the 10 MiB limit is dropped, and the limit is named", () =>
-    Effect.gen(function*() {
-      const row = `| ${"z".repeat(200)}… |`
-      const table = (n: number) => ["| col |", "| --- |", ...Array.from({ length: n }, () => row)].join("\n")
-      const reached = "then the 10 MiB read limit was reached (use read_lines for the rest)"
-      // 9 whole rows and a cut 10th were read
-      expect(yield* out({ filepath: "mib-rows.csv" })).toBe(
-        `mib-rows.csv: delimiter ",", header row detected, 1 columns, rows 1-9 shown, ${reached}\n${table(9)}`
-      )
-      // exactly as many records as asked for: the cut one is still dropped
-      expect(yield* out({ filepath: "mib-rows.csv", limit: 10 })).toBe(
-        `mib-rows.csv: delimiter ",", header row detected, 1 columns, rows 1-9 shown, ${reached}\n${table(9)}`
-      )
-      expect(yield* out({ filepath: "mib-rows.csv", limit: 9 })).toBe(
-        "mib-rows.csv: delimiter \",\", header row detected, 1 columns, rows 1-9 shown, more follow (raise limit, at most " +
-          `1000, or use read_lines for the rest)\n${table(9)}`
-      )
-    }))
-
   it.effect("a quote left open at the read limit: the error says only part of the file was read", () =>
     Effect.gen(function*() {
       const r = yield* run("read_csv", { filepath: "open-quote.csv" })
