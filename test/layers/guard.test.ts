@@ -2,33 +2,18 @@
  * How a handler's run is bounded, through the executor: a handler without a deadline is never
  * cut short (live clock or `TestClock`); a memory cap lets modest growth through; when both
  * limits are set the first one hit names the result; a handler that interrupts itself
- * interrupts the call; a finished call leaves no timer, heap sampler or fiber behind. One
- * case asks `guard` directly: the heap is sampled every `sampleEveryMs`.
+ * interrupts the call; a finished call leaves no timer, heap sampler or fiber behind. The
+ * proofs that allocate past the heap in use (hundreds of MB where test files share a process)
+ * are in `guard.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Supervisor, TestClock } from "effect"
 import { Tool, ToolSystem, Workspace } from "../../src/index.js"
-import { guard } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { allocate } from "./guardHeap.js"
 import { joinUnmoved, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("guard-")
-
-/** At least `mb` MB on the JavaScript heap (8 bytes or more an element), kept while referenced. */
-const allocate = (mb: number): Array<number> => new Array<number>(mb * 131_072).fill(1.5)
-
-/**
- * At least `mb` MB in arrays of 64 MB: one array past V8's longest fast array (about 32 M
- * elements) is a slow dictionary (320 MB in one array took 23 s here).
- */
-const allocateChunked = (mb: number): ReadonlyArray<Array<number>> => Array.from({ length: Math.ceil(mb / 64) }, () => allocate(64))
-
-/**
- * MB that show as growth however much garbage the collector takes back meanwhile (earlier tests'
- * garbage, when test files share a process): more than the heap in use now, and 48 MB beyond.
- */
-const beyondGarbage = (atLeastMb: number): number =>
-  Math.max(atLeastMb, Math.ceil(process.memoryUsage().heapUsed / 1_048_576) + 48)
 
 const layerOf = (...tools: ReadonlyArray<Tool.Tool<never>>) =>
   ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws) })
@@ -203,30 +188,6 @@ describe("a memory cap", () => {
     }))
 })
 
-describe("a memory cap, counted from before the handler starts", () => {
-  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
-  it.live("counts what the handler allocates before its first wait", () =>
-    Effect.gen(function*() {
-      const keep = beyondGarbage(160)
-      const eager = Tool.make("eager_hog", {
-        description: "Keeps more than the heap in use from its first synchronous step, under a 16 MB cap",
-        parameters: Schema.Struct({}),
-        readOnly: true,
-        memoryLimitMb: 16,
-        timeout: "5 seconds",
-        handler: () => {
-          let kept: ReadonlyArray<Array<number>> | undefined = allocateChunked(keep)
-          return Effect.sleep("400 millis").pipe(
-            Effect.as("finished"),
-            Effect.ensuring(Effect.sync(() => (kept = undefined)))
-          )
-        }
-      })
-      const r = yield* exec("eager_hog").pipe(Effect.provide(layerOf(eager)))
-      expect(r).toMatchObject({ success: false, errorCode: "MEMORY_LIMIT" })
-    }))
-})
-
 describe("interruption from inside", () => {
   it.effect("a handler that interrupts itself after a wait interrupts the call: no result", () =>
     Effect.gen(function*() {
@@ -311,30 +272,5 @@ describe("a finished call leaves nothing behind", () => {
         }
         expect(live).toEqual([])
       }).pipe(Effect.provide(layerOf(waits)))
-    }))
-})
-
-describe("guard", () => {
-  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
-  it.live("samples the heap every sampleEveryMs: growth between two samples goes unseen", () =>
-    Effect.gen(function*() {
-      const grow = Effect.gen(function*() {
-        yield* Effect.sleep("5 millis")
-        // (sized when it runs: the first run leaves its own garbage behind for the second)
-        const kept = allocateChunked(beyondGarbage(32))
-        yield* Effect.sleep("200 millis")
-        return kept.length
-      })
-      const run = (sampleEveryMs: number) =>
-        guard(grow, (caller) => caller, undefined, {
-          timeoutMs: undefined,
-          memoryLimitMb: 16,
-          onTimeout: () => "timeout" as const,
-          onMemoryLimit: () => "memory" as const,
-          sampleEveryMs
-        })
-      // the first sample would be a minute in: the run ends long before
-      expect(yield* run(60_000)).toBeGreaterThanOrEqual(1)
-      expect(yield* Effect.flip(run(20))).toBe("memory")
     }))
 })

@@ -1,0 +1,68 @@
+/**
+ * The memory cap's proofs that keep more than the heap in use (`beyondGarbage`): a handler that
+ * allocates before its first wait is counted, and the heap is sampled every `sampleEveryMs`.
+ * In the slow lane: where test files share a process the heap in use is hundreds of MB, and
+ * allocating past it cost 3-9 s of CPU per test; here each file has a process of its own.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { Tool, ToolSystem, Workspace } from "../../src/index.js"
+import { guard } from "../../src/layers/guard.js"
+import { makeTempDirSync } from "../helpers/tempDir.js"
+import { allocateChunked, beyondGarbage } from "./guardHeap.js"
+
+const ws = makeTempDirSync("guard-slow-")
+
+const layerOf = (...tools: ReadonlyArray<Tool.Tool<never>>) =>
+  ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws) })
+
+const exec = (name: string) => Effect.flatMap(ToolSystem, (t) => t.execute(name, {}))
+
+describe("a memory cap, counted from before the handler starts", () => {
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
+  it.live("counts what the handler allocates before its first wait", () =>
+    Effect.gen(function*() {
+      const keep = beyondGarbage(160)
+      const eager = Tool.make("eager_hog", {
+        description: "Keeps more than the heap in use from its first synchronous step, under a 16 MB cap",
+        parameters: Schema.Struct({}),
+        readOnly: true,
+        memoryLimitMb: 16,
+        timeout: "5 seconds",
+        handler: () => {
+          let kept: ReadonlyArray<Array<number>> | undefined = allocateChunked(keep)
+          return Effect.sleep("400 millis").pipe(
+            Effect.as("finished"),
+            Effect.ensuring(Effect.sync(() => (kept = undefined)))
+          )
+        }
+      })
+      const r = yield* exec("eager_hog").pipe(Effect.provide(layerOf(eager)))
+      expect(r).toMatchObject({ success: false, errorCode: "MEMORY_LIMIT" })
+    }))
+})
+
+describe("guard", () => {
+  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
+  it.live("samples the heap every sampleEveryMs: growth between two samples goes unseen", () =>
+    Effect.gen(function*() {
+      const grow = Effect.gen(function*() {
+        yield* Effect.sleep("5 millis")
+        // (sized when it runs: the first run leaves its own garbage behind for the second)
+        const kept = allocateChunked(beyondGarbage(32))
+        yield* Effect.sleep("200 millis")
+        return kept.length
+      })
+      const run = (sampleEveryMs: number) =>
+        guard(grow, (caller) => caller, undefined, {
+          timeoutMs: undefined,
+          memoryLimitMb: 16,
+          onTimeout: () => "timeout" as const,
+          onMemoryLimit: () => "memory" as const,
+          sampleEveryMs
+        })
+      // the first sample would be a minute in: the run ends long before
+      expect(yield* run(60_000)).toBeGreaterThanOrEqual(1)
+      expect(yield* Effect.flip(run(20))).toBe("memory")
+    }))
+})
