@@ -10,7 +10,7 @@ import { Exports, PathTraversalError } from "../../../../src/index.js"
 import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
 import { gitTools } from "../../../../src/tools/ported/git/index.js"
 import { MAX_FILTER_DRIVERS } from "../../../../src/tools/ported/git/repository.js"
-import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, toolsIn, withEnv, write } from "./gitFixture.js"
 
 const base = gitTestBase("git-tools-")
 
@@ -62,15 +62,17 @@ describe("the git tools", () => {
     }
   })
 
-  it.live("outside a repository, and in a directory inside one, every tool fails with a clear error", () =>
+  // the calls in one workspace share one tool system (toolsIn): one of its own per call costs a third more CPU
+  it.scopedLive("outside a repository, and in a directory inside one, every tool fails with a clear error", () =>
     Effect.gen(function*() {
       const plain = base.at("plain")
       Fs.mkdirSync(plain)
       const outer = repoWithHistory()
       const inner = Path.join(outer, "src")
       for (const workspace of [plain, inner]) {
+        const run = yield* toolsIn(workspace)
         for (const [name, args] of [["git_status", {}], ["git_log", {}], ["git_add", { paths: ["."] }]] as const) {
-          const r = yield* runTool(workspace, name, args)
+          const r = yield* run(name, args)
           expect(r.errorCode, `${name} in ${workspace}`).toBe("TOOL_ERROR")
           expect(r.error).toContain("The workspace is not a git repository")
         }
@@ -99,16 +101,18 @@ describe("the git tools", () => {
       ])
     }))
 
-  it.live("the read-only tools leave the index file alone (no optional locks), even when its stat data is stale", () =>
+  // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
+  it.scopedLive("the read-only tools leave the index file alone (no optional locks), even when its stat data is stale", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
+      const run = yield* toolsIn(dir)
       const index = Path.join(dir, ".git", "index")
       // same content, newer times: a plain `git status` would refresh the index and write it
       const later = new Date(Date.now() + 60_000)
       Fs.utimesSync(Path.join(dir, "README.md"), later, later)
       const before = Fs.statSync(index)
       for (const [name, args] of [["git_status", {}], ["git_diff", {}], ["git_log", {}], ["git_show", {}], ["git_branches", {}]] as const) {
-        expect((yield* runTool(dir, name, args)).success, name).toBe(true)
+        expect((yield* run(name, args)).success, name).toBe(true)
         const after = Fs.statSync(index)
         expect({ name, ino: after.ino, mtime: after.mtimeMs }).toEqual({ name, ino: before.ino, mtime: before.mtimeMs })
       }
@@ -120,7 +124,9 @@ describe("the git tools", () => {
   it.live("a repository whose configuration defines more filter drivers than the cap is refused; at the cap it is used", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
-      for (let i = 0; i < MAX_FILTER_DRIVERS; i++) git(dir, "config", `filter.f${i}.clean`, "cat")
+      // the drivers as `git config filter.f<i>.clean cat` writes them, in one write instead of a git run each
+      const drivers = Array.from({ length: MAX_FILTER_DRIVERS }, (_, i) => `[filter "f${i}"]\n\tclean = cat\n`)
+      Fs.appendFileSync(Path.join(dir, ".git", "config"), drivers.join(""))
       expect((yield* runTool(dir, "git_status", {})).success).toBe(true)
       git(dir, "config", `filter.f${MAX_FILTER_DRIVERS}.clean`, "cat")
       const over = yield* runTool(dir, "git_status", {})
@@ -129,50 +135,55 @@ describe("the git tools", () => {
       )
     }))
 
-  it.live("git_diff: unstaged, staged, one path, nothing; untracked files are not in it", () =>
+  // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
+  it.scopedLive("git_diff: unstaged, staged, one path, nothing; untracked files are not in it", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
-      const none = yield* runTool(dir, "git_diff", {})
+      const run = yield* toolsIn(dir)
+      const none = yield* run("git_diff", {})
       expect(none.output).toBe("No unstaged changes")
       write(dir, "README.md", "# Changed\n")
       write(dir, "src/app.ts", "export const x = 2\n")
       write(dir, "untracked.txt", "u\n")
       git(dir, "add", "src/app.ts")
-      const unstaged = String((yield* runTool(dir, "git_diff", {})).output)
+      const unstaged = String((yield* run("git_diff", {})).output)
       expect(unstaged).toContain("diff --git a/README.md b/README.md")
       expect(unstaged).toContain("+# Changed")
       expect(unstaged).not.toContain("app.ts")
       expect(unstaged).not.toContain("untracked")
-      const staged = String((yield* runTool(dir, "git_diff", { staged: true })).output)
+      const staged = String((yield* run("git_diff", { staged: true })).output)
       expect(staged).toContain("+export const x = 2")
       expect(staged).not.toContain("README")
-      const onePath = yield* runTool(dir, "git_diff", { path: "src", staged: true })
+      const onePath = yield* run("git_diff", { path: "src", staged: true })
       expect(String(onePath.output)).toContain("src/app.ts")
-      expect((yield* runTool(dir, "git_diff", { path: "docs" })).output).toBe("No unstaged changes in docs")
+      expect((yield* run("git_diff", { path: "docs" })).output).toBe("No unstaged changes in docs")
     }))
 
-  it.live("git_log: newest first, max_count with a note when there are more, a path, an empty repository", () =>
+  // its calls share one tool system per repository (toolsIn): one of its own per call costs a third more CPU
+  it.scopedLive("git_log: newest first, max_count with a note when there are more, a path, an empty repository", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
-      const all = String((yield* runTool(dir, "git_log", {})).output).split("\n")
+      const run = yield* toolsIn(dir)
+      const all = String((yield* run("git_log", {})).output).split("\n")
       expect(all).toHaveLength(2)
       expect(all[0]).toMatch(/^[0-9a-f]{7,} \d{4}-\d{2}-\d{2} Test Author: Add app and docs$/)
       expect(all[1]).toMatch(/: Initial commit$/)
-      const one = String((yield* runTool(dir, "git_log", { max_count: 1 })).output).split("\n")
+      const one = String((yield* run("git_log", { max_count: 1 })).output).split("\n")
       expect(one).toHaveLength(2)
       expect(one[1]).toBe("(more commits: raise max_count, up to 500, or pass a path)")
       // exactly max_count commits: no note
-      expect(String((yield* runTool(dir, "git_log", { max_count: 2 })).output).split("\n")).toEqual(all)
-      const readme = String((yield* runTool(dir, "git_log", { path: "README.md" })).output)
+      expect(String((yield* run("git_log", { max_count: 2 })).output).split("\n")).toEqual(all)
+      const readme = String((yield* run("git_log", { path: "README.md" })).output)
       expect(readme).toMatch(/: Initial commit$/)
       expect(readme).not.toContain("Add app")
       write(dir, "never-committed.txt", "x\n")
-      expect((yield* runTool(dir, "git_log", { path: "never-committed.txt" })).output).toBe("No commits touch this path")
-      expect((yield* runTool(dir, "git_log", { max_count: 0 })).errorCode).toBe("INVALID_ARGUMENTS")
+      expect((yield* run("git_log", { path: "never-committed.txt" })).output).toBe("No commits touch this path")
+      expect((yield* run("git_log", { max_count: 0 })).errorCode).toBe("INVALID_ARGUMENTS")
       const empty = initRepo(base.at("empty-log"))
-      expect((yield* runTool(empty, "git_log", {})).output).toBe("No commits yet")
-      expect((yield* runTool(empty, "git_branches", {})).output).toBe("No branches yet (the repository has no commits)")
-      expect((yield* runTool(empty, "git_status", {})).output).toBe(
+      const runEmpty = yield* toolsIn(empty)
+      expect((yield* runEmpty("git_log", {})).output).toBe("No commits yet")
+      expect((yield* runEmpty("git_branches", {})).output).toBe("No branches yet (the repository has no commits)")
+      expect((yield* runEmpty("git_status", {})).output).toBe(
         "## No commits yet on main\n(nothing to commit, working tree clean)"
       )
     }))
@@ -254,44 +265,46 @@ describe("the git tools", () => {
       expect(show).toContain(" big.txt | ")
     }))
 
-  it.live("git_add, git_commit, git_checkout: stage, commit, branch, switch back", () =>
+  // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
+  it.scopedLive("git_add, git_commit, git_checkout: stage, commit, branch, switch back", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
+      const run = yield* toolsIn(dir)
       write(dir, "src/app.ts", "export const x = 3\n")
       write(dir, "src/new.ts", "new\n")
       Fs.rmSync(Path.join(dir, "README.md"))
-      const added = yield* runTool(dir, "git_add", { paths: ["src", "README.md"] })
+      const added = yield* run("git_add", { paths: ["src", "README.md"] })
       expect(String(added.output).split("\n").sort()).toEqual([
         "Staged:",
         "add 'src/app.ts'",
         "add 'src/new.ts'",
         "remove 'README.md'"
       ])
-      expect((yield* runTool(dir, "git_add", { paths: ["src"] })).output).toBe(
+      expect((yield* run("git_add", { paths: ["src"] })).output).toBe(
         "Nothing new to stage: the paths have no changes"
       )
-      expect((yield* runTool(dir, "git_add", { paths: [] })).errorCode).toBe("INVALID_ARGUMENTS")
-      const missing = yield* runTool(dir, "git_add", { paths: ["nope.txt"] })
+      expect((yield* run("git_add", { paths: [] })).errorCode).toBe("INVALID_ARGUMENTS")
+      const missing = yield* run("git_add", { paths: ["nope.txt"] })
       expect(missing.error).toContain("did not match any files")
 
-      const committed = yield* runTool(dir, "git_commit", { message: "Change app\n\nWith a body." })
+      const committed = yield* run("git_commit", { message: "Change app\n\nWith a body." })
       expect(committed.output).toMatch(/^\[main [0-9a-f]{7,}\] Change app\n 3 files changed/)
       expect(git(dir, "log", "-1", "--format=%an <%ae>|%B").trim()).toBe("Test Author <author@example.com>|Change app\n\nWith a body.")
-      const nothing = yield* runTool(dir, "git_commit", { message: "again" })
+      const nothing = yield* run("git_commit", { message: "again" })
       expect(nothing.error).toMatch(/^Nothing to commit: stage changes with git_add first/)
-      expect((yield* runTool(dir, "git_commit", { message: "  \n" })).errorCode).toBe("INVALID_ARGUMENTS")
+      expect((yield* run("git_commit", { message: "  \n" })).errorCode).toBe("INVALID_ARGUMENTS")
 
       // git_checkout needs confirmation
-      expect((yield* runTool(dir, "git_checkout", { branch: "feature", create: true }, {})).errorCode).toBe(
+      expect((yield* run("git_checkout", { branch: "feature", create: true }, {})).errorCode).toBe(
         "CONFIRMATION_REQUIRED"
       )
-      const created = yield* runTool(dir, "git_checkout", { branch: "feature", create: true })
+      const created = yield* run("git_checkout", { branch: "feature", create: true })
       expect(created.output).toBe("Switched to a new branch 'feature'")
-      const exists = yield* runTool(dir, "git_checkout", { branch: "feature", create: true })
+      const exists = yield* run("git_checkout", { branch: "feature", create: true })
       expect(exists.error).toContain("already exists")
-      const back = yield* runTool(dir, "git_checkout", { branch: "main" })
+      const back = yield* run("git_checkout", { branch: "main" })
       expect(back.output).toBe("Switched to branch 'main'")
-      const branches = String((yield* runTool(dir, "git_branches", {})).output)
+      const branches = String((yield* run("git_branches", {})).output)
       expect(branches).toMatch(/^ {2}feature +[0-9a-f]+ Change app\n\* main +[0-9a-f]+ Change app/)
     }))
 
