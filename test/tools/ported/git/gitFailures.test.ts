@@ -3,87 +3,34 @@
  * git cannot use, a configuration git cannot read, git missing or not runnable, and a git run
  * that fails after the repository was opened (a corrupt index, a missing commit object, a bad
  * `branch.sort`). Each failure is the tool's own: `TOOL_ERROR` with the exact message and no
- * `details` (a failure named for another tool would be re-wrapped and carry them).
+ * `details` (a failure named for another tool would be re-wrapped and carry them). A repository
+ * git refuses to use (or whose work tree is elsewhere) and a corrupt index, which each run
+ * every tool, are in `gitFailures.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import type { ToolExecutionResult } from "../../../../src/index.js"
 import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
-import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { ALL_TOOLS, expectFailure, twoCommitRepos } from "./gitFailuresHarness.js"
+import { git, gitTestBase, runTool, toolsIn, withEnv } from "./gitFixture.js"
 
 const base = gitTestBase("git-failures-")
 
-let count = 0
-/** A repository with two commits (a.txt, then b.txt) and a branch `old` at the first. */
-const repo = (): string => {
-  const dir = initRepo(base.at(`repo-${++count}`))
-  write(dir, "a.txt", "a\n")
-  commitAll(dir, "first")
-  git(dir, "branch", "old")
-  write(dir, "b.txt", "b\n")
-  write(dir, "a.txt", "a2\n")
-  commitAll(dir, "second")
-  return dir
-}
-
-/** The result is the tool's own failure with exactly this message. */
-const expectFailure = (r: ToolExecutionResult, message: string, label = r.tool): void => {
-  expect({ label, success: r.success, errorCode: r.errorCode, error: r.error }).toEqual({
-    label,
-    success: false,
-    errorCode: "TOOL_ERROR",
-    error: message
-  })
-  expect(r.success ? undefined : r.details, label).toBeUndefined()
-}
-
-const ALL_TOOLS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
-  ["git_status", {}],
-  ["git_diff", {}],
-  ["git_log", {}],
-  ["git_show", {}],
-  ["git_branches", {}],
-  ["git_add", { paths: ["."] }],
-  ["git_commit", { message: "m" }],
-  ["git_checkout", { branch: "main" }]
-]
+const repo = twoCommitRepos(base)
 
 const NOT_A_REPOSITORY = "The workspace is not a git repository: the git tools work on a repository whose top level is " +
   "the workspace root (one above it is not used). `git init` makes one."
 
-const INDEX_BROKEN = "fatal: .git/index: index file smaller than expected"
-
 describe("the git tools' failures", () => {
-  it.live("outside a repository every tool says so in the same words, as its own failure", () =>
+  // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
+  it.scopedLive("outside a repository every tool says so in the same words, as its own failure", () =>
     Effect.gen(function*() {
       const plain = base.at("plain")
       Fs.mkdirSync(plain)
-      for (const [name, args] of ALL_TOOLS) expectFailure(yield* runTool(plain, name, args), NOT_A_REPOSITORY, name)
-    }))
-
-  it.live("a repository git refuses to use, and one whose work tree is elsewhere, are refused with git's reason", () =>
-    Effect.gen(function*() {
-      const future = repo()
-      git(future, "config", "core.repositoryformatversion", "99")
-      for (const [name, args] of ALL_TOOLS) {
-        expectFailure(
-          yield* runTool(future, name, args),
-          "git cannot use this repository: fatal: Expected git repo version <= 1, found 99",
-          name
-        )
-      }
-      const moved = repo()
-      const elsewhere = base.at("elsewhere")
-      Fs.mkdirSync(elsewhere)
-      git(moved, "config", "core.worktree", elsewhere)
-      expectFailure(
-        yield* runTool(moved, "git_log", {}),
-        `The repository's work tree is …/elsewhere, not the workspace root (its core.worktree points elsewhere); ` +
-          "the git tools work only on the workspace"
-      )
+      const run = yield* toolsIn(plain)
+      for (const [name, args] of ALL_TOOLS) expectFailure(yield* run(name, args), NOT_A_REPOSITORY, name)
     }))
 
   it.live("a filter configuration past the output cap is refused; a large configuration without filters is not", () =>
@@ -102,29 +49,6 @@ describe("the git tools' failures", () => {
       const entries = Array.from({ length: 1000 }, (_, i) => `\ta${i} = log --format=${"y".repeat(80)}\n`).join("")
       Fs.appendFileSync(Path.join(aliases, ".git", "config"), `[alias]\n${entries}`)
       expect((yield* runTool(aliases, "git_status", {})).output).toBe("## main\n(nothing to commit, working tree clean)")
-    }))
-
-  it.live("a corrupt index: each tool that reads it fails with git's message, naming its own git command", () =>
-    Effect.gen(function*() {
-      const dir = repo()
-      Fs.writeFileSync(Path.join(dir, ".git", "index"), "garbage\n")
-      const cases: ReadonlyArray<readonly [string, Record<string, unknown>, string]> = [
-        ["git_status", {}, "git status failed"],
-        ["git_diff", {}, "git diff failed"],
-        ["git_diff", { staged: true }, "git diff failed"],
-        ["git_add", { paths: ["a.txt"] }, "git add failed"],
-        ["git_commit", { message: "m" }, "git commit failed"],
-        ["git_checkout", { branch: "old" }, "git switch failed"]
-      ]
-      for (const [name, args, what] of cases) {
-        expectFailure(yield* runTool(dir, name, args), `${what}: ${INDEX_BROKEN}`, `${name} ${JSON.stringify(args)}`)
-      }
-      // the tools that do not read the index still work
-      expect(String((yield* runTool(dir, "git_log", {})).output)).toMatch(/: second\n[0-9a-f]+ .*: first$/)
-      expectFailure(
-        yield* runTool(dir, "git_show", { rev: "nope" }),
-        "git show nope failed: fatal: bad revision 'nope'"
-      )
     }))
 
   it.live("git_log with a missing commit object fails with git's message, not as an empty history", () =>
