@@ -1,82 +1,24 @@
 /**
- * A workspace whose repository reaches another one: a `.git` file naming another git
- * directory, a worktree-style git directory whose `commondir` points out, alternates
- * (absolute, relative, chained, from the host's environment), an objects directory that is a
- * symbolic link out, a workspace below another repository. Every git tool refuses, before git
- * reads or writes the other repository; a repository wholly inside the workspace (in-workspace
- * alternates included) still works.
+ * A workspace whose repository reaches another one: a worktree-style git directory whose
+ * `commondir` points out, alternates (absolute, relative, chained, from the host's
+ * environment), an objects directory that is a symbolic link out, a workspace below another
+ * repository. Every git tool refuses, before git reads or writes the other repository; a
+ * repository wholly inside the workspace (in-workspace alternates included) still works. A
+ * `.git` file naming another git directory, which runs every tool, is in
+ * `otherRepos.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, toolsIn, withEnv, write } from "./gitFixture.js"
+import { expectOutside, gitDirState, otherReposIn, READ_CALLS } from "./otherReposHarness.js"
 
 const base = gitTestBase("git-other-")
 
-/** An outside repository `<name>/other` with one commit holding `secret.txt`; returns it and that blob's hash. */
-const otherRepo = (name: string): { readonly other: string; readonly blob: string } => {
-  const other = initRepo(Path.join(base.at(name), "other"))
-  write(other, "secret.txt", "the other repository's secret\n")
-  commitAll(other, "other's commit")
-  return { other, blob: git(other, "rev-parse", "HEAD:secret.txt").trim() }
-}
-
-/** Everything below a repository's git directory, as path and content digest: equal means untouched. */
-const gitDirState = (gitDir: string): ReadonlyArray<string> =>
-  Fs.readdirSync(gitDir, { recursive: true, encoding: "utf8" }).sort().map((rel) => {
-    const file = Path.join(gitDir, rel)
-    const stats = Fs.lstatSync(file)
-    return stats.isFile()
-      ? `${rel} ${Crypto.createHash("sha256").update(Fs.readFileSync(file)).digest("hex")} ${stats.mtimeMs}`
-      : rel
-  })
-
-/** A workspace `<name>/ws` (a plain directory) with a file to stage. */
-const workspaceIn = (name: string): string => {
-  const ws = Path.join(base.at(name), "ws")
-  write(ws, "a.txt", "mine\n")
-  return ws
-}
-
-/** A refusal of a git tool that says the repository reaches outside the workspace. */
-const expectOutside = (result: { readonly success: boolean; readonly errorCode: string | null; readonly error: string | null }, what: RegExp) => {
-  expect(result.success).toBe(false)
-  expect(result.errorCode).toBe("TOOL_ERROR")
-  expect(result.error ?? "").toMatch(/outside the workspace/)
-  expect(result.error ?? "").toMatch(what)
-}
-
-const READ_CALLS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
-  ["git_log", {}],
-  ["git_show", {}],
-  ["git_status", {}],
-  ["git_diff", {}],
-  ["git_branches", {}]
-]
+const { otherRepo, workspaceIn } = otherReposIn(base)
 
 describe("git tools on a repository that reaches outside the workspace", () => {
-  it.effect("a .git file naming another repository: reads refused, add and commit leave it untouched", () =>
-    Effect.gen(function*() {
-      const { other } = otherRepo("gitfile")
-      const ws = workspaceIn("gitfile")
-      Fs.writeFileSync(Path.join(ws, ".git"), `gitdir: ${Path.join(other, ".git")}\n`)
-      const head = git(other, "rev-parse", "HEAD")
-      const before = gitDirState(Path.join(other, ".git"))
-      for (const [name, args] of READ_CALLS) {
-        const result = yield* runTool(ws, name, args)
-        expectOutside(result, /git directory/)
-        // the other repository's commit is never shown
-        expect(result.error ?? "").not.toMatch(/other's commit/)
-      }
-      expectOutside(yield* runTool(ws, "git_add", { paths: ["a.txt"] }), /git directory/)
-      expectOutside(yield* runTool(ws, "git_commit", { message: "into the other one" }), /git directory/)
-      expectOutside(yield* runTool(ws, "git_checkout", { branch: "elsewhere", create: true }), /git directory/)
-      expect(git(other, "rev-parse", "HEAD")).toBe(head)
-      expect(gitDirState(Path.join(other, ".git"))).toEqual(before)
-    }))
-
   it.effect("a worktree-style git directory inside the workspace whose commondir points out: refused", () =>
     Effect.gen(function*() {
       const { other } = otherRepo("commondir")
@@ -160,7 +102,8 @@ describe("git tools on a repository that reaches outside the workspace", () => {
       expect(gitDirState(Path.join(other, ".git"))).toEqual(before)
     }))
 
-  it.effect("a repository wholly inside the workspace still works, in-workspace alternates and a .git file included", () =>
+  // the calls in one workspace share one tool system (toolsIn): one of its own per call costs a third more CPU
+  it.scoped("a repository wholly inside the workspace still works, in-workspace alternates and a .git file included", () =>
     Effect.gen(function*() {
       const ws = initRepo(workspaceIn("inside"))
       commitAll(ws, "first")
@@ -170,13 +113,14 @@ describe("git tools on a repository that reaches outside the workspace", () => {
       commitAll(store, "store's commit")
       const lib = git(store, "rev-parse", "HEAD:lib.txt").trim()
       Fs.writeFileSync(Path.join(ws, ".git", "objects", "info", "alternates"), "../../vendor/store/.git/objects\n")
-      const shown = yield* runTool(ws, "git_show", { rev: lib })
+      const run = yield* toolsIn(ws)
+      const shown = yield* run("git_show", { rev: lib })
       expect(shown.output).toBe("lib\n")
       write(ws, "b.txt", "b\n")
-      expect((yield* runTool(ws, "git_add", { paths: ["b.txt"] })).success).toBe(true)
-      const commit = yield* runTool(ws, "git_commit", { message: "second" })
+      expect((yield* run("git_add", { paths: ["b.txt"] })).success).toBe(true)
+      const commit = yield* run("git_commit", { message: "second" })
       expect(commit.success, commit.error ?? "").toBe(true)
-      const log = yield* runTool(ws, "git_log", {})
+      const log = yield* run("git_log", {})
       expect(String(log.output)).toMatch(/second\n.*first$/)
       // the git directory moved inside the workspace and named by a .git file
       const moved = initRepo(workspaceIn("insidefile"))
