@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Random } from "effect"
 import * as Fs from "node:fs"
-import * as Path from "node:path"
-import { LIST_READ_MAX } from "../../../../src/tools/ported/managing/listSnapshots.js"
 import { newSnapshotId, SNAPSHOT_ID_PATTERN } from "../../../../src/tools/ported/managing/snapshots.js"
 import { call, makeWorkspace, systemFor, tree } from "../editing/harness.js"
+import { list, snapshotStoreIn } from "./snapshotStoreHarness.js"
 
 const { remove, ws } = makeWorkspace("snapshot-store-")
 const gone = makeWorkspace("snapshot-gone-")
@@ -13,25 +12,7 @@ afterAll(() => {
   gone.remove()
 })
 
-const at = (rel: string) => Path.join(ws, rel)
-const put = (rel: string, content: string | Uint8Array) => {
-  Fs.mkdirSync(Path.dirname(at(rel)), { recursive: true })
-  Fs.writeFileSync(at(rel), content)
-}
-/** An empty store. */
-const emptyStore = () => {
-  Fs.rmSync(at(".snapshots"), { recursive: true, force: true })
-  Fs.mkdirSync(at(".snapshots"))
-}
-/** Writes a snapshot by hand: its metadata and its bytes. */
-const forge = (id: string, meta: Record<string, unknown>, content = "forged") => {
-  Fs.writeFileSync(
-    at(`.snapshots/${id}.json`),
-    JSON.stringify({ version: 1, id, source: "src/f.txt", created_at: "2020-01-01T00:00:00.000Z", mode: 420, size: Buffer.byteLength(content), ...meta })
-  )
-  Fs.writeFileSync(at(`.snapshots/${id}.snap`), content)
-}
-const list = (args: Record<string, unknown> = {}) => Effect.map(call("list_snapshots", args), (r) => r.output ?? r.error)
+const { at, emptyStore, forge, put } = snapshotStoreIn(ws)
 
 describe("newSnapshotId", () => {
   it.effect("is the UTC time and 8 hex digits, a small random number padded with zeros, so ids sort by age", () =>
@@ -84,24 +65,6 @@ describe("list_snapshots: order, skipped entries, offsets, the read cap", () => 
         expect(yield* list({ offset: 1 })).toBe(
           "Snapshots, newest first (2-2 of 2):\no-1  src/f.txt  2020-01-01T00:00:00.000Z  6 bytes"
         )
-      }))
-
-    it.effect(`only the newest ${LIST_READ_MAX} metadata files are read, and the listing says so`, () =>
-      Effect.gen(function*() {
-        emptyStore()
-        // ids in name order ("a-b.json" before "a.json") are not in id order ("a" before "a-b")
-        forge("a", {})
-        forge("a-b", {})
-        // junk metadata files after them in id order (links to one empty file: damaged)
-        Fs.writeFileSync(at(".snapshots/junk"), "")
-        for (let i = 1; i < LIST_READ_MAX; i++) Fs.linkSync(at(".snapshots/junk"), at(`.snapshots/j-${String(i).padStart(5, "0")}.json`))
-        expect(yield* list()).toBe([
-          "Snapshots, newest first (1-1 of 1):",
-          "a-b  src/f.txt  2020-01-01T00:00:00.000Z  6 bytes",
-          `(${LIST_READ_MAX - 1} snapshots with damaged metadata skipped)`,
-          `(only the newest ${LIST_READ_MAX} of ${LIST_READ_MAX + 1} snapshots in .snapshots were read)`
-        ].join("\n"))
-        emptyStore()
       }))
   })
 })
