@@ -1,8 +1,8 @@
 /**
  * `read_pdf` where it reads many pages, runs calls at once, starts several workers or meets a
  * FlateDecode bomb: passes of max_pages over a 300-page document, and of max_chars over a
- * 30-page one, each from the start_page the last named, cover every page once; concurrent calls
- * are not mixed up; a timeout terminates the parsing workers (and the pool recovers), and one
+ * 30-page one, each from the start_page the last named, cover every page once; with the
+ * defaults it stops at 20,000 characters; concurrent calls are not mixed up; a timeout terminates the parsing workers (and the pool recovers), and one
  * inside an endless page kills the worker at once; a bomb ends at the memory cap, and two reads
  * at once may each take their limit. In the slow lane: about 0.7-4.3 s of CPU a test, and the
  * 1 GiB bomb alone takes 2 s of CPU to make. The rest of the tool's tests are in
@@ -84,6 +84,16 @@ describe("read_pdf", () => {
       }
       expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
     })))
+
+  it.effect("with the defaults, stops at 20000 characters", () =>
+    Effect.gen(function*() {
+      const out = text((yield* call({ filepath: "long.pdf" })).output)
+      const pages = headers(out)
+      expect(body(out).length).toBeLessThanOrEqual(20000)
+      expect(pages.length).toBeGreaterThan(1)
+      expect(pages.length).toBeLessThan(40)
+      expect(out).toContain(`[Truncated at max_chars=20000: showing pages 1-${pages.at(-1)} of 300.`)
+    }))
 
   it.effect("serves concurrent calls without mixing them up", () =>
     withPool((pool) => Effect.gen(function*() {

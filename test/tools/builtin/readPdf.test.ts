@@ -1,10 +1,10 @@
 /**
  * `read_pdf` through the real executor, over real PDFs in a temp workspace: page headers,
- * `max_chars` on a 300-page document, encryption, image-only pages, damaged and non-PDF input,
- * a workspace escape, a parser failure, a closed pool. The proofs that read many pages, run
- * calls at once, start several workers or feed the parser a FlateDecode bomb (passes by
- * max_pages and by max_chars, concurrent calls, the timeouts that must kill the parsing
- * worker, the memory cap) are in `readPdf.slow.test.ts`.
+ * a first page over `max_chars` in a 300-page document, encryption, image-only pages, damaged
+ * and non-PDF input, a workspace escape, a parser failure, a closed pool. The proofs that read
+ * many pages, run calls at once, start several workers or feed the parser a FlateDecode bomb
+ * (passes by max_pages and by max_chars, the default max_chars, concurrent calls, the timeouts
+ * that must kill the parsing worker, the memory cap) are in `readPdf.slow.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { NodeContext } from "@effect/platform-node"
@@ -77,16 +77,6 @@ describe("read_pdf", () => {
       expect(out).toContain("Words on the third page")
     }))
 
-  it.effect("with the defaults, stops at 20000 characters", () =>
-    Effect.gen(function*() {
-      const out = text((yield* call({ filepath: "long.pdf" })).output)
-      const pages = headers(out)
-      expect(body(out).length).toBeLessThanOrEqual(20000)
-      expect(pages.length).toBeGreaterThan(1)
-      expect(pages.length).toBeLessThan(40)
-      expect(out).toContain(`[Truncated at max_chars=20000: showing pages 1-${pages.at(-1)} of 300.`)
-    }))
-
   it.effect("cuts a first page that alone is over max_chars, and says so", () =>
     Effect.gen(function*() {
       const out = text((yield* call({ filepath: "long.pdf", start_page: 7, max_chars: 120 })).output)
@@ -126,8 +116,9 @@ describe("read_pdf", () => {
       )
     }))
 
+  // its calls share one worker pool: a pool of its own for each would start a worker for each PDF parsed
   it.effect("fails clearly and fast on damaged, empty and non-PDF files", () =>
-    Effect.gen(function*() {
+    withPool((pool) => Effect.gen(function*() {
       const cases = [
         ["truncated.pdf", "\"truncated.pdf\" is not a valid PDF or is damaged"],
         ["garbage.pdf", "\"garbage.pdf\" is not a valid PDF or is damaged"],
@@ -137,13 +128,13 @@ describe("read_pdf", () => {
         ["missing.pdf", "\"missing.pdf\" does not exist"]
       ] as const
       for (const [file, message] of cases) {
-        const r = yield* call({ filepath: file })
+        const r = yield* call({ filepath: file }, undefined, pool)
         expect(r.success, file).toBe(false)
         expect(r.errorCode, file).toBe("TOOL_ERROR")
         expect(r.error, file).toContain(message)
         expect(r.durationMs, file).toBeLessThan(5000)
       }
-    }))
+    })))
 
   // its calls share one worker pool: a pool of its own for each would start a worker each time
   it.effect("fails clearly when start_page is past the last page", () =>
