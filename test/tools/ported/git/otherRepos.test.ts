@@ -2,16 +2,15 @@
  * A workspace whose repository reaches another one: a worktree-style git directory whose
  * `commondir` points out, alternates (absolute, relative, chained, from the host's
  * environment), an objects directory that is a symbolic link out, a workspace below another
- * repository. Every git tool refuses, before git reads or writes the other repository; a
- * repository wholly inside the workspace (in-workspace alternates included) still works. A
- * `.git` file naming another git directory, which runs every tool, is in
- * `otherRepos.slow.test.ts`.
+ * repository. Every git tool refuses, before git reads or writes the other repository. A `.git`
+ * file naming another git directory, which runs every tool, and a repository wholly inside the
+ * workspace that still works (three repositories made) are in `otherRepos.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { commitAll, git, gitTestBase, initRepo, runTool, toolsIn, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
 import { expectOutside, gitDirState, otherReposIn, READ_CALLS } from "./otherReposHarness.js"
 
 const base = gitTestBase("git-other-")
@@ -100,33 +99,5 @@ describe("git tools on a repository that reaches outside the workspace", () => {
         expect(result.error ?? "").toMatch(/not a git repository/)
       }
       expect(gitDirState(Path.join(other, ".git"))).toEqual(before)
-    }))
-
-  // the calls in one workspace share one tool system (toolsIn): one of its own per call costs a third more CPU
-  it.scoped("a repository wholly inside the workspace still works, in-workspace alternates and a .git file included", () =>
-    Effect.gen(function*() {
-      const ws = initRepo(workspaceIn("inside"))
-      commitAll(ws, "first")
-      // a second object store inside the workspace, borrowed relatively
-      const store = initRepo(Path.join(ws, "vendor", "store"))
-      write(store, "lib.txt", "lib\n")
-      commitAll(store, "store's commit")
-      const lib = git(store, "rev-parse", "HEAD:lib.txt").trim()
-      Fs.writeFileSync(Path.join(ws, ".git", "objects", "info", "alternates"), "../../vendor/store/.git/objects\n")
-      const run = yield* toolsIn(ws)
-      const shown = yield* run("git_show", { rev: lib })
-      expect(shown.output).toBe("lib\n")
-      write(ws, "b.txt", "b\n")
-      expect((yield* run("git_add", { paths: ["b.txt"] })).success).toBe(true)
-      const commit = yield* run("git_commit", { message: "second" })
-      expect(commit.success, commit.error ?? "").toBe(true)
-      const log = yield* run("git_log", {})
-      expect(String(log.output)).toMatch(/second\n.*first$/)
-      // the git directory moved inside the workspace and named by a .git file
-      const moved = initRepo(workspaceIn("insidefile"))
-      commitAll(moved, "moved")
-      Fs.renameSync(Path.join(moved, ".git"), Path.join(moved, "repo.git"))
-      Fs.writeFileSync(Path.join(moved, ".git"), "gitdir: repo.git\n")
-      expect(String((yield* runTool(moved, "git_log", {})).output)).toMatch(/moved$/)
     }))
 })
