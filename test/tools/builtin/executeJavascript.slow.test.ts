@@ -3,7 +3,7 @@
  * memory ends MEMORY_LIMIT and the next call works; calls run at once on several Workers; an
  * interrupted call's Worker is terminated and replaced; a Worker stuck in native code is
  * terminated by the host at the deadline. In the slow lane: each keeps Workers busy up to a
- * limit or a deadline, or starts several, about 1-2 s of CPU a test. The rest of the tool's
+ * limit or a deadline, or starts several, about 1-3 s of CPU a test. The rest of the tool's
  * tests are in `executeJavascript.test.ts`.
  */
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"

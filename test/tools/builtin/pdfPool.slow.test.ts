@@ -3,9 +3,9 @@
  * exactly when the idle timer fires (a timer of the same length created after the pool's fires
  * right after it) must get a working worker, never the one being terminated; how many workers it
  * keeps (maxIdle per memory limit) and for how many uses (maxUses); idle workers that exit leave
- * it; the memory watchdog stops with its request. In the slow lane: three to six worker starts a
- * test (each loads pdf.js), or 320 MB the process takes and touches, about 1-2.3 s of CPU a test.
- * The rest of the pool's tests are in `pdfPool.test.ts`.
+ * it; the memory watchdog stops with its request. In the slow lane: three to six worker starts
+ * a test (each loads pdf.js), or 320 MB the process takes and touches, about 1-2.3 s of CPU a
+ * test. The rest of the pool's tests are in `pdfPool.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { NodeContext } from "@effect/platform-node"

@@ -3,7 +3,7 @@
  * with the tools that fit (one schema too costly and one too deep left out on their own, the
  * rest up to the listing's budget of 10,000 together), and each one left out is logged with its
  * reason. In the slow lane: ajv compiles twenty schemas of cost 480 (the budget is the point),
- * about 1.7 s of CPU. The screening itself is tested in `listingLimits.test.ts`.
+ * about 1.5-2 s of CPU. The screening itself is tested in `listingLimits.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Logger } from "effect"

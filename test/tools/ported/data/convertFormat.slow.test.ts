@@ -2,7 +2,7 @@
  * convert_format's check of a parsed document, in the conversion's worker: at most 256 levels
  * of objects and arrays (scalars below do not count), and at most a million values. In the
  * slow lane: the limit is the point, so the worker is handed arrays of 999,999 and 1,000,000
- * values, about 2.7 s of CPU. The rest of the tool's tests are in `convertFormat.test.ts`.
+ * values, about 2.5-3.5 s of CPU. The rest of the tool's tests are in `convertFormat.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"

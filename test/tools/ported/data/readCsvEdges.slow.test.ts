@@ -1,7 +1,7 @@
 /**
  * read_csv at its 10 MiB read limit: the record the limit cuts is dropped, also when exactly as
  * many records as asked for were read, and the limit is named. In the slow lane: each of its
- * three reads takes in the whole 10 MiB, about 2 s of CPU. The rest of read_csv's edges are in
+ * three reads takes in the whole 10 MiB, about 2-3 s of CPU. The rest of read_csv's edges are in
  * `readCsvEdges.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"

@@ -3,7 +3,7 @@
  * (a repository format from the future) and one whose work tree is elsewhere are refused with
  * git's reason; on a corrupt index each tool that reads it fails with git's message, naming its
  * own git command, and the others still work. In the slow lane: each calls the git tools nine
- * times, every call a few git runs, 0.8-1.1 s of CPU a test. The other failures are in
+ * times, every call a few git runs, 0.8-1.3 s of CPU a test. The other failures are in
  * `gitFailures.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"

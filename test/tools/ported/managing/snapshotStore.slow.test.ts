@@ -2,7 +2,7 @@
  * list_snapshots at its read cap, on a store written by hand: only the newest LIST_READ_MAX
  * metadata files are read (newest by id, which is not name order), the damaged ones among them
  * counted, and the listing says that only so many were read. In the slow lane: the store holds
- * 5,000 metadata files (the cap is the point), about 2.7 s of CPU. The rest of the store's
+ * 5,000 metadata files (the cap is the point), about 3 s of CPU. The rest of the store's
  * tests are in `snapshotStore.test.ts`.
  */
 import { afterAll, describe, expect, layer } from "@effect/vitest"

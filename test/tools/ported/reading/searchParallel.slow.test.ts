@@ -6,7 +6,7 @@
  * catastrophic regex in a worker ends quickly; through the executor, a big tree uses them; a
  * worker opens a job's files through the directory's descriptor, not its path. In the slow
  * lane: each comparison starts worker threads for several searches of a 480-file tree, up to
- * 2 s of CPU a test.
+ * 2.5 s of CPU a test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either, Fiber, Layer } from "effect"

@@ -2,7 +2,7 @@
  * fetch_url on HTML that would stall the converter (150,000 nested elements): the conversion,
  * in a worker, is stopped at its deadline, and the main thread keeps running meanwhile. In the
  * slow lane: the worker converts for the whole deadline (1 s: long enough that the ticks
- * counted can only come while the conversion runs), 0.6-1.7 s of CPU as the machine lets the
+ * counted can only come while the conversion runs), 0.6-1.9 s of CPU as the machine lets the
  * worker run. The rest of the tool's tests are in `fetchUrl.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
