@@ -21,7 +21,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     setupFiles: ["test/helpers/sharedGraphSetup.ts", "test/helpers/cpuMeter.ts"],
-    reporters: ["default", "./test/helpers/summaryReporter.ts", ["./test/helpers/laneReporter.ts", { lane: "fast", slowest: 20 }]],
+    reporters: ["default", "./test/helpers/summaryReporter.ts", ["./test/helpers/laneReporter.ts", { lane: "fast", slowest: 20, maxTestCpuMs: 2000 }]],
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

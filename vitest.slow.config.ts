@@ -1,8 +1,10 @@
 /**
- * The slow lane, `npm run test:slow`: the proofs that take seconds each (huge inputs, the fuzz,
- * worker pools, real MCP servers, Redis, the packed package, the CLI as a child process), in
- * `*.slow.test.ts` files. Each file gets a fresh module graph; `.ci/run` runs this lane after
- * the fast one (`npm test`).
+ * The slow lane, `npm run test:slow`: the proofs that take seconds or a second of CPU each, in
+ * `*.slow.test.ts` files: huge inputs and the caps they meet, the fuzz, worker pools (PDF,
+ * sandbox, search) and the sandbox's attack catalogue, the workspace races, git on broken and
+ * foreign repositories, real MCP servers and the Inspector, Redis, the packed package, the CLI as
+ * a child process, and the event-loop freeze proofs. Each file gets a fresh module graph and
+ * they run one at a time; `.ci/run` runs this lane after the fast one (`npm test`).
  */
 import { defineConfig } from "vitest/config"
 

@@ -176,7 +176,7 @@ export const listFiles = make(TOOL, {
       const byDir = new Map<string, Array<string>>()
       for (const entry of shown) {
         // (its `false` mutant is equivalent, a directory is shown without a size, and a stat of it too would change
-        // nothing shown; left unmarked, as a mark would also hide `true`, which listFiles.test kills)
+        // nothing shown; left unmarked, as a mark would also hide `true`, which the list_files tests kill)
         if (entry.kind === "directory") continue
         const names = byDir.get(entry.dir)
         if (names === undefined) byDir.set(entry.dir, [entry.name])

@@ -173,7 +173,7 @@ export const makePdfWorkerPool = (
       pooled.idleTimer = undefined
       const at = idle.indexOf(pooled)
       // (its `true` mutant is equivalent, only an idle worker has a timer (lending or an exit clears it): it is
-      // always found; left unmarked, as a mark would also hide `false`, which pdfPool.test kills)
+      // always found; left unmarked, as a mark would also hide `false`, which the PDF pool tests kill)
       if (at >= 0) idle.splice(at, 1)
       Effect.runFork(terminate(pooled))
     }

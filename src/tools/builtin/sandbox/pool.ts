@@ -162,7 +162,7 @@ export class SandboxWorkers {
       const extra = this.idle.length >= maxIdle
       // a guard: maxWorkers Workers idle and one more to check in takes a replacement started while all were busy
       // (its `false` and `>` mutants are equivalent in every test; left unmarked, as a mark would also hide
-      // `true`, which pool.slow.test and executeJavascript.test kill)
+      // `true`, which the sandbox pool and execute_javascript tests kill)
       const full = this.idle.length >= maxWorkers
       if (gone || (extra && (idleMs <= 0 || full))) return this.discard(worker)
       this.idle.push(worker)
