@@ -4,6 +4,7 @@
  */
 import { Effect } from "effect"
 import * as Fs from "node:fs"
+import { until } from "./testClock.js"
 
 /** Whether process `pid` runs (a zombie does not). */
 export const running = (pid: number): boolean => {
@@ -15,13 +16,12 @@ export const running = (pid: number): boolean => {
   }
 }
 
-/** Waits (5 s at most) until `file` holds a number, and gives it; dies when it never does. */
+/** What `file` holds, trimmed ("" while it does not exist). */
+const contents = (file: string): string => (Fs.existsSync(file) ? Fs.readFileSync(file, "utf8").trim() : "")
+
+/**
+ * Waits (5 s of real time at most, on any clock: a TestClock too) until `file` holds a number,
+ * and gives it; dies when it never does.
+ */
 export const pidIn = (file: string): Effect.Effect<number> =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 200; i++) {
-      const text = Fs.existsSync(file) ? Fs.readFileSync(file, "utf8").trim() : ""
-      if (/^\d+$/.test(text)) return Number(text)
-      yield* Effect.sleep("25 millis")
-    }
-    return yield* Effect.dieMessage(`no pid in ${file}`)
-  })
+  Effect.map(until(() => /^\d+$/.test(contents(file)), `a pid in ${file}`, 5_000), () => Number(contents(file)))

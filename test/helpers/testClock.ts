@@ -46,6 +46,21 @@ export const wakeAfter = (ms: number, count = 1): Effect.Effect<void> =>
   })
 
 /**
+ * Waits, in real time (event-loop turns, whatever the fiber's clock), until `condition` holds:
+ * for what the code under test does outside Effect's clock (a real server receiving a request,
+ * a child process writing a file) before the test moves the TestClock. Dies naming `what` when
+ * it does not within `withinMs` of real time (a bound for a broken run only).
+ */
+export const until = (condition: () => boolean, what: string, withinMs = 10_000): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const giveUp = Date.now() + withinMs
+    for (let turn = 0; !condition(); turn++) {
+      if (Date.now() > giveUp) return yield* Effect.dieMessage(`${what} had not happened within ${withinMs} ms`)
+      yield* realTurn(turn)
+    }
+  })
+
+/**
  * Joins `fiber`, which should end without the clock moving on (it woke, and has only its
  * finalizers and its answer left); dies when it has not within `withinMs` of real time, rather
  * than wait for a TestClock that nothing moves any more.

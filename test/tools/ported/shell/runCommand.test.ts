@@ -5,7 +5,7 @@
  * (`envAllowList.test.ts` covers the allow-list).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Option } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Exports, PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
@@ -19,6 +19,7 @@ import {
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { withEnv } from "../git/gitFixture.js"
 import { pidIn, running } from "../../../helpers/processes.js"
+import { joinUnmoved, sleepersUntil, until, wakeAfter } from "../../../helpers/testClock.js"
 
 let ws: string
 
@@ -74,6 +75,9 @@ let count = 0
 /** A fresh file name in the workspace for a pid. */
 const pidFile = () => Path.join(ws, `pid-${++count}`)
 
+// live clock: real /bin/sh processes, their pipes and their kill (SIGTERM, the grace period on
+// real timers), except the deadline tests: the command's deadline is an Effect.timeoutOption on
+// the fiber's Clock, so they move the TestClock once the command has done what it must first
 describe("run_command", () => {
   it("is a confirmation tool of the shell category with a timeout above the longest deadline", () => {
     expect(runCommand.requiresConfirmation).toBe(true)
@@ -152,16 +156,26 @@ describe("run_command", () => {
       expect(utf8.stdout).toContain(`${"é\n".repeat(21845)}\n[stdout cut at 65536 of 70000 bytes`)
     }))
 
-  it.live("a timeout kills the whole process group and returns what was printed", () =>
+  it.effect("a timeout kills the whole process group and returns what was printed", () =>
     Effect.gen(function*() {
       const pids = pidFile()
       const background = `${pids}-bg`
-      const started = Date.now()
-      const out = yield* outputOf({
-        command: `echo $$ > ${pids}; sleep 1000 & echo $! > ${background}; echo before; sleep 1000`,
+      const printed = `${pids}-printed`
+      const call = yield* Effect.fork(outputOf({
+        command: `echo $$ > ${pids}; sleep 1000 & echo $! > ${background}; echo before; : > ${printed}; sleep 1000`,
         timeout_sec: 1
-      })
-      expect(Date.now() - started).toBeLessThan(5000)
+      }))
+      // the command has printed and sleeps; two more turns of the event loop (an I/O poll between
+      // them) and what it printed has been read from the pipe
+      let turns = 0
+      yield* until(() => Fs.existsSync(printed) && ++turns > 2, "the command's output")
+      // not timed out a millisecond before its deadline (1 s of the clock), timed out at it
+      yield* sleepersUntil(1000)
+      yield* TestClock.adjust(999)
+      expect(call.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      // then the group gets SIGTERM, which ends it at once: well within the 1.5 s grace period
+      const out = yield* joinUnmoved(call, 4000)
       expect(out).toMatchObject({ exit_code: null, signal: null, timed_out: true, stdout: "before\n" })
       const pgid = yield* pidIn(pids)
       expect(liveMembers(pgid)).toEqual([])
@@ -182,25 +196,33 @@ describe("run_command", () => {
       expect(liveMembers(pgid)).toEqual([])
     }))
 
-  it.live("a group that ignores SIGTERM gets SIGKILL after the grace period", () =>
+  it.effect("a group that ignores SIGTERM gets SIGKILL after the grace period", () =>
     Effect.gen(function*() {
       const pids = pidFile()
-      const out = yield* outputOf({
+      const call = yield* Effect.fork(outputOf({
         command: `trap '' TERM; echo $$ > ${pids}; sleep 1000 & sleep 1000`,
         timeout_sec: 0.5
-      })
+      }))
+      // the trap is set: the deadline's SIGTERM is ignored
+      yield* pidIn(pids)
+      yield* wakeAfter(500)
+      const out = yield* joinUnmoved(call)
       expect(out.timed_out).toBe(true)
       expect(liveMembers(yield* pidIn(pids))).toEqual([])
     }))
 
-  it.live("a group that handles SIGTERM is given its grace period to clean up before any SIGKILL", () =>
+  it.effect("a group that handles SIGTERM is given its grace period to clean up before any SIGKILL", () =>
     Effect.gen(function*() {
       const pids = pidFile()
       const marker = `${pids}-cleaned`
-      const out = yield* outputOf({
+      const call = yield* Effect.fork(outputOf({
         command: `trap 'sleep 0.3; echo cleaned > ${marker}; exit 0' TERM; echo $$ > ${pids}; while :; do sleep 0.05; done`,
         timeout_sec: 0.5
-      })
+      }))
+      // the trap is set: the deadline's SIGTERM runs it
+      yield* pidIn(pids)
+      yield* wakeAfter(500)
+      const out = yield* joinUnmoved(call)
       expect(out.timed_out).toBe(true)
       expect(Fs.readFileSync(marker, "utf8")).toBe("cleaned\n")
       expect(liveMembers(yield* pidIn(pids))).toEqual([])

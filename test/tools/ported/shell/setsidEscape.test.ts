@@ -10,6 +10,7 @@ import { ToolSystem, Workspace } from "../../../../src/index.js"
 import { shellTools } from "../../../../src/tools/ported/shell/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { pidIn, running } from "../../../helpers/processes.js"
+import { joinUnmoved, until, wakeAfter } from "../../../helpers/testClock.js"
 
 let ws: string
 beforeAll(() => {
@@ -23,17 +24,18 @@ const run = (args: Record<string, unknown>) =>
     return yield* system.execute("run_command", args, { confirm: true })
   }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools: shellTools, workspace: Workspace.layerFixed(ws) })))
 
-/** Whether `pid` ends within a short while (the sweep runs as the call ends). */
+/** Whether `pid` ends within 1 s of real time, on any clock (the sweep runs as the call ends). */
 const endsSoon = (pid: number) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 40 && running(pid); i++) yield* Effect.sleep("25 millis")
-    return !running(pid)
-  })
+  until(() => !running(pid), `the end of process ${pid}`, 1000).pipe(
+    Effect.as(true),
+    Effect.catchAllDefect(() => Effect.succeed(false))
+  )
 
 /** A command starting a `setsid` child that writes its pid to `file`, then sleeps. */
 const escaping = (file: string) => `setsid sh -c 'echo $$ > ${file}; exec sleep 30' > /dev/null 2>&1 &`
 
 describe.skipIf(process.platform !== "linux")("run_command and setsid", () => {
+  // live clock: real processes; the command's own `sleep 0.3` lets the setsid child start
   it.live("a setsid child is dead once a call that exited normally returns", () =>
     Effect.gen(function*() {
       const file = Path.join(ws, "normal.pid")
@@ -45,12 +47,15 @@ describe.skipIf(process.platform !== "linux")("run_command and setsid", () => {
       expect(dead).toBe(true)
     }))
 
-  it.live("a setsid child is dead once a timed-out call returns", () =>
+  // the deadline is on the TestClock (run_command's Effect.timeoutOption), moved once the child runs
+  it.effect("a setsid child is dead once a timed-out call returns", () =>
     Effect.gen(function*() {
       const file = Path.join(ws, "timeout.pid")
-      const result = yield* run({ command: `${escaping(file)} sleep 20`, timeout_sec: 0.5 })
-      expect(result.output).toMatchObject({ timed_out: true })
+      const call = yield* Effect.fork(run({ command: `${escaping(file)} sleep 20`, timeout_sec: 0.5 }))
       const pid = yield* pidIn(file)
+      yield* wakeAfter(500)
+      const result = yield* joinUnmoved(call)
+      expect(result.output).toMatchObject({ timed_out: true })
       const dead = yield* endsSoon(pid)
       if (!dead) process.kill(pid, "SIGKILL")
       expect(dead).toBe(true)
