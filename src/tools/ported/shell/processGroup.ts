@@ -95,20 +95,51 @@ const signalGroup = (pgid: number, signal: NodeJS.Signals | 0): boolean => {
 }
 
 /**
- * Whether a process of the group `pgid` still runs. `kill(-pgid, 0)` also counts zombies (dead
- * children not yet reaped by their new parent, which can take a while under some inits), so on
- * Linux a group it still finds is looked up in `/proc`, where a zombie's state is `Z`.
+ * Whether a process of the group `pgid` still runs, asked again and again while a group is
+ * killed. `kill(-pgid, 0)` also counts zombies (dead children not yet reaped by their new
+ * parent, which can take a while under some inits), so on Linux a group it still finds is looked
+ * up in `/proc`, where a zombie's state is `Z`. The process found running is looked at first the
+ * next time: a whole scan of `/proc` reads every process's stat file, and a group that ignores
+ * `SIGTERM` is asked about every `POLL_MS` of the grace period.
  */
-const groupAlive = (pgid: number): Effect.Effect<boolean> =>
-  signalGroup(pgid, 0)
-    // (the platform check's mutants are equivalent on Linux, the branch of the other systems; unmarked: a Stryker
-    // mark inside an expression applies to nothing)
-    ? (process.platform === "linux" ? liveInProc(pgid) : Effect.succeed(true))
-    : Effect.succeed(false)
+const makeGroupAlive = (pgid: number): Effect.Effect<boolean> => {
+  const found: { pid: string | undefined } = { pid: undefined }
+  return Effect.suspend(() =>
+    signalGroup(pgid, 0)
+      // (the platform check's mutants are equivalent on Linux, the branch of the other systems; unmarked: a Stryker
+      // mark inside an expression applies to nothing)
+      ? (process.platform === "linux" ? liveInProc(pgid, found) : Effect.succeed(true))
+      : Effect.succeed(false)
+  )
+}
 
-/** Whether `/proc` shows a process of the group `pgid` that is not a zombie (`true` when it cannot tell). */
-const liveInProc = (pgid: number): Effect.Effect<boolean> =>
+/** `/proc/<pid>/stat`, or undefined when the process is gone. */
+const statOf = async (pid: string): Promise<string | undefined> => {
+  try {
+    return await Fs.promises.readFile(`/proc/${pid}/stat`, "latin1")
+  } catch {
+    return undefined // gone meanwhile
+  }
+}
+
+/** Whether a stat line is of a process of the group `pgid` that is not a zombie. */
+const runsIn = (stat: string, pgid: number): boolean => {
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")"
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return Number(fields[2]) === pgid && fields[0] !== "Z"
+}
+
+/**
+ * Whether `/proc` shows a process of the group `pgid` that is not a zombie (`true` when it cannot
+ * tell): `found.pid` first, then every process; `found.pid` is the one found running.
+ */
+const liveInProc = (pgid: number, found: { pid: string | undefined }): Effect.Effect<boolean> =>
   Effect.promise(async () => {
+    if (found.pid !== undefined) {
+      const stat = await statOf(found.pid)
+      if (stat !== undefined && runsIn(stat, pgid)) return true
+      found.pid = undefined
+    }
     let entries: Array<string>
     try {
       entries = await Fs.promises.readdir("/proc")
@@ -121,15 +152,11 @@ const liveInProc = (pgid: number): Effect.Effect<boolean> =>
       // (so its `false` mutant, and the regex without one of its anchors, are equivalent; left unmarked, as a mark
       // would also hide `true`, `^\d$` and `^\D+$`, which processGroup.test kills)
       if (!/^\d+$/.test(entry)) continue
-      let stat: string
-      try {
-        stat = await Fs.promises.readFile(`/proc/${entry}/stat`, "latin1")
-      } catch {
-        continue // gone meanwhile
+      const stat = await statOf(entry)
+      if (stat !== undefined && runsIn(stat, pgid)) {
+        found.pid = entry
+        return true
       }
-      // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")"
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      if (Number(fields[2]) === pgid && fields[0] !== "Z") return true
     }
     return false
   })
@@ -141,13 +168,14 @@ const liveInProc = (pgid: number): Effect.Effect<boolean> =>
 export const killGroup = (pgid: number): Effect.Effect<void> =>
   Effect.gen(function*() {
     if (!signalGroup(pgid, "SIGTERM")) return
+    const groupAlive = makeGroupAlive(pgid)
     for (let waited = 0; waited < KILL_GRACE_MS; waited += POLL_MS) {
       yield* realSleep(POLL_MS)
-      if (!(yield* groupAlive(pgid))) return
+      if (!(yield* groupAlive)) return
     }
     signalGroup(pgid, "SIGKILL")
     // SIGKILL cannot be caught, but a loaded machine takes a moment to end the processes
-    for (let waited = 0; waited < KILL_SETTLE_MS && (yield* groupAlive(pgid)); waited += POLL_MS) {
+    for (let waited = 0; waited < KILL_SETTLE_MS && (yield* groupAlive); waited += POLL_MS) {
       yield* realSleep(POLL_MS)
     }
   })
