@@ -4,9 +4,10 @@
  * script that never ends, and the worker's output never reaches the host's.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Duration, Effect, Either } from "effect"
+import { type Duration, Effect, Either, TestClock } from "effect"
 import { runScriptWorker } from "../../../src/tools/shared/scriptWorker.js"
 import { reasonAndMessage } from "../../helpers/reasonAndMessage.js"
+import { joinUnmoved, sleepersUntil } from "../../helpers/testClock.js"
 
 /** A script that does what `workerData.act` says. */
 const SCRIPT = `
@@ -35,6 +36,8 @@ const run = (act: string, value?: unknown) => Effect.either(start(act, value))
 
 const failure = (act: string, deadline?: Duration.DurationInput) => reasonAndMessage(start(act, undefined, deadline))
 
+// live clock: real worker threads, their start, answers and ends; but the deadline test: the
+// deadline is an Effect.timeoutFail on the fiber's Clock, moved on the TestClock
 describe("runScriptWorker", () => {
   it.live("answers with the script's first message, given its workerData", () =>
     Effect.gen(function*() {
@@ -56,11 +59,15 @@ describe("runScriptWorker", () => {
       expect(Either.isLeft(result) && result.left._tag).toBe("ScriptWorkerFailed")
     }))
 
-  it.live("a script that never ends is stopped at the deadline", () =>
+  it.effect("a script that never ends is stopped at the deadline", () =>
     Effect.gen(function*() {
-      const started = Date.now()
-      expect(yield* failure("spin", "300 millis")).toEqual(["deadline", "the job did not finish within 300ms"])
-      expect(Date.now() - started).toBeLessThan(5_000)
+      const run = yield* Effect.fork(failure("spin", "300 millis"))
+      // running at 299 ms of the clock, stopped at 300 and its worker ended within 5 s of real time
+      yield* sleepersUntil(300)
+      yield* TestClock.adjust(299)
+      expect(run.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      expect(yield* joinUnmoved(run, 5_000)).toEqual(["deadline", "the job did not finish within 300ms"])
     }))
 
   it.live("runs without the host's Node flags", () =>
@@ -83,7 +90,8 @@ describe("runScriptWorker", () => {
       }
       const restore = [spy(process.stdout), spy(process.stderr)]
       const result = yield* run("print").pipe(
-        // time for output forwarded from the worker to arrive, if it were forwarded
+        // time for output forwarded from the worker to arrive, if it were forwarded (on the live
+        // clock: a real 200 ms, more than a forwarded chunk takes to cross threads)
         Effect.tap(() => Effect.sleep("200 millis")),
         Effect.ensuring(Effect.sync(() => restore.forEach((undo) => undo())))
       )

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import * as Fs from "node:fs"
 import { makeRegexExtract, unsupportedFeature } from "../../../../src/tools/ported/text/regexExtract.js"
 import { searchInWorker } from "../../../../src/tools/ported/text/regexWorker.js"
@@ -8,6 +8,7 @@ import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
 import { runner } from "../data/harness.js"
 import { underMutationTesting } from "../../../helpers/mutationRun.js"
+import { joinUnmoved, sleepersUntil } from "../../../helpers/testClock.js"
 
 const ws = makeTempDirSync("ported-regex-")
 const run = runner(textTools, () => ws)
@@ -217,11 +218,18 @@ describe("regex_extract", () => {
 })
 
 describe("regex_extract past its deadline", () => {
-  it.live("is a TOOL_ERROR naming the deadline and the text's length, with what to do", () =>
+  // the worker's deadline is an Effect.timeoutFail on the fiber's Clock: moved on the TestClock
+  it.effect("is a TOOL_ERROR naming the deadline and the text's length, with what to do", () =>
     Effect.gen(function*() {
       const quick = runner([makeRegexExtract({ deadline: "300 millis" })], () => ws)
       // linear in RE2, but slow: 20 nested repetitions over a million characters
-      const r = yield* quick("regex_extract", { text: "a".repeat(1_000_000), pattern: "(.*a){20}" })
+      const call = yield* Effect.fork(quick("regex_extract", { text: "a".repeat(1_000_000), pattern: "(.*a){20}" }))
+      // searching at 299 ms of the clock, stopped at 300
+      yield* sleepersUntil(300)
+      yield* TestClock.adjust(299)
+      expect(call.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      const r = yield* joinUnmoved(call)
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toBe(
         "the search did not finish within 300ms on 1000000 characters of text; search a shorter text or simplify the pattern"
@@ -234,6 +242,7 @@ describe("regex_extract past its deadline", () => {
 })
 
 describe("the regex worker", () => {
+  // live clock: real time is the point, the host's 10 ms timer must keep firing while the worker searches
   it.live("a search past its deadline is stopped, and the host kept running meanwhile", () =>
     Effect.gen(function*() {
       const job = { pattern: "(.*a){20}", flags: 0, text: "a".repeat(1_000_000), max: 10, groups: 21, chars: 200 }
@@ -249,7 +258,8 @@ describe("the regex worker", () => {
       expect(ticks).toBeGreaterThan(10)
     }))
 
-  it.live("returns matches, cut groups with their lengths, and where the next match starts", () =>
+  // as the tool's searches above: its deadline (20 s, on the TestClock) is never due
+  it.effect("returns matches, cut groups with their lengths, and where the next match starts", () =>
     Effect.gen(function*() {
       const found = yield* searchInWorker({ pattern: "(a+)(x)?", flags: 0, text: "aaa b aa", max: 1, groups: 3, chars: 2 })
       expect(found).toEqual({ matches: [[0, [["aaa", 3], ["aaa", 3], null]]], next: 6 })
