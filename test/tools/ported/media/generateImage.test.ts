@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
@@ -13,6 +13,7 @@ import {
 } from "../../../../src/tools/ported/media/generateImage.js"
 import { type Respond, sendJson, sendText, testServer } from "../../../helpers/httpServer.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 
 const KEY = "mm-test-key-0123456789"
 
@@ -54,6 +55,7 @@ const minimax = (image: Buffer = PNG): Respond => (_, response) =>
 const baseResp = (status_code: number, status_msg: string): Respond => (_, response) =>
   sendJson(response, 200, { id: "x", data: null, base_resp: { status_code, status_msg } })
 
+// live clock where a test has a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("generate_image", () => {
   it.scopedLive("without a key: the unavailable message, a success, nothing sent", () =>
     Effect.gen(function*() {
@@ -191,6 +193,7 @@ describe("generate_image", () => {
       expect(Fs.existsSync(Path.join(ws, "huge.png")) || Fs.existsSync(Path.join(ws, "broken.png"))).toBe(false)
     }))
 
+  // live clock: a real connection attempt to a closed port
   it.live("an unreachable endpoint says so, without the key", () =>
     Effect.gen(function*() {
       // nothing listens on port 1 of loopback (and only root could)
@@ -199,15 +202,27 @@ describe("generate_image", () => {
       expect(r.error).not.toContain(KEY)
     }))
 
-  it.scopedLive("a slow API meets the tool's timeout", () =>
+  // the tool's timeout is the executor's deadline, on the fiber's Clock: moved on the TestClock
+  // once the real server has the request
+  it.scoped("a slow API meets the tool's timeout", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => undefined)
-      const r = yield* call({ prompt: "p", filepath: "slow.png" }, env(server.origin), makeGenerateImage({ timeout: "500 millis" }))
+      const running = yield* Effect.fork(
+        call({ prompt: "p", filepath: "slow.png" }, env(server.origin), makeGenerateImage({ timeout: "500 millis" }))
+      )
+      yield* until(() => server.requests.length === 1, "the request")
+      // waiting at 499 ms of the clock, timed out at 500
+      yield* sleepersUntil(500)
+      yield* TestClock.adjust(499)
+      expect(running.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      const r = yield* joinUnmoved(running)
       expect(r.errorCode).toBe("TIMEOUT")
       expect(Fs.existsSync(Path.join(ws, "slow.png"))).toBe(false)
     }))
 
-  it.live("without MINIMAX_API_URL, or with a blank one, the request goes to MiniMax's own endpoint", () =>
+  // no socket (an offline HttpClient) and no clock: it.effect
+  it.effect("without MINIMAX_API_URL, or with a blank one, the request goes to MiniMax's own endpoint", () =>
     Effect.gen(function*() {
       // an HttpClient that records where it was sent and answers offline: nothing leaves the process
       const urls: Array<string> = []

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Exit, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Zlib from "node:zlib"
@@ -8,6 +8,7 @@ import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
 import { downloadFile, makeDownloadFile } from "../../../../src/tools/ported/web/downloadFile.js"
 import { repeated, sendStream, sendText, testServer } from "../../../helpers/httpServer.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 import { callTool, type WebSystem } from "./support.js"
 
 let base: string
@@ -41,6 +42,7 @@ const fresh = (name: string) => {
   return { abs: Path.join(ws, name), rel: name }
 }
 
+// live clock (it.scopedLive): a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("download_file", () => {
   it.scopedLive("streams the answer into a new file, creating directories, and says what it saved", () =>
     Effect.gen(function*() {
@@ -180,14 +182,25 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual([])
     }))
 
-  it.scopedLive("a stalled download meets the timeout: no partial file", () =>
+  // the tool's timeout is the executor's deadline, on the fiber's Clock: moved on the TestClock
+  // once the download has begun its temp file
+  it.scoped("a stalled download meets the timeout: no partial file", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
         response.writeHead(200)
         response.write(Buffer.alloc(100_000, 2))
       })
       const dir = fresh("stalled")
-      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/slow.bin` }, { tools: [makeDownloadFile({ timeout: "700 millis" })] })
+      const call = yield* Effect.fork(
+        download({ url: server.origin, filepath: `${dir.rel}/slow.bin` }, { tools: [makeDownloadFile({ timeout: "700 millis" })] })
+      )
+      yield* until(() => tree(dir.abs).length > 0, "the download's temp file")
+      // downloading at 699 ms of the clock, timed out at 700
+      yield* sleepersUntil(700)
+      yield* TestClock.adjust(699)
+      expect(call.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      const r = yield* joinUnmoved(call)
       expect(r.errorCode).toBe("TIMEOUT")
       expect(tree(dir.abs)).toEqual([])
     }))

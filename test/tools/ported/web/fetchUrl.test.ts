@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect } from "effect"
+import { Deferred, Effect, TestClock } from "effect"
 import * as Zlib from "node:zlib"
 import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
 import { makeFetchUrl } from "../../../../src/tools/ported/web/fetchUrl.js"
 import { repeated, sendStream, sendText } from "../../../helpers/httpServer.js"
+import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 import { measureGrowth } from "../../shared/memorySampler.js"
 import { fetchWith, serve } from "./fetchUrlHarness.js"
 import { loopbackOnlyPolicy } from "./support.js"
@@ -18,6 +19,7 @@ const PAGE = `<!doctype html>
 <p>Escape: \u001b[31mred\u001b[0m and a bell \u0007.</p>
 </body></html>`
 
+// live clock (it.scopedLive): a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("fetch_url", () => {
   it.scopedLive("turns HTML into readable text: headings, absolute links, lists; no script, style or escapes", () =>
     Effect.gen(function*() {
@@ -201,12 +203,22 @@ describe("fetch_url", () => {
       expect(growth.heapMb).toBeLessThan(150)
     }))
 
-  it.scopedLive("a server that never answers meets the tool's timeout; the request is abandoned", () =>
+  // the tool's timeout is the executor's deadline, on the fiber's Clock: moved on the TestClock
+  // once the real server has the request
+  it.scoped("a server that never answers meets the tool's timeout; the request is abandoned", () =>
     Effect.gen(function*() {
       const server = yield* serve(() => undefined)
       const tool = makeFetchUrl({ timeout: "500 millis" })
-      const r = yield* fetchWith({ url: server.origin }, { tools: [tool] })
+      const call = yield* Effect.fork(fetchWith({ url: server.origin }, { tools: [tool] }))
+      yield* until(() => server.requests.length === 1, "the request")
+      // waiting at 499 ms of the clock, timed out at 500
+      yield* sleepersUntil(500)
+      yield* TestClock.adjust(499)
+      expect(call.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(1)
+      const r = yield* joinUnmoved(call)
       expect(r.errorCode).toBe("TIMEOUT")
-      yield* Deferred.await(server.requests[0]!.abandoned).pipe(Effect.timeout("2 seconds"))
+      // and the connection is closed within 2 s of real time
+      yield* joinUnmoved(yield* Effect.fork(Deferred.await(server.requests[0]!.abandoned)), 2000)
     }))
 })

@@ -178,8 +178,9 @@ describe("UrlPolicy rules", () => {
     }))
 })
 
+// no socket and no clock: it.effect
 describe("UrlPolicy client, before any socket (spy connector)", () => {
-  it.live("refuses address literals before the connector is even called", () =>
+  it.effect("refuses address literals before the connector is even called", () =>
     Effect.gen(function*() {
       const spy = spyConnector()
       const urls = [
@@ -207,7 +208,7 @@ describe("UrlPolicy client, before any socket (spy connector)", () => {
       expect(spy.attempts).toEqual([])
     }).pipe(Effect.provide(policyLayer({}, { buildConnector: spyConnector().buildConnector }))))
 
-  it.live("judges names on what they resolve to, at the socket's lookup: each new connection again", () =>
+  it.effect("judges names on what they resolve to, at the socket's lookup: each new connection again", () =>
     Effect.gen(function*() {
       const spy = spyConnector()
       const resolve = fakeResolve({
@@ -231,7 +232,7 @@ describe("UrlPolicy client, before any socket (spy connector)", () => {
       expect(spy.attempts).toEqual([{ host: "rebind.test", addresses: ["93.184.216.34"] }])
     }))
 
-  it.live("refuses every scheme but http and https", () =>
+  it.effect("refuses every scheme but http and https", () =>
     Effect.gen(function*() {
       for (const url of ["file:///etc/passwd", "data:text/plain,hi", "ftp://example.com/", "gopher://example.com/", "ws://example.com/", "javascript:alert(1)"]) {
         const outcome = yield* get(url)
@@ -251,6 +252,7 @@ describe("UrlPolicy client, before any socket (spy connector)", () => {
     }).pipe(Effect.provide(UrlPolicy.layer)))
 })
 
+// live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("UrlPolicy client against real servers on 127.0.0.1", () => {
   it.scopedLive("the default layer refuses 127.0.0.1 and localhost; the server sees nothing", () =>
     Effect.gen(function*() {
