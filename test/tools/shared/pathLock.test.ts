@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
 import { lockedPathCount, withPathLock, withPathLocks } from "../../../src/tools/shared/pathLock.js"
+import { joinUnmoved } from "../../helpers/testClock.js"
 
 describe("withPathLock", () => {
   it.effect("serializes calls on one path; a call on another path runs meanwhile", () =>
@@ -29,16 +30,18 @@ describe("withPathLock", () => {
       expect(lockedPathCount()).toBe(0)
     }))
 
-  it.live("takes several paths in one order and a duplicate once: crossed pairs do not deadlock", () =>
+  it.effect("takes several paths in one order and a duplicate once: crossed pairs do not deadlock", () =>
     Effect.gen(function*() {
       let done = 0
       const work = Effect.zipRight(Effect.yieldNow(), Effect.sync(() => done++))
-      yield* Effect.all([
+      const all = yield* Effect.fork(Effect.all([
         withPathLocks(["/ws/x", "/ws/y"])(work),
         withPathLocks(["/ws/y", "/ws/x"])(work),
         withPathLocks(["/ws/x", "/ws/x"])(work),
         withPathLocks(["/ws/y", "/ws/x", "/ws/y"])(work)
-      ], { concurrency: "unbounded" }).pipe(Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "deadlock" }))
+      ], { concurrency: "unbounded" }))
+      // no clock reaches them: a deadlock is a join that has not ended after 5 s of real time
+      yield* joinUnmoved(all, 5_000)
       expect(done).toBe(4)
       expect(lockedPathCount()).toBe(0)
     }), { timeout: 10_000 })
@@ -90,20 +93,22 @@ describe("withPathLock", () => {
       expect(lockedPathCount()).toBe(0)
     }))
 
-  it.live("paths are taken in sorted order: two crossed calls queued behind a holder do not deadlock", () =>
+  it.effect("paths are taken in sorted order: two crossed calls queued behind a holder do not deadlock", () =>
     Effect.gen(function*() {
       const release = yield* Deferred.make<void>()
       const holder = yield* Effect.fork(withPathLock("/ws/m")(Deferred.await(release)))
-      yield* Effect.sleep("10 millis")
+      // each fork has its turn before the next: the holder holds /ws/m, then the two queue in order
+      yield* Effect.yieldNow()
       // first in line for /ws/m; unsorted, the second would hold /ws/n while waiting for /ws/m
       const first = yield* Effect.fork(withPathLocks(["/ws/m", "/ws/n"])(Effect.void))
-      yield* Effect.sleep("10 millis")
+      yield* Effect.yieldNow()
       const second = yield* Effect.fork(withPathLocks(["/ws/n", "/ws/m"])(Effect.void))
-      yield* Effect.sleep("10 millis")
+      yield* Effect.yieldNow()
+      expect([first.unsafePoll(), second.unsafePoll()]).toEqual([null, null])
       yield* Deferred.succeed(release, undefined)
-      const joined = yield* Fiber.join(Fiber.zip(first, second)).pipe(Effect.timeout("3 seconds"), Effect.option)
+      // no clock reaches them: a deadlock is a join that has not ended after 3 s of real time
+      yield* joinUnmoved(Fiber.zip(first, second), 3_000)
       yield* Fiber.join(holder)
-      expect(joined._tag).toBe("Some")
       expect(lockedPathCount()).toBe(0)
     }), { timeout: 10_000 })
 })
