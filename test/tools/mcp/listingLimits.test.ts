@@ -153,7 +153,8 @@ describe("output schemas in a listing", () => {
     ])
   })
 
-  it.live("takeListing compiles each output schema taken; one that does not compile leaves its tool out, with a warning", () =>
+  // no clock: takeListing yields to the event loop by setImmediate between compiles
+  it.effect("takeListing compiles each output schema taken; one that does not compile leaves its tool out, with a warning", () =>
     Effect.gen(function*() {
       const logs: Array<string> = []
       const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
@@ -192,7 +193,8 @@ describe("what screening a listing leaves to the compile", () => {
     expect(reads).toBeGreaterThan(screening)
   })
 
-  it.live("takeListing compiles the meta-schemas of a taken tool's draft one per turn, before the tool's compile needs them", () =>
+  // no clock: the turns counted are event-loop turns (setImmediate), which run under a TestClock too
+  it.effect("takeListing compiles the meta-schemas of a taken tool's draft one per turn, before the tool's compile needs them", () =>
     Effect.gen(function*() {
       const schema = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object" } as const
       // 2019-09: six vocabularies and the draft's own meta-schema, unless a test before this one

@@ -27,12 +27,13 @@ const echo = Tool.make("echo", {
   handler: ({ text }) => Effect.succeed(text)
 })
 
+let started = 0
 let stopped = 0
 const forever = Tool.make("forever", {
   description: "Waits until it is interrupted",
   parameters: Schema.Struct({}),
   readOnly: true,
-  handler: () => Effect.onInterrupt(Effect.never, () => Effect.sync(() => void stopped++))
+  handler: () => Effect.onInterrupt(Effect.zipRight(Effect.sync(() => void started++), Effect.never), () => Effect.sync(() => void stopped++))
 })
 
 const quitter = Tool.make("quitter", {
@@ -74,6 +75,7 @@ const served = (ws: string, elicit?: Elicit) =>
     return yield* connect(clientSide, elicit)
   })
 
+// live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("serveMcp when something fails", () => {
   it.scopedLive("a client whose answer to the confirmation question fails: the call is refused, the failure logged", () =>
     Effect.gen(function*() {
@@ -116,12 +118,14 @@ describe("serveMcp when something fails", () => {
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-fail-")
       const before = stopped
+      const startedBefore = started
       const [after, lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
           const { call, client } = yield* served(ws)
           const controller = new AbortController()
           const cancelled = client.callTool({ name: "forever", arguments: {} }, undefined, { signal: controller.signal })
-          yield* Effect.sleep("100 millis")
+          // cancelled once its handler runs (was: after a real 100 ms)
+          expect(yield* eventually(() => started > startedBefore)).toBe(true)
           controller.abort("enough")
           yield* Effect.promise(() => cancelled.then(() => "answered", () => "rejected"))
           // the server's cancellation reaches the handler
@@ -156,7 +160,8 @@ describe("serveMcp when something fails", () => {
           expect(text(yield* call("delete_thing", { id: 8 }))).toMatch(/^CONFIRMATION_REQUIRED: /)
           const controller = new AbortController()
           const cancelled = client.callTool({ name: "delete_thing", arguments: { id: 9 } }, undefined, { signal: controller.signal })
-          yield* Effect.sleep("100 millis")
+          // cancelled once its question is asked (was: after a real 100 ms)
+          expect(yield* eventually(() => questions === 2)).toBe(true)
           controller.abort("never mind")
           yield* Effect.promise(() => cancelled.then(() => "answered", () => "rejected"))
           expect(yield* eventually(() => withdrawn)).toBe(true)
