@@ -32,6 +32,8 @@ const system = bridged(ws, {
 const execute = (name: string, args: unknown, options: { confirm?: boolean; mode?: AgentMode.AgentMode } = {}) =>
   Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args, options))
 
+// live clock (excludeTestServices): a real MCP server process shared by the suite; the bridge's own timers
+// run on the live clock (process.ts liveClock)
 layer(system, { timeout: 30_000, excludeTestServices: true })("the bridge", (it) => {
   it.effect("registers one proxy per tool, named {server}__{tool}, tagged mcp, with the mapping back", () =>
     Effect.gen(function*() {

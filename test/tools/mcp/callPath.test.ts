@@ -25,6 +25,8 @@ const system = bridged(ws, {
 
 const execute = (name: string, args: unknown) => Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args))
 
+// live clock (excludeTestServices): a real MCP server process shared by the suite; the bridge's own timers
+// run on the live clock (process.ts liveClock)
 layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", (it) => {
   it.effect("interrupted, is cancelled on the server by its id, while the next call goes on", () =>
     Effect.gen(function*() {

@@ -42,6 +42,7 @@ const served = Effect.gen(function*() {
   return { asked, call, client }
 })
 
+// live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("the MCP server's confirmation question", () => {
   it.scopedLive("shows arguments of 5,000 characters whole, and says plainly when longer ones are cut", () =>
     Effect.gen(function*() {

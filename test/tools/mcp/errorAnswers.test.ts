@@ -22,6 +22,7 @@ const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u20
 /** A 10 MB message (within the bridge's 10 MiB message cap, envelope included). */
 const TEN_MB = 10_000_000
 
+// live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock); the event loop's blocks are measured in real time
 describe("a JSON-RPC error answer", () => {
   it.scopedLive.each(["plain", "structured"])("%s: reaches the model clean, whole when short, cut when 10 MB, without blocking", (tool) =>
     Effect.gen(function*() {

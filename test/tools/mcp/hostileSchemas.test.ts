@@ -25,6 +25,7 @@ const failingAtTheBottom = (levels: number): unknown => {
   return value
 }
 
+// live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock); the event loop's blocks are measured in real time
 describe("hostile input schemas of a bridged server", () => {
   it.scopedLive("start without holding the event loop; each call is checked within the bound or refused plainly", () =>
     Effect.gen(function*() {

@@ -19,6 +19,8 @@ import { tempDir } from "../../helpers/tempDir.js"
 import { eventually, fast, nodeServer, openBridged } from "./helpers.js"
 import { burstCall, flooded, MEMORY_MARGIN, noRestart, stopLogged } from "./hostileServerHarness.js"
 
+// live clock, every describe of this file: a real hostile server process; its flood is counted against a
+// rate per second of real time (serverLimits.ts), and the bridge's timers run on the live clock
 describe("a server that floods ping requests and never reads its stdin", () => {
   it.scopedLive("is stopped and logged, its tool answers an error at once, and the host's memory stays bounded", () =>
     Effect.gen(function*() {

@@ -24,6 +24,8 @@ const open = (ws: string, servers: Parameters<typeof bridged>[1], options = fast
     return { scope, system: Context.get(context, ToolSystem), bridge: Context.get(context, McpBridge) }
   })
 
+// live clock, every describe of this file: real server processes; the bridge's start deadline, stops and
+// restart back-off run on the live clock (process.ts, serverHandle.ts)
 describe("fail-open start", () => {
   it.scopedLive("skips a missing command, a server that exits at once and a silent one, with the reason; the rest come up", () =>
     Effect.gen(function*() {

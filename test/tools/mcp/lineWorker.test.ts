@@ -15,6 +15,7 @@ const depthOf = (value: unknown): number => {
   return depth
 }
 
+// live clock: a real worker thread parses each line
 describe("parseInWorker", () => {
   it.live("a message nested 100,000 levels comes back cut past the copied depth, not lost", () =>
     Effect.gen(function*() {

@@ -40,6 +40,8 @@ describe("proxyName", () => {
 const ws = makeTempDirSync("mcp-names-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 
+// live clock (excludeTestServices): a real MCP server process shared by the suite; the bridge's own timers
+// run on the live clock (process.ts liveClock)
 layer(bridged(ws, { "bad.names": nodeServer("badNames.mjs", [], { requiresConfirmation: false }) }), { timeout: 30_000, excludeTestServices: true })(
   "a server with names that do not fit",
   (it) => {

@@ -27,6 +27,7 @@ const failingAtTheBottom = (levels: number): unknown => {
 const outputs = (extra: Parameters<typeof nodeServer>[2] = {}) =>
   nodeServer("outputSchemas.mjs", [], { requiresConfirmation: false, ...extra })
 
+// live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock); the event loop's blocks are measured in real time
 describe("hostile output schemas of a bridged server", () => {
   it.scopedLive("start without holding the event loop; each tool is taken with its output schema checked, or left out", () =>
     Effect.gen(function*() {
@@ -65,6 +66,8 @@ const ws = makeTempDirSync("mcp-output-calls-")
 const system = bridged(ws, { outputs: outputs(), timed: outputs({ callTimeoutMs: 400 }) }, fast)
 const execute = (name: string, args: unknown) => Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args))
 
+// live clock (excludeTestServices): a real MCP server process shared by the suite; the bridge's own timers
+// run on the live clock (process.ts liveClock)
 layer(system, { timeout: 30_000, excludeTestServices: true })("structured content, checked here", (it) => {
   it.effect("that matches passes; that does not is a clear error result naming each mismatch", () =>
     Effect.gen(function*() {

@@ -29,6 +29,7 @@ const listen = (server: ServerProcess) =>
 const send = (server: ServerProcess, message: JSONRPCMessage) =>
   Effect.tryPromise({ try: () => server.transport.send(message), catch: (error) => error })
 
+// live clock: real child processes; a stop's grace periods run on the live clock (process.ts liveClock)
 describe("startServerProcess", () => {
   it.scopedLive("runs a command without arguments as given; its messages come back through the transport", () =>
     Effect.gen(function*() {

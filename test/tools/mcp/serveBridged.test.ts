@@ -39,6 +39,7 @@ const served = (wrap: (serverSide: InMemoryTransport) => Transport = (serverSide
     return { client, control, names, notices }
   })
 
+// live clock: a real bridged server process (the bridge's timers on the live clock) served to a real SDK client
 describe("serveMcp with bridged MCP servers", () => {
   it.scopedLive("says its tools can change, and tells the client when a bridged server's do", () =>
     Effect.gen(function*() {

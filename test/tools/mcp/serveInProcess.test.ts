@@ -101,6 +101,7 @@ const served = (
     return { asked, call, client, schemas }
   })
 
+// live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("serveMcp: a call that needs confirmation", () => {
   it.scopedLive("asks a client that supports elicitation (by default), and runs only on its yes", () =>
     Effect.gen(function*() {
@@ -166,6 +167,7 @@ describe("serveMcp: a call that needs confirmation", () => {
     }))
 })
 
+// live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("serveMcp", () => {
   it.scopedLive("serves a ToolSystem on the application's transport until the client closes", () =>
     Effect.gen(function*() {

@@ -37,6 +37,7 @@ const command = (options: { readonly yes?: boolean; readonly audit?: string }) =
     return { workspace, client, call, serving, stdin, written }
   })
 
+// live clock: the mcp command and a real SDK client on real Node streams (the SDK's request timeouts are Node timers)
 describe("runMcpCommand on streams of its own", () => {
   it.scopedLive("serves the builtins; --yes confirms a write, which lands in its workspace; the end of its input ends it", () =>
     Effect.gen(function*() {

@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { tempDir } from "../../helpers/tempDir.js"
 import { nodeServer, openBridged } from "./helpers.js"
 
+// live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock)
 describe("annotations of an untrusted server", () => {
   it.scopedLive("do not waive confirmation; trust or the configuration's list do", () =>
     Effect.gen(function*() {
