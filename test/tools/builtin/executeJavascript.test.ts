@@ -235,6 +235,7 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
   })
 
   describe("the worker pool as a resource", () => {
+    // live clock: real sandbox Workers, their start and their end
     it.live("closing the layer's scope terminates every worker", () =>
       Effect.gen(function*() {
         const scope = yield* Scope.make()
@@ -246,6 +247,8 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0 })
       }))
 
+    // live clock: a real Worker spinning; the 400 ms stands for the executor's timeout, and the 2 s
+    // bound leaves 1.6 s for the termination (waiting for the pool's own 20 s deadline would miss it)
     it.live("interrupting a call (as the executor's timeout does) terminates the worker", () =>
       Effect.gen(function*() {
         // A pool that keeps no warm worker, so the count shows exactly what was terminated.

@@ -52,6 +52,8 @@ describe("extractText with answers made up by the test", () => {
       })
     }))
 
+  // live clock: the pool's real workers are borrowed, and the first worker's answer waits up to
+  // 300 ms of real time for the scheduler to ask for a later chunk (a broken one asks at once)
   it.live("a chunk cut short by its worker ends the reading there: no later chunk is asked for", () =>
     Effect.gen(function*() {
       // 20 short pages but page 11, which alone is over max_chars: the second worker's chunk

@@ -35,6 +35,7 @@ const withWorker = <A, E>(body: (pool: PdfWorkersService, pooled: PooledWorker) 
 // the process's one-time set-up of PDF workers: no test's
 beforeAll(prepareWorkerEntry)
 
+// live clock: real PDF worker threads, and the pool's Node timers (the idle setTimeout, the memory watchdog)
 describe("PDF worker pool", () => {
   it.live("an interrupted borrower's worker is terminated, not given back", () =>
     Effect.gen(function*() {

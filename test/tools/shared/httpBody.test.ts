@@ -36,6 +36,7 @@ const counting = (count: Produced) =>
 const abandoned = (server: { readonly requests: ReadonlyArray<{ readonly abandoned: Deferred.Deferred<void> }> }) =>
   Deferred.await(server.requests[0]!.abandoned).pipe(Effect.timeout("2 seconds"), Effect.either)
 
+// live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("httpBody", () => {
   it.scopedLive("reads a body of exactly the cap whole, and one byte more is BodyTooLarge", () =>
     Effect.gen(function*() {

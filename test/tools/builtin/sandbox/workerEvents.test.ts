@@ -40,6 +40,7 @@ const listeners = (worker: Worker) => ({
 
 const request = { id: 7, code: "1", timeoutMs: 1000 }
 
+// live clock (it.live): real Worker threads; dispatch's deadline is a Node timer (workerEvents.ts)
 describe("sandbox worker events", () => {
   it("isMessage takes the protocol's two messages only", () => {
     expect(isMessage({ type: "ready" })).toBe(true)

@@ -47,6 +47,8 @@ interface Logged {
 }
 
 describe("worker output", () => {
+  // live clock: a real Worker, whose output port is read on its own time: polled up to 5 s for the
+  // ten lines, then a real 100 ms in which a line let out twice would show
   it.live("goes to the owner's logger at debug level, a line at a time, and never into the Worker's stdio", () =>
     Effect.gen(function*() {
       const logged: Array<Logged> = []

@@ -180,6 +180,8 @@ describe("convert_format", () => {
     ])
   })
 
+  // live clock: real time is the point, the host's 10 ms timer firing while the worker parses (the
+  // deadline alone is driven on the TestClock in dataEdges.test.ts and scriptWorker.test.ts)
   it.live("the YAML parser runs in the conversion's worker with a deadline: a quadratic input is stopped, the host keeps running", () =>
     Effect.gen(function*() {
       // anchors and aliases: quadratic in the yaml package (900 KB took 106 s here)

@@ -141,6 +141,7 @@ describe("copy_file and move_file: limits, odd destinations, locks", () => {
   })
 })
 
+// live clock: real files; the wait until the call holds or waits for its locks polls in real time
 describe("copy_file and move_file hold the locks of their paths", () => {
   for (const tool of ["copy_file", "move_file"] as const) {
     it.live(`${tool} waits for the lock of its destination`, () =>

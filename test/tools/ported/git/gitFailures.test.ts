@@ -23,6 +23,7 @@ const repo = twoCommitRepos(base)
 const NOT_A_REPOSITORY = "The workspace is not a git repository: the git tools work on a repository whose top level is " +
   "the workspace root (one above it is not used). `git init` makes one."
 
+// live clock: real git processes (@effect/platform Command) on real repositories
 describe("the git tools' failures", () => {
   // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
   it.scopedLive("outside a repository every tool says so in the same words, as its own failure", () =>

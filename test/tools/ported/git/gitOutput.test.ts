@@ -27,6 +27,7 @@ const repo = (name = `repo-${++count}`): string => {
 
 const CUT = "\n... [output cut at 64 KiB: "
 
+// live clock: real git processes (@effect/platform Command) on real repositories
 describe("the git tools' output caps", () => {
   it.live("git_status past 64 KiB ends with its note", () =>
     Effect.gen(function*() {
@@ -64,6 +65,7 @@ describe("the git tools' output caps", () => {
     }))
 })
 
+// live clock: real git processes (@effect/platform Command) on real repositories
 describe("runGit", () => {
   const run = (root: string, args: ReadonlyArray<string>, maxBytes: number) =>
     runGit(root, args, gitEnvironment(root, true), maxBytes).pipe(Effect.provide(NodeContext.layer))
@@ -101,6 +103,7 @@ describe("runGit", () => {
     }))
 })
 
+// live clock: real git processes (@effect/platform Command) on real repositories
 describe("git_diff, git_commit, git_checkout messages", () => {
   it.live("git_diff with staged=true and nothing staged says so, for a path too", () =>
     Effect.gen(function*() {

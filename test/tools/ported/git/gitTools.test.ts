@@ -31,6 +31,7 @@ const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTrave
     ? Option.filter(Cause.dieOption(exit.cause), (d): d is PathTraversalError => d instanceof PathTraversalError)
     : Option.none()
 
+// live clock: real git processes (@effect/platform Command) on real repositories
 describe("the git tools", () => {
   it("are the eight of the catalog with their flags and tags", () => {
     expect(gitTools.map((t) => t.name)).toEqual([

@@ -48,6 +48,7 @@ const expectNoKey = (text: string, form: string) => {
   }
 }
 
+// live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("generate_image redacts its key in every form", () => {
   it.scopedLive("from an error answer's excerpt", () =>
     Effect.gen(function*() {

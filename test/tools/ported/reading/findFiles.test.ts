@@ -100,6 +100,7 @@ describe("find_files", () => {
       expect((yield* find({ name_pattern: "!(x)" })).error).toContain("uses a feature that is not supported here")
     }))
 
+  // live clock: real time is the point, 5 s for what a backtracking engine would not finish
   it.live("a glob that backtracks catastrophically in a JavaScript regex is matched in linear time", () =>
     Effect.gen(function*() {
       fixture.write(`evil/${"a".repeat(200)}`, "x")

@@ -128,6 +128,7 @@ describe("search_files", () => {
       expect(wide?.length).toBeLessThan(400)
     }))
 
+  // live clock: real time is the point, 5 s for what a backtracking engine would not finish
   it.live("a catastrophic regex on a long line returns quickly (linear-time engine)", () =>
     Effect.gen(function*() {
       fixture.write("redos/evil.txt", `${"a".repeat(100_000)}b\naaa\n`)

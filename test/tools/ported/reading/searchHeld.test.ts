@@ -33,6 +33,7 @@ const searchWithWorkers = (probe: () => void) => searchWorkspace(fixture.ws, "hi
 
 // the descriptors are counted in /proc, and the workers read through /proc/self/fd paths
 describe.skipIf(process.platform !== "linux")("searchTree's open directories", () => {
+  // live clock: real search worker threads, kept idle between the two searches by a Node timer
   it.live("holds a few reopened directories at a time, not one per directory searched, and closes them all", () =>
     Effect.gen(function*() {
       // a first search starts the workers, which stay idle for the next: the count below is the search's own

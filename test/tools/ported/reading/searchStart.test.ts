@@ -33,6 +33,7 @@ afterAll(() => fixture.remove())
 const search = (minFiles: number, probe: () => void = () => {}) =>
   searchWorkspace(fixture.ws, "hit", { workers: 2, minFiles, onLink: probe })
 
+// live clock: real search worker threads; their idle time is a Node timer (IDLE_WORKER_MS)
 describe("searchTree's workers", () => {
   it.live("start once minFiles files were met, not before; idle ones are taken at once", () =>
     Effect.gen(function*() {

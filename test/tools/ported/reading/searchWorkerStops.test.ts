@@ -58,6 +58,7 @@ const eventually = (condition: () => boolean, withinMs: number) =>
     expect(condition()).toBe(true)
   })
 
+// live clock: real search worker threads that exit or err; their timers are Node's (searchWorkers.ts)
 describe.skipIf(process.platform !== "linux")("search workers that stop", () => {
   it.live("one that exits during a search gives its jobs back unanswered, and is not kept", () =>
     Effect.gen(function*() {

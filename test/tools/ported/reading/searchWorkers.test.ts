@@ -60,6 +60,7 @@ const collect = (workers: SearchWorkers, count: number) =>
 const waitAtOnce = (workers: SearchWorkers) =>
   Effect.timeoutFail(workers.wait, { duration: "5 seconds", onTimeout: () => new Error("wait did not return") })
 
+// live clock: real search worker threads; their timers are Node's (searchWorkers.ts)
 describe.skipIf(process.platform !== "linux")("startSearchWorkers", () => {
   it.live("takes at most three jobs a worker, spread over the workers, and answers each once", () =>
     Effect.scoped(Effect.gen(function*() {

@@ -38,6 +38,7 @@ const envLines = (tools: ReadonlyArray<(typeof shellTools)[number]> = shellTools
 
 const names = (lines: ReadonlyArray<string>) => lines.map((line) => line.split("=")[0])
 
+// live clock: real /bin/sh processes
 describe("run_command's environment", () => {
   it.live("passes none of DATABASE_URL, *_PAT, webhook URLs, DSNs, COOKIE, REDIS_URL; keeps PATH and HOME", () =>
     Effect.gen(function*() {

@@ -65,6 +65,8 @@ const termIgnoringSleep = Effect.gen(function*() {
   }
   return group
 })
+// live clock: real processes; killGroup's grace period and polls, and output's wait, are real timers (realSleep),
+// which the time bounds below measure (each with room: a grace period is 1.5 s, the settle time 1 s)
 describe("processGroup", () => {
   it.live.skipIf(process.platform !== "linux")(
     "a group whose only member left is a zombie counts as ended: killGroup does not wait out the grace period",

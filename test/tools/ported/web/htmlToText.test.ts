@@ -13,6 +13,7 @@ const converter = { module: fileURLToPath(new URL("./fixtures/misbehavingConvert
 
 const convert = (html: string) => reasonAndMessage(htmlToText(html, undefined, "20 seconds", converter))
 
+// live clock: real worker threads run the stand-in converter
 describe("htmlToText", () => {
   it.live("answers the converter's text; an answer that is not text is a failure", () =>
     Effect.gen(function*() {

@@ -18,6 +18,7 @@ const request = (args: unknown, over: Partial<WebSystem> = {}, options: ExecuteO
 const stable = (output: unknown): string =>
   String(output).split("\n").filter((line) => !/^(date|connection|keep-alive): /.test(line)).join("\n")
 
+// live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("http_request", () => {
   it.scopedLive("needs confirmation; unconfirmed, nothing is sent", () =>
     Effect.gen(function*() {

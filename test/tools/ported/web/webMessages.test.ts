@@ -28,6 +28,7 @@ const moved = (response: Http.ServerResponse, to: string): void => {
   response.end()
 }
 
+// live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("web tools' messages", () => {
   it.scopedLive("download_file says where a redirect led, and names no type when the answer has none", () =>
     Effect.gen(function*() {
