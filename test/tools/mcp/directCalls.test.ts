@@ -64,6 +64,8 @@ describe("the bridge's own tools/call table", () => {
     expect(String(error)).toMatch(/bad arguments/)
   })
 
+  // real time: the call's timeout is a Node timer (directCalls.ts); the 60 ms one set after it fires after it,
+  // whatever the load (Node runs due timers in the order they are due)
   it("no answer in time: the server is told to cancel, and the call fails with the SDK's timeout error", async () => {
     const { answer, answers, calls, sent } = table()
     const id = calls.call(params, 10, answer)!
@@ -78,6 +80,7 @@ describe("the bridge's own tools/call table", () => {
     expect(answers).toHaveLength(1)
   })
 
+  // real time: were the call's 20 ms Node timer left, it would fire before the 60 ms one set after it
   it("a cancelled call tells the server, never answers, and its timer is gone", async () => {
     const { answer, answers, calls, sent } = table()
     const id = calls.call(params, 20, answer)!

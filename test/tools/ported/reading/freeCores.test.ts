@@ -30,6 +30,7 @@ const spin = (ms: number) => {
   }
 }
 
+// real time is the point: the machine's CPU counters read over real windows (freeCores.ts reads performance.now)
 describe.skipIf(process.platform !== "linux")("freeCores", () => {
   it("does not count this process's own work, and answers calls close together alike", async () => {
     // the machine's busy time over the same window, as this test sees it (other test files may run meanwhile)
@@ -66,6 +67,7 @@ describe.skipIf(process.platform !== "linux")("freeCores", () => {
   }, 10_000)
 })
 
+// real time is the point: the machine's CPU counters while real processes work
 describe.skipIf(process.platform !== "linux")("machineCpu", () => {
 
   it("counts system time, as this process's own and as the machine's", () => {
