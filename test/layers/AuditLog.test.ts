@@ -1,46 +1,24 @@
 /**
  * The audit log's layers on their own: the JSON-lines file (order, batching, rotation, the
- * drain on close, 10,000 concurrent writers, arguments kept or not, a failing disk) and the
- * logger layer.
+ * drain on close, arguments kept or not, a failing disk) and the logger layer. 10,000
+ * concurrent writers are in `AuditLog.slow.test.ts`.
  *
  * The writer waits for its flush interval on the fiber's Clock: these tests run on the test's
  * `TestClock`, so a batch waits for the interval only when the test moves the clock (once the
  * writer is asleep), and otherwise for a full batch or the close. The file itself is real:
  * what the writer wrote is awaited in real time (`waitUntil`).
  */
-import { SystemError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Clock, Deferred, Effect, Exit, Fiber, Layer, Logger, LogLevel, TestClock } from "effect"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber, Logger, LogLevel, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { AuditLog, type AuditLogJsonlOptions, type AuditRecord } from "../../src/services/AuditLog.js"
+import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
 import { tempDir } from "../helpers/tempDir.js"
+import { countingFileSystem, type Counter, readLines, record, withJsonl } from "./auditLogHarness.js"
 import { sleepersUntil } from "../helpers/testClock.js"
 
 const HOUR = 3_600_000
-
-const record = (i: number, args?: unknown): AuditRecord => ({
-  time: new Date(1_700_000_000_000 + i).toISOString(),
-  tool: "read_file",
-  version: "1.0.0",
-  mode: "default",
-  callId: `call-${i}`,
-  rateLimitKey: null,
-  argumentsHash: "ab".repeat(32),
-  ...(args === undefined ? {} : { arguments: args }),
-  gates: [{ gate: "lookup", outcome: "pass", reason: "found" }, { gate: "mode", outcome: "pass", reason: "allowed" }],
-  success: true,
-  errorCode: null,
-  durationMs: 1.5,
-  traceId: null,
-  spanId: null
-})
-
-const readLines = (file: string): Array<string> =>
-  fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : []
 
 const readRecords = (file: string): Array<AuditRecord> => readLines(file).map((l): AuditRecord => JSON.parse(l))
 
@@ -52,54 +30,6 @@ const waitUntil = (done: () => boolean, ms = 3_000) =>
     return done()
   })
 
-/** What `countingFileSystem` counts, and how many of the next calls it fails. */
-interface Counter {
-  writes: number
-  /** `writeAll` calls to fail. */
-  failNext: number
-  /** `open` calls to fail. */
-  failOpens?: number
-  /** `sync` calls to fail. */
-  failSyncs?: number
-}
-
-const diskError = (method: string) =>
-  new SystemError({ reason: "Unknown", module: "FileSystem", method, description: "disk full (test)" })
-
-/** Node's file system, counting the `writeAll` calls on the files it opens (one per batch). */
-const countingFileSystem = (counter: Counter) =>
-  Layer.effect(
-    FileSystem.FileSystem,
-    Effect.map(FileSystem.FileSystem, (real): FileSystem.FileSystem => ({
-      ...real,
-      open: (p, options) => {
-        if ((counter.failOpens ?? 0) > 0) {
-          counter.failOpens = (counter.failOpens ?? 0) - 1
-          return Effect.fail(diskError("open"))
-        }
-        return Effect.map(real.open(p, options), (file) =>
-          new Proxy(file, {
-            get: (target, key) =>
-              key === "writeAll"
-                ? (buffer: Uint8Array) => {
-                  counter.writes++
-                  if (counter.failNext > 0) {
-                    counter.failNext--
-                    return Effect.fail(diskError("writeAll"))
-                  }
-                  return target.writeAll(buffer)
-                }
-                : key === "sync" && (counter.failSyncs ?? 0) > 0
-                ? Effect.suspend(() => {
-                  counter.failSyncs = (counter.failSyncs ?? 0) - 1
-                  return Effect.fail(diskError("sync"))
-                })
-                : Reflect.get(target, key, target)
-          }))
-      }
-    }))
-  ).pipe(Layer.provideMerge(NodeContext.layer))
-
 /** How many of this process's file descriptors are open on `file`. */
 const openDescriptors = (file: string): number =>
   fs.readdirSync("/proc/self/fd").filter((fd) => {
@@ -109,13 +39,6 @@ const openDescriptors = (file: string): number =>
       return false
     }
   }).length
-
-/** Runs `body` with a jsonl audit log whose scope closes when `body` ends. */
-const withJsonl = <A, E>(
-  options: AuditLogJsonlOptions,
-  body: Effect.Effect<A, E, AuditLog>,
-  platform: Layer.Layer<FileSystem.FileSystem | Path.Path> = NodeContext.layer
-) => body.pipe(Effect.provide(AuditLog.layerJsonl(options)), Effect.provide(platform))
 
 /** A logger that keeps what it is given. */
 const recordingLogger = () => {
@@ -323,29 +246,6 @@ describe("AuditLog.layerJsonl", () => {
       expect(yield* Effect.raceFirst(Deferred.await(written).pipe(Effect.as("written")), Fiber.join(fiber))).toBe("written")
       yield* Fiber.interrupt(fiber)
       expect(readRecords(interrupted).map((r) => r.callId)).toEqual(Array.from({ length: 500 }, (_, i) => `call-${i}`))
-    }))
-
-  it.scoped("10,000 concurrent writes: exactly 10,000 parseable lines, in full batches, none waiting for the interval", () =>
-    Effect.gen(function*() {
-      const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
-      const counter: Counter = { writes: 0, failNext: 0 }
-      // an interval of an hour: a batch that waited for it would never end (no time bound
-      // here: on a loaded 2-core machine 10,000 fibers take what they take)
-      yield* withJsonl(
-        { file, flushInterval: "1 hour" },
-        Effect.flatMap(AuditLog, (log) =>
-          Effect.forEach(Array.from({ length: 10_000 }, (_, i) => i), (i) => log.write(record(i)), {
-            concurrency: "unbounded",
-            discard: true
-          })),
-        countingFileSystem(counter)
-      )
-      const lines = readLines(file)
-      expect(lines.length).toBe(10_000)
-      const ids = new Set(lines.map((l) => (JSON.parse(l) as AuditRecord).callId))
-      expect(ids.size).toBe(10_000)
-      // 512 a batch by default: a batch waits until it is full (or the close)
-      expect(counter.writes).toBe(Math.ceil(10_000 / 512))
     }))
 
   it.scoped("a batch the disk refuses is logged with its records; the next batch is written", () =>
