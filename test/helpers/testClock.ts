@@ -15,25 +15,34 @@ const realTurn = (turn: number) =>
   Effect.promise(() => new Promise<void>((resolve) => turn < 10 ? setImmediate(resolve) : setTimeout(resolve, 2)))
 
 /**
- * Waits until at least `count` fibers sleep on the TestClock until `instant` (in ms of that
- * clock), giving the other fibers and the event loop their turns meanwhile; dies when they
- * do not within `withinMs` of real time (a bound for a broken run only: it is never reached
- * when the code under test does what the test expects).
+ * Asks `check` until it answers true, a real turn of the event loop between two asks; dies with
+ * what `failure` says once `withinMs` of real time have passed (a bound for a broken run only:
+ * it is never reached when the code under test does what the test expects).
  */
-export const sleepersUntil = (instant: number, count = 1, withinMs = 10_000): Effect.Effect<void> =>
+const pollUntil = (check: Effect.Effect<boolean>, failure: Effect.Effect<string>, withinMs: number): Effect.Effect<void> =>
   Effect.gen(function*() {
     const giveUp = Date.now() + withinMs
-    for (let turn = 0;; turn++) {
-      const waiting = Chunk.size(Chunk.filter(yield* TestClock.sleeps(), (end) => end === instant))
-      if (waiting >= count) return
-      if (Date.now() > giveUp) {
-        return yield* Effect.dieMessage(
-          `expected ${count} fiber(s) asleep until ${instant} ms of the TestClock, found ${waiting} (now ${yield* Clock.currentTimeMillis} ms)`
-        )
-      }
+    for (let turn = 0; !(yield* check); turn++) {
+      if (Date.now() > giveUp) return yield* Effect.dieMessage(yield* failure)
       yield* realTurn(turn)
     }
   })
+
+/**
+ * Waits until at least `count` fibers sleep on the TestClock until `instant` (in ms of that
+ * clock), giving the other fibers and the event loop their turns meanwhile; dies when they
+ * do not within `withinMs` of real time.
+ */
+export const sleepersUntil = (instant: number, count = 1, withinMs = 10_000): Effect.Effect<void> => {
+  const waiting = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.size(Chunk.filter(sleeps, (end) => end === instant)))
+  return pollUntil(
+    Effect.map(waiting, (n) => n >= count),
+    Effect.gen(function*() {
+      return `expected ${count} fiber(s) asleep until ${instant} ms of the TestClock, found ${yield* waiting} (now ${yield* Clock.currentTimeMillis} ms)`
+    }),
+    withinMs
+  )
+}
 
 /**
  * Waits until at least `count` fibers sleep until `ms` from now on the TestClock, then moves
@@ -52,13 +61,7 @@ export const wakeAfter = (ms: number, count = 1): Effect.Effect<void> =>
  * it does not within `withinMs` of real time (a bound for a broken run only).
  */
 export const until = (condition: () => boolean, what: string, withinMs = 10_000): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    const giveUp = Date.now() + withinMs
-    for (let turn = 0; !condition(); turn++) {
-      if (Date.now() > giveUp) return yield* Effect.dieMessage(`${what} had not happened within ${withinMs} ms`)
-      yield* realTurn(turn)
-    }
-  })
+  pollUntil(Effect.sync(condition), Effect.succeed(`${what} had not happened within ${withinMs} ms`), withinMs)
 
 /**
  * Joins `fiber`, which should end without the clock moving on (it woke, and has only its
@@ -66,15 +69,14 @@ export const until = (condition: () => boolean, what: string, withinMs = 10_000)
  * than wait for a TestClock that nothing moves any more.
  */
 export const joinUnmoved = <A, E>(fiber: Fiber.Fiber<A, E>, withinMs = 10_000): Effect.Effect<A, E> =>
-  Effect.gen(function*() {
-    const giveUp = Date.now() + withinMs
-    for (let turn = 0; Option.isNone(yield* fiber.poll); turn++) {
-      if (Date.now() > giveUp) {
-        return yield* Effect.dieMessage(
-          `the fiber had not ended ${withinMs} ms after the TestClock reached ${yield* Clock.currentTimeMillis} ms`
-        )
-      }
-      yield* realTurn(turn)
-    }
-    return yield* Fiber.join(fiber)
-  })
+  Effect.zipRight(
+    pollUntil(
+      Effect.map(fiber.poll, Option.isSome),
+      Effect.map(
+        Clock.currentTimeMillis,
+        (now) => `the fiber had not ended ${withinMs} ms after the TestClock reached ${now} ms`
+      ),
+      withinMs
+    ),
+    Fiber.join(fiber)
+  )
