@@ -38,6 +38,7 @@ export {
   type GateName,
   gateOrder
 } from "./domain/GateDecision.js"
+export * as Gate from "./domain/Gate.js"
 export { CallSpanAttributes } from "./layers/callSpan.js"
 export {
   AuditLog,
@@ -78,6 +79,7 @@ export {
 } from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
+export { type BuiltinGateServices, ToolGates, type ToolGatesService } from "./services/ToolGates.js"
 export { type ListOptions, ToolRegistry, type ToolRegistryService } from "./services/ToolRegistry.js"
 export {
   type CoreOptions,

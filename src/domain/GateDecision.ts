@@ -6,10 +6,13 @@
  */
 import type { ErrorCode } from "./errors.js"
 
-/** The gates, in the order the executor applies them. */
+/**
+ * The executor's own steps (lookup, arguments, paths) and its built-in gates, in the order it
+ * applies them. An application's own gates (see `ToolGates`) come after, under their names.
+ */
 export type GateName = "lookup" | "arguments" | "paths" | "mode" | "policy" | "confirmation" | "rateLimit"
 
-/** The gates in order. */
+/** The steps and built-in gates in order. */
 export const gateOrder: ReadonlyArray<GateName> = [
   "lookup",
   "arguments",
@@ -25,7 +28,8 @@ export const gateOrder: ReadonlyArray<GateName> = [
  * does not apply to this tool, e.g. no rate limit) or `not_reached` (an earlier gate failed).
  */
 export interface GateDecision {
-  readonly gate: GateName
+  /** A `GateName`, or the name of an application's own gate. */
+  readonly gate: string
   readonly outcome: "pass" | "fail" | "skip" | "not_reached"
   /** Why, in a few words. */
   readonly reason: string

@@ -34,18 +34,23 @@ import { showName } from "../domain/shownText.js"
 import type { BoundCall, HandlerFailure, RegisteredTool } from "../domain/Tool.js"
 import * as Result from "../domain/ToolExecutionResult.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
+import type { GateDecision } from "../domain/GateDecision.js"
 import { AuditLog, type AuditLogService } from "../services/AuditLog.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
 import { RateLimiter } from "../services/RateLimiter.js"
 import type { ExecuteOptions, ToolExecutorService } from "../services/ToolExecutor.js"
+import { ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { Workspace } from "../services/Workspace.js"
 import { auditRecordOf } from "./auditRecord.js"
+import { builtinGates } from "./builtinGates.js"
+import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy, withLateRefusal } from "./callDecisions.js"
+import { withCallConfirmation } from "./callConfirmation.js"
 import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
-import { makeCallGates, type Step } from "./callGates.js"
 import { makeExplain } from "./explainCall.js"
+import { ask, behind, gateCallOf, type Recorder } from "./gateRun.js"
 import { guard, type GuardOptions, type Restore, onCallerOf, type Running, startGuarded, waitGuarded } from "./guard.js"
 import { withoutHostPathDetails, withoutHostPaths } from "./hostPaths.js"
 import { refuseProtected } from "./protectedPaths.js"
@@ -68,6 +73,9 @@ const crashMessage = (cause: Cause.Cause<unknown>): string => {
   }
 }
 
+/** A step of the pipeline, with every expected failure it can raise. */
+type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
+
 /** The audit log when none is in context. */
 const noAudit: AuditLogService = { enabled: false, includeArguments: false, write: () => Effect.void }
 
@@ -79,6 +87,10 @@ export const makeExecutor = Effect.gen(function*() {
   const rateLimiter = yield* RateLimiter
   const workspace = yield* Workspace
   const audit: AuditLogService = Option.getOrElse(yield* Effect.serviceOption(AuditLog), () => noAudit)
+  const { gates } = Option.getOrElse(
+    yield* Effect.serviceOption(ToolGates),
+    () => ({ gates: builtinGates({ modeGate, policy, confirmation, rateLimiter }) })
+  )
 
   /**
    * Resolves every path argument of a call through the `Workspace` (an escape dies with
@@ -97,7 +109,14 @@ export const makeExecutor = Effect.gen(function*() {
         )
       )
 
-  const { behind, gatesOf, withCallConfirmation } = makeCallGates({ modeGate, policy, confirmation, rateLimiter })
+  /** `resolvePaths`, its refusal (an escape included) recorded. */
+  const resolveRecorded = (tool: RegisteredTool, call: BoundCall, record: Recorder) =>
+    Effect.tapErrorCause(resolvePaths(tool, call), (cause) =>
+      Effect.sync(() => {
+        const traversal = pathTraversalOf(cause)
+        const failure = Option.orElse(traversal, () => Cause.failureOption(cause))
+        if (Option.isSome(failure)) record(refusedBy("paths", failure.value))
+      }))
 
   /** Each tool's deadline and memory cap, made once: a call allocates none. */
   const guardOptions = new WeakMap<RegisteredTool, GuardOptions<ToolTimeout, MemoryLimitExceeded>>()
@@ -134,8 +153,8 @@ export const makeExecutor = Effect.gen(function*() {
   ): Step => call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore, callerInterruptible))
 
   /**
-   * The steps of a call with paths: they are resolved first, so that the policy and the mode
-   * gate see resolved paths (their gates are built after).
+   * The steps of a call with paths: they are resolved first, so that the gates are asked about
+   * resolved paths.
    */
   const withPaths = (
     tool: RegisteredTool,
@@ -143,10 +162,18 @@ export const makeExecutor = Effect.gen(function*() {
     options: ExecuteOptions | undefined,
     span: Tracer.Span | undefined,
     restore: Restore,
-    callerInterruptible: boolean
+    callerInterruptible: boolean,
+    record: Recorder | undefined
   ): Step =>
-    Effect.flatMap(restore(resolvePaths(tool, call)), (paths) =>
-      behind(tool, gatesOf(tool, call, options, paths), restore, runOf(tool, call, span, restore, callerInterruptible)))
+    Effect.flatMap(
+      restore(record === undefined ? resolvePaths(tool, call) : resolveRecorded(tool, call, record)),
+      (paths) => {
+        record?.(pathsPassed(paths.length))
+        const run = runOf(tool, call, span, restore, callerInterruptible)
+        const answers = ask(gates, gateCallOf(tool, call, options, paths, false), record)
+        return answers === undefined ? run : behind(answers, restore, record, run)
+      }
+    )
 
   const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
     const traversal = pathTraversalOf(cause)
@@ -264,15 +291,17 @@ export const makeExecutor = Effect.gen(function*() {
     return settle(tool, start, callSpan, Effect.isEffect(started) ? () => started : (restore) => waitGuarded(started, restore, interruptible))
   }
 
-  /** What `run` found, for the audit record: the tool it looked up and the call's span. */
+  /** What an audited `run` learns for the record: the tool, the call's span, and each decision. */
   interface Seen {
     tool?: RegisteredTool | undefined
     span?: Tracer.AnySpan | undefined
+    readonly decisions: Array<GateDecision>
+    readonly record: Recorder
   }
 
   /**
-   * One call, made on `fiber` running with `flags`; `seen` (when given) learns the tool and the
-   * call's span.
+   * One call, made on `fiber` running with `flags`; `seen` (when audited) learns the tool, the
+   * call's span and each decision.
    */
   const run = (
     fiber: Fiber.RuntimeFiber<unknown, unknown>,
@@ -285,12 +314,18 @@ export const makeExecutor = Effect.gen(function*() {
     const start = now()
     const found = registry.lookup(name, options?.versionRange)
     // an unknown name is the caller's, of any length: the result names it as its message does
-    if (Either.isLeft(found)) return Effect.succeed(Result.fromError(showName(name), null, found.left, elapsed(start)))
+    if (Either.isLeft(found)) {
+      seen?.record(refusedBy("lookup", found.left))
+      return Effect.succeed(Result.fromError(showName(name), null, found.left, elapsed(start)))
+    }
     const tool = found.right
-    if (seen !== undefined) seen.tool = tool
+    if (seen !== undefined) {
+      seen.tool = tool
+      seen.record(lookupPassed(tool))
+    }
     // a tool that asks for confirmation as it acts runs with the call's confirmation set
     if (tool.asksConfirmation !== undefined) {
-      return withCallConfirmation(tool, options, Effect.withFiberRuntime((inner, status) =>
+      return withCallConfirmation(confirmation, tool, options, Effect.withFiberRuntime((inner, status) =>
         runFound(inner, status.runtimeFlags, tool, input, options, start, seen)))
     }
     return runFound(fiber, flags, tool, input, options, start, seen)
@@ -313,21 +348,25 @@ export const makeExecutor = Effect.gen(function*() {
       ? undefined
       : startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
     if (callSpan !== undefined && seen !== undefined) seen.span = callSpan.span
+    const record = seen?.record
     const prepared = prepare(tool, input, options)
-    if (Either.isLeft(prepared)) return settle(tool, start, callSpan, () => Effect.fail(prepared.left))
+    if (Either.isLeft(prepared)) {
+      record?.(refusedBy("arguments", prepared.left))
+      return settle(tool, start, callSpan, () => Effect.fail(prepared.left))
+    }
+    record?.(argumentsPassed)
     const call = prepared.right
     const span = callSpan?.span
     const interruptible = RuntimeFlags.interruptible(flags)
-    // The two shortcuts below only skip steps: their `true` and `>=` mutants (paths resolved when there are
-    // none) and the `false` of the second (a call with no gate still passes `behind`, which then adds none)
-    // give the same results by more steps. Left unmarked, as a mark would also hide `false`, `<=` and `true`,
-    // which the executor tests kill (paths never resolved; gates skipped).
+    // The two shortcuts below only skip steps: a call with no paths resolves none, and a call
+    // whose gates all let it on at once is its handler alone.
     if (call.paths.length > 0) {
-      return settle(tool, start, callSpan, (restore) => withPaths(tool, call, options, span, restore, interruptible))
+      return settle(tool, start, callSpan, (restore) => withPaths(tool, call, options, span, restore, interruptible, record))
     }
-    const gates = gatesOf(tool, call, options, noPaths)
-    if (gates === undefined) return direct(fiber, flags, tool, call, start, callSpan)
-    return settle(tool, start, callSpan, (restore) => behind(tool, gates, restore, runOf(tool, call, span, restore, interruptible)))
+    record?.(pathsPassed(0))
+    const answers = ask(gates, gateCallOf(tool, call, options, noPaths, false), record)
+    if (answers === undefined) return direct(fiber, flags, tool, call, start, callSpan)
+    return settle(tool, start, callSpan, (restore) => behind(answers, restore, record, runOf(tool, call, span, restore, interruptible)))
   }
 
   /** `run`, then one audit record of what happened (an escape and an interruption included). */
@@ -341,13 +380,20 @@ export const makeExecutor = Effect.gen(function*() {
     const start = now()
     const startedAtMillis = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
       .unsafeCurrentTimeMillis()
+    const decisions: Array<GateDecision> = []
     // the caller's span, unless the call makes its own
-    const seen: Seen = { span: Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)) }
+    const seen: Seen = {
+      span: Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)),
+      decisions,
+      record: (decision) => decisions.push(decision)
+    }
     // `onExit` runs `run` with the caller's own flags restored
     return Effect.onExit(run(fiber, flags, name, input, options, seen), (exit) => {
       const { span, tool } = seen
       const traversal = Exit.isFailure(exit) ? pathTraversalOf(exit.cause) : Option.none()
       const result = Exit.isSuccess(exit) ? exit.value : undefined
+      const errorCode = result?.errorCode ?? (Option.isSome(traversal) ? "PATH_TRAVERSAL" : null)
+      const message = result?.error ?? (Option.isSome(traversal) ? traversal.value.message : null)
       return audit.write(auditRecordOf({
         startedAtMillis,
         tool,
@@ -357,10 +403,9 @@ export const makeExecutor = Effect.gen(function*() {
         mode: (options?.mode ?? AgentMode.Default).name,
         args: input,
         includeArguments: audit.includeArguments,
+        gates: completed(withLateRefusal(decisions, errorCode, message), gates),
         success: result?.success === true,
-        errorCode: result?.errorCode ?? (Option.isSome(traversal) ? "PATH_TRAVERSAL" : null),
-        // an interrupted call has no error code, so no gate reads a message
-        message: result?.error ?? (Option.isSome(traversal) ? traversal.value.message : null),
+        errorCode,
         durationMs: result?.durationMs ?? elapsed(start),
         traceId: span?.traceId ?? null,
         spanId: span?.spanId ?? null
@@ -375,7 +420,7 @@ export const makeExecutor = Effect.gen(function*() {
         : run(fiber, status.runtimeFlags, name, input, options)
     )
 
-  const explain = makeExplain({ registry, modeGate, policy, confirmation, rateLimiter, workspace })
+  const explain = makeExplain({ registry, workspace, gates, prepare, resolvePaths })
 
   return { execute, explain } satisfies ToolExecutorService
 })

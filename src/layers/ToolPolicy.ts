@@ -16,11 +16,11 @@ export type PolicyHook = (call: { readonly tool: ToolInfo; readonly args: unknow
   unknown
 >
 
-/** The evaluation that vetoes nothing (the executor skips it by identity). */
-export const allowAll: Effect.Effect<Option.Option<string>> = Effect.succeed(Option.none<string>())
+/** The evaluation that vetoes nothing. */
+const allowAll: Effect.Effect<Option.Option<string>> = Effect.succeed(Option.none<string>())
 
 export const makePolicy = (hook: PolicyHook | undefined, failClosed = false): ToolPolicyService => {
-  if (hook === undefined) return { evaluate: () => allowAll }
+  if (hook === undefined) return { evaluate: () => allowAll, allowsAll: true }
   return {
     evaluate: (tool, args) =>
       Effect.suspend(() => hook({ tool, args })).pipe(

@@ -27,6 +27,7 @@ import { PdfWorkers } from "../services/PdfWorkers.js"
 import { RateLimiter } from "../services/RateLimiter.js"
 import { SandboxPool } from "../services/SandboxPool.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
+import { type BuiltinGateServices, ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { UrlPolicy } from "../services/UrlPolicy.js"
@@ -95,6 +96,11 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
   /**
+   * The executor's list of gates. Default `ToolGates.layer` (mode, policy, confirmation, rate
+   * limit); `ToolGates.layerWith(...)` adds an application's own after them.
+   */
+  readonly gates?: Layer.Layer<ToolGates, never, BuiltinGateServices>
+  /**
    * MCP servers (the `mcpServers` object of an MCP configuration) whose tools are bridged in
    * as proxies `"{server}__{tool}"` for the layer's lifetime; fail-open. The bridge stays
    * inside the layer: to approve a changed tool (`MCP_TOOL_CHANGED`), build
@@ -142,7 +148,6 @@ export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
     // of them; the list is typed `Tool<unknown>`, so the context is handed over untyped.
     const context = yield* Effect.context<ToolServices | RequirementsOf<Tools>>()
     const untyped = Context.unsafeMake<unknown>(context.unsafeMap)
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the collected results are dropped either way
     yield* Effect.forEach(tools, (tool) => Effect.provide(registry.register(tool), untyped), { discard: true })
     return {
       registry,
@@ -167,7 +172,10 @@ export const makeGraph = <A, E, Extra>(
     options.audit ?? AuditLog.layerNoop,
     ToolRegistry.layerEmpty
   )
-  const executor = ToolExecutor.layer.pipe(Layer.provideMerge(gates))
+  const executor = ToolExecutor.layer.pipe(
+    Layer.provide(Layer.provide(options.gates ?? ToolGates.layer, gates)),
+    Layer.provideMerge(gates)
+  )
   const workers = Layer.mergeAll(
     options.sandbox ?? SandboxPool.layer(),
     options.pdfWorkers ?? PdfWorkers.layer,

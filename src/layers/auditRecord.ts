@@ -1,78 +1,18 @@
 /**
- * Builds the `AuditRecord` of a finished call. Each gate's outcome is read off the result:
- * the gates run in a fixed order and the first refusal ends the call, so the error code says
- * which gate refused, every gate before it passed (or did not apply) and none after it ran.
- * Nothing of this runs unless the `AuditLog` is enabled.
+ * Builds the `AuditRecord` of a finished call from what the executor recorded as it made it:
+ * each step's and gate's decision, as the gates themselves gave it (the same gates, asked the
+ * same way, as `explain`'s). Nothing of this runs unless the `AuditLog` is enabled.
  *
  * @since 0.2.0
  */
 import { createHash } from "node:crypto"
 import type { ErrorCode } from "../domain/errors.js"
+import type { GateDecision } from "../domain/GateDecision.js"
 import { readableJson } from "../domain/readableJson.js"
 import { showName } from "../domain/shownText.js"
-import { type GateDecision, type GateName, gateOrder } from "../domain/GateDecision.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { AuditRecord } from "../services/AuditLog.js"
 import type { ExecuteOptions } from "../services/ToolExecutor.js"
-
-/** The gate that refuses a call with `code` (`undefined`: the handler ran). */
-export const gateOfCode = (code: ErrorCode): GateName | undefined => {
-  switch (code) {
-    case "TOOL_NOT_FOUND":
-      return "lookup"
-    case "INVALID_ARGUMENTS":
-      return "arguments"
-    case "PATH_TRAVERSAL":
-    case "PROTECTED_PATH":
-      return "paths"
-    case "MODE_BLOCKED":
-      return "mode"
-    case "POLICY_VETO":
-      return "policy"
-    case "CONFIRMATION_REQUIRED":
-      return "confirmation"
-    case "RATE_LIMITED":
-      return "rateLimit"
-    default:
-      return undefined
-  }
-}
-
-/** Why a gate that ran passed, or why it did not apply to `tool`. */
-const passed = (gate: GateName, tool: ToolInfo | undefined): GateDecision => {
-  switch (gate) {
-    case "policy":
-      return { gate, outcome: "pass", reason: "no veto" }
-    case "confirmation":
-      return tool?.requiresConfirmation === true
-        ? { gate, outcome: "pass", reason: "confirmed" }
-        : { gate, outcome: "skip", reason: "the tool needs no confirmation" }
-    case "rateLimit":
-      return tool?.rateLimitRpm === undefined
-        ? { gate, outcome: "skip", reason: "the tool has no rate limit" }
-        : { gate, outcome: "pass", reason: `within ${tool.rateLimitRpm} calls a minute` }
-    default:
-      return { gate, outcome: "pass", reason: "passed" }
-  }
-}
-
-/** Each gate's outcome for a call that ended with `code` (`null`: it succeeded). */
-export const gatesOfOutcome = (
-  tool: ToolInfo | undefined,
-  code: ErrorCode | null,
-  message: string | null
-): ReadonlyArray<GateDecision> => {
-  const refusedBy = code === null ? undefined : gateOfCode(code)
-  let reached = true
-  return gateOrder.map((gate): GateDecision => {
-    if (!reached) return { gate, outcome: "not_reached", reason: "an earlier gate refused the call" }
-    if (gate === refusedBy && code !== null) {
-      reached = false
-      return { gate, outcome: "fail", reason: message ?? code, code }
-    }
-    return passed(gate, tool)
-  })
-}
 
 /**
  * SHA-256 (hex) of the arguments as JSON: of their readable JSON (`readableJson`, which is
@@ -92,9 +32,10 @@ export interface CallOutcome {
   readonly mode: string
   readonly args: unknown
   readonly includeArguments: boolean
+  /** Each step's and gate's decision, in order (those not reached included). */
+  readonly gates: ReadonlyArray<GateDecision>
   readonly success: boolean
   readonly errorCode: ErrorCode | null
-  readonly message: string | null
   readonly durationMs: number
   readonly traceId: string | null
   readonly spanId: string | null
@@ -111,7 +52,7 @@ export const auditRecordOf = (outcome: CallOutcome): AuditRecord => {
     callId: outcome.options?.callId ?? null,
     rateLimitKey: outcome.options?.rateLimitKey ?? null,
     argumentsHash: hashArguments(outcome.args),
-    gates: gatesOfOutcome(outcome.tool, outcome.errorCode, outcome.message),
+    gates: outcome.gates,
     success: outcome.success,
     errorCode: outcome.errorCode,
     durationMs: outcome.durationMs,

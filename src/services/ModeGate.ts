@@ -18,7 +18,8 @@ import type { Workspace } from "./Workspace.js"
 export interface ModeGateService {
   /**
    * Passes, or fails closed with `ModeBlocked`. `paths` are the call's path arguments, already
-   * resolved by the `Workspace` (every `WorkspacePath` value, at any depth).
+   * resolved by the `Workspace` (every `WorkspacePath` value, at any depth). The mode gate asks
+   * it about a tool with side effects in a read-only mode; every other call passes that gate.
    */
   readonly check: (
     tool: ToolInfo,

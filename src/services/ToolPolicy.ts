@@ -16,6 +16,8 @@ export type { PolicyHook } from "../layers/ToolPolicy.js"
 /** The `ToolPolicy` service interface: never fails; a hook's own failure is already handled. */
 export interface ToolPolicyService {
   readonly evaluate: (tool: ToolInfo, args: unknown) => Effect.Effect<Option.Option<string>>
+  /** Set when the policy vetoes nothing (`layerAllowAll`): its gate then skips without asking. */
+  readonly allowsAll?: boolean | undefined
 }
 
 /**

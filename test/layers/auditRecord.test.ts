@@ -24,7 +24,6 @@ import {
   WorkspacePath
 } from "../../src/index.js"
 import type { GateDecision } from "../../src/domain/GateDecision.js"
-import { gatesOfOutcome } from "../../src/layers/auditRecord.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("audit-record-")
@@ -99,8 +98,12 @@ const notReached = (gate: GateDecision["gate"]): GateDecision => ({
   outcome: "not_reached",
   reason: "an earlier gate refused the call"
 })
-const passed = (gate: GateDecision["gate"]): GateDecision => ({ gate, outcome: "pass", reason: "passed" })
-const noVeto: GateDecision = { gate: "policy", outcome: "pass", reason: "no veto" }
+const found = (name: string, version = "1.0.0"): GateDecision => ({ gate: "lookup", outcome: "pass", reason: `${name} ${version}` })
+const decoded: GateDecision = { gate: "arguments", outcome: "pass", reason: "the arguments match the parameter schema" }
+const onePath: GateDecision = { gate: "paths", outcome: "pass", reason: "1 path(s) inside the workspace" }
+const noPaths: GateDecision = { gate: "paths", outcome: "skip", reason: "no path arguments" }
+const inDefault: GateDecision = { gate: "mode", outcome: "pass", reason: "allowed in default mode" }
+const noVeto: GateDecision = { gate: "policy", outcome: "pass", reason: "the policy allowed it" }
 const noConfirmation: GateDecision = { gate: "confirmation", outcome: "skip", reason: "the tool needs no confirmation" }
 const noLimit: GateDecision = { gate: "rateLimit", outcome: "skip", reason: "the tool has no rate limit" }
 
@@ -111,10 +114,10 @@ describe("the audit record's gates", () => {
       yield* Effect.gen(function*() {
         const { record } = yield* call(records, "peek", { file: "a.txt" })
         expect(record.gates).toEqual([
-          passed("lookup"),
-          passed("arguments"),
-          passed("paths"),
-          passed("mode"),
+          found("peek"),
+          decoded,
+          onePath,
+          inDefault,
           noVeto,
           noConfirmation,
           noLimit
@@ -144,31 +147,31 @@ describe("the audit record's gates", () => {
         readonly before: ReadonlyArray<GateDecision>
       }> = [
         { name: "peeek", args: {}, code: "TOOL_NOT_FOUND", before: [] },
-        { name: "peek", args: { file: 3 }, code: "INVALID_ARGUMENTS", before: [passed("lookup")] },
+        { name: "peek", args: { file: 3 }, code: "INVALID_ARGUMENTS", before: [found("peek")] },
         {
           name: "poke",
           args: { file: "a.txt" },
           options: { mode: AgentMode.Explore },
           code: "MODE_BLOCKED",
-          before: [passed("lookup"), passed("arguments"), passed("paths")]
+          before: [found("poke", "2.1.0"), decoded, onePath]
         },
         {
           name: "vetoed",
           args: {},
           code: "POLICY_VETO",
-          before: [passed("lookup"), passed("arguments"), passed("paths"), passed("mode")]
+          before: [found("vetoed"), decoded, noPaths, inDefault]
         },
         {
           name: "guarded",
           args: {},
           code: "CONFIRMATION_REQUIRED",
-          before: [passed("lookup"), passed("arguments"), passed("paths"), passed("mode"), noVeto]
+          before: [found("guarded"), decoded, noPaths, inDefault, noVeto]
         },
         {
           name: "limited",
           args: {},
           code: "RATE_LIMITED",
-          before: [passed("lookup"), passed("arguments"), passed("paths"), passed("mode"), noVeto, noConfirmation]
+          before: [found("limited"), decoded, noPaths, inDefault, noVeto, noConfirmation]
         }
       ]
       yield* Effect.gen(function*() {
@@ -191,12 +194,6 @@ describe("the audit record's gates", () => {
         }
       }).pipe(Effect.provide(system(records)))
     }))
-
-  it("a refusal without a message: the code is the reason", () => {
-    const gates = gatesOfOutcome(undefined, "TOOL_NOT_FOUND", null)
-    expect(gates[0]).toEqual({ gate: "lookup", outcome: "fail", reason: "TOOL_NOT_FOUND", code: "TOOL_NOT_FOUND" })
-    expect(gates.slice(1).every((g) => g.outcome === "not_reached")).toBe(true)
-  })
 })
 
 describe("the audit record's fields", () => {

@@ -215,7 +215,7 @@ describe("ToolSystem.explain: the reason of each gate", () => {
       expect((yield* explain("limited", {})).gates.at(-1)).toEqual({
         gate: "rateLimit",
         outcome: "pass",
-        reason: "a token is free (2 calls a minute)"
+        reason: "within 2 calls a minute"
       })
     }).pipe(Effect.provide(reasons())))
 
