@@ -19,7 +19,7 @@
  *   Gate.make("budget", ({ dryRun, tool }) =>
  *     !tool.tags.includes("web")
  *       ? Gate.skip("not a web tool")
- *       : Ref.modify(spent, (n) =>
+ *       : Ref.modify(spent, (n): [Gate.Verdict, number] =>
  *         n >= 100
  *           ? [Gate.refuse(new RateLimited({ tool: tool.name, limitRpm: 100, retryAfterMs: 60_000, reason: "the web budget is spent" })), n]
  *           : [Gate.pass(`${99 - n} web calls left`), dryRun ? n : n + 1]))
