@@ -10,10 +10,16 @@ const run = (process.env.MUTATE_RUN ?? "mutation").replace(/[^\w.-]/g, "_")
  * run it after a change to the core. The TypeScript checker needs a tree that type-checks:
  * while one does not, add `--checkers ""` (type errors then count as killed or survived).
  *
- * Equivalent mutants (no test could ever tell them apart from the original) are marked where
- * they are, with `// Stryker disable next-line <mutator>: <reason>` in the source;
- * `grep -rn "Stryker disable" src` lists them with their reasons. An equivalent mutant that
- * shares its line and mutator with a killable one is left unmarked (a mark would hide both).
+ * Equivalent mutants (no test could ever tell them apart from the original) are listed in
+ * mutation-ledger.json, never marked or described in the source (its comments say why the code is
+ * as it is): each entry names the file, the mutators, the trimmed text of the mutant's line and the
+ * reason (scripts/mutation-ledger.mjs). Stryker reports such a mutant Survived, and
+ * `npm run mutate:summary` counts it as equivalent, out of the score; an entry of `all` mutators
+ * has its whole statement ignored by the `ledger` ignorer (scripts/mutation-ignorer.mjs, below).
+ * An equivalent mutant that shares its line and mutator with a killable one is an `unmarked`
+ * entry: it stays Survived, and the ledger explains it. After editing a line that has an entry,
+ * update the entry (test/scripts/mutationLedger.test.ts fails on one that finds no line);
+ * `npm run mutate:marks` checks the entries against the mutants Stryker makes today.
  *
  * A run over one folder is named with `MUTATE_RUN` (default `mutation`): its report and its
  * incremental file go to reports/<name>/, so the runs of several folders neither overwrite one
@@ -31,6 +37,9 @@ export default {
   // each mutant runs the test files that hold its covering tests, and no other
   vitest: { configFile: "vitest.stryker.config.ts", related: false },
   checkers: ["typescript"],
+  // mutation-ledger.json's `all` entries: their statements' mutants are reported ignored, with the entry's reason
+  appendPlugins: ["./scripts/mutation-ignorer.mjs"],
+  ignorers: ["ledger"],
   // src only (no tests, benches or scratch files): a mutant that does not type-check is not run
   tsconfigFile: "tsconfig.build.json",
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },

@@ -17,12 +17,20 @@
  *
  * Score = detected / (detected + undetected): detected = Killed + Timeout, undetected =
  * Survived + NoCoverage (as Stryker counts it; CompileError, RuntimeError and Ignored left out).
+ *
+ * Equivalent mutants (no test could ever kill them) are listed in mutation-ledger.json, not marked in
+ * the source: a report's Survived or NoCoverage mutant that a ledger entry covers (its file, mutator
+ * and line: scripts/mutation-ledger.mjs) is counted `Equivalent`, left out of the score as Ignored is,
+ * and shown in a column of its own. A Killed one that an entry covers is listed: the entry is wrong or
+ * too wide. The ledger is applied as a report is read, so `--save` records a file's counts with it;
+ * counts from before the ledger have those mutants as Ignored (inline marks then), the same score.
  */
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import picomatch from "picomatch"
 import config from "../stryker.config.mjs"
+import { countMutants, readLedger } from "./mutation-ledger.mjs"
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
 const recordPath = join(root, "mutation-scores.json")
@@ -58,6 +66,10 @@ const offer = (key, entry) => {
   if (seen === undefined || Date.parse(seen.measuredAt) < Date.parse(entry.measuredAt)) files.set(key, entry)
 }
 
+const ledger = readLedger()
+/** @type {Array<string>} */
+const contradicted = []
+
 /** @type {Record<string, { measuredAt: string, testFiles: Array<string> }>} */
 const runs = {}
 if (existsSync(recordPath)) {
@@ -71,10 +83,12 @@ for (const report of reports) {
   const run = relative(root, dirname(report))
   runs[run] = { measuredAt, testFiles: Object.keys(json.testFiles ?? {}).map((path) => relative(root, resolve(root, path))).sort() }
   for (const [path, file] of Object.entries(json.files)) {
-    /** @type {Record<string, number>} */
-    const counts = {}
-    for (const mutant of file.mutants) counts[mutant.status] = (counts[mutant.status] ?? 0) + 1
-    offer(relative(root, resolve(root, path)), { measuredAt, run, sha256: sha256(file.source), counts })
+    const key = relative(root, resolve(root, path))
+    const { counts, contradicted: killed } = countMutants(key, file.source, file.mutants, ledger)
+    for (const { mutant, entry } of killed) {
+      contradicted.push(`${key}:${mutant.location.start.line} ${mutant.mutatorName} ${mutant.status} (${run}): ${entry.code}`)
+    }
+    offer(key, { measuredAt, run, sha256: sha256(file.source), counts })
   }
 }
 
@@ -105,7 +119,7 @@ const score = (c) => {
 }
 const row = (name, c) => {
   const s = score(c)
-  return `${name.padEnd(34)} ${s.score.toFixed(2).padStart(7)}%  ${String(s.detected).padStart(6)} detected  ${String(c.Survived ?? 0).padStart(5)} survived  ${String(c.NoCoverage ?? 0).padStart(5)} no coverage`
+  return `${name.padEnd(34)} ${s.score.toFixed(2).padStart(7)}%  ${String(s.detected).padStart(6)} detected  ${String(c.Survived ?? 0).padStart(5)} survived  ${String(c.NoCoverage ?? 0).padStart(5)} no coverage  ${String(c.Equivalent ?? 0).padStart(4)} equivalent`
 }
 for (const folder of [...folders.keys()].sort()) console.log(row(folder, folders.get(folder)))
 console.log(row("all measured files", total))
@@ -133,6 +147,10 @@ for (const path of withCode) console.log(`  ${path}`)
 if (changed.length > 0) {
   console.log(`\n${changed.length} measured file(s) changed since (their counts are of the source that was mutated):`)
   for (const path of changed) console.log(`  ${path} (${files.get(path)?.run}, ${files.get(path)?.measuredAt.slice(0, 10)})`)
+}
+if (contradicted.length > 0) {
+  console.log(`\n${contradicted.length} killed mutant(s) on a mutation-ledger.json entry (the entry is wrong or covers more than its equivalent mutant):`)
+  for (const line of contradicted) console.log(`  ${line}`)
 }
 if (save) {
   // only the runs some file's counts still come from
