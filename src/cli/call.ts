@@ -74,7 +74,6 @@ export const call = Command.make(
         return exit.value.success ? ExitCode.ok : ExitCode.failed
       }
       const defect = Cause.dieOption(exit.cause)
-      // Stryker disable next-line LogicalOperator: equivalent, execute dies only with a PathTraversalError (its other failures are results)
       if (Option.isSome(defect) && defect.value instanceof PathTraversalError) {
         yield* Console.error(defect.value.message)
         return ExitCode.pathTraversal

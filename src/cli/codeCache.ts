@@ -59,7 +59,7 @@ export const readCache = (cacheFile: string, bundle: string, digest: Buffer): Bu
     if (!stat.isFile() || stat.uid !== owner || (stat.mode & WRITABLE_BY_OTHERS) !== 0) return undefined
     const bytes = readFileSync(fd)
     return bytes.subarray(0, digest.length).equals(digest) ? bytes.subarray(digest.length) : undefined
-  } catch /* Stryker disable next-line BlockStatement: an empty catch block returns undefined as well */ {
+  } catch {
     return undefined // no cache yet, or not readable: compile as usual
   } finally {
     if (fd !== undefined) closeSync(fd)
@@ -72,7 +72,6 @@ export const readCache = (cacheFile: string, bundle: string, digest: Buffer): Bu
  * whether it was written.
  */
 export const writeCache = (cacheFile: string, bundle: string, digest: Buffer, data: Buffer): boolean => {
-  // Stryker disable next-line OptionalChaining: `getuid` is missing on Windows only, where no test runs
   const uid = process.getuid?.()
   const temp = `${cacheFile}.${process.pid}.tmp`
   try {

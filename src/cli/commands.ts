@@ -60,7 +60,6 @@ const list = Command.make(
         const rows = tools.map((t) => {
           const flags = `${t.spec.readOnly ? "ro" : "--"} ${t.requiresConfirmation ? "cf" : "--"}`
           // one line, whatever the description holds (a bridged server's is not ours)
-          // Stryker disable next-line StringLiteral: equivalent, split gives at least one element: the fallback is never used
           const description = oneLine(t.spec.description.split(/(?<=\.)\s/)[0] ?? "", LIST_DESCRIPTION_MAX_CHARS)
           return `${pad(t.name, 22)} ${pad(t.version, 8)} ${flags}  ${description}`
         })
@@ -134,7 +133,6 @@ const docs = Command.make(
       const fs = yield* FileSystem.FileSystem
       const registry = yield* ToolRegistry
       const content = yield* fs.readFileString(file)
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the docs command's registry is the builtins, none of them deprecated
       const updated = replaceBetweenMarkers(content, renderToolTable(yield* registry.list({ includeDeprecated: true })))
       if (updated === undefined) {
         yield* Console.error(`${file} has no <!-- AUTO:tools --> ... <!-- /AUTO:tools --> markers`)

@@ -84,15 +84,10 @@ export const graphOf = (
   mcpServers: GraphOptions<readonly []>["mcpServers"]
 ): GraphOptions<readonly []> => ({
   ...Option.match(options.workspace ?? Option.none(), {
-    // Stryker disable next-line ArrowFunction: equivalent, spreading undefined adds nothing, as {} does
     onNone: () => ({}),
     onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
   }),
-  // (its `false` mutant is equivalent, layerNode reads an mcpServers of undefined as none; left unmarked, as a
-  // mark would also hide `true`, which the CLI's --mcp-config tests kill)
   ...(mcpServers === undefined ? {} : { mcpServers }),
-  // (its `false` mutant is equivalent, layerNode reads an audit of undefined as none; left unmarked, as a mark
-  // would also hide `true`, which the CLI's --audit tests kill)
   ...(options.audit === undefined ? {} : { audit: options.audit }),
   ...(builtinOnly(options.tool) ? { ported: false } : {})
 })
@@ -110,8 +105,6 @@ export const withSystem = <E>(
 export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
 export const pad = (text: string, width: number) =>
-  // (`>` is equivalent, at exactly the width both sides give the text itself; left unmarked, as a mark would
-  // also hide `<`, which the CLI tests kill)
   text.length >= width ? text.slice(0, width) : text + " ".repeat(width - text.length)
 
 /**

@@ -43,8 +43,6 @@ export const renderToolTable = (tools: ReadonlyArray<ToolInfo>): string => {
 export const replaceBetweenMarkers = (content: string, table: string): string | undefined => {
   const start = content.indexOf(START_MARKER)
   const end = content.indexOf(END_MARKER)
-  // (`end <= start` is equivalent, two different markers never start at one index; left unmarked, as a mark
-  // would also hide `start >= 0` and `end >= start`, which docs.test kills)
   if (start < 0 || end < start) return undefined
   return `${content.slice(0, start + START_MARKER.length)}\n${table}\n${content.slice(end)}`
 }

@@ -26,9 +26,6 @@ export const unsafeResolvedPath: Brand.Brand.Constructor<ResolvedPath> = Brand.n
 
 /** A short form of a value that is not a path, for the argument error. */
 const shown = (value: unknown): string => {
-  // (its `false` mutant is equivalent, as the mark below says; left unmarked, as a mark would also hide `true`,
-  // which WorkspacePath.test kills)
-  // Stryker disable next-line StringLiteral,MethodExpression: equivalent, a string always decodes as a WorkspacePath, so the message is never asked for one
   if (typeof value === "string") return JSON.stringify(value.slice(0, 40))
   if (Array.isArray(value)) return "an array"
   return typeof value === "object" && value !== null ? "an object" : String(value)
@@ -98,8 +95,6 @@ const holdsPath = (ast: SchemaAST.AST, search: Search): boolean => {
       return ast.typeParameters.some(holds)
     case "Suspend":
       // past the budget a path may still be there: say so, the locator then walks the value
-      // (its `<` mutant is equivalent, one unfold more or less is not behaviour; left unmarked, as a mark would
-      // also hide `>`, which the domain tests kill)
       if (search.unfolds <= 0) return true
       search.unfolds--
       return holds(ast.f())
@@ -129,7 +124,6 @@ const decodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefin
       return decodedTypeLiteral(ast.from)
     case "Transformation":
       return decodedTypeLiteral(ast.to)
-    // Stryker disable next-line ConditionalExpression: equivalent, an empty default ends the switch, and the function with undefined
     default:
       return undefined
   }
@@ -180,8 +174,7 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
 
   const compile = (ast: SchemaAST.AST): Locate => {
     const known = compiled.get(ast)
-    // (its `false` mutant is equivalent, the cache only saves work: without it the unfold budget ends a recursion;
-    // left unmarked, as a mark would also hide `true`, which WorkspacePath.test kills)
+    // the cache only saves work: without it the unfold budget ends a recursion
     if (known !== undefined) return known
     if (!typeSideHoldsPath(ast)) return none
     if (isPathNode(ast)) return slot
@@ -208,7 +201,6 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
       case "Transformation":
         return compile(ast.to)
       case "Suspend":
-        // Stryker disable next-line EqualityOperator: both sides equivalent, one unfold more or less is not behaviour, and a suspension compiled lazily locates the same paths (`>` makes every one lazy: applied by hand, the domain tests pass)
         if (unfolds <= 0) return lazily(ast)
         unfolds--
         return compile(ast.f())
@@ -221,8 +213,7 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
           const value: unknown = Reflect.get(holder, key)
           if (typeof value !== "object" || value === null) return
           for (const f of fields) f.locate(value, f.key, out)
-          // (its `false` mutant is equivalent, this only skips the loop over keys no record takes; left unmarked,
-          // as a mark would also hide `true`, which the domain tests kill)
+          // skips the loop over keys no record takes
           if (records.length === 0) return
           for (const k of Object.keys(value)) {
             if (named.has(k)) continue

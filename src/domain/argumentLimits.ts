@@ -72,7 +72,6 @@ const oneLine = (text: string, max: number): string => {
 
 /** An excess-property message of the formatter, said plainly. */
 const plain = (message: string): string =>
-  // Stryker disable next-line StringLiteral,Regex: equivalent, the guard and the anchor only skip work: the phrase replaced never appears but at the start
   message.startsWith("is unexpected") ? message.replace(/^is unexpected, expected: /, "unknown property; expected one of: ") : message
 
 /** The issues of a failed decode: one short line each, with its path; at most 20, then a count. */

@@ -10,8 +10,6 @@ import type * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type { JsonSchema } from "./ToolSpec.js"
 
-// (its last `true` mutant is equivalent, JSONSchema.make never puts a list where a schema or a map of them
-// goes, and `inline` maps lists first; left unmarked, as a mark would also hide the killed mutants beside it)
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -58,8 +56,6 @@ const inlineObject = (
     }
     if (DROPPED.has(k)) continue
     // Effect titles refinements ("int", "minLength(1)"): noise for a model, so schema titles go.
-    // (the `typeof` test's `true` mutant is equivalent, JSONSchema.make writes only string titles; left
-    // unmarked, as a mark would also hide `false` and `k === "title"`'s mutants, which the domain tests kill)
     if (k === "title" && typeof v === "string") continue
     out[k] = DATA.has(k) ? v : inline(v, defs, seen, k === "properties" || k === "patternProperties")
   }
@@ -79,9 +75,6 @@ const flattenAllOf = (node: Record<string, unknown>): Record<string, unknown> =>
   const kept: Array<unknown> = []
   for (const member of allOf) {
     const conflict = !isRecord(member) ||
-      // (`k !== "title"`'s `true` mutant is equivalent for the same reason; left unmarked, as a mark would also
-      // hide its killed `k === "title"`)
-      // Stryker disable next-line StringLiteral: equivalent, inline has dropped every title a valid schema can have (a string)
       Object.keys(member).some((k) => k in out && k !== "description" && k !== "title" && !sameJson(out[k], member[k]))
     if (conflict || !isRecord(member)) {
       kept.push(member)
@@ -140,7 +133,6 @@ const encodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefin
     case "Refinement":
     case "Transformation":
       return encodedTypeLiteral(ast.from)
-    // Stryker disable next-line ConditionalExpression: equivalent, an empty default ends the switch, and the function with undefined
     default:
       return undefined
   }
@@ -192,8 +184,6 @@ const annotateUnion = (node: Record<string, unknown>, ast: SchemaAST.Union) => {
   const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword")
   const alternatives = node.anyOf
   if (!Array.isArray(alternatives)) {
-    // (its `true` mutant is equivalent, a union without anyOf and with more members is of literals, which
-    // annotate leaves as they are; left unmarked, as a mark would also hide `false`, which the domain tests kill)
     const only = members.length === 1 ? members[0] : undefined
     return only === undefined ? node : annotate(node, only, noExtras)
   }
@@ -249,7 +239,6 @@ export const parametersJsonSchema = (schema: Schema.Schema.Any): JsonSchema => {
   }
   const raw: unknown = JSONSchema.make(schema)
   const defs = isRecord(raw) && isRecord(raw.$defs) ? raw.$defs : {}
-  // Stryker disable next-line ArrayDeclaration: equivalent, a made-up id in the list of ids being inlined is never met
   const inlined = annotate(inline(raw, defs, []), schema.ast, noExtras)
   if (!isRecord(inlined) || inlined.type !== "object") {
     throw new Error("parameters must be a struct schema (a JSON object)")

@@ -95,8 +95,6 @@ export interface ToolCallOutcome {
   readonly result: ToolExecutionResult | null
 }
 
-// (its `true` mutants are equivalent, only asked of a block whose type is already "tool_use", so an object;
-// left unmarked, as a mark would also hide `false`, which the domain tests kill)
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
 
 /** Parses OpenAI's JSON argument text; an empty text is `{}` (a call without arguments). */
