@@ -48,7 +48,6 @@ interface OpenFile {
  */
 const serializer = (includeArguments: boolean) => (record: AuditRecord): string => {
   const { arguments: args, ...rest } = record
-  // (`args !== undefined` as `true` is equivalent: JSON leaves out a field that is undefined)
   const shown = includeArguments && args !== undefined ? { ...rest, arguments: args } : rest
   return readableText(shown) + "\n"
 }
@@ -115,11 +114,7 @@ export const makeJsonl = (
           let target = current ?? (yield* open)
           current = target
           // the usual case: the rest of the batch fits, one encoding, one write
-          // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: both sides equivalent (each applied by hand): only reached with written 0 (after a partial write the next line never fits)
           const rest = encoder.encode((written === 0 ? lines : lines.slice(written)).join(""))
-          // (the condition's `false` and `<` mutants are equivalent too: the general path writes a batch that fits in
-          // one write; left unmarked, as a mark would also hide `true`, which the rotation tests kill)
-          // Stryker disable next-line BlockStatement: equivalent, the general path below writes the same bytes in one write
           if (target.size + rest.length <= maxBytes) {
             yield* target.file.writeAll(rest)
             target.size += rest.length
@@ -133,8 +128,7 @@ export const makeJsonl = (
             target = yield* open
             current = target
           }
-          // as many lines as fit in this file (at least one); (`end <=` is equivalent: the line past the end
-          // weighs 0 bytes, and written past the end ends the loop the same)
+          // as many lines as fit in this file (at least one)
           let bytes = byteLength(lines[written])
           let end = written + 1
           while (end < lines.length && target.size + bytes + byteLength(lines[end]) <= maxBytes) {
@@ -177,9 +171,6 @@ export const makeJsonl = (
     const takeBatch = Effect.gen(function*() {
       const first = yield* Queue.takeBetween(queue, 1, batchSize)
       const need = batchSize - first.length
-      // (both `false` mutants are equivalent too: a full batch waits for nothing, and with the Stop taken `closed`
-      // is set, so nothing waits; left unmarked, as a mark would also hide the killed `true`s)
-      // Stryker disable next-line LogicalOperator,MethodExpression: equivalent, after the Stop nothing is queued, so the take below adds nothing
       if (need === 0 || !Chunk.every(first, isRecord)) return first
       if (!closed && queued() < need) {
         const done = yield* Deferred.make<void>()
@@ -195,7 +186,6 @@ export const makeJsonl = (
       while (true) {
         const batch = yield* takeBatch
         const records = Chunk.filter(batch, isRecord)
-        // (its `true` mutant is equivalent, an empty batch writes nothing; left unmarked, as a mark would hide `false`)
         if (Chunk.isNonEmpty(records)) yield* writeBatch(records)
         if (records.length < batch.length) return
       }

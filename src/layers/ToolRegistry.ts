@@ -24,17 +24,12 @@ export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
 const pick = (versions: Map<string, RegisteredTool>, range: string | undefined): RegisteredTool | undefined => {
   // the latest of one version is that version (deprecated or prerelease): no semver work, which
   // is most of what listing 52 tools costs at start-up
-  // (its `false` mutant is equivalent, the general path picks the same one version; left unmarked, as a mark
-  // would also hide `true`, which ToolRegistry.test kills)
   if (range === undefined && versions.size === 1) return versions.values().next().value
   const all = [...versions.keys()]
-  // Stryker disable next-line OptionalChaining: equivalent, `v` is one of the map's own keys
   const live = all.filter((v) => versions.get(v)?.deprecated === undefined)
   // the latest: a stable version when there is one, else a prerelease ("*" takes none of those)
   const latest = (candidates: Array<string>) =>
-    // Stryker disable next-line StringLiteral: equivalent, semver reads the empty range as "*"
     maxSatisfying(candidates, range ?? "*") ??
-      // Stryker disable next-line StringLiteral: equivalent, as above
       (range === undefined ? maxSatisfying(candidates, "*", { includePrerelease: true }) : null)
   const best = latest(live) ?? latest(all)
   return best === null ? undefined : versions.get(best)
@@ -60,7 +55,6 @@ export const makeRegistry = (): ToolRegistryService => {
           suggestions: versions === undefined ? closest(name, [...tools.keys()]) : []
         })
       )
-    // Stryker disable next-line ConditionalExpression: both sides equivalent (each applied by hand): the cache only saves work (a miss is found the same way again, and every change clears it)
     if (Either.isRight(result)) cache.set(key, result)
     return result
   }
@@ -78,10 +72,6 @@ export const makeRegistry = (): ToolRegistryService => {
       out.push(tool)
     }
     // a plain comparison: `localeCompare` sets up ICU collation on first use (tens of ms)
-    // (`<=` for the `<`, and `>=` for the `>`, are equivalent: a name is listed once, so no two compare equal;
-    // left unmarked, as a mark would also hide `>=` for the `<`, which ToolRegistry.test kills). The `>`'s
-    // `true` is equivalent for the same reason, and its `false` and `<=` (0 where it gives 1) survived Stryker
-    // too: V8's sort only asks whether a comparison is below 0.
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   }
 
@@ -130,7 +120,6 @@ export const makeRegistry = (): ToolRegistryService => {
         if (tool === undefined) {
           return Effect.fail(new ToolNotFound({ name, versionRange: version, suggestions: [] }))
         }
-        // Stryker disable next-line OptionalChaining: equivalent, the tool was just found under this name
         tools.get(name)?.set(version, { ...tool, deprecated: reason })
         cache.clear()
         return Effect.void

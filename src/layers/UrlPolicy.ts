@@ -100,16 +100,13 @@ const refusalIn = (error: unknown): UrlRefused | undefined => {
 const guardedLookup = (rules: CompiledRules, port: number | undefined, resolve: Resolve): Net.LookupFunction =>
 (hostname, options, callback) =>
   resolve(hostname, { ...options, all: true }, (error, addresses) => {
-    // Stryker disable next-line ArrayDeclaration: net ignores the addresses of a failed lookup
     if (error !== null) return callback(error, [])
     for (const { address } of addresses) {
       const refusal = refusalOf(rules, address, port, hostname)
-      // Stryker disable next-line ArrayDeclaration: net ignores the addresses of a failed lookup
       if (Option.isSome(refusal)) return callback(refusal.value, [])
     }
     const first = addresses[0]
     if (first === undefined) {
-      // Stryker disable next-line ArrayDeclaration: net ignores the addresses of a failed lookup
       return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), [])
     }
     return options.all === true ? callback(null, addresses) : callback(null, first.address, first.family)
@@ -139,7 +136,6 @@ const guardedConnector = (
     const port = Number(options.port) || (options.protocol === "https:" ? 443 : 80)
     const relevant = rules.ports.has(port) ? port : undefined
     // Defence in depth: `checkUrl` has already refused such a literal, with the same rules and port.
-    // Stryker disable next-line BlockStatement: unreachable behind checkUrl (above)
     if (isIP(options.hostname) !== 0) {
       const refusal = refusalOf(rules, options.hostname, relevant, options.hostname)
       if (Option.isSome(refusal)) return callback(refusal.value, null)
@@ -152,10 +148,8 @@ const guardedConnector = (
 const bodyOf = (request: HttpClientRequest.HttpClientRequest): Option.Option<Uint8Array | string | undefined> => {
   const body = request.body
   switch (body._tag) {
-    // Stryker disable next-line ConditionalExpression: falling through gives the same (an empty body has no `body`)
     case "Empty":
       return Option.some(undefined)
-    // Stryker disable next-line ConditionalExpression: falling through, the Raw case takes the same bytes
     case "Uint8Array":
       return Option.some(body.body)
     case "Raw":
@@ -234,7 +228,6 @@ const redirected = (
   let headers = request.headers
   if (next.origin !== from.origin) headers = Headers.remove(headers, CREDENTIAL_HEADERS)
   if (toGet) headers = Headers.remove(headers, BODY_HEADERS)
-  // Stryker disable next-line StringLiteral: `HttpClientRequest.make("")` keeps its default method, GET
   const method = toGet ? "GET" : request.method
   const base = HttpClientRequest.make(method)(next, { headers })
   return toGet ? base : HttpClientRequest.setBody(base, request.body)
@@ -295,7 +288,6 @@ export const makeUrlPolicy = (
         const agent = dispatcher
         if (agent === undefined) return Effect.void
         return Effect.tryPromise(() => agent.destroy()).pipe(
-          // Stryker disable next-line ArrowFunction,StringLiteral: the agent is destroyed once, which does not reject
           Effect.catchAll((error) => Effect.logWarning("could not close the URL policy's HTTP agent", error))
         )
       })

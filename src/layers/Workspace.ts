@@ -27,9 +27,6 @@ const MAX_CACHED_ROOTS = 256
 /** Whether `child` is `parent` or lies below it, compared segment by segment. */
 export const isInside = (parent: string, child: string): boolean => {
   const rel = NodePath.relative(parent, child)
-  // (`rel === ""` as `false`, or its "" as another string, is equivalent: an empty relative path passes the three
-  // other checks too, the first only skips them; left unmarked, as a mark would also hide `true` and the other
-  // strings' mutants, which the Workspace tests kill)
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${NodePath.sep}`) && !NodePath.isAbsolute(rel))
 }
 
@@ -83,7 +80,6 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
       const missing: Array<string> = []
       let hops = 0
       while (pending.length > 0) {
-        // Stryker disable next-line StringLiteral: equivalent, the loop runs only while `pending` has a name, so the default is never used
         const name = pending.shift() ?? "."
         if (name === ".") continue
         if (name === "..") {

@@ -38,21 +38,14 @@ const spanKey = Tracer.ParentSpan.key
  * Whether `caller` holds exactly the services `keys` and `values` (its parent span aside): one
  * lookup per service, and a second only for a service held as `undefined`.
  */
-// A `false` from this only merges again, to the same context (slower): the mutants that make it
-// answer `false` more often (`true` for a check that returns `false`, a longer or backward loop)
-// are equivalent. Those that make it answer `true` for a changed caller fail callContext.test, so
-// the lines with both kinds stay unmarked.
+// A `false` from this only merges again, to the same context (slower).
 const sameButSpan = (caller: ReadonlyMap<string, unknown>, keys: ReadonlyArray<string>, values: ReadonlyArray<unknown>): boolean => {
-  // Stryker disable next-line ArithmeticOperator: equivalent, a count off by two only merges again (see above)
   if (caller.size - (caller.has(spanKey) ? 1 : 0) !== keys.length) return false
-  // Stryker disable next-line UpdateOperator: equivalent, the loop then reads keys[-1], finds no such service and merges again
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
     const service = values[i]
-    // Stryker disable next-line LogicalOperator: equivalent, `||` also says false for a service held as undefined, which only merges again
     if (caller.get(key) !== service || (service === undefined && !caller.has(key))) return false
   }
-  // Stryker disable next-line BooleanLiteral: equivalent, `false` merges again on every call (see above)
   return true
 }
 

@@ -115,7 +115,6 @@ const rangeOf = (address: Address): RefusedRange | undefined => {
   const range: string = address.range()
   switch (range) {
     case "unicast":
-      // Stryker disable next-line MethodExpression: the list has one range, so `some` and `every` agree
       return address instanceof ipaddr.IPv6 && EXTRA_REFUSED_V6.some((r) => inRange(address, r)) ? "reserved" : undefined
     case "loopback":
     case "multicast":
@@ -180,16 +179,13 @@ export const refusalOf = (
 /** `"host:port"` or `"[v6]:port"` split; the port must be 1 to 65535. */
 const splitPort = (entry: string): { readonly host: string; readonly port: number | undefined } => {
   const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry)
-  // Stryker disable next-line StringLiteral: the group is not optional, a match always has it
   if (bracketed !== null) return { host: bracketed[1] ?? "", port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) }
   const v4 = /^([0-9.]+):(\d{1,5})$/.exec(entry)
-  // Stryker disable next-line StringLiteral: the group is not optional, a match always has it
   if (v4 !== null) return { host: v4[1] ?? "", port: Number(v4[2]) }
   return { host: entry, port: undefined }
 }
 
 const isStrictAddress = (host: string): boolean =>
-  // Stryker disable next-line StringLiteral: the colon check only skips work: an IPv6 address always has one
   ipaddr.IPv4.isValidFourPartDecimal(host) || (host.includes(":") && ipaddr.IPv6.isValid(host))
 
 const compileEntry = (entry: string): Either.Either<AllowEntry, InvalidUrlPolicy> => {
@@ -197,7 +193,6 @@ const compileEntry = (entry: string): Either.Either<AllowEntry, InvalidUrlPolicy
     Either.left(new InvalidUrlPolicy({ entry, message: `invalid URL policy allow entry "${entry}": ${why}` }))
   const trimmed = entry.trim()
   if (trimmed.includes("/")) {
-    // Stryker disable next-line StringLiteral: `trimmed` has a "/", so the split has both parts
     const [host = "", bits = ""] = trimmed.split("/")
     if (!isStrictAddress(host) || !/^\d{1,3}$/.test(bits) || !ipaddr.isValidCIDR(trimmed)) {
       return invalid("expected a range like 10.0.0.0/8 or fd00::/8")
