@@ -78,9 +78,6 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
           const child = Node.childOf(parent.fd, parent.path, name)
           const childPath = NodePath.join(parent.path, name)
           current = yield* openChildDirectory(parent, name).pipe(
-            // (its `true` mutant is equivalent, every other failure means something is there: mkdir fails EEXIST
-            // and the second open fails as the first did; left unmarked, as a mark would also hide `false`,
-            // which the write tests kill)
             Effect.catchIf((error) => error.reason === "NotFound", () =>
               Node.mkdir(child, childPath).pipe(
                 Effect.catchIf((error) => error.code === "EEXIST", () => Effect.void),
@@ -107,8 +104,6 @@ export const writeAtomicWith = <E>(
   fill: (fd: number) => Effect.Effect<number, E | SafeFsError>
 ): Effect.Effect<WriteOutcome, E | SafeFsError> =>
   Effect.scoped(Effect.gen(function*() {
-    // (its `false` mutant is equivalent, without it the root's parent is opened and finds a directory there:
-    // IsDirectory either way; left unmarked, as a mark would also hide `true`, which atomicWrite.test kills)
     if (path === root) return yield* new SafeFsError({ reason: "IsDirectory", path, message: `"${path}" is a directory` })
     const dir = yield* ensureDirectory(root, NodePath.dirname(path))
     const name = NodePath.basename(path)
@@ -148,10 +143,8 @@ export const writeAtomicWith = <E>(
 
     yield* Effect.uninterruptible(Effect.gen(function*() {
       yield* Node.rename(temp, target, path)
-      // Stryker disable next-line BooleanLiteral: once renamed, no temp name holds this inode, and removeOwn removes only it: the flag saves two lstat calls
       placed = true
       // a check that cannot be made counts as a failed one
-      // Stryker disable next-line ArrowFunction: equivalent, undefined is as false as false
       if (yield* Effect.orElseSucceed(isAt(fd, path), () => false)) return
       // it landed elsewhere: take it back out, from where the rename put it or wherever it is now
       const landed = yield* Effect.orElseSucceed(Node.fdPath(fd, path), () => Option.none<string>())

@@ -40,8 +40,6 @@ const CLOSE_BRACKET = 0x5d
 export const nestsDeeperThan = (text: string, maxDepth: number): boolean => {
   let depth = 0
   let inString = false
-  // (its `<=` mutant is equivalent: past the end the code unit is NaN, which matches no character; left unmarked,
-  // as a mark would also hide `>=`, which the tests detect)
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {

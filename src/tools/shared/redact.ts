@@ -67,8 +67,6 @@ const trailingFragment = (text: string, forms: ReadonlyArray<string>): number =>
   const end = text.slice(-Math.max(...forms.map((form) => form.length))).toLowerCase()
   let longest = 0
   for (const form of forms) {
-    // (`n >= longest` for `n > longest` is equivalent, it only tries once more a length already found; left
-    // unmarked, as a mark would also hide `n > REDACT_MIN_FRAGMENT`, which redact.test kills)
     for (let n = Math.min(form.length - 1, text.length); n >= REDACT_MIN_FRAGMENT && n > longest; n--) {
       if (end.endsWith(form.slice(0, n).toLowerCase())) {
         longest = n

@@ -63,13 +63,11 @@ export const changed = (path: string, what = "it was being opened"): SafeFsError
   })
 
 /** `isAt` (below) where descriptors have no paths: the same device and inode at `expected`, whose directory is real. */
-// Stryker disable all: equivalent where the tests run: Linux has descriptor paths, and this is not reached
 const isAtByStats = (fd: number, expected: string): Effect.Effect<boolean> =>
   Effect.all([Node.fstat(fd, expected), Node.lstat(expected), Node.realPath(NodePath.dirname(expected))]).pipe(
     Effect.map(([opened, there, dir]) => Node.sameFile(opened, there) && dir === NodePath.dirname(expected)),
     Effect.orElseSucceed(() => false)
   )
-// Stryker restore all
 
 /**
  * Whether the file open as `fd` is at `expected` now: its `/proc/self/fd` path equals it (Linux),

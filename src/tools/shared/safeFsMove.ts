@@ -130,7 +130,6 @@ export const moveEntry = (
       }
       const there = yield* lstatEntry(to)
       const inPlace = Option.isSome(there) && Node.sameFile(there.value, own) &&
-        // Stryker disable next-line ArrowFunction: equivalent, undefined is as false as false
         (yield* Effect.orElseSucceed(isAt(to.dir.fd, to.dir.path), () => false))
       if (!inPlace) {
         // the wrong file was linked, or it landed where the destination's directory moved to: undo
@@ -145,9 +144,6 @@ export const moveEntry = (
         }
         return yield* changed(destination, "it was being moved")
       }
-      // (its `true` mutant is equivalent, after a rename nothing is left at the source name (a hard link of the
-      // same file at the destination was refused above); left unmarked, as a mark would also hide `false`,
-      // which safeFsMove.test kills)
       if (linked) {
         // the file is at the destination: remove the source name if it still is that file (if
         // another process put something else there meanwhile, that is left alone)

@@ -36,7 +36,6 @@ let fdDirectory: string | undefined
  * be read back, and `/proc/self/fd/N/name` names an entry of an open directory without walking
  * its path again (what `openat` does in C).
  */
-// Stryker disable next-line LogicalOperator: equivalent on Linux, where both are true
 export const hasFdPaths = (): boolean => (procFd ??= process.platform === "linux" && NodeFs.existsSync("/proc/self/fd"))
 
 /**
@@ -157,7 +156,6 @@ export const writeAll = (fd: number, path: string, bytes: Uint8Array, position: 
         ? Effect.void
         : Effect.flatMap(
           call<number>("write", path, (done) =>
-            // Stryker disable next-line ArithmeticOperator: equivalent, a regular file takes each write whole (offset 0); the sums matter after a short write only
             NodeFs.write(fd, bytes, offset, bytes.length - offset, position + offset, done)),
           (written) => {
             offset += written

@@ -43,7 +43,6 @@ export interface PlaceOptions {
 }
 
 /** Removes a temp file of ours (a regular file under its random name), through the directory and by its path. */
-// Stryker disable ObjectLiteral,BooleanLiteral: equivalent, `{ discard: true }` below: the array of voids is dropped
 const removeTemp = (temp: Entry): Effect.Effect<void> =>
   Effect.forEach([temp.target, temp.path], (target) =>
     Node.lstat(target, temp.path).pipe(
@@ -51,7 +50,6 @@ const removeTemp = (temp: Entry): Effect.Effect<void> =>
       Effect.catchIf((error) => error.reason === "NotFound", () => Effect.void),
       Effect.catchAll((error) => Effect.logWarning(`could not remove the temp file "${temp.path}"`, error))
     ), { discard: true })
-// Stryker restore ObjectLiteral,BooleanLiteral
 
 /**
  * Writes `bytes` to `path` (a resolved path inside the workspace `root`) as described in the
@@ -90,7 +88,6 @@ export const placeBytes = (
     yield* Effect.uninterruptible(Effect.gen(function*() {
       if (options.overwrite) {
         yield* Node.rename(temp.target, dest.target, path)
-        // Stryker disable next-line BooleanLiteral: equivalent, removeTemp would find no temp name after the rename (NotFound is quiet); this spares it the look
         tempGone = true
       } else {
         const linked = yield* link(temp.target, dest.target, path).pipe(
@@ -103,13 +100,11 @@ export const placeBytes = (
           const there = yield* lstatEntry(dest)
           if (Option.isSome(there)) return yield* new DestinationExists({ path, kind: Node.kindOf(there.value) })
           yield* Node.rename(temp.target, dest.target, path)
-          // Stryker disable next-line BooleanLiteral: equivalent, as above
           tempGone = true
         }
       }
       const there = yield* lstatEntry(dest)
       const inPlace = Option.isSome(there) && Node.sameFile(there.value, own) &&
-        // Stryker disable next-line ArrowFunction: equivalent, undefined is as false as false
         (yield* Effect.orElseSucceed(isAt(dir.fd, dir.path), () => false))
       if (inPlace) return
       // it landed elsewhere (the directory moved meanwhile): take it back out

@@ -27,7 +27,6 @@ const countNewlines = (bytes: Uint8Array, from: number, to: number): number => {
 
 /** A read buffer for `file`: one chunk, or less for a small file (at least the first block). */
 export const bufferFor = (file: OpenFile): Buffer =>
-  // Stryker disable next-line ArithmeticOperator: equivalent in what is read; the byte more lets the read that finds the end be the one after the whole file, a byte less takes one read more
   Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(FIRST_BLOCK_BYTES, file.size + 1)))
 
 /** Reads the next piece at `position` into `buffer`: the first block first, then chunks. */

@@ -85,7 +85,6 @@ const byName = (a: { readonly name: string }, b: { readonly name: string }) =>
   a.name < b.name ? -1 : 1
 
 const asSafeFsError = (path: string) => (error: unknown): SafeFsError =>
-  // Stryker disable next-line StringLiteral: equivalent, safeFsSync throws SafeFsErrors only; this names a stray error
   error instanceof SafeFsError ? error : fromSystemError("list", path, error)
 
 interface Pending {
@@ -154,11 +153,8 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
      * links are left as `LinkOut` and their positions returned, for `classifyLink`.
      */
     const classify = (dir: ScanDirectory, listed: ReadonlyArray<NodeFs.Dirent>) => {
-      // Stryker disable next-line ArrayDeclaration: equivalent, every index is set below (an array grown by them is the same)
       const entries: Array<ScanEntry> = new Array(listed.length)
       const links: Array<number> = []
-      // (its `<=` mutant is equivalent: the index past the end is undefined and skipped; left unmarked, as a mark
-      // would also hide `>=`, which the tests detect)
       for (let i = 0; i < listed.length; i++) {
         const dirent = listed[i]
         if (dirent === undefined) continue
@@ -201,7 +197,6 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
           closeSync(dir.fd, dir.path)
           return Effect.void
         } catch (error) {
-          // Stryker disable next-line StringLiteral: equivalent, closing a directory this walk opened and listed does not fail: nothing is logged
           return Effect.logWarning(`could not close "${dir.path}"`, error)
         }
       })
@@ -209,13 +204,10 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
     /** Classifies an open directory's entries and hands them to the visitor; `false` stops the walk. */
     const visitListed = (dir: ScanDirectory, listed: ReadonlyArray<NodeFs.Dirent>): Effect.Effect<boolean, E, R> => {
       const { entries, links } = classify(dir, listed)
-      // (its `false` mutant is equivalent, a shortcut: no links to classify visits the same entries; left
-      // unmarked, as a mark would also hide `true`, which safeFsScan.test kills)
+      // a shortcut: with no links to classify, the entries are visited as they are
       if (links.length === 0) return options.visit(dir, entries)
-      // Stryker disable ObjectLiteral,BooleanLiteral: equivalent, `{ discard: true }` below: the array of voids is dropped
       return Effect.flatMap(
         Effect.forEach(links, (i) =>
-          // Stryker disable next-line StringLiteral: equivalent, `links` holds indices of entries set above
           Effect.map(classifyLink(dir, entries[i]?.name ?? ""), (entry) => {
             entries[i] = entry
           }), { discard: true }),
@@ -223,10 +215,7 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
       )
     }
 
-    // Stryker restore ObjectLiteral,BooleanLiteral
     // `queue.shift()` would move the whole queue at each step
-    // (its `<=` mutant is equivalent, the entry past the end is undefined and ends the loop; left unmarked, as a
-    // mark would also hide `>=`)
     for (let head = 0; head < queue.length; head++) {
       const next = queue[head]
       if (next === undefined) break

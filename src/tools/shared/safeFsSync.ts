@@ -34,19 +34,15 @@ const attempt = <A>(operation: string, path: string, run: () => A): A => {
 }
 
 /** `isAtSync` (below) where descriptors have no paths: the same device and inode at `expected`, whose directory is real. */
-// Stryker disable all: equivalent where the tests run: Linux has descriptor paths, and this is not reached
 const isAtByStatsSync = (fd: number, expected: string): boolean => {
   const opened = NodeFs.fstatSync(fd, { bigint: true })
   const there = NodeFs.lstatSync(expected, { bigint: true })
   return opened.dev === there.dev && opened.ino === there.ino &&
     NodeFs.realpathSync(NodePath.dirname(expected)) === NodePath.dirname(expected)
 }
-// Stryker restore all
 
 /** Whether the descriptor `fd` is at `expected` (a real path) now. */
 const isAtSync = (fd: number, expected: string): boolean => {
-  // (its `true` mutant is equivalent where the tests run, Linux has descriptor paths; left unmarked, as a mark
-  // would also hide `false`, which safeFsSync.test kills)
   if (hasFdPaths()) return NodeFs.readlinkSync(`${fdDir()}${fd}`) === expected
   return isAtByStatsSync(fd, expected)
 }
@@ -118,8 +114,6 @@ export const openChildFileSync = (dir: OpenDirectory, name: string): number => {
   } catch (error) {
     throw fromSystemError("open", NodePath.join(dir.path, name), error)
   }
-  // (its `true` mutant is equivalent where the tests run, as in isAtSync; left unmarked, as a mark would also
-  // hide `false`, which safeFsSync.test kills: a directory shown at another path than its own)
   if (hasFdPaths()) return fd
   requireAtOrClose(fd, NodePath.join(dir.path, name))
   return fd
@@ -150,8 +144,6 @@ export const fileSizeSync = (fd: number, path: string): number | undefined => {
  * which reports what went wrong.
  */
 export const readSmallChildSync = (dir: OpenDirectory, name: string, buffer: Uint8Array, length: number): number | undefined => {
-  // (its `false` mutant is equivalent where the tests run, Linux has descriptor paths; left unmarked, as a mark
-  // would also hide `true`, which safeFsSync.test kills)
   if (!hasFdPaths()) return undefined
   let fd: number
   try {
@@ -167,7 +159,7 @@ export const readSmallChildSync = (dir: OpenDirectory, name: string, buffer: Uin
   }
   try {
     NodeFs.closeSync(fd)
-  } catch /* Stryker disable next-line BlockStatement: equivalent, closing a descriptor just opened and read does not fail */ {
+  } catch {
     return undefined
   }
   return n !== undefined && n < length ? n : undefined

@@ -39,8 +39,6 @@ const resolved = new Map<string, string>()
 /** The absolute path of a package's CommonJS entry, resolved once. */
 export const modulePath = (specifier: string): string => {
   let path = resolved.get(specifier)
-  // (its `true` mutant is equivalent, a cache: resolving again gives the same path; left unmarked, as a mark
-  // would also hide `false`, with which the worker is given no module and convert_format's tests fail)
   if (path === undefined) {
     path = resolver.resolve(specifier)
     resolved.set(specifier, path)
@@ -59,7 +57,6 @@ export const runScriptWorker = (
       new Worker(source, {
         eval: true,
         // not the host's loaders or inspector flags (a test runner's, say)
-        // Stryker disable next-line ArrayDeclaration: Node drops an entry that is not a flag: ["Stryker was here"] is [] too
         execArgv: [],
         // its output is not the host's
         stdout: true,
