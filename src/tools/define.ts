@@ -98,9 +98,6 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
     name,
     description: options.description,
     parameters,
-    // (its `true` mutant is equivalent, as the mark below says; left unmarked, as a mark would also hide `false`,
-    // which define.test kills)
-    // Stryker disable next-line MethodExpression: equivalent, parametersJsonSchema always gives a list of property names
     required: Array.isArray(parameters.required) ? parameters.required.filter((r) => typeof r === "string") : [],
     readOnly: options.readOnly ?? false
   })
@@ -116,8 +113,6 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
   const toFailure = (error: unknown): HandlerFailure => {
     if (error instanceof PathTraversalError || isOwnFailure(name, error)) return error
     const details = detailsOf(error)
-    // (the condition's `false` mutant is equivalent, `details: undefined` reads as no details everywhere a result
-    // or a message is made; left unmarked, as a mark would also hide `true`, which define.test kills)
     return new ToolError(
       details === undefined
         ? { tool: name, message: messageOf(error), cause: error }

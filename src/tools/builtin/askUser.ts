@@ -44,7 +44,6 @@ export const ASK_USER_TOOL_SPEC: ToolSpec = new ToolSpec({
   description: "Ask the user a question and wait for the answer. Use it when a decision or a fact only the user " +
     "can provide blocks the task; offer choices when the possible answers are known.",
   parameters,
-  // Stryker disable next-line ArrayDeclaration: equivalent, parametersJsonSchema always gives `required` as an array
   required: Array.isArray(parameters.required) ? parameters.required.filter((r) => typeof r === "string") : [],
   readOnly: true
 })

@@ -175,15 +175,13 @@ export const listFiles = make(TOOL, {
       // sizes of the shown files, through each directory's checked descriptor
       const byDir = new Map<string, Array<string>>()
       for (const entry of shown) {
-        // (its `false` mutant is equivalent, a directory is shown without a size, and a stat of it too would change
-        // nothing shown; left unmarked, as a mark would also hide `true`, which the list_files tests kill)
+        // a directory is shown without a size
         if (entry.kind === "directory") continue
         const names = byDir.get(entry.dir)
         if (names === undefined) byDir.set(entry.dir, [entry.name])
         else names.push(entry.name)
       }
       const sizes = new Map(
-        // Stryker disable next-line ObjectLiteral: how many directories are read at once; nothing shown depends on it
         yield* Effect.forEach(byDir, ([dir, names]) => Effect.map(statEntries(dir, names), (stats) => [dir, stats] as const), {
           concurrency: 8
         })
@@ -198,7 +196,6 @@ export const listFiles = make(TOOL, {
           return `[other] ${entry.shown} (${info !== undefined && Either.isRight(info) ? kindOf(info.right) : "not a regular file"})`
         }
         if (info !== undefined && Either.isRight(info)) return `[file] ${entry.shown} (${info.right.size} bytes)`
-        // Stryker disable next-line StringLiteral: equivalent, every shown file's directory was stat'ed for its name: info is never undefined
         const why = info === undefined ? "not found" : relativeToRoot(info.left.message, root)
         return `[file] ${entry.shown} (size unknown: ${why})`
       })

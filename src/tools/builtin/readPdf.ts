@@ -96,9 +96,6 @@ export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | PdfW
           Effect.mapError((error) =>
             error._tag === "FileTooLarge"
               ? fail(`"${file}" is ${error.size} bytes, over the ${READ_PDF_MAX_BYTES}-byte limit`)
-              // (the NotFound branch's `false` mutant is equivalent, the SafeFsError of a missing file already
-              // says `"<path>" does not exist`, shown workspace-relative; unmarked: a Stryker mark inside an
-              // expression applies to nothing)
               : error.reason === "NotFound"
               ? fail(`"${file}" does not exist`)
               : error.reason === "IsDirectory" || error.reason === "NotRegularFile"

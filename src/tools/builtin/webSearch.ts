@@ -152,9 +152,6 @@ const search = (query: string, topK: number) =>
       yield* discardBody(response)
       return yield* fail(redact, `Tavily rejected the API key (HTTP ${status})`)
     }
-    // (`false` for `status < 200` is equivalent, no HTTP client hands back a final status below 200: 1xx answers
-    // are interim; left unmarked, as a mark would also hide `true` and `false` for the whole condition, which
-    // webSearch.test kills)
     if (status < 200 || status >= 300) {
       const excerpt = yield* readTextPrefix(response, WEB_SEARCH_ERROR_BODY_MAX_BYTES).pipe(
         Effect.map(({ complete, text }) => ({ text, truncated: !complete })),

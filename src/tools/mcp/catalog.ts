@@ -117,7 +117,6 @@ export const makeCatalog = (
     const publish = (event: McpToolEvent) => PubSub.publish(hub, event)
 
     yield* Effect.addFinalizer(() =>
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the results are dropped either way
       Effect.forEach(entries.values(), (entry) => registry.unregister(entry.name), { discard: true })
     )
 

@@ -81,7 +81,6 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
   }
 
   const call: DirectCalls["call"] = (params, timeoutMs, answer) => {
-    // Stryker disable next-line UpdateOperator: equivalent, counting down keeps the ids distinct too
     const id = `ets-${++next}`
     const timer = setTimeout(() => {
       if (!pending.delete(id)) return
@@ -118,9 +117,6 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
 
   const take: DirectCalls["take"] = (message) => {
     if (typeof message !== "object" || message === null) return false
-    // (its `false` mutant is equivalent, as the mark below says; left unmarked, as a mark would also hide `true`,
-    // with which the bridge's calls are never answered and its tests time out)
-    // Stryker disable next-line StringLiteral: equivalent, a request or a notification fails the answer's checks below too: this returns sooner
     if ("method" in message) return false
     const id: unknown = Reflect.get(message, "id")
     if (typeof id !== "string" || Reflect.get(message, "jsonrpc") !== "2.0") return false

@@ -108,21 +108,15 @@ const spawnServer = (
       child = spawn(config.command, [...(config.args ?? [])], {
         env: { ...getDefaultEnvironment(), ...config.env },
         cwd: config.cwd,
-        // Stryker disable next-line ArrayDeclaration: equivalent, three pipes are spawn's default too
         stdio: ["pipe", "pipe", "pipe"],
         // its own process group, so that it ends with every process it started
-        // (its `true` mutant is equivalent on the platforms the tests run on, not Windows; left unmarked, as a
-        // mark would also hide `false`, with which the lifecycle tests time out: the group is not ended)
         detached: process.platform !== "win32",
-        // Stryker disable next-line BooleanLiteral: equivalent off Windows, where it does nothing
         windowsHide: true
       })
     } catch (error) {
       resume(Effect.fail(new SpawnFailed({ command: config.command, reason: errorText(error) })))
       return
     }
-    // the listener the other one leaves behind sees no event after the first: equivalent
-    // Stryker disable StringLiteral
     const onError = (error: Error) => {
       child.off("spawn", onSpawn)
       resume(Effect.fail(new SpawnFailed({ command: config.command, reason: error.message })))
@@ -131,7 +125,6 @@ const spawnServer = (
       child.off("error", onError)
       resume(Effect.succeed(child))
     }
-    // Stryker restore StringLiteral
     child.once("error", onError)
     child.once("spawn", onSpawn)
     child.once("exit", onExit)
@@ -140,8 +133,6 @@ const spawnServer = (
 /** Sends a signal to the process's group (or, where there are none, to the process). */
 const signal = (child: ChildProcess, name: NodeJS.Signals) => {
   try {
-    // (its `true` mutants are equivalent off Windows, a spawned child has a pid; left unmarked, as a mark would
-    // also hide `false`, which lifecycle.test kills)
     if (process.platform !== "win32" && child.pid !== undefined) process.kill(-child.pid, name)
     else child.kill(name)
   } catch {

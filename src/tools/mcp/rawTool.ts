@@ -88,8 +88,6 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
   }
   const { effective, validate } = compiled
   const required = Array.isArray(effective.required)
-    // (the filter's mutants are equivalent, ajv refuses a schema whose required holds anything but strings;
-    // unmarked: a Stryker mark inside an expression applies to nothing)
     ? effective.required.filter((r): r is string => typeof r === "string")
     : []
   const spec = new ToolSpec({

@@ -81,8 +81,7 @@ export const extractText = (
       const first = yield* openSession(bytes, options)
       const numPages = first.numPages
       const { maxChars, startPage } = options
-      // (its `false` mutant is equivalent, a shortcut: past the end, take() hands out no chunk and the pages
-      // collected are none; left unmarked, as a mark would also hide `true`, which the PDF tests kill)
+      // a shortcut: past the end, take() hands out no chunk and no page is collected
       if (startPage > numPages) return { numPages, pages: [] }
 
       const texts = new Map<number, PageText>()
@@ -101,9 +100,6 @@ export const extractText = (
         for (const page of pages) texts.set(page.page, page)
         // the worker stopped early: the chunk alone is over the budget, later pages cannot fit
         if (pages.length < to - from + 1) stopAt = Math.min(stopAt, from + Math.max(pages.length, 1) - 1)
-        // (its `true` and `<` mutants are equivalent, a page at or past stopAt counted or not changes no stopAt,
-        // and only the first chunk's count is read (when stopAt is inside it, no pages are left); left unmarked, as
-        // a mark would also hide `false` and `>`, which pdfExtract.test kills)
         for (let page = texts.get(counted); page !== undefined && counted <= stopAt; page = texts.get(counted)) {
           used += pageBlock(page).length
           if (used > maxChars) stopAt = Math.min(stopAt, counted)
@@ -124,16 +120,11 @@ export const extractText = (
       if (firstChunk !== undefined) record(firstChunk[0], firstChunk[1], yield* first.pages(firstChunk[0], firstChunk[1]))
       // perPage > 0: a page block is never empty. Nothing counted means the first chunk came back
       // empty, which set stopAt to startPage: no page is left whatever perPage is
-      // (so its `true` and `>=` mutants are equivalent; left unmarked, as a mark would also hide `false`, which
-      // pdfExtract.test kills)
       const perPage = counted > startPage ? used / (counted - startPage) : maxChars
       const pagesLeft = Math.min(stopAt - next + 1, (maxChars - used) / perPage)
-      // (its `true` and `>= 1` mutants are equivalent where tests run, on 2+ cores; on one core the default is off;
-      // left unmarked, as a mark would also hide `false`, which pdfExtract.test kills)
       const parallel = options.parallel ?? availableParallelism() > 1
       if (parallel && pagesLeft >= SPLIT_MIN_PAGES) {
         const second = Effect.flatMap(openSession(bytes, options), pull)
-        // Stryker disable next-line BooleanLiteral: equivalent, the results are dropped either way
         yield* Effect.all([pull(first), second], { concurrency: 2, discard: true })
       } else {
         yield* pull(first)

@@ -172,8 +172,6 @@ export const makePdfWorkerPool = (
     const retire = (pooled: PooledWorker): void => {
       pooled.idleTimer = undefined
       const at = idle.indexOf(pooled)
-      // (its `true` mutant is equivalent, only an idle worker has a timer (lending or an exit clears it): it is
-      // always found; left unmarked, as a mark would also hide `false`, which the PDF pool tests kill)
       if (at >= 0) idle.splice(at, 1)
       Effect.runFork(terminate(pooled))
     }
@@ -200,8 +198,6 @@ export const makePdfWorkerPool = (
     const watch = (pooled: PooledWorker): () => void => {
       const baseline = process.memoryUsage.rss()
       const timer = setInterval(() => {
-        // (its `<` mutant is equivalent, a growth of exactly the limit to the byte cannot be produced; left
-        // unmarked, as a mark would also hide `>`, which the PDF tests kill)
         if (process.memoryUsage.rss() - baseline <= pooled.limitMb * MB * Math.max(1, counters.busy)) return
         clearInterval(timer)
         pooled.overLimit = true
@@ -277,7 +273,6 @@ export const makePdfWorkerPool = (
       Effect.suspend(() => {
         closed = true
         idle.length = 0
-        // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, all are ended either way (one after another or at once), the results dropped
         return Effect.forEach([...live], terminate, { discard: true, concurrency: "unbounded" })
       })
     )

@@ -52,7 +52,6 @@ const transpiled: Effect.Effect<URL, Error, FileSystem.FileSystem> = Effect.gen(
         compilerOptions: { module: ts.default.ModuleKind.ES2022, target: ts.default.ScriptTarget.ES2022 }
       }).outputText)
   let js = yield* transpile(new URL("./pdfWorker.ts", import.meta.url))
-  // Stryker disable next-line Regex: equivalent, the specifier has one ".js", at its end
   const print = yield* transpile(new URL(PRINT_SPECIFIER.replace(/\.js$/, ".ts"), import.meta.url))
   const imports = [
     [PDFJS_SPECIFIER, pathToFileURL(require.resolve(PDFJS_SPECIFIER)).href],
@@ -77,7 +76,6 @@ export const makeWorkerEntry = (): Effect.Effect<URL, Error, FileSystem.FileSyst
   let cached: URL | undefined
   return Effect.suspend(() => {
     if (cached !== undefined) return Effect.succeed(cached)
-    // Stryker disable next-line StringLiteral: only taken in dist/ (compiled), never from the sources mutated; workerHosts.slow.test.ts runs it there
     const entry = fromSources ? transpiled : Effect.succeed(new URL("./pdfWorker.js", import.meta.url))
     return Effect.tap(entry, (url) => {
       cached = url

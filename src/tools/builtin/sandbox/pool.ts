@@ -104,7 +104,6 @@ export class SandboxWorkers {
 
   /** Evaluates `code` in a fresh guest runtime with a guest deadline of `timeoutMs`. */
   run(code: string, timeoutMs: number): Effect.Effect<Outcome> {
-    // Stryker disable next-line UpdateOperator: equivalent, counting down keeps the ids distinct too
     const request: RunRequest = { id: this.nextId++, code, timeoutMs }
     const call = Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(restore(this.checkout()), (worker) =>
@@ -133,7 +132,6 @@ export class SandboxWorkers {
       for (const timer of this.idleTimers.values()) clearTimeout(timer)
       this.idleTimers.clear()
       this.idle.length = 0
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the Workers end either way (one at a time without the options)
       return Effect.forEach([...this.live], (worker) => this.terminate(worker), { discard: true, concurrency: "unbounded" })
     })
   }
@@ -156,18 +154,13 @@ export class SandboxWorkers {
   private checkin(worker: Worker): Effect.Effect<void> {
     return Effect.suspend(() => {
       const { idleMs, maxIdle, maxWorkers } = this.options
-      // a call answered just as the pool shut down: no test can time that race (its `false` and `&&` mutants
-      // are equivalent in every test; left unmarked, as a mark would also hide `true`, which pool.slow.test kills)
+      // a call answered just as the pool shut down
       const gone = this.closed || !this.live.has(worker)
       const extra = this.idle.length >= maxIdle
       // a guard: maxWorkers Workers idle and one more to check in takes a replacement started while all were busy
-      // (its `false` and `>` mutants are equivalent in every test; left unmarked, as a mark would also hide
-      // `true`, which the sandbox pool and execute_javascript tests kill)
       const full = this.idle.length >= maxWorkers
       if (gone || (extra && (idleMs <= 0 || full))) return this.discard(worker)
       this.idle.push(worker)
-      // (its `true` and `>= 0` mutants are equivalent, with idleMs 0 no Worker beyond maxIdle is idle, and expire
-      // keeps the rest; left unmarked, as a mark would also hide `false`, which pool.slow.test kills)
       if (idleMs > 0) {
         const timer = setTimeout(() => this.expire(worker), idleMs)
         timer.unref()
@@ -203,8 +196,8 @@ export class SandboxWorkers {
     return Effect.suspend(() => {
       this.forget(worker)
       return Effect.tryPromise(() => worker.terminate()).pipe(
-        // Stryker disable next-line StringLiteral: unreachable in Node 20, whose worker.terminate() never rejects (it
-        // resolves with the exit code); the catch keeps a future rejection from failing the call that discards the Worker
+        // worker.terminate() never rejects in Node 20 (it resolves with the exit code); the catch keeps a future
+        // rejection from failing the call that discards the Worker
         Effect.catchAll((error) => Effect.logWarning("sandbox: terminating a worker failed", error.cause))
       )
     })
@@ -264,8 +257,6 @@ export class SandboxWorkers {
       worker.on("exit", () => this.forget(worker))
 
       const stop = firstEvent<Either.Either<Worker, string>>(worker, {
-        // (its `true` mutant is equivalent, a Worker's first message is its "ready"; left unmarked, as a mark
-        // would also hide `false`, which pool.slow.test kills)
         message: (message) => (isMessage(message) && message.type === "ready" ? Either.right(worker) : undefined),
         error: (error) => Either.left(`the sandbox worker failed to start: ${describeError(error)}`),
         exit: (code) => Either.left(`the sandbox worker exited while starting (code ${code})`),

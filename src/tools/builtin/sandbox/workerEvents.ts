@@ -63,8 +63,6 @@ export const firstEvent = <A>(
     if (!stop()) settle(value)
   }
   const onMessage = (message: unknown) => {
-    // (its `false` mutant is equivalent, the listeners are removed when the wait ends; left unmarked, as a mark
-    // would also hide `true`, with which no Worker is ever ready and the sandbox tests time out)
     if (settled) return
     const value = events.message(message)
     if (value !== undefined) end(value)

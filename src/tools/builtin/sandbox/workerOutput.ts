@@ -25,7 +25,6 @@ export const WORKER_LINE_MAX_CHARS = 2000
 
 /** The Worker options both pools start with: no inherited Node flags, stdout and stderr captured. */
 export const workerIsolation = (): Pick<WorkerOptions, "execArgv" | "stdout" | "stderr"> => ({
-  // Stryker disable next-line ArrayDeclaration: equivalent, Node drops an entry that is not a flag
   execArgv: [],
   stdout: true,
   stderr: true
@@ -41,7 +40,6 @@ const lineSplitter = () => {
   let pending = ""
   return (text: string): ReadonlyArray<string> => {
     const lines = (pending + text).split("\n")
-    // Stryker disable next-line StringLiteral: equivalent, split gives at least one element
     pending = lines.pop() ?? ""
     if (pending.length > WORKER_LINE_MAX_CHARS) {
       lines.push(pending)
@@ -67,11 +65,8 @@ export const outputPort = (name: string, runtime: Runtime.Runtime<never>): Messa
   port1.on("message", (message: unknown) => {
     if (!isPrinted(message)) return
     const lines = splitters[message.stream](message.text)
-    // (its `false` mutant is equivalent, an empty batch logs nothing; left unmarked, as a mark would also hide
-    // `true`, which workerOutput.test kills)
     if (lines.length === 0) return
     run(
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the collected results are dropped either way
       Effect.forEach(lines, (line) => Effect.logDebug(line), { discard: true }).pipe(
         Effect.annotateLogs({ worker: name, stream: message.stream })
       )
