@@ -78,7 +78,6 @@ export const columnNames = (
   header: boolean
 ): ReadonlyArray<string> => {
   const width = records.reduce((max, r) => Math.max(max, r.length), 0)
-  // Stryker disable next-line ArrayDeclaration: equivalent, hasHeader is true only with a first record
   const names = header ? (records[0] ?? []).map((f) => f.trim()) : []
   return Array.from({ length: width }, (_, i) => names[i] ?? String(i + 1))
 }

@@ -58,8 +58,6 @@ export const yamlNestingProblem = (text: string): string | undefined => {
   let depth = 0
   let lineStart = true
   let indent = 0
-  // (its `<=` mutant is equivalent: charCodeAt past the end is NaN, which only ends the line start; left unmarked,
-  // as a mark would also hide `>=`, which the tests detect)
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c === 0x0a) {

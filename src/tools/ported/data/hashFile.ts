@@ -29,7 +29,6 @@ const digest = (path: string, algorithm: string) =>
     const file = yield* openFile(path)
     const hash = yield* Effect.try({
       try: () => Crypto.createHash(algorithm),
-      // Stryker disable next-line StringLiteral: not reachable here, Node without FIPS has the four algorithms
       catch: (cause) => new ToolError({ tool: TOOL, message: `${algorithm} is not available in this Node build`, cause })
     })
     // at least the first block: a file that was small when opened and grows meanwhile is not read in small steps
@@ -61,8 +60,6 @@ export const hashFile = make(TOOL, {
     Effect.gen(function*() {
       const { bytes, hex } = yield* digest(filepath, algorithm).pipe(
         Effect.mapError((error) =>
-          // (its `false` mutant is equivalent, a ToolError wrapped again has the same tool and message; left
-          // unmarked, as a mark would also hide `true`, which dataMessagesEdges.test kills)
           error._tag === "ToolError" ? error : new ToolError({ tool: TOOL, message: error.message, cause: error })
         )
       )

@@ -86,7 +86,6 @@ export const POINTER_KEYS_SHOWN = KEYS_SHOWN
 export const walkPointer = (document: unknown, tokens: ReadonlyArray<string>): Either.Either<unknown, PointerStop> => {
   let current = document
   for (let step = 0; step < tokens.length; step++) {
-    // Stryker disable next-line StringLiteral: equivalent, step is within tokens
     const token = tokens[step] ?? ""
     if (Array.isArray(current)) {
       if (!ARRAY_INDEX.test(token) || Number(token) >= current.length) {
@@ -109,7 +108,6 @@ export const walkPointer = (document: unknown, tokens: ReadonlyArray<string>): E
 /** Why the walk of `tokens` stopped at `stop`, and where. */
 export const stopError = (tokens: ReadonlyArray<string>, stop: PointerStop): PointerError => {
   const i = stop.step
-  // Stryker disable next-line StringLiteral: equivalent, the walk stops within tokens
   const token = tokens[i] ?? ""
   const at = i === 0 ? "the document root" : `"${headOf(formatPointer(tokens.slice(0, i)), QUOTE_MAX)}"`
   const fail = (why: string) => new PointerError({ message: `no value at "${headOf(formatPointer(tokens), QUOTE_MAX)}": ${why}` })

@@ -59,7 +59,6 @@ const cell = (value: string): string => {
  * `OUTPUT_MAX_CHARS` (the answer is cut there anyway), so a wide file costs no more than that.
  */
 const tableOf = (names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, picked: ReadonlyArray<number>) => {
-  // Stryker disable next-line StringLiteral: equivalent, pick returns indices of names
   const lines = [`| ${picked.map((i) => cell(names[i] ?? "")).join(" | ")} |`, `| ${picked.map(() => "---").join(" | ")} |`]
   let size = lines[0]?.length ?? 0
   for (const row of rows) {
@@ -84,17 +83,13 @@ const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | unde
   const out: Array<number> = []
   for (const name of wanted) {
     let index = names.indexOf(name)
-    // an exact match is also the only one ignoring case, or one of several (then kept); so the `true` and
-    // `<= 0` mutants are equivalent (left unmarked, as a mark would also hide `false`, which the read_csv tests kill)
+    // an exact match is also the only one ignoring case, or one of several (then kept)
     if (index < 0) {
       const lower = name.toLowerCase()
       const folded = lowered.flatMap((n, i) => (n === lower ? [i] : []))
-      // Stryker disable next-line UnaryOperator: equivalent, folded has one element here
       if (folded.length === 1) index = folded[0] ?? -1
     }
-    // a header holds no number (hasHeader), and the names 1, 2, 3... are their own positions; so `true` for
-    // `index < 0` is equivalent (left unmarked, as a mark would also hide `true` for the whole condition and
-    // `Number(name) < names.length`, which the read_csv tests kill)
+    // a header holds no number (hasHeader), and the names 1, 2, 3... are their own positions
     if (index < 0 && /^[1-9][0-9]*$/.test(name) && Number(name) <= names.length) index = Number(name) - 1
     if (index < 0) {
       const shown = names.slice(0, 50).map((n) => JSON.stringify(headOf(n, 60))).join(", ")
@@ -159,9 +154,7 @@ export const readCsv = make(TOOL, {
       if (blank) return `${shown}: the file is empty (no rows)`
       const header = hasHeader(records)
       let data = header ? records.slice(1) : records
-      // the read stopped inside the file: the last record read may be cut (`true` for `data.length <= limit` is
-      // equivalent, past the limit the last record is not shown anyway; left unmarked, as a mark would also hide
-      // `true` and `false` for the whole condition, which the read_csv tests kill); a stop at the cell limit
+      // the read stopped inside the file: the last record read may be cut; a stop at the cell limit
       // is at the end of a whole record
       if (capped && !stoppedAtCells && data.length <= limit) data = data.slice(0, -1)
       const rows = data.slice(0, limit)

@@ -57,7 +57,6 @@ export const applyDiff = make(TOOL, {
               "(split it into several calls, or replace the file with write_file); nothing was changed"
           )
         }
-        // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
         const applied = yield* applyInWorker(text, diff, DIAGNOSED_HUNKS).pipe(
           Effect.mapError((error) => fail(`${error.message}; nothing was changed (split the diff into smaller ones)`))

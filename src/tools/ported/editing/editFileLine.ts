@@ -35,7 +35,6 @@ export const editFileLine = make(TOOL, {
   handler: ({ filepath, line_number, new_content }) =>
     editTextFile(TOOL, filepath, (current, shown) =>
       Effect.gen(function*() {
-        // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
         const lines = splitLines(text)
         if (line_number > lines.length) {

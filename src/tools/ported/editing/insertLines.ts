@@ -33,7 +33,6 @@ export const insertLines = make(TOOL, {
   handler: ({ content, filepath, line_number }) =>
     editTextFile(TOOL, filepath, (current, shown) =>
       Effect.gen(function*() {
-        // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
         const lines = splitLines(text)
         if (line_number > lines.length + 1) {

@@ -39,7 +39,6 @@ export const removeLineRange = make(TOOL, {
         if (start_line > end_line) {
           return yield* fail(`start_line ${start_line} is after end_line ${end_line}; nothing was removed`)
         }
-        // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
         const lines = splitLines(text)
         if (end_line > lines.length) {

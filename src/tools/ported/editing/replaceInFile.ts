@@ -112,7 +112,6 @@ export const replaceInFile = make(TOOL, {
     editTextFile(TOOL, filepath, (current, shown) =>
       Effect.gen(function*() {
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
-        // Stryker disable next-line StringLiteral: current is always Some (this tool does not create missing files), so the fallback is never used
         const text = Option.getOrElse(current, () => "")
         const eol = eolOf(text)
         const variants: Array<readonly [string, string]> = eol === undefined

@@ -25,7 +25,6 @@ export const GitName = (what: string) =>
       (s) => !s.startsWith("-") || `a ${what} must not begin with "-" (git would read it as an option)`,
       { jsonSchema: { pattern: "^[^-]" } }
     ),
-    // Stryker disable next-line ObjectLiteral: equivalent, JSONSchema.make skips a filter without the annotation too (same schema)
     Schema.filter((s) => !/[\u0000-\u001f\u007f]/.test(s) || `a ${what} must not contain control characters`, {
       jsonSchema: {}
     })

@@ -58,7 +58,6 @@ export const gitDiff = make("git_diff", {
   timeout: "60 seconds",
   handler: ({ path, staged }) =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_diff", true)
       // Unstaged: `diff-files -p`, the plumbing `git diff` runs, without the porcelain's refresh
       // of the index, which rewrites `.git/index` when stat data is stale (GIT_OPTIONAL_LOCKS=0
@@ -98,7 +97,6 @@ export const gitLog = make("git_log", {
   timeout: "60 seconds",
   handler: ({ max_count, path }) =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_log", true)
       const output = yield* repo.run([
         "log",
@@ -117,8 +115,6 @@ export const gitLog = make("git_log", {
       }
       if (output.cut) return withCutNote(output, "lower max_count or pass a path")
       const lines = output.stdout.split("\n").filter((line) => line !== "")
-      // (`false` for `path === undefined` is equivalent, git log without a path prints a commit or fails (above);
-      // left unmarked, as a mark would also hide `true` for either condition, which gitTools.test kills)
       if (lines.length === 0) return path === undefined ? "No commits yet" : "No commits touch this path"
       return lines.length > max_count
         ? `${lines.slice(0, max_count).join("\n")}\n(more commits: raise max_count, up to ${GIT_LOG_MAX_COUNT}, or pass a path)`
@@ -140,7 +136,6 @@ export const gitShow = make("git_show", {
   timeout: "60 seconds",
   handler: ({ rev }) =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_show", true)
       const output = yield* repo.run([
         "show",
@@ -166,11 +161,9 @@ export const gitBranches = make("git_branches", {
   timeout: "60 seconds",
   handler: () =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command never refreshes the index, so GIT_OPTIONAL_LOCKS changes nothing (git_status's flag is tested)
       const repo = yield* openRepository("git_branches", true)
       const output = yield* repo.run(["branch", "--list", "--all", "--verbose", "--no-color"])
       if (!output.cut && output.exitCode !== 0) return yield* succeeded("git_branches", "git branch")(output)
-      // Stryker disable next-line MethodExpression: equivalent, git branch prints nothing or a line per branch
       if (!output.cut && output.stdout.trim() === "") return "No branches yet (the repository has no commits)"
       return withCutNote(output, "too many branches to list")
     })

@@ -61,15 +61,11 @@ export const gitMessage = (output: GitOutput): string => {
 export const repositoryFilterDrivers = (listing: string): ReadonlyArray<string> => {
   const fields = listing.split("\u0000")
   const names = new Set<string>()
-  // (its `<=` mutant is equivalent, as `-` for the `+` is: a pair past the end has no entry and is skipped below;
-  // the comparison is left unmarked, as a mark would also hide `>=`, which the git tests detect)
-  // Stryker disable next-line ArithmeticOperator: a pair past the end has no entry and is skipped below
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const scope = fields[i]
     const entry = fields[i + 1]
     if (scope === "global" || scope === "system" || entry === undefined) continue
     const newline = entry.indexOf("\n")
-    // Stryker disable next-line UnaryOperator: a key without a value loses only its last character, after the name's last dot
     const key = newline === -1 ? entry : entry.slice(0, newline)
     const lastDot = key.lastIndexOf(".")
     if (key.startsWith("filter.") && lastDot > "filter.".length) names.add(key.slice("filter.".length, lastDot))
@@ -83,7 +79,6 @@ const neutralizing = (drivers: ReadonlyArray<string>): Record<string, string> =>
     [`filter.${name}.clean`, ""],
     [`filter.${name}.smudge`, ""],
     [`filter.${name}.process`, ""],
-    // Stryker disable next-line StringLiteral: equivalent, git reads an empty boolean as false
     [`filter.${name}.required`, "false"]
   ])
   const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) }
@@ -115,13 +110,10 @@ export const openRepository = (
       )
     const fail = (message: string) => Effect.fail(new ToolError({ tool, message }))
 
-    // Stryker disable next-line BooleanLiteral: rev-parse and config --get-regexp take no lock either way
     const plain = gitEnvironment(root, true)
     const [top, config] = yield* Effect.all([
       start(LOCATION_ARGS, plain),
       start(["config", "-z", "--show-scope", "--get-regexp", "^filter\\."], plain)
-    // (the concurrency option's mutant is equivalent, the two reads give the same results one after the other;
-    // unmarked: a Stryker mark inside an expression applies to nothing)
     ], { concurrency: 2 })
     if (top.exitCode !== 0) {
       return yield* /not a git repository/i.test(top.stderr)
@@ -170,8 +162,6 @@ export const openRepository = (
     if (drivers.length > MAX_FILTER_DRIVERS) {
       return yield* fail(`the repository's configuration defines ${drivers.length} filter drivers (at most ${MAX_FILTER_DRIVERS})`)
     }
-    // (its `false` mutant is equivalent, neutralizing([]) is GIT_CONFIG_COUNT=0, no setting; left unmarked, as a
-    // mark would also hide `true`, which hostileRepo.slow.test kills: the repository's filter drivers would run)
     const env = gitEnvironment(root, readOnly, drivers.length === 0 ? {} : neutralizing(drivers))
     return { root, run: (args, maxBytes) => start(args, env, maxBytes) }
   })

@@ -36,7 +36,6 @@ export const gitAdd = make("git_add", {
   timeout: "60 seconds",
   handler: ({ paths }) =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command takes the index lock it needs whatever GIT_OPTIONAL_LOCKS says
       const repo = yield* openRepository("git_add", false)
       const output = yield* repo.run(["add", "--verbose", "--", ...paths.map((p) => gitPath(repo.root, p))])
         .pipe(Effect.flatMap(succeeded("git_add", "git add")))
@@ -63,7 +62,6 @@ export const gitCommit = make("git_commit", {
   timeout: "60 seconds",
   handler: ({ message }) =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command takes the index lock it needs whatever GIT_OPTIONAL_LOCKS says
       const repo = yield* openRepository("git_commit", false)
       const output = yield* repo.run(["commit", "--no-verify", "--no-gpg-sign", `--message=${message}`])
       const fail = (text: string) => Effect.fail(new ToolError({ tool: "git_commit", message: text }))
@@ -98,7 +96,6 @@ export const gitCheckout = make("git_checkout", {
   timeout: "60 seconds",
   handler: ({ branch, create }) =>
     Effect.gen(function*() {
-      // Stryker disable next-line BooleanLiteral: this command takes the index lock it needs whatever GIT_OPTIONAL_LOCKS says
       const repo = yield* openRepository("git_checkout", false)
       const output = yield* repo.run([
         "switch",
@@ -107,8 +104,6 @@ export const gitCheckout = make("git_checkout", {
       ])
       // only a switch to a missing branch says "invalid reference" (it fails, with a short stderr; --create
       // never does, and a branch name holds no space, so a success cannot print it)
-      // (so `true` for its first three checks is equivalent; left unmarked, as a mark would also hide `true` for
-      // the whole condition, which the git tools' tests kill)
       if (output.exitCode !== 0 && !output.cut && !create && /invalid reference/.test(output.stderr)) {
         return yield* Effect.fail(
           new ToolError({ tool: "git_checkout", message: `No branch named ${branch} (pass create: true to create it)` })

@@ -79,7 +79,6 @@ export const listSnapshots = make(TOOL, {
         .sort()
         .reverse()
       const read = ids.slice(0, LIST_READ_MAX)
-      // Stryker disable next-line ObjectLiteral: the concurrency changes how fast the files are read, not what is listed (forEach keeps the order)
       const metas = yield* Effect.forEach(read, (id) => Effect.either(readMeta(root, id)), { concurrency: 8 })
       const damaged = metas.filter(Either.isLeft).length
       const found = metas

@@ -86,8 +86,6 @@ export const directoryTree = make(TOOL, {
           Effect.sync(() => {
             // a level that does not fit is cut at the cap, and the walk ends there
             const room = DIRECTORY_TREE_MAX_ENTRIES - count
-            // (its `>=` mutant is equivalent, a level of exactly room entries sliced to room is the same entries;
-            // left unmarked, as a mark would also hide `<`, which directoryTree.test kills)
             const kept = entries.length > room ? entries.slice(0, room) : entries
             children.set(dir.rel, kept)
             count += kept.length
@@ -115,8 +113,6 @@ export const directoryTree = make(TOOL, {
           lines.push(`${indent}${lineOf(entry, target === undefined ? undefined : targets.get(target), listed)}`)
           if (entry._tag === "Directory") dirs++
           else if (entry._tag === "File") files++
-          // (its `true` mutant is equivalent, an entry not listed has no children to draw; left unmarked, as a
-          // mark would also hide `false`, which directoryTree.test kills)
           if (listed) draw(childRel, `${indent}  `)
         }
       }

@@ -52,7 +52,6 @@ const describeFile = (path: string, shown: string) =>
     const lines = header(shown, "file", stats)
     if (file.size > FILE_INFO_COUNT_BYTES) {
       // judged by the first block only; not counted
-      // Stryker disable next-line BooleanLiteral: equivalent, the budget of 1 byte ends the read after the first block either way
       const text = yield* Effect.either(readChunks(file, 1, () => false))
       return [
         ...lines,
@@ -119,7 +118,6 @@ export const fileInfo = make(TOOL, {
         ),
         Effect.catchIf(
           (error): error is SafeFsError => error._tag === "SafeFsError" && error.reason === "NotRegularFile",
-          // Stryker disable next-line StringLiteral: equivalent, safeFs sets kind on every NotRegularFile
           (error) => describeOther(filepath, shown, error.kind ?? "special file")
         )
       )

@@ -65,8 +65,6 @@ export const makeFreeCores = (source: CpuSource): () => number => {
     const cores = source.cores()
     const now = source.read()
     const window = last === undefined ? 0 : now.at - last.reading.at
-    // (`window >= MIN_WINDOW_MS`'s `true` mutant is equivalent, a shorter window returned above; left unmarked,
-    // as a mark would also hide the killed mutants of its neighbours)
     const free = last !== undefined && window >= MIN_WINDOW_MS && window <= MAX_WINDOW_MS
       ? freeBetween(last.reading, now, cores)
       : coresLeft(cores, source.othersNow())

@@ -30,8 +30,6 @@ const SIMPLE_REPETITIONS = ["[^/]*?", "(?:.)*?"]
 const unboundedRepetitions = (source: string): number => {
   let count = 0
   let inClass = false
-  // (its `<=` mutant is equivalent: source[source.length] is undefined and counts nothing; left unmarked, as a
-  // mark would also hide `>=`, which the tests detect)
   for (let i = 0; i < source.length; i++) {
     const c = source[i]
     if (c === "\\") i++
@@ -54,7 +52,6 @@ export const isLinearForV8 = (source: string): boolean => {
   for (const repetition of SIMPLE_REPETITIONS) {
     const parts = rest.split(repetition)
     simple += parts.length - 1
-    // Stryker disable next-line StringLiteral: equivalent, another joiner (no \, [, {, * or +) changes the count only after a "\" or a "{n," that picomatch never writes before a repetition
     rest = parts.join("")
   }
   return simple <= 1 && unboundedRepetitions(rest) === 0
@@ -62,10 +59,9 @@ export const isLinearForV8 = (source: string): boolean => {
 
 /** `source` as a V8 expression with the `u` flag, or undefined when it is not valid with it (re2js then matches). */
 const unicodeRegExp = (source: string): RegExp | undefined => {
-  // Stryker disable next-line BlockStatement: equivalent, re2js then matches: the same answers (tested with both), only slower
   try {
     return new RegExp(source, "u")
-  } catch /* Stryker disable next-line BlockStatement: equivalent, an empty catch returns undefined too */ {
+  } catch {
     return undefined
   }
 }
@@ -94,8 +90,7 @@ export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string>
       "use a simpler pattern")
   }
   // with the `u` flag, as re2js: `?` and a class match one character, an emoji's two UTF-16 units too
-  // (which of the two runs is not behaviour: re2js matches as V8 does, tested with both, only slower; Stryker
-  // makes no mutant of this line, so it carries no mark)
+  // (which of the two runs is not behaviour: re2js matches as V8 does, tested with both, only slower)
   const v8 = isLinearForV8(source) ? unicodeRegExp(source) : undefined
   const test: (s: string) => boolean = v8 !== undefined ? (s) => v8.test(s) : (s) => re2.test(s)
   return Either.right(

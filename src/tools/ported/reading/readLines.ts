@@ -55,8 +55,6 @@ const collect = (filepath: string, start: number, end: number) =>
     let countedFrom = -1
     const read = yield* readChunks(file, Number.POSITIVE_INFINITY, (bytes) => {
       let pos = 0
-      // (its `<=` mutant is equivalent: at pos === bytes.length the segment is empty: an empty piece kept, then
-      // the break; left unmarked, as a mark would also hide `>=`, which the tests detect)
       while (pos < bytes.length) {
         const line = newlines + 1
         const nl = bytes.indexOf(NEWLINE, pos)

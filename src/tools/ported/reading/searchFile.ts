@@ -69,17 +69,13 @@ const searchOpen = (fd: number, path: string, matcher: Matcher, limit: number, b
     if (size === undefined) {
       return unreadable(path, new SafeFsError({ reason: "NotRegularFile", path, message: `"${path}" is not a regular file` }))
     }
-    // (the size check's `false` and `>` mutants, and the loop's `true`, `<=` and `+1` ones, are equivalent: the
-    // reads then stop at the end of the file or of the buffer, and a full buffer is `large` below; left
-    // unmarked, as marks would also hide the killed sides, `true` and `<`)
     if (size >= buffer.length) return large
     let total = n
     for (let m = -1; m !== 0 && total < buffer.length;) {
       m = readSync(fd, path, buffer, total, buffer.length - total, total)
       total += m
     }
-    // grown past the buffer since fstat: stream it (a race no test can time: its `false` mutant survives; `>` is
-    // equivalent, a buffer filled to the byte by a file that size searches the same lines)
+    // grown past the buffer since fstat: stream it
     return total >= buffer.length ? large : searchWhole(buffer.subarray(0, total), true, matcher, limit)
   } catch (error) {
     return unreadable(path, error)

@@ -110,8 +110,6 @@ export const compileMatcher = (
     needle: undefined,
     prefilter: { kind: "re2", pattern, flags },
     next: (text, from) => {
-      // (its `true` mutant is equivalent, a new matcher over the same text finds the same (slower); left unmarked,
-      // as a mark would also hide `false`, which searchMatch.test kills)
       if (current?.text !== text) current = { text, matcher: re.matcher(text) }
       return from <= text.length && current.matcher.find(from) ? current.matcher.start() : -1
     },
@@ -122,8 +120,6 @@ export const compileMatcher = (
 /** A matching line as shown: without its `\r`, and around the match when it is long. */
 const lineText = (line: string, matcher: Matcher): string => {
   const text = line.endsWith("\r") ? line.slice(0, -1) : line
-  // (its `false` and `<` mutants are equivalent, `around` keeps a line of at most MATCH_LINE_CHARS whole too (the
-  // test saves a search); left unmarked, as a mark would also hide `>`, which searchMatch.test kills)
   return text.length <= MATCH_LINE_CHARS ? text : around(text, Math.max(0, matcher.next(text, 0)), MATCH_LINE_CHARS)
 }
 
@@ -156,8 +152,6 @@ const searchBytes = (bytes: Buffer, needle: Buffer, firstLine: number, matcher: 
   let at = bytes.indexOf(needle)
   while (at !== -1 && hits.length < limit) {
     // the line breaks before the match (`counted` is past the last hit's line, set below)
-    // (its `<=` mutant is equivalent, the needle holds no line break, so no break is at the match; left unmarked,
-    // as a mark would also hide `>=`, which searchMatch.test kills)
     for (let nl = bytes.indexOf(NEWLINE, counted); nl !== -1 && nl < at; nl = bytes.indexOf(NEWLINE, nl + 1)) line++
     const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1
     const nl = bytes.indexOf(NEWLINE, at)
@@ -180,17 +174,14 @@ const searchText = (text: string, firstLine: number, matcher: Matcher, limit: nu
     // an empty match after the last line ending is not on a line
     if (at === -1 || (at === text.length && (text.length === 0 || text.endsWith("\n")))) return
     for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < at; nl = text.indexOf("\n", nl + 1)) line++
-    // (its `false` mutant is equivalent, lastIndexOf from -1 looks only at 0: a break there makes start 1, and
-    // slice(1, 0) the same empty line; left unmarked, as a mark would also hide `true`, which searchMatch.test kills)
     const start = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1
     const nl = text.indexOf("\n", at)
     const shown = text.slice(start, nl === -1 ? text.length : nl)
     // a match past the line's end (an expression can match a line break) counts when the line alone matches
     if (
       matcher.end === undefined ||
-      // (its `false` and `<` mutants are equivalent, shortcuts: a match in the last line, or one that ends by its
-      // line's break, is one the line alone has (checked below, slower); left unmarked, as a mark would also hide
-      // `>`, which searchMatch.test kills)
+      // shortcuts: a match in the last line, or one that ends by its line's break, is one the line alone has
+      // (checked below, slower)
       nl === -1 || matcher.end() <= nl ||
       matcher.next(shown, 0) !== -1
     ) hits.push({ line, text: lineText(shown, matcher) })

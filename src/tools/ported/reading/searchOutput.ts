@@ -45,7 +45,6 @@ export const makeChunk = (dirPath: string, shown: string, files: ReadonlyArray<F
   dirPath,
   shown,
   files,
-  // Stryker disable next-line ArrayDeclaration: equivalent, the length only preallocates; an outcome not set reads undefined either way
   outcomes: new Array(files.length),
   streams: [],
   held: undefined,
@@ -88,23 +87,16 @@ export const makeOutput = (limit: number): SearchOutput => {
   let unreadable = 0
   let partial = 0
   const flush = (): boolean => {
-    // (its `true` and `<=` mutants are equivalent, the inner loop stops at the limit too, so past it no chunk is
-    // ever done (none is empty); left unmarked, as a mark would also hide `false`, which the search tests kill)
     for (let chunk = chunks[head]; chunk !== undefined && lines.length < limit; chunk = chunks[head]) {
-      // (`<=` for `done <` is equivalent, at done === files.length the outcome read is undefined and the loop
-      // breaks; left unmarked, as a mark would also hide `>=`, and `<=` for `lines.length <`, which the search
-      // tests kill)
       while (chunk.done < chunk.files.length && lines.length < limit) {
         const outcome = chunk.outcomes[chunk.done]
         if (outcome === undefined) break
-        // Stryker disable next-line StringLiteral: equivalent, done < files.length: the file is there
         const name = chunk.files[chunk.done]?.name ?? ""
         chunk.done++
         if (outcome._tag === "Unreadable") unreadable += outcome.error.reason === "NotFound" ? 0 : 1
         else if (outcome._tag === "Searched") {
           if (outcome.partial) partial++
-          // (its `false` mutant is equivalent, a file without hits puts out nothing either way (this skips
-          // building its name); left unmarked, as a mark would also hide `true`, which the search tests kill)
+          // a file without hits puts out nothing: this skips building its name
           if (outcome.hits.length === 0) continue
           const shown = shownName(NodePath.join(chunk.shown, name))
           for (const hit of outcome.hits) {
@@ -128,8 +120,6 @@ export const makeOutput = (limit: number): SearchOutput => {
     },
     flush,
     waiting: function*() {
-      // (its `<=` mutant is equivalent: chunks[chunks.length] is undefined and not yielded; left unmarked, as a
-      // mark would also hide `>=`, which the tests detect)
       for (let i = head; i < chunks.length; i++) {
         const chunk = chunks[i]
         if (chunk !== undefined) yield chunk

@@ -51,8 +51,7 @@ export const CHUNK_FILES = 32
 export const JOB_FILES = 256
 
 /** How the waiting files are streamed. */
-// (its ObjectLiteral and BooleanLiteral mutants would be equivalent: the outcomes are written into the chunks and
-// the result dropped; the concurrency only speeds the streams. Stryker leaves a module-level constant out as static.)
+// the outcomes are written into the chunks and the result dropped; the concurrency only speeds the streams
 const streaming = { concurrency: SEARCH_STREAMS, discard: true } as const
 
 /** When and how widely a search runs in parallel. */
@@ -117,7 +116,6 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
     const held = new Set<Held>()
     const closeFailures: Array<{ readonly path: string; readonly error: unknown }> = []
     const closeHeld = (lease: Held) => {
-      // (its `false` mutant is equivalent, a lease is let go once and leaves `held` then, so no close comes twice)
       if (!held.delete(lease)) return
       try {
         closeSync(lease.dir.fd, lease.dir.path)
@@ -144,17 +142,14 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
       if (file === undefined) return
       if (file.target !== undefined || regex !== undefined) return void chunk.streams.push(index)
       const n = readSmallChildSync(dir, file.name, buffer, FIRST_BLOCK_BYTES)
-      // Stryker disable next-line BlockStatement: equivalent in what the search returns, the file is then searched the long way (searchSmallSync), with the same lines
       if (n !== undefined) {
         const bytes = buffer.subarray(0, n)
-        // (its `false` mutant is equivalent, searchWhole finds no hit where the needle is not)
         chunk.outcomes[index] = matcher.needle !== undefined && bytes.indexOf(matcher.needle) === -1
           ? noHits
           : searchWhole(bytes, matcher, limit)
         return
       }
       const outcome = searchSmallSync(dir, file.name, matcher, limit, buffer)
-      // (its `true` mutant is equivalent in what the search returns, streaming a file gives its outcome again)
       if (outcome._tag === "Large") chunk.streams.push(index)
       else chunk.outcomes[index] = outcome
     }
@@ -169,12 +164,9 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
         // the job held the chunk's files that are not links, in order: `asked` counts them, `found` those sent back
         let asked = 0
         let found = 0
-        // (the `<=` mutants of this loop and the two below are equivalent, the index past the end holds no file;
-        // `found === 0`'s `false` is too, `ends[-1] ?? 0` is 0)
         for (let i = 0; i < chunk.files.length; i++) {
           const file = chunk.files[i]
           if (file === undefined || file.target !== undefined) continue
-          // Stryker disable next-line UpdateOperator: equivalent in what the search returns, a code read from the wrong place is undefined past the first, and those files are searched here
           const code = answer?.codes[asked++]
           if (code === NONE) chunk.outcomes[i] = noHits
           else if (code === FOUND && regex !== undefined) chunk.streams.push(i)
@@ -213,11 +205,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
      * once per directory); false when none has, or the directory cannot be opened again.
      */
     const handOver = (chunk: Chunk, dir: ScanDirectory, lease: Lease): boolean => {
-      // Which thread searches a file is not behaviour: the lines, `walked` and `searched` are the same. The
-      // mutants here and in `visit` that only move files between a worker and this thread, or search on past a
-      // full output (room, reopen, job and flush checks: `true`, `false`, `>=`, `<=`, `||`, `!room`, a lease that
-      // starts failed, `files` unsliced), are equivalent. They are left unmarked, as marks would also hide the
-      // sides the tests kill (a job given to no worker, a walk that never stops, files never searched).
+      // Which thread searches a file is not behaviour: the lines, `walked` and `searched` are the same.
       // The `return false` of a directory that cannot be opened again, or of a worker that lost its room since
       // `room()`, is not reached by a test (a race).
       if (workers === undefined || lease.failed || !workers.room()) return false
@@ -309,10 +297,8 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
     }
     yield* stream
     flush()
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the logging's result is dropped
     yield* Effect.forEach(closeFailures, ({ error, path }) => Effect.logWarning(`could not close "${path}"`, error), { discard: true })
     yield* Effect.forEach(workers?.errors() ?? [], (error) =>
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: equivalent, the logging's result is dropped
       Effect.logWarning("a search worker failed; the main thread searched its files", error), { discard: true })
     return { lines: output.lines, walked, searched, unreadable: output.unreadable(), partial: output.partial() }
   })

@@ -105,8 +105,6 @@ const terminate = (thread: Thread): Promise<unknown> => {
 const takeThread = (): Thread => {
   const kept = idle.pop()
   if (kept !== undefined) {
-    // (its `true` mutant is equivalent, clearTimeout(undefined) does nothing; left unmarked, as a mark would also
-    // hide `===`, which searchPool.slow.test kills)
     if (kept.timer !== undefined) clearTimeout(kept.timer)
     kept.timer = undefined
     kept.worker.ref()
@@ -138,8 +136,6 @@ const takeThread = (): Thread => {
 const drop = (thread: Thread): void => {
   const at = idle.indexOf(thread)
   if (at !== -1) idle.splice(at, 1)
-  // (its mutants are equivalent: clearTimeout(undefined) does nothing, and a timer left to fire on a worker out
-  // of the pool only drops it again and terminates a worker that has ended)
   if (thread.timer !== undefined) clearTimeout(thread.timer)
   thread.timer = undefined
 }
@@ -230,7 +226,6 @@ export const startSearchWorkers = (
         const freest = (): Running | undefined => {
           let chosen: Running | undefined
           for (const candidate of running) {
-            // (its `<=` mutant is equivalent, of two workers with as many jobs either has the room)
             if (candidate.alive && (chosen === undefined || candidate.jobs.size < chosen.jobs.size)) chosen = candidate
           }
           return chosen !== undefined && chosen.jobs.size < JOBS_PER_WORKER ? chosen : undefined
@@ -246,8 +241,6 @@ export const startSearchWorkers = (
             return job.id
           },
           poll: () => {
-            // (its `{}`, `false` and `each.alive` mutants are equivalent, a stopped worker's answers were taken when
-            // it stopped: its port has nothing left, and what its jobs sent is found once)
             for (const each of running) {
               if (!each.alive) continue
               for (let m = receiveMessageOnPort(each.thread.port); m !== undefined; m = receiveMessageOnPort(each.thread.port)) {
@@ -259,12 +252,8 @@ export const startSearchWorkers = (
           outstanding: () => answered.length + running.reduce((n, each) => n + each.jobs.size, 0),
           errors: () => errors,
           wait: Effect.async<void>((resume) => {
-            // (its `some` mutant only makes the caller poll in a loop until the answers come, with the same result;
-            // its `false` one waits past answers that came after the last `poll` with no job left out, a race no
-            // test can time)
             if (answered.length > 0 || running.every((each) => each.jobs.size === 0)) return resume(Effect.void)
             wake = () => resume(Effect.void)
-            // Stryker disable next-line BlockStatement: equivalent, a wake left set after an interrupted wait resumes a fiber that is gone (a no-op), and the next wait replaces it
             return Effect.sync(() => {
               wake = undefined
             })
@@ -280,7 +269,6 @@ export const startSearchWorkers = (
             worker.off("error", each.onError)
             worker.off("exit", each.onExit)
             // kept only when it holds no job of this search (and stopped for no reason)
-            // (the forEach options' mutants below are equivalent: terminated one at a time, and the result is dropped)
             if (each.alive && each.jobs.size === 0) keep(each.thread)
             else await terminate(each.thread)
           }), { concurrency: "unbounded", discard: true })

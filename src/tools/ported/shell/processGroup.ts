@@ -106,8 +106,6 @@ const makeGroupAlive = (pgid: number): Effect.Effect<boolean> => {
   const found: { pid: string | undefined } = { pid: undefined }
   return Effect.suspend(() =>
     signalGroup(pgid, 0)
-      // (the platform check's mutants are equivalent on Linux, the branch of the other systems; unmarked: a Stryker
-      // mark inside an expression applies to nothing)
       ? (process.platform === "linux" ? liveInProc(pgid, found) : Effect.succeed(true))
       : Effect.succeed(false)
   )
@@ -144,13 +142,10 @@ const liveInProc = (pgid: number, found: { pid: string | undefined }): Effect.Ef
     try {
       entries = await Fs.promises.readdir("/proc")
     } catch {
-      // Stryker disable next-line BooleanLiteral: equivalent on Linux, which has a /proc
       return true
     }
     for (const entry of entries) {
       // the other entries have no stat file, or are this process (self, thread-self), never in a child's group
-      // (so its `false` mutant, and the regex without one of its anchors, are equivalent; left unmarked, as a mark
-      // would also hide `true`, `^\d$` and `^\D+$`, which processGroup.test kills)
       if (!/^\d+$/.test(entry)) continue
       const stat = await statOf(entry)
       if (stat !== undefined && runsIn(stat, pgid)) {
@@ -189,8 +184,6 @@ const capture = (stream: Readable, maxBytes: number) => {
   const finish = () => Deferred.unsafeDone(done, Effect.void)
   stream.on("data", (chunk: Buffer) => {
     total += chunk.length
-    // (its `<=` mutant is equivalent, at the cap the part kept is empty; left unmarked, as a mark would also hide
-    // `>=`, which the shell tests kill)
     if (kept < maxBytes) {
       const part = chunk.subarray(0, maxBytes - kept)
       chunks.push(part)
@@ -199,10 +192,8 @@ const capture = (stream: Readable, maxBytes: number) => {
   })
   // a pipe that ends or fails is then closed (autoDestroy): "close" alone would do, the other two
   // end the wait a moment sooner
-  // Stryker disable next-line StringLiteral: equivalent, "close" follows "end"
   stream.once("end", finish)
   stream.once("close", finish)
-  // Stryker disable next-line StringLiteral: equivalent, "close" follows "error"
   stream.once("error", finish)
   return {
     done: Deferred.await(done),
@@ -262,7 +253,6 @@ export const spawnGroup = (options: SpawnOptions): Effect.Effect<GroupProcess, E
       // "error" or "spawn" comes first; Effect ignores a second resume
       child.on("error", (error) => resume(Effect.fail(error)))
       child.once("spawn", () => {
-        // Stryker disable next-line StringLiteral: equivalent, a process that spawned has a pid
         if (child.pid === undefined) resume(Effect.fail(new Error("the process has no pid")))
         else resume(Effect.succeed({ child, group: watch(child, child.pid, options.maxBytes) }))
       })

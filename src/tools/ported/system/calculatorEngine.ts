@@ -184,8 +184,6 @@ export const evaluate = (input: string): Either.Either<number, CalcError> => {
     const checked = (r: number | string, at: number): number => {
       if (typeof r === "string") throw error(r, at)
       // a guard: every operator and function refuses its domain's gaps first, so no finite arguments give NaN
-      // (its `false` mutant is equivalent, NaN would then be called an overflow; left unmarked, as a mark would
-      // also hide `true`, which system.test kills)
       if (Number.isNaN(r)) throw error("the result is not a real number", at)
       if (!Number.isFinite(r)) throw error("overflow: the result is beyond ±1.8e308", at)
       return r
@@ -253,7 +251,6 @@ export const evaluate = (input: string): Either.Either<number, CalcError> => {
           throw error(`expected an operator but found ${describe(t)} (write multiplication with "*")`, t.at)
         }
         const powers = INFIX.get(t.op)
-        // (`<=` is equivalent: no left power (10, 20, 31) equals a right one or the prefix's (0, 11, 21, 30, 25))
         if (powers === undefined || powers[0] < minPower) return left
         pos++
         const right = expression(powers[1], depth + 1)

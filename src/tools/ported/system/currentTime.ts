@@ -37,7 +37,6 @@ const offsetText = (minutes: number) =>
 const atOffset = (now: number, minutes: number, zone: string): Local => {
   const shifted = new Date(now + minutes * 60_000)
   const iso = shifted.toISOString().slice(0, -1)
-  // Stryker disable next-line StringLiteral: getUTCDay is 0 to 6, so the fallback is never used
   const weekday = WEEKDAYS[shifted.getUTCDay()] ?? ""
   return { iso: `${iso}${offsetText(minutes)}`, zone, offset: offsetText(minutes), weekday }
 }
@@ -63,13 +62,10 @@ const inZone = (now: number, zone: string): Local | undefined => {
     return undefined
   }
   const parts = new Map(format.formatToParts(new Date(now)).map((p) => [p.type, p.value]))
-  // Stryker disable next-line StringLiteral: the format above asks for every part read here, so the fallback is never used
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? ""
-  // Stryker disable next-line Regex: equivalent, "GMT" is only ever at the start of a long offset name
   const name = get("timeZoneName").replace(/^GMT/, "")
   // an ICU may write a zero offset as plain "GMT" (CLDR's zero format); Node 20's writes "GMT+00:00",
-  // so with it the fallback is not reached (hence the mark)
-  // Stryker disable next-line StringLiteral: not reached with this Node's ICU (see above)
+  // so with it the fallback is not reached
   const offset = name || "+00:00"
   const resolved = format.resolvedOptions().timeZone
   return {

@@ -42,7 +42,6 @@ const refused = (message: string) => new ToolError({ tool: TOOL, message })
 
 /** `formatPatch`'s text without the line feed it always ends with. */
 const withoutFinalNewline = (text: string): string =>
-  // Stryker disable next-line StringLiteral: formatPatch always ends its text with "\n", so endsWith("") is the same test
   text.endsWith("\n") ? text.slice(0, -1) : text
 
 /** A small part's diff, on this thread (`undefined`: past the deadline). */

@@ -68,7 +68,6 @@ export const unsupportedFeature = (pattern: string): string | undefined => {
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]
     if (c === "\\") {
-      // Stryker disable next-line StringLiteral: past the end only after a trailing backslash; any non-digit, non-k stand-in acts the same
       const next = pattern[i + 1] ?? ""
       if (!inClass && /[1-9]/.test(next)) return `a backreference (\\${next})`
       if (!inClass && next === "k" && pattern[i + 2] === "<") return "a named backreference (\\k<name>)"

@@ -97,6 +97,5 @@ export const searchInWorker = (
       { module: modulePath("re2js"), job: rest, text: shared },
       { deadline, heapMb: REGEX_HEAP_MB, what: "the search" }
     )
-    // Stryker disable next-line StringLiteral: unreachable, the fixed worker source always posts { matches, next }
     return isRawMatches(answer) ? answer : yield* Effect.dieMessage("the regex worker answered an unknown shape")
   })

@@ -28,8 +28,7 @@ export interface TextStats {
 
 const UNICODE_SPACE = /\s/
 
-// (the `c > 0x7f` test is a shortcut: its `true` and `>=` mutants are equivalent, as /\s/ matches no
-// other ASCII code; left unmarked, as a mark would also hide the killed `false`)
+// the `c > 0x7f` test is a shortcut: /\s/ matches no other ASCII code
 const isSpace = (c: number): boolean =>
   c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && UNICODE_SPACE.test(String.fromCharCode(c)))
 
@@ -93,7 +92,6 @@ const counter = (text: string) => {
         continue
       }
       nonWhitespace++
-      // (its `true` mutant is equivalent: once a line has text, it is in a paragraph until a blank line)
       if (lineBlank) {
         lineBlank = false
         if (!inParagraph) {
@@ -113,8 +111,7 @@ const counter = (text: string) => {
         while (j < n && (isTerminator(text.charCodeAt(j)) || isCloser(text.charCodeAt(j)))) j++
         runEnd = j
         const next = text.charCodeAt(j)
-        // CJK terminators end a sentence even without a following space (`j >= n` as `false` is
-        // equivalent, the open sentence is counted after the loop; no terminator is U+3000)
+        // CJK terminators end a sentence even without a following space
         if (j >= n || isSpace(next) || c >= 0x3000) {
           sentences++
           openSentence = false

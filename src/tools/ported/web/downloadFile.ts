@@ -54,9 +54,6 @@ const download = (input: string, filepath: string, maxBytes: number) =>
       TOOL,
       HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders({ "user-agent": USER_AGENT }))
     )
-    // (`false` for `status < 200` is equivalent, undici answers no final status under 200: 1xx are interim, and no
-    // upgrade is asked; left unmarked, as a mark would also hide `true` and `false` for the whole condition, which
-    // downloadFile.test kills)
     if (response.status < 200 || response.status >= 300) return yield* statusFailure(TOOL, url.href, response)
     const tooLarge = `${shownUrl(url.href)} is larger than ${formatBytes(maxBytes)}, the download limit; nothing was saved`
     const declared = Number(response.headers["content-length"] ?? Number.NaN)

@@ -61,9 +61,6 @@ const fetchText = (input: string, maxChars: number, htmlDeadline: Duration.Durat
       HttpClientRequest.setHeaders({ accept: ACCEPT, "user-agent": USER_AGENT })
     )
     const response = yield* send(TOOL, request)
-    // (`false` for `status < 200` is equivalent, undici answers no final status under 200: 1xx are interim, and no
-    // upgrade is asked; left unmarked, as a mark would also hide `true` and `false` for the whole condition, which
-    // fetchUrl.test kills)
     if (response.status < 200 || response.status >= 300) return yield* statusFailure(TOOL, url.href, response)
     const contentType = response.headers["content-type"]
     const type = mediaType(contentType)

@@ -140,7 +140,6 @@ export const looksBinary = (bytes: Uint8Array): boolean =>
 
 /** The `charset` parameter of a `Content-Type` value, or one declared in the first KiB of an HTML page. */
 const charsetOf = (contentType: string | undefined, bytes: Uint8Array, html: boolean): string | undefined => {
-  // Stryker disable next-line StringLiteral: no charset in "Stryker was here!" either
   const declared = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? "")?.[1]
   if (declared !== undefined || !html) return declared
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString("latin1")
