@@ -271,20 +271,15 @@ export const makeExecutor = Effect.gen(function*() {
       // No gate is left, so the handler function is called now: an effect it built settled
       // (an exit) has nothing left to time out, and needs no fiber to guard it. Not under a
       // memory cap, whose baseline is the heap before the handler function runs.
-      // (the condition's `false` mutant is equivalent, the guard's fiber then calls the handler function and
-      // ends as the same exit; left unmarked, as a mark would also hide `true`, which the executor tests kill)
       const built = options.memoryLimitMb === undefined ? startHandler?.() : undefined
-      // (its `false` mutant is equivalent, a settled exit run by the guard's fiber ends as the same exit; left
-      // unmarked, as a mark would also hide `true`, which the executor tests kill)
       if (built !== undefined && isSettled(built)) return built
       return startGuarded(fiber, flags, built ?? handler, context, span, options)
     })
-    // Stryker disable next-line BlockStatement: equivalent, an exit is an effect too, and `settle` gives it the same result by more steps
+    // a settled handler's result is built at once (an exit is an effect too: `settle` would give the same by more steps)
     if (Exit.isExit(started)) {
       if (Exit.isSuccess(started)) return succeeded(tool, start, callSpan, started.value)
       const result = failed(tool, start, callSpan)(started.cause)
       // a traced failure's span ends in a region no interruption can enter (its steps do not wait)
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: both sides equivalent (each applied by hand): building a failure's result never waits, so nothing can interrupt it
       return callSpan === undefined ? result : Effect.uninterruptible(result)
     }
     // the handler waits (its wait's steps are paid), or runs on the caller's fiber

@@ -14,16 +14,11 @@
  * One case runs on the caller's fiber: no deadline, no cap, no span, and a tool that holds no
  * services of its own (`CallContext.onCaller`: an MCP proxy), so that nothing needs providing.
  *
- * How the caller waits for a child that suspends matters more than the fork: an
- * `Effect.async` that returns a canceler (or `Fiber.join`, which is one) wraps the wait in
- * `onInterrupt`'s mask and frames, and the garbage they leave behind costs the caller 10–15 µs
- * of CPU a call (measured: a handler waiting on one `setImmediate`, 24–28 µs a call that way,
- * 11–14 µs this way). So the child is made a child of the caller's fiber, as `Effect.fork`
- * makes it, and the caller waits uninterruptibly with no canceler: an interruption of the
- * caller reaches the child through the fiber's children (Effect passes it on to them also
- * while the fiber cannot be interrupted itself), and the caller resumes once the child has
- * ended, its finalizers run. Where a fiber keeps no children that way, the wait is the
- * interruptible `onInterrupt` one.
+ * A child that suspends is waited for through `Effect.onInterrupt`: an interruption of the
+ * caller interrupts the child and waits for it, so the caller resumes once the child has
+ * ended, its finalizers run. Only public APIs: the fiber's refs, context and flags as its
+ * `RuntimeFiber` interface gives them, and no private runtime fields (a check in the test
+ * suite keeps it so).
  *
  * The deadline follows the fiber's `Clock`: on the live clock it is a plain timer; under
  * another clock (`TestClock`) it is that clock's `sleep`, so `TestClock.adjust` times a tool out.
@@ -48,23 +43,6 @@ import type { CallContext } from "./callContext.js"
 /** The clock every fiber has unless a test (or the application) installs another. */
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
 
-const isFiberRefs = (u: unknown): u is FiberRefs.FiberRefs =>
-  // Stryker disable next-line ConditionalExpression: both sides equivalent (each applied by hand): Effect 3's fiber holds its refs there, and the fallback returns the same refs
-  typeof u === "object" && u !== null && FiberRefs.FiberRefsSym in u
-
-/**
- * The fiber's refs as they are. `getFiberRefs()` first stores the fiber's runtime flags in
- * them, which copies the whole map of refs (about 25 entries) on every call; the child is given
- * the flags on their own (the running status's), so the refs are read where the fiber keeps
- * them (Effect 3's `FiberRuntime`), and through `getFiberRefs()` where it keeps them elsewhere.
- * Measured: 1 µs a traced call, 0.45 µs an untraced one (`bench/executor.ts`'s tool).
- */
-const fiberRefsOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>): FiberRefs.FiberRefs => {
-  // Stryker disable next-line StringLiteral: equivalent, another name finds nothing and the fallback returns the same refs
-  const own: unknown = Reflect.get(fiber, "_fiberRefs")
-  return isFiberRefs(own) ? own : fiber.getFiberRefs()
-}
-
 /** Restores the caller's interruptibility around a wait (the identity when there is none to restore). */
 export type Restore = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 
@@ -85,9 +63,8 @@ export interface GuardOptions<E1, E2> {
  * end, and an interruption of the caller interrupts the child first, unless the caller cannot be
  * interrupted. The executor runs a traced call in an uninterruptible region (so that its span
  * always ends): it passes whether its caller could be interrupted (`callerInterruptible`; by
- * default the current fiber's flags say), and the mask's `restore`, used only where the
- * caller's fiber keeps no children (see above), so that wait stays as interruptible as its
- * caller; the identity otherwise.
+ * default the current fiber's flags say), and the mask's `restore`, so that the wait stays as
+ * interruptible as its caller; the identity otherwise.
  */
 export const guard = <A, E, R, E1, E2>(
   effect: Effect.Effect<A, E, R>,
@@ -124,7 +101,6 @@ export const onCallerOf = <R>(
 
 /** A guarded handler still running after its first synchronous stretch (see `startGuarded`). */
 export interface Running<A, E, E1, E2> {
-  readonly parent: Fiber.RuntimeFiber<unknown, unknown>
   readonly child: Fiber.RuntimeFiber<A, E>
   readonly fiberRefs: FiberRefs.FiberRefs
   readonly runtimeFlags: RuntimeFlags.RuntimeFlags
@@ -149,15 +125,13 @@ export const startGuarded = <A, E, R, E1, E2>(
   options: GuardOptions<E1, E2>
 ): Exit.Exit<A, E> | Running<A, E, E1, E2> => {
   // the heap before the handler's first synchronous stretch, which runs inside `runFork`
-  // (the condition's `false` mutant is equivalent, a baseline is read only under a cap; left unmarked, as a
-  // mark would also hide `true`, which guard.test kills)
   const baseline = options.memoryLimitMb === undefined ? 0 : process.memoryUsage().heapUsed
-  const fiberRefs = fiberRefsOf(parent)
+  const fiberRefs = parent.getFiberRefs()
   const runtimeFlags = RuntimeFlags.enable(flags, RuntimeFlags.Interruption)
   const child = Runtime.runFork(
     Runtime.make({ context: withServices(parent.currentContext, span), fiberRefs, runtimeFlags })
   )(effect)
-  return child.unsafePoll() ?? { parent, child, fiberRefs, runtimeFlags, baseline, options }
+  return child.unsafePoll() ?? { child, fiberRefs, runtimeFlags, baseline, options }
 }
 
 /**
@@ -171,7 +145,7 @@ export const waitGuarded = <A, E, E1, E2>(
   restore: Restore,
   callerInterruptible: boolean
 ): Effect.Effect<A, E | E1 | E2> => {
-  const { baseline, child, fiberRefs, options, parent, runtimeFlags } = running
+  const { baseline, child, fiberRefs, options, runtimeFlags } = running
   const { memoryLimitMb, timeoutMs } = options
   const wait = Effect.async<A, E | E1 | E2>((resume) => {
     let reason: "timeout" | "memory" | undefined
@@ -183,8 +157,7 @@ export const waitGuarded = <A, E, E1, E2>(
     const clock = Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Clock.Clock)
     let timer: ReturnType<typeof setTimeout> | undefined
     let sleeper: Fiber.RuntimeFiber<void> | undefined
-    // (the condition's `false` mutant is equivalent, the live clock's sleep is such a timer too; left unmarked,
-    // as a mark would also hide `true`, which the guard's tests kill by a timeout)
+    // on the live clock a plain timer (its sleep would be one too, at a fiber's cost)
     if (timeoutMs !== undefined && clock === liveClock) timer = setTimeout(() => stop("timeout"), timeoutMs)
     else if (timeoutMs !== undefined) {
       sleeper = Runtime.runFork(Runtime.make({ context: Context.empty(), fiberRefs, runtimeFlags }))(
@@ -195,8 +168,6 @@ export const waitGuarded = <A, E, E1, E2>(
     if (memoryLimitMb !== undefined) {
       const limit = memoryLimitMb * 1024 * 1024
       sampler = setInterval(() => {
-        // (its `>=` mutant is equivalent, no test can make the heap grow by exactly the cap; left unmarked, as a
-        // mark would also hide `<`, which the guard's tests kill)
         if (process.memoryUsage().heapUsed - baseline > limit) stop("memory")
       }, options.sampleEveryMs ?? 50)
     }
@@ -213,22 +184,5 @@ export const waitGuarded = <A, E, E1, E2>(
   })
   // a caller that cannot be interrupted waits as it is, and its handler is not interrupted either
   if (!callerInterruptible) return wait
-  return adoptChild(parent, child)
-    ? Effect.uninterruptible(wait)
-    : restore(Effect.onInterrupt(wait, () => Fiber.interrupt(child)))
-}
-
-/**
- * Makes `child` one of `parent`'s children until it ends, as Effect 3's `FiberRuntime` keeps
- * them (what `Effect.fork` adds a fiber to): an interruption of `parent` is passed on to each of
- * its children, also while `parent` waits uninterruptibly. `false` (and nothing done) where the
- * fiber does not keep children so. Called on `parent`'s own fiber, as those methods require.
- */
-export const adoptChild = (parent: object, child: Fiber.RuntimeFiber<unknown, unknown>): boolean => {
-  const add: unknown = Reflect.get(parent, "addChild")
-  const remove: unknown = Reflect.get(parent, "removeChild")
-  if (typeof add !== "function" || typeof remove !== "function") return false
-  Reflect.apply(add, parent, [child])
-  child.addObserver(() => Reflect.apply(remove, parent, [child]))
-  return true
+  return restore(Effect.onInterrupt(wait, () => Fiber.interrupt(child)))
 }

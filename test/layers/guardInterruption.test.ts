@@ -11,7 +11,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Tracer } from "effect"
 import { Tool, type ToolExecutionResult, ToolSystem, Workspace } from "../../src/index.js"
-import { adoptChild } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { joinUnmoved, wakeAfter } from "../helpers/testClock.js"
 
@@ -96,7 +95,7 @@ describe.each(cases)("$name", ({ timeout, wrap }) => {
 })
 
 describe("a caller's children", () => {
-  it.effect("are the handlers' fibers only while they run: a caller that made calls holds none after", () =>
+  it.effect("a caller that made calls holds none of their fibers after", () =>
     Effect.gen(function*() {
       const later = Tool.make("later", {
         description: "Answers after a macrotask",
@@ -105,50 +104,12 @@ describe("a caller's children", () => {
         handler: () => Effect.async<string>((resume) => void setImmediate(() => resume(Effect.succeed("later"))))
       })
       const layer = ToolSystem.layerNode({ builtins: false, tools: [later], workspace: Workspace.layerFixed(ws) })
-      const { during, after } = yield* Effect.gen(function*() {
+      const after = yield* Effect.gen(function*() {
         const system = yield* ToolSystem
-        // a call in a fiber of its own: while its handler waits, that fiber has one child
-        const call = yield* Effect.fork(system.execute("later", {}))
-        const during = yield* Effect.flatMap(Effect.yieldNow(), () => Fiber.children(call))
-        expect((yield* Fiber.join(call)).output).toBe("later")
-        // calls made on this fiber leave none behind
         for (let i = 0; i < 3; i++) expect((yield* system.execute("later", {})).output).toBe("later")
         const caller = yield* Effect.withFiberRuntime<Fiber.RuntimeFiber<unknown, unknown>>((fiber) => Effect.succeed(fiber))
-        return { during, after: yield* Fiber.children(caller) }
+        return yield* Fiber.children(caller)
       }).pipe(Effect.provide(layer))
-      expect(during.length).toBe(1)
       expect(after).toEqual([])
-    }))
-})
-
-describe("adoptChild", () => {
-  it("adopts nothing into a fiber that keeps no children the way Effect 3's does", () => {
-    const child = Effect.runFork(Effect.never)
-    expect(adoptChild({}, child)).toBe(false)
-    expect(adoptChild({ addChild: () => {} }, child)).toBe(false)
-    expect(adoptChild({ removeChild: () => {} }, child)).toBe(false)
-    Effect.runFork(Fiber.interrupt(child))
-  })
-
-  it.effect("an interruption of a fiber waiting uninterruptibly reaches a child it adopted", () =>
-    Effect.gen(function*() {
-      const events: Array<string> = []
-      const childStarted = yield* Deferred.make<void>()
-      const parentWaits = yield* Deferred.make<void>()
-      const child = Effect.runFork(
-        Effect.zipRight(Deferred.succeed(childStarted, undefined), Effect.never).pipe(
-          Effect.onInterrupt(() => Effect.sync(() => void events.push("child interrupted")))
-        )
-      )
-      const parent = yield* Effect.fork(Effect.withFiberRuntime<void>((fiber) =>
-        adoptChild(fiber, child)
-          ? Effect.uninterruptible(Effect.zipRight(Deferred.succeed(parentWaits, undefined), Fiber.await(child)))
-          : Effect.dieMessage("no children")
-      ))
-      yield* Deferred.await(childStarted)
-      yield* Deferred.await(parentWaits)
-      yield* Fiber.interrupt(parent)
-      events.push("parent ended")
-      expect(events).toEqual(["child interrupted", "parent ended"])
     }))
 })
