@@ -4,8 +4,8 @@
  *
  *   node scripts/bundle.mjs [--dist DIR] [--analyze]     (run by `npm run build`, after tsc)
  *
- * The library: its three entries (`index.js`, `mcp.js`, `effect-ai.js`, what the package's
- * `exports` name) and the chunks they share, ES modules side by side in `dist/`; the packages
+ * The library: its four entries (`index.js`, `mcp.js`, `effect-ai.js`, `testing.js`, what the
+ * package's `exports` name) and the chunks they share, ES modules side by side in `dist/`; the packages
  * stay external (effect and the others are the application's, resolved where it installed
  * them), but for three small CommonJS ones (`inlined`).
  * One module of ours per entry and shared chunk instead of ~80 is a tenth less start-up for
@@ -142,6 +142,7 @@ const results = await Promise.all([
       index: join(root, "src/index.ts"),
       mcp: join(root, "src/tools/mcp/index.ts"),
       "effect-ai": join(root, "src/interop/effectAi.ts"),
+      testing: join(root, "src/testing.ts"),
       worker: join(root, "src/tools/builtin/sandbox/worker.ts"),
       pdfWorker: join(root, "src/tools/builtin/pdf/pdfWorker.ts")
     },

@@ -112,7 +112,6 @@ export {
   listFiles,
   readFile,
   readPdf,
-  SANDBOX_ESCAPE_VECTORS,
   webSearch,
   writeFile
 } from "./tools/builtin/index.js"

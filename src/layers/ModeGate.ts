@@ -36,5 +36,3 @@ export const makeModeGate: Effect.Effect<ModeGateService, never, Workspace> = Ef
     })
   }
 }))
-
-export const makeModeGateOpen: ModeGateService = { check: () => Effect.void }

@@ -91,7 +91,7 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly sandbox?: Layer.Layer<SandboxPool>
   /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
   readonly pdfWorkers?: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem>
-  /** Default `UrlPolicy.layer` (public addresses only); `UrlPolicy.layerAllowLoopback` in tests. */
+  /** Default `UrlPolicy.layer` (public addresses only); `TestUrlPolicy.layerAllowLoopback` (`effect-tool-system/testing`) in tests. */
   readonly urlPolicy?: Layer.Layer<UrlPolicy>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>

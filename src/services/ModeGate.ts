@@ -11,7 +11,7 @@ import type { AgentMode } from "../domain/AgentMode.js"
 import type { ModeBlocked } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
-import { makeModeGate, makeModeGateOpen } from "../layers/ModeGate.js"
+import { makeModeGate } from "../layers/ModeGate.js"
 import type { Workspace } from "./Workspace.js"
 
 /** The `ModeGate` service interface. */
@@ -32,6 +32,4 @@ export interface ModeGateService {
 export class ModeGate extends Context.Tag("effect-tool-system/ModeGate")<ModeGate, ModeGateService>() {
   /** The enforcing gate (resolves scoped-write paths through `Workspace`). */
   static readonly layer: Layer.Layer<ModeGate, never, Workspace> = Layer.effect(ModeGate, makeModeGate)
-  /** Lets every call through whatever the mode: for tests of other gates only. */
-  static readonly layerOpen: Layer.Layer<ModeGate> = Layer.succeed(ModeGate, makeModeGateOpen)
 }

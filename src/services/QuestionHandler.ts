@@ -7,9 +7,8 @@
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Ref from "effect/Ref"
 
 /** A question from the model (the decoded arguments of an `ask_user` call). */
 export interface Question {
@@ -43,22 +42,4 @@ export class QuestionHandler extends Context.Tag("effect-tool-system/QuestionHan
   /** Answers with `ask`. */
   static readonly layer = (ask: (question: Question) => Effect.Effect<Answer>): Layer.Layer<QuestionHandler> =>
     Layer.succeed(QuestionHandler, { ask })
-
-  /**
-   * Answers from a script, in order: for tests and demos. A question past the end of the
-   * script is a defect (the test asked more than it planned).
-   */
-  static readonly layerScripted = (answers: ReadonlyArray<Answer>): Layer.Layer<QuestionHandler> =>
-    Layer.effect(
-      QuestionHandler,
-      Effect.map(Ref.make(0), (next) => ({
-        ask: (question) =>
-          Effect.flatMap(Ref.getAndUpdate(next, (n) => n + 1), (n) => {
-            const answer = answers[n]
-            return answer === undefined
-              ? Effect.dieMessage(`QuestionHandler.layerScripted: no answer scripted for question ${n + 1} ("${question.question}")`)
-              : Effect.succeed(answer)
-          })
-      }))
-    )
 }

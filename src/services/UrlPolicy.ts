@@ -22,7 +22,6 @@ import {
   compileRules,
   DEFAULT_RULES,
   type InvalidUrlPolicy,
-  LOOPBACK_RULES,
   type UrlPolicyRules,
   type UrlRefused
 } from "../layers/urlPolicyRules.js"
@@ -59,16 +58,13 @@ export interface UrlPolicyService {
  *
  * @example
  * ```ts
- * // tests reach their own 127.0.0.1 servers
- * ToolSystem.layerNode({ tools: webTools }).pipe(Layer.provide(UrlPolicy.layerAllowLoopback))
+ * // the web tools may also reach one service of the local network
+ * ToolSystem.layerNode({ urlPolicy: UrlPolicy.layerAllowList(["10.0.0.5:8080"]) })
  * ```
  */
 export class UrlPolicy extends Context.Tag("effect-tool-system/UrlPolicy")<UrlPolicy, UrlPolicyService>() {
   /** The default: only global unicast addresses, http(s) only. */
   static readonly layer: Layer.Layer<UrlPolicy> = Layer.scoped(UrlPolicy, makeUrlPolicy(DEFAULT_RULES))
-
-  /** The default plus loopback addresses: for tests against their own 127.0.0.1 servers. */
-  static readonly layerAllowLoopback: Layer.Layer<UrlPolicy> = Layer.scoped(UrlPolicy, makeUrlPolicy(LOOPBACK_RULES))
 
   /**
    * The default loosened by `rules`. An invalid allow entry is a defect (`InvalidUrlPolicy`),

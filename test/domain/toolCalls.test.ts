@@ -16,6 +16,7 @@ import {
 import { outputText, resultText } from "../../src/domain/toolMessages.js"
 import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
 import { QuestionHandler } from "../../src/services/QuestionHandler.js"
+import { TestQuestionHandler } from "../../src/testing.js"
 
 describe("tool call shapes", () => {
   it("parses OpenAI argument text: empty is {}, malformed says why", () => {
@@ -72,7 +73,7 @@ describe("handler layers", () => {
       expect(no).toMatchObject({ approved: false, reason: expect.any(String) })
     }))
 
-  it.effect("QuestionHandler.layerScripted answers in order, and a question past the script is a defect", () =>
+  it.effect("TestQuestionHandler.layerScripted answers in order, and a question past the script is a defect", () =>
     Effect.gen(function*() {
       const ask = (question: string) => Effect.flatMap(QuestionHandler, (h) => h.ask({ question, multi: false }))
       expect(yield* ask("one?")).toBe("1")
@@ -80,5 +81,5 @@ describe("handler layers", () => {
       const past = yield* Effect.exit(ask("three?"))
       expect(Exit.isFailure(past) && Cause.isDie(past.cause)).toBe(true)
       expect(Exit.isFailure(past) && Cause.pretty(past.cause)).toContain("three?")
-    }).pipe(Effect.provide(QuestionHandler.layerScripted(["1", ["a", "b"]]))))
+    }).pipe(Effect.provide(TestQuestionHandler.layerScripted(["1", ["a", "b"]]))))
 })

@@ -17,6 +17,7 @@ import { ToolCallHandler, type SessionOptions } from "../../src/services/ToolCal
 import { ToolPolicy } from "../../src/services/ToolPolicy.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
+import { TestQuestionHandler } from "../../src/testing.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -273,5 +274,5 @@ describe("ToolCallHandler, ask_user", () => {
         expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: Invalid arguments for "ask_user": question/),
         expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: the arguments of "ask_user" are not valid JSON/)
       ])
-    }).pipe(Effect.provide(QuestionHandler.layerScripted(["main", ["a", "b"]])), Effect.provide(live)))
+    }).pipe(Effect.provide(TestQuestionHandler.layerScripted(["main", ["a", "b"]])), Effect.provide(live)))
 })

@@ -23,6 +23,7 @@ import { ToolExecutor } from "../../src/services/ToolExecutor.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
+import { TestQuestionHandler } from "../../src/testing.js"
 import { ASK_USER_TOOL_SPEC } from "../../src/tools/builtin/askUser.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
@@ -371,7 +372,7 @@ describe("the isError of each kind of outcome", () => {
         malformed("ask_user"),
         call("ask_user", { question: "" }),
         call("ask_user", { question: "Which branch?" })
-      ]).pipe(Effect.provide(QuestionHandler.layerScripted(["main"])))
+      ]).pipe(Effect.provide(TestQuestionHandler.layerScripted(["main"])))
       expect(asked.map((o) => [o.isError, o.result])).toEqual([[true, null], [true, null], [false, null]])
       expect(asked.map((o) => o.content)).toEqual([
         expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: the arguments of "ask_user" are not valid JSON/),
@@ -402,7 +403,7 @@ describe("the session's offer and prompt", () => {
   it.effect("with a QuestionHandler, ask_user is offered once, as the intercepted spec, after the registry's tools", () =>
     Effect.gen(function*() {
       const s = yield* session()
-      const withHandler = yield* s.specs.pipe(Effect.provide(QuestionHandler.layerScripted([])))
+      const withHandler = yield* s.specs.pipe(Effect.provide(TestQuestionHandler.layerScripted([])))
       expect(withHandler.map((spec) => spec.name)).toEqual([
         "append_slowly",
         "confirm_read",
@@ -413,7 +414,7 @@ describe("the session's offer and prompt", () => {
         "ask_user"
       ])
       expect(withHandler[withHandler.length - 1]?.description).toBe(ASK_USER_TOOL_SPEC.description)
-      const anthropic = yield* s.anthropicTools.pipe(Effect.provide(QuestionHandler.layerScripted([])))
+      const anthropic = yield* s.anthropicTools.pipe(Effect.provide(TestQuestionHandler.layerScripted([])))
       expect(anthropic.filter((t) => t.name === "ask_user")).toHaveLength(1)
       // without one, the registry's list as it is
       const without = yield* s.specs

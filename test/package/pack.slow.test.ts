@@ -139,8 +139,10 @@ describe("the packed package", { timeout: 240_000 }, () => {
       "dist/pdfWorker.js",
       "dist/mcp.js",
       "dist/effect-ai.js",
+      "dist/testing.js",
       "dist/tools/mcp/index.d.ts",
-      "dist/interop/effectAi.d.ts"
+      "dist/interop/effectAi.d.ts",
+      "dist/testing.d.ts"
     ]))
     expect(packed.filter((f) => /^(src|test|bench|scripts|\.ci)\//.test(f) || f.endsWith(".cache"))).toEqual([])
     // the library is its bundle: tsc's modules stay out, only their .d.ts files are packed
@@ -186,12 +188,14 @@ describe("the packed package", { timeout: 240_000 }, () => {
     expect(JSON.parse(fetched.stdout).error).toContain("localhost resolves to")
   })
 
-  it("an ESM script imports the package (and its /mcp and /effect-ai entries) and runs calls with Effect.runPromise; the Redis limiter without its optional peers says what it needs", async () => {
+  it("an ESM script imports the package (and its /mcp, /effect-ai and /testing entries) and runs calls with Effect.runPromise; the Redis limiter without its optional peers says what it needs", async () => {
     const script = `
 import { Effect } from "effect"
+import * as Main from "effect-tool-system"
 import { RateLimiter, ToolSystem, Workspace } from "effect-tool-system"
 import { parseMcpConfig } from "effect-tool-system/mcp"
 import { toEffectAiToolkit } from "effect-tool-system/effect-ai"
+import { SANDBOX_ESCAPE_VECTORS, TestQuestionHandler } from "effect-tool-system/testing"
 
 const program = Effect.gen(function*() {
   const tools = yield* ToolSystem
@@ -201,15 +205,19 @@ const program = Effect.gen(function*() {
   return { read, js, pdf }
 })
 const layer = ToolSystem.layerNode({ workspace: Workspace.layerFixed(process.argv[2]) })
-const subpaths = typeof parseMcpConfig === "function" && typeof toEffectAiToolkit === "function"
+const subpaths = typeof parseMcpConfig === "function" && typeof toEffectAiToolkit === "function" &&
+  SANDBOX_ESCAPE_VECTORS.length > 0 && typeof TestQuestionHandler.layerScripted === "function"
+// the fakes and the attack catalog are only in /testing
+const testingOnly = ["SANDBOX_ESCAPE_VECTORS", "TestQuestionHandler"].filter((name) => name in Main)
 // the Redis limiter's optional peers are not installed here
 const redis = await Effect.runPromise(Effect.provide(RateLimiter, RateLimiter.layerRedis())).then(() => "built", String)
-console.log(JSON.stringify({ ...await Effect.runPromise(Effect.provide(program, layer)), subpaths, redis }))
+console.log(JSON.stringify({ ...await Effect.runPromise(Effect.provide(program, layer)), subpaths, testingOnly, redis }))
 `
     fs.writeFileSync(path.join(app, "script.mjs"), script)
     const r = await ok(process.execPath, ["script.mjs", ws], app)
-    const { js, pdf, read, redis, subpaths } = JSON.parse(r.stdout)
+    const { js, pdf, read, redis, subpaths, testingOnly } = JSON.parse(r.stdout)
     expect(subpaths).toBe(true)
+    expect(testingOnly).toEqual([])
     // without ioredis and @effect/experimental (optional peers), the Redis limiter says what it needs
     expect(redis).toContain("RateLimiter.layerRedis needs the packages ioredis@5 and @effect/experimental")
     expect(read).toMatchObject({ success: true, tool: "read_file" })
@@ -221,6 +229,7 @@ console.log(JSON.stringify({ ...await Effect.runPromise(Effect.provide(program, 
     const source = `
 import { Effect, Schema } from "effect"
 import { AgentMode, Tool, type ToolExecutionResult, ToolSystem } from "effect-tool-system"
+import { type SandboxEscapeVector, TestUrlPolicy } from "effect-tool-system/testing"
 
 const shout = Tool.make("shout", {
   description: "Upper-cases a text",
@@ -236,6 +245,10 @@ const program: Effect.Effect<ToolExecutionResult, never, ToolSystem> = Effect.ge
 
 export const main = (): Promise<ToolExecutionResult> =>
   Effect.runPromise(Effect.provide(program, ToolSystem.layerNode({ tools: [shout] })))
+
+// the testing entry's types: a fake layer fits the option it replaces
+export const local = ToolSystem.layerNode({ tools: [shout], urlPolicy: TestUrlPolicy.layerAllowLoopback })
+export const names = (vectors: ReadonlyArray<SandboxEscapeVector>): Array<string> => vectors.map((v) => v.name)
 
 // @ts-expect-error: a tool's handler result must match what it declares
 Tool.make("wrong", { description: "x", parameters: Schema.Struct({}), success: Schema.Number, handler: () => Effect.succeed("text") })

@@ -11,7 +11,6 @@ import { webSearch } from "./webSearch.js"
 import { writeFile } from "./writeFile.js"
 
 export { ASK_USER_TOOL_SPEC } from "./askUser.js"
-export { SANDBOX_ESCAPE_VECTORS } from "./sandbox/escapeVectors.js"
 export { executeJavascript, listFiles, readFile, readPdf, webSearch, writeFile }
 
 /** Every builtin tool, in catalog order. */

@@ -1,6 +1,6 @@
 /**
  * The web tools' tests: a tool system with the given tools over a workspace, under a URL
- * policy (by default `UrlPolicy.layerAllowLoopback`, so the tests reach their own 127.0.0.1
+ * policy (by default `TestUrlPolicy.layerAllowLoopback`, so the tests reach their own 127.0.0.1
  * servers), and `loopbackOnlyPolicy` for the tests that name other addresses.
  */
 import * as Undici from "@effect/platform-node/Undici"
@@ -11,6 +11,7 @@ import { type ExecuteOptions, ToolSystem, Workspace } from "../../../../src/inde
 import { makeUrlPolicy } from "../../../../src/layers/UrlPolicy.js"
 import { compileRules } from "../../../../src/layers/urlPolicyRules.js"
 import { UrlPolicy, type UrlPolicyRules } from "../../../../src/services/UrlPolicy.js"
+import { TestUrlPolicy } from "../../../../src/testing.js"
 import type { Tool } from "../../../../src/tools/define.js"
 
 /** What `callTool` runs under. */
@@ -21,7 +22,7 @@ export interface WebSystem {
 }
 
 /** The graph: the given tools (no builtins) over `dir`, the policy provided. */
-export const webSystem = ({ dir, policy = UrlPolicy.layerAllowLoopback, tools }: WebSystem) =>
+export const webSystem = ({ dir, policy = TestUrlPolicy.layerAllowLoopback, tools }: WebSystem) =>
   ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(dir), urlPolicy: policy })
 
 /** Runs one call in a system of its own. */

@@ -19,6 +19,7 @@ import {
   type UrlPolicyRules,
   UrlRefused
 } from "../../../../src/services/UrlPolicy.js"
+import { TestUrlPolicy } from "../../../../src/testing.js"
 import { testServer } from "../../../helpers/httpServer.js"
 import { loopbackOnlyPolicy } from "./support.js"
 
@@ -269,9 +270,9 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`hello ${request.path}`))
       const port = new URL(server.origin).port
-      const byAddress = yield* get(`${server.origin}/a`).pipe(Effect.provide(UrlPolicy.layerAllowLoopback))
+      const byAddress = yield* get(`${server.origin}/a`).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
       expect(byAddress).toEqual(Either.right({ status: 200, text: "hello /a", url: `${server.origin}/a` }))
-      const byName = yield* get(`http://localhost:${port}/b`).pipe(Effect.provide(UrlPolicy.layerAllowLoopback))
+      const byName = yield* get(`http://localhost:${port}/b`).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
       expect(Either.map(byName, (r) => r.text)).toEqual(Either.right("hello /b"))
     }))
 
@@ -324,7 +325,7 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
         response.writeHead(301, { location: `/${n + 1}` })
         response.end()
       })
-      const outcome = yield* get(`${server.origin}/0`).pipe(Effect.provide(UrlPolicy.layerAllowLoopback))
+      const outcome = yield* get(`${server.origin}/0`).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
       expect(Either.isLeft(outcome) && outcome.left.cause).toBeInstanceOf(TooManyRedirects)
       expect(server.requests.map((r) => r.path)).toEqual(["/0", "/1", "/2", "/3", "/4", "/5"])
     }))
@@ -358,6 +359,6 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
         expect(Either.map(yield* withAuth("/see-other", "POST"), (r) => r.text)).toEqual(Either.right("GET "))
         expect(target.requests[1]?.headers["content-type"]).toBeUndefined()
         expect(Either.map(yield* withAuth("/temporary", "POST"), (r) => r.text)).toEqual(Either.right("POST payload"))
-      }).pipe(Effect.provide(UrlPolicy.layerAllowLoopback))
+      }).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
     }))
 })

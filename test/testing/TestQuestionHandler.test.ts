@@ -1,12 +1,13 @@
 /**
- * `QuestionHandler.layerScripted`: answers in order, and a question past the script is a
+ * `TestQuestionHandler.layerScripted` (`effect-tool-system/testing`): answers in order, and a question past the script is a
  * defect that names the question by its number and text.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
 import { QuestionHandler } from "../../src/services/QuestionHandler.js"
+import { TestQuestionHandler } from "../../src/testing.js"
 
-describe("QuestionHandler.layerScripted", () => {
+describe("TestQuestionHandler.layerScripted", () => {
   it.effect("answers in order; the first question past the script is a defect naming it", () =>
     Effect.gen(function*() {
       const handler = yield* QuestionHandler
@@ -17,5 +18,5 @@ describe("QuestionHandler.layerScripted", () => {
       expect(Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "").toContain(
         `no answer scripted for question 3 ("And then?")`
       )
-    }).pipe(Effect.provide(QuestionHandler.layerScripted(["a.txt", ["x", "y"]]))))
+    }).pipe(Effect.provide(TestQuestionHandler.layerScripted(["a.txt", ["x", "y"]]))))
 })
