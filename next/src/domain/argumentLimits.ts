@@ -15,7 +15,7 @@ import type * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaParser from "effect/SchemaParser"
 import type { ArgumentIssue } from "./errors.js"
-import { baseOf, encodedNode, filterExpected, format, formatUnknown, view } from "./schemaView.js"
+import { encodedNode, filterExpected, format, formatUnknown, typeOf, view } from "./schemaView.js"
 
 /** Deepest nesting of objects and arrays accepted in a call's arguments. */
 export const MAX_ARGUMENT_DEPTH = 64
@@ -112,7 +112,7 @@ const typeMessage = (ast: SchemaAST.AST, issue: SchemaIssue.Issue): string => {
   }
   const message = ast.annotations?.message
   if (typeof message === "string") return message
-  return `Expected ${format(baseOf(view(ast)))}${actual(issue)}`
+  return `Expected ${format(typeOf(ast))}${actual(issue)}`
 }
 
 /** The keys a struct (or the indexes a tuple) takes, as Effect 3 listed them after an unknown one. */

@@ -314,23 +314,18 @@ const namedChecks: ReadonlyArray<readonly [SchemaAST.AST, string, CheckText]> = 
  * `description` given to the check wins), and the identifier Effect 3 gave `Schema.Int` and
  * its like when the check is theirs.
  */
-const checkAnnotations = (
-  check: SchemaAST.Filter<unknown>,
-  isArray: boolean,
-  first: boolean
-): ViewAnnotations => {
+const checkAnnotations = (check: SchemaAST.Filter<unknown>, isArray: boolean): ViewAnnotations => {
   const out: Record<string, unknown> = {}
   const builtin = builtinText(check, isArray)
   if (builtin?.title !== undefined) out.title = builtin.title
   if (builtin?.description !== undefined) out.description = builtin.description
   if (builtin?.jsonSchema !== undefined) out.jsonSchema = builtin.jsonSchema
-  if (first) {
-    for (const [named, identifier, text] of namedChecks) {
-      if (named.checks?.[0] === check) {
-        out.identifier = identifier
-        if (text.title !== undefined) out.title = text.title
-        if (text.description !== undefined) out.description = text.description
-      }
+  // the very check of `Schema.Int` (annotating it makes a new one, as it lost Effect 3's identifier)
+  for (const [named, identifier, text] of namedChecks) {
+    if (named.checks?.[0] === check) {
+      out.identifier = identifier
+      if (text.title !== undefined) out.title = text.title
+      if (text.description !== undefined) out.description = text.description
     }
   }
   const own = check.annotations
@@ -364,8 +359,8 @@ export const view = (ast: SchemaAST.AST): View => {
   if (known !== undefined) return known
   const filters = filtersOf(ast.checks)
   let out: View = encoded(ast)
-  filters.forEach((check, index) => {
-    const annotations = checkAnnotations(check, ast._tag === "Arrays", index === 0 && ast.annotations === undefined)
+  filters.forEach((check) => {
+    const annotations = checkAnnotations(check, ast._tag === "Arrays")
     out = {
       _tag: "Refinement",
       from: out,
@@ -682,10 +677,15 @@ export const format = (v: View): string => {
       return named(v) ?? v.text
     case "UniqueSymbol":
       return named(v) ?? (v.ast._tag === "UniqueSymbol" ? String(v.ast.symbol) : "symbol")
-    case "Declaration":
-      return named(v) ?? "<declaration schema>"
+    case "Declaration": {
+      // Effect 4's declarations say what they expect (`a valid Date`), as Effect 3's refinements of them did
+      const expected = v.ast.annotations?.expected
+      return named(v) ?? (typeof expected === "string" ? expected : "<declaration schema>")
+    }
     default:
-      return named(v) ?? keywords[v._tag] ?? v._tag
+      // Effect 3's keywords had a title of their own ("string"), which a description did not replace
+      return stringAnnotation(v.annotations, "identifier") ?? stringAnnotation(v.annotations, "title") ?? keywords[v._tag] ??
+        v._tag
   }
 }
 
@@ -699,7 +699,7 @@ export const refinementExpected = (v: ViewRefinement): string =>
  * string's length from an array's).
  */
 export const filterExpected = (check: SchemaAST.Filter<unknown>, input: unknown): string => {
-  const annotations = checkAnnotations(check, Array.isArray(input), false)
+  const annotations = checkAnnotations(check, Array.isArray(input))
   const kind = input === null ? "null" : Array.isArray(input) ? "ReadonlyArray<unknown>" : typeof input
   return stringAnnotation(annotations, "description") ?? stringAnnotation(annotations, "title") ??
     stringAnnotation(annotations, "identifier") ?? `{ ${kind} | filter }`
@@ -708,3 +708,9 @@ export const filterExpected = (check: SchemaAST.Filter<unknown>, input: unknown)
 /** The schema under a node's checks and encoding (what a value's type is checked against first). */
 export const baseOf = (v: View): View =>
   v._tag === "Refinement" ? baseOf(v.from) : v._tag === "Transformation" ? baseOf(v.from) : v
+
+/**
+ * What a node checks a value's type against, its checks and encoding aside (a struct with
+ * decoding defaults: its encoded side, as Effect 3 named it).
+ */
+export const typeOf = (ast: SchemaAST.AST): View => baseOf(body(ast))

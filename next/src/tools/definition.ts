@@ -58,8 +58,8 @@ const jsonCopy = (value: unknown): unknown => {
 
 /**
  * Whether `message` is only a dump of the error's fields (`{ id: 2 }`), as a
- * `Schema.TaggedError` without a `message` field makes it: such an error is shown by its tag
- * and fields instead, so the model learns which error it was.
+ * `Schema.TaggedError` without a `message` field made it on Effect 3 (on Effect 4 it is empty):
+ * such an error is shown by its tag and fields instead, so the model learns which error it was.
  */
 const isFieldDump = (error: object, message: string): boolean =>
   typeof Reflect.get(error, "_tag") === "string" && !Object.hasOwn(error, "message") &&

@@ -46,7 +46,10 @@ describe("containsWorkspacePath", () => {
       WorkspacePath,
       WorkspacePath.pipe(Schema.check(Schema.makeFilter(() => true))),
       WorkspacePath.pipe(
-        Schema.decodeTo(Schema.String, SchemaTransformation.transform<string, ResolvedPath>({ decode: (s) => s, encode: (s) => unsafeResolvedPath(s) }))
+        Schema.decodeTo(
+          Schema.String,
+          SchemaTransformation.transform<string, ResolvedPath>({ decode: (s) => s, encode: (s) => unsafeResolvedPath(s) })
+        )
       ),
       Schema.String.pipe(
         Schema.decodeTo(WorkspacePath, SchemaTransformation.transform<string, string>({ decode: (s) => s, encode: (s) => s }))

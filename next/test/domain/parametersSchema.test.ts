@@ -100,7 +100,9 @@ describe("parametersJsonSchema", () => {
   it("puts the type of a refined, defaulted field at the top (Effect emits an allOf)", () => {
     const s = parametersJsonSchema(
       Schema.Struct({
-        timeout: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600 })).pipe(Schema.withDecodingDefaultType(Effect.succeed(30))),
+        timeout: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600 })).pipe(
+          Schema.withDecodingDefaultType(Effect.succeed(30))
+        ),
         code: Schema.String.check(Schema.isPattern(/^[a-z]+$/), Schema.isPattern(/x/))
       })
     )
@@ -113,7 +115,10 @@ describe("parametersJsonSchema", () => {
   it("finds defaults in the struct branches of a union", () => {
     const s = parametersJsonSchema(
       Schema.Struct({
-        shape: Schema.Union([Schema.Struct({ kind: Schema.Literal("circle"), r: Schema.Number }), Schema.Struct({ kind: Schema.Literal("square"), side: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(1))) })])
+        shape: Schema.Union([
+          Schema.Struct({ kind: Schema.Literal("circle"), r: Schema.Number }),
+          Schema.Struct({ kind: Schema.Literal("square"), side: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(1))) })
+        ])
       })
     )
     const branches = prop(s, "shape").anyOf
@@ -131,7 +136,12 @@ describe("parametersJsonSchema", () => {
     expect(Array.isArray(members) && prop(members[0], "[]", "a").default).toBe("an item's a")
     // literals are merged into one enum: the struct members are found by their exact keys
     const byKeys = parametersJsonSchema(Schema.Struct({
-      u: Schema.Union([Schema.Literal("x"), Schema.Literal("y"), Schema.Struct({ a: defaulted("a beside b"), b: defaulted("b") }), Schema.Struct({ a: defaulted("a alone") })])
+      u: Schema.Union([
+        Schema.Literal("x"),
+        Schema.Literal("y"),
+        Schema.Struct({ a: defaulted("a beside b"), b: defaulted("b") }),
+        Schema.Struct({ a: defaulted("a alone") })
+      ])
     }))
     const alternatives = prop(byKeys, "u").anyOf
     if (!Array.isArray(alternatives)) throw new Error("no anyOf")

@@ -20,7 +20,9 @@ describe("parametersJsonSchema fields", () => {
   it("a renamed field gets its default and its type-side description under the encoded name", () => {
     const schema = parametersJsonSchema(Schema.Struct({
       maxLines: Schema.Number.annotate({ description: "How many" }).pipe(Schema.withDecodingDefaultType(Effect.succeed(5))),
-      limit: Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.withDecodingDefaultType(Effect.succeed(30))).annotateKey({ description: "At most" })
+      limit: Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.withDecodingDefaultType(Effect.succeed(30))).annotateKey({
+        description: "At most"
+      })
     }).pipe(Schema.encodeKeys({ maxLines: "max_lines" })))
     expect(schema).toEqual({
       type: "object",
