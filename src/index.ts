@@ -1,10 +1,30 @@
 /**
- * effect-tool-system: one safe, fast door to everything an agent can do.
+ * effect-tool-system: one safe, fast door to everything an agent can do. The main entry holds
+ * what an application runs: the services and their layers, the domain's data and errors, the
+ * builtin tools and `Tool.make`. MCP is in `effect-tool-system/mcp`, the `@effect/ai` interop
+ * in `effect-tool-system/effect-ai`, the fakes and the attack catalog in
+ * `effect-tool-system/testing`.
  *
  * @since 0.1.0
  */
+
+/**
+ * `AgentMode`: what an agent may do (`Default`, `Explore`, `Plan`, or a mode of the
+ * application's own), and the system prompt addendum that tells the model.
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as AgentMode from "./domain/AgentMode.js"
 export * from "./domain/errors.js"
+
+/**
+ * `Exports`: tool specs in the shapes model APIs take (OpenAI plain and strict, Anthropic,
+ * MCP, Gemini).
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as Exports from "./domain/exports.js"
 export {
   MAX_ARGUMENT_CHARS,
@@ -31,6 +51,14 @@ export {
   type ToolCall,
   type ToolCallOutcome
 } from "./domain/toolCalls.js"
+
+/**
+ * `ToolCalls`: a model's tool calls (OpenAI's and Anthropic's shapes) read into `ToolCall`s,
+ * and the messages that answer them.
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as ToolCalls from "./domain/toolCalls.js"
 export {
   type CallExplanation,
@@ -38,6 +66,14 @@ export {
   type GateName,
   gateOrder
 } from "./domain/GateDecision.js"
+
+/**
+ * `Gate`: one named decision about a call before its handler runs; an application adds its own
+ * after the built-in ones with `ToolGates.layerWith`.
+ *
+ * @since 0.6.0
+ * @category exports
+ */
 export * as Gate from "./domain/Gate.js"
 export { CallSpanAttributes } from "./layers/callSpan.js"
 export {
@@ -104,6 +140,13 @@ export {
   UrlRefused
 } from "./services/UrlPolicy.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
+
+/**
+ * `Tool`: `Tool.make` defines a tool from a Schema of its parameters and an Effect handler.
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as Tool from "./tools/define.js"
 export {
   ASK_USER_TOOL_SPEC,

@@ -29,6 +29,8 @@ import type { PathSlot } from "./WorkspacePath.js"
  * confirmation as it is about to act (`ToolInfo.asksConfirmation`), `ConfirmationRequired`, or,
  * for a tool that finds a path to change elsewhere than in its arguments (`restore_snapshot`
  * reads it from metadata), `ProtectedPath`, so that it keeps its code.
+ *
+ * @internal
  */
 export type HandlerFailure =
   | ToolError
@@ -39,7 +41,12 @@ export type HandlerFailure =
   | ConfirmationRequired
   | ProtectedPath
 
-/** A call whose arguments were validated: its path arguments and the effect that runs it. */
+/**
+ * A call whose arguments were validated: its path arguments and the effect that runs it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface PreparedCall<R> {
   /** The decoded arguments. */
   readonly args: unknown
@@ -60,7 +67,12 @@ export interface PreparedCall<R> {
   readonly start?: (() => Effect.Effect<unknown, HandlerFailure, R>) | undefined
 }
 
-/** What the gates and listings read of a tool: everything but how to run it. */
+/**
+ * What the gates and listings read of a tool: everything but how to run it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolInfo {
   readonly spec: ToolSpec
   readonly name: string
@@ -97,6 +109,9 @@ export interface ToolInfo {
 /**
  * A tool: spec, version, metadata for the gates, and `prepare`, which validates raw
  * arguments and returns the call to run. `R` is what the handler needs (services).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Tool<out R = never> extends ToolInfo {
   readonly prepare: (input: unknown) => Either.Either<PreparedCall<R>, InvalidArguments>
@@ -109,6 +124,9 @@ export interface Tool<out R = never> extends ToolInfo {
  * guard forks the handler into its own fiber with that context, which costs far less than
  * `Effect.provide`; a tool registered without services, with no deadline or cap, runs on the
  * caller's fiber instead, and a handler settled as built needs neither).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface BoundCall {
   readonly args: unknown
@@ -122,7 +140,12 @@ export interface BoundCall {
   ) => X
 }
 
-/** A tool as the registry holds it: its calls come bound to their services. */
+/**
+ * A tool as the registry holds it: its calls come bound to their services.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RegisteredTool extends ToolInfo {
   readonly prepare: (input: unknown) => Either.Either<BoundCall, InvalidArguments>
 }

@@ -9,11 +9,26 @@
 import * as ParseResult from "effect/ParseResult"
 import type { ArgumentIssue } from "./errors.js"
 
-/** Deepest nesting of objects and arrays accepted in a call's arguments. */
+/**
+ * Deepest nesting of objects and arrays accepted in a call's arguments.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_ARGUMENT_DEPTH = 64
-/** Most values (objects, arrays, strings, numbers, ...) accepted in a call's arguments. */
+/**
+ * Most values (objects, arrays, strings, numbers, ...) accepted in a call's arguments.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_ARGUMENT_NODES = 100_000
-/** Most characters of all strings (values and keys) together in a call's arguments. */
+/**
+ * Most characters of all strings (values and keys) together in a call's arguments.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_ARGUMENT_CHARS = 32 * 1024 * 1024
 
 /** Most issues listed for one call; the rest are counted. */
@@ -59,6 +74,8 @@ const visit = (value: unknown, depth: number, tally: Tally): ArgumentIssue | und
 /**
  * The first bound the arguments break, as an issue, or `undefined`. Linear in the size of the
  * input, stopped at the first bound it crosses; its recursion is bounded by the depth limit.
+ *
+ * @internal
  */
 export const argumentsProblem = (input: unknown): ArgumentIssue | undefined =>
   typeof input !== "object" || input === null ? undefined : visit(input, 1, { nodes: 0, chars: 0 })
@@ -74,7 +91,11 @@ const oneLine = (text: string, max: number): string => {
 const plain = (message: string): string =>
   message.startsWith("is unexpected") ? message.replace(/^is unexpected, expected: /, "unknown property; expected one of: ") : message
 
-/** The issues of a failed decode: one short line each, with its path; at most 20, then a count. */
+/**
+ * The issues of a failed decode: one short line each, with its path; at most 20, then a count.
+ *
+ * @internal
+ */
 export const issuesOf = (error: ParseResult.ParseError): ReadonlyArray<ArgumentIssue> => {
   const formatted = ParseResult.ArrayFormatter.formatErrorSync(error)
   // an optional field is `X | undefined`: when X has problems of its own, "expected undefined"

@@ -29,10 +29,18 @@ import { type SessionOptions, ToolCallHandler, type ToolCallSession } from "../s
 /**
  * The parameters of every registry tool on the `@effect/ai` side: every JSON object passes. The
  * executor validates them against the tool's own schema.
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const AnyArguments = Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 
-/** A registry tool as an `@effect/ai` tool: the result (or the refusal) is the text for the model. */
+/**
+ * A registry tool as an `@effect/ai` tool: the result (or the refusal) is the text for the model.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type RegistryTool = AiTool.Tool<string, {
   readonly parameters: typeof AnyArguments
   readonly success: typeof Schema.String
@@ -40,10 +48,20 @@ export type RegistryTool = AiTool.Tool<string, {
   readonly failureMode: "return"
 }>
 
-/** The tools of an `EffectAiToolkit`, by name. */
+/**
+ * The tools of an `EffectAiToolkit`, by name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type RegistryTools = { readonly [name: string]: RegistryTool }
 
-/** The registry on the `@effect/ai` side. */
+/**
+ * The registry on the `@effect/ai` side.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface EffectAiToolkit {
   /** The toolkit: `generateText({ toolkit })` with `layer` provided. */
   readonly toolkit: Toolkit.Toolkit<RegistryTools>
@@ -64,7 +82,12 @@ const toAiTool = (spec: ToolSpec): RegistryTool =>
     failureMode: "return"
   }).setParameters(AnyArguments.annotations({ jsonSchema: spec.parameters }))
 
-/** The toolkit of an existing session: its mode's tools (plus `ask_user` when a `QuestionHandler` is installed). */
+/**
+ * The toolkit of an existing session: its mode's tools (plus `ask_user` when a `QuestionHandler` is installed).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
 export const fromSession = (session: ToolCallSession): Effect.Effect<EffectAiToolkit> =>
   Effect.gen(function*() {
     const specs = yield* session.specs
@@ -99,6 +122,9 @@ export const fromSession = (session: ToolCallSession): Effect.Effect<EffectAiToo
 
 /**
  * The registry as an `@effect/ai` toolkit, in a new `ToolCallHandler` session.
+ *
+ * @since 0.1.0
+ * @category constructors
  *
  * @example
  * ```ts

@@ -10,7 +10,12 @@ import * as Option from "effect/Option"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { ToolPolicyService } from "../services/ToolPolicy.js"
 
-/** An application's veto: `Some(reason)` vetoes. It may fail; see `ToolPolicy.layer`. */
+/**
+ * An application's veto: `Some(reason)` vetoes. It may fail; see `ToolPolicy.layer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type PolicyHook = (call: { readonly tool: ToolInfo; readonly args: unknown }) => Effect.Effect<
   Option.Option<string>,
   unknown

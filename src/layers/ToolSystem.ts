@@ -35,29 +35,54 @@ import type { ToolSystemService } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
 
-/** The platform services the graph requires; `ToolSystem.layerNode` provides Node's. */
+/**
+ * The platform services the graph requires; `ToolSystem.layerNode` provides Node's.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type PlatformServices =
   | FileSystem.FileSystem
   | Path.Path
   | CommandExecutor.CommandExecutor
   | HttpClient.HttpClient
 
-/** The library's services that tool handlers may ask for; the graph provides them. */
+/**
+ * The library's services that tool handlers may ask for; the graph provides them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type LibraryServices = Workspace | SandboxPool | PdfWorkers | UrlPolicy
 
-/** The services a builtin tool handler may ask for. */
+/**
+ * The services a builtin tool handler may ask for.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ToolServices = LibraryServices | PlatformServices
 
 /** What a tool's handler needs (distributes over a union of tools; `never` for none). */
 export type ToolRequirements<T> = T extends Tool<infer R> ? R : never
 
-/** What the given tools need beyond what the graph provides: the graph's extra requirements. */
+/**
+ * What the given tools need beyond what the graph provides: the graph's extra requirements.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type RequirementsOf<Tools extends ReadonlyArray<Tool<unknown>>> = Exclude<
   ToolRequirements<Tools[number]>,
   LibraryServices | ToolRegistry | ToolExecutor
 >
 
-/** What the facade registers. */
+/**
+ * What the facade registers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>> {
   /** Register the builtin tools. Default `true`. */
   readonly builtins?: boolean
@@ -67,7 +92,12 @@ export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = Readon
   readonly tools?: Tools
 }
 
-/** The facade's options plus the layers that replace the defaults. */
+/**
+ * The facade's options plus the layers that replace the defaults.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>>
   extends CoreOptions<Tools>
 {

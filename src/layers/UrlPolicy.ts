@@ -45,13 +45,23 @@ import type { UrlPolicyService } from "../services/UrlPolicy.js"
 import { discardBody } from "../tools/shared/httpBody.js"
 import { type CompiledRules, refusalOf, UrlRefused } from "./urlPolicyRules.js"
 
-/** Redirects followed at most, per request. */
+/**
+ * Redirects followed at most, per request.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_REDIRECTS = 5
 
 /** How long a connection may take to open (TCP and TLS). */
 export const CONNECT_TIMEOUT_MS = 10_000
 
-/** More redirects than `MAX_REDIRECTS`: the last one was not followed. */
+/**
+ * More redirects than `MAX_REDIRECTS`: the last one was not followed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class TooManyRedirects extends Data.TaggedError("TooManyRedirects")<{
   readonly url: string
   readonly max: number

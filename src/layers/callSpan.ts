@@ -22,7 +22,12 @@ import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
 import type { ToolInfo } from "../domain/Tool.js"
 
-/** The attribute names the call span carries. */
+/**
+ * The attribute names the call span carries.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const CallSpanAttributes = {
   operation: "gen_ai.operation.name",
   toolName: "gen_ai.tool.name",
@@ -33,7 +38,11 @@ export const CallSpanAttributes = {
   mode: "effect_tool_system.agent.mode"
 } as const
 
-/** A started call span and how to end it. */
+/**
+ * A started call span and how to end it.
+ *
+ * @internal
+ */
 export interface CallSpan {
   readonly span: Tracer.Span
   /** Ends the span at the fiber clock's time (0 when tracer timing is disabled). */
@@ -60,6 +69,8 @@ const parentOf = (fiber: Fiber.RuntimeFiber<unknown, unknown>): Option.Option<Tr
 /**
  * Starts the span of a call of `tool` on `fiber`'s tracer, or returns `undefined` when
  * tracing is disabled on the fiber.
+ *
+ * @internal
  */
 export const startCallSpan = (
   fiber: Fiber.RuntimeFiber<unknown, unknown>,

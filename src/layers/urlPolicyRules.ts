@@ -17,7 +17,12 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { isIP } from "node:net"
 
-/** What an application may loosen. Everything not allowed here is refused by default. */
+/**
+ * What an application may loosen. Everything not allowed here is refused by default.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface UrlPolicyRules {
   /** Also allow loopback addresses (127.0.0.0/8, `::1` and their IPv4-mapped forms). Default `false`. */
   readonly allowLoopback?: boolean
@@ -29,7 +34,12 @@ export interface UrlPolicyRules {
   readonly allow?: ReadonlyArray<string>
 }
 
-/** Why an address is refused: the name of its range. */
+/**
+ * Why an address is refused: the name of its range.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type RefusedRange =
   | "loopback"
   | "private"
@@ -41,7 +51,12 @@ export type RefusedRange =
   | "reserved"
   | "unparsable"
 
-/** A URL, or the address a connection would go to, that the policy refuses. Nothing was sent. */
+/**
+ * A URL, or the address a connection would go to, that the policy refuses. Nothing was sent.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class UrlRefused extends Data.TaggedError("UrlRefused")<{
   /** The URL, or the host and port of the connection. */
   readonly target: string
@@ -54,13 +69,23 @@ export class UrlRefused extends Data.TaggedError("UrlRefused")<{
   readonly message: string
 }> {}
 
-/** An allow-list entry that is not an address, an address and port, or a CIDR range. */
+/**
+ * An allow-list entry that is not an address, an address and port, or a CIDR range.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidUrlPolicy extends Data.TaggedError("InvalidUrlPolicy")<{
   readonly entry: string
   readonly message: string
 }> {}
 
-/** Cloud metadata services (AWS, GCP, Azure, Oracle, Alibaba, AWS ECS task metadata). */
+/**
+ * Cloud metadata services (AWS, GCP, Azure, Oracle, Alibaba, AWS ECS task metadata).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const CLOUD_METADATA_ADDRESSES: ReadonlyArray<string> = [
   "169.254.169.254",
   "169.254.170.2",

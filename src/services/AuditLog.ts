@@ -18,7 +18,12 @@ import type { GateDecision } from "../domain/GateDecision.js"
 import { makeJsonl } from "../layers/AuditLogJsonl.js"
 import { makeLogger } from "../layers/AuditLogLogger.js"
 
-/** One audit record: one call. Serializable as one JSON object. */
+/**
+ * One audit record: one call. Serializable as one JSON object.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface AuditRecord {
   /** When the call started (ISO 8601). */
   readonly time: string
@@ -45,7 +50,12 @@ export interface AuditRecord {
   readonly spanId: string | null
 }
 
-/** The `AuditLog` service interface. */
+/**
+ * The `AuditLog` service interface.
+ *
+ * @since 0.2.0
+ * @category services
+ */
 export interface AuditLogService {
   /** `false`: the executor builds no record at all (the hot path stays free). */
   readonly enabled: boolean
@@ -55,7 +65,12 @@ export interface AuditLogService {
   readonly write: (record: AuditRecord) => Effect.Effect<void>
 }
 
-/** Options of `AuditLog.layerJsonl`. */
+/**
+ * Options of `AuditLog.layerJsonl`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface AuditLogJsonlOptions {
   /** The log file (appended to; created with mode `0o600`, its folder with `0o700`). */
   readonly file: string
@@ -74,7 +89,12 @@ export interface AuditLogJsonlOptions {
   readonly flushInterval?: Duration.DurationInput | undefined
 }
 
-/** Options of `AuditLog.layerLogger`. */
+/**
+ * Options of `AuditLog.layerLogger`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface AuditLogLoggerOptions {
   /** Keep each record's arguments. Default `false`: only their hash. */
   readonly includeArguments?: boolean | undefined
@@ -82,7 +102,12 @@ export interface AuditLogLoggerOptions {
   readonly level?: LogLevel.LogLevel | undefined
 }
 
-/** The audit trail of the executor's calls. */
+/**
+ * The audit trail of the executor's calls.
+ *
+ * @since 0.2.0
+ * @category services
+ */
 export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLog, AuditLogService>() {
   /** No audit trail (the default). */
   static readonly layerNoop: Layer.Layer<AuditLog> = Layer.succeed(AuditLog, {

@@ -16,7 +16,12 @@ import * as Layer from "effect/Layer"
 import { ConfirmationRequired } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 
-/** The `ConfirmationGate` service interface. */
+/**
+ * The `ConfirmationGate` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ConfirmationGateService {
   /**
    * Passes when `tool` may run with `confirm` as given: asked up front about tools flagged
@@ -26,7 +31,12 @@ export interface ConfirmationGateService {
   readonly check: (tool: ToolInfo, confirm: boolean) => Effect.Effect<void, ConfirmationRequired>
 }
 
-/** Pauses calls that need a person's yes. */
+/**
+ * Pauses calls that need a person's yes.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class ConfirmationGate extends Context.Tag("effect-tool-system/ConfirmationGate")<
   ConfirmationGate,
   ConfirmationGateService

@@ -10,7 +10,12 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { AgentMode } from "../domain/AgentMode.js"
 
-/** What a person is asked to confirm. */
+/**
+ * What a person is asked to confirm.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ConfirmationRequest {
   readonly tool: string
   /** The version that would run. */
@@ -23,7 +28,12 @@ export interface ConfirmationRequest {
   readonly mode: AgentMode
 }
 
-/** The person's answer. */
+/**
+ * The person's answer.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ConfirmationDecision {
   readonly approved: boolean
   /**
@@ -35,13 +45,21 @@ export interface ConfirmationDecision {
   readonly reason?: string | undefined
 }
 
-/** The `ConfirmationHandler` service interface. */
+/**
+ * The `ConfirmationHandler` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ConfirmationHandlerService {
   readonly confirm: (request: ConfirmationRequest) => Effect.Effect<ConfirmationDecision>
 }
 
 /**
  * Asks a person to confirm a call.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

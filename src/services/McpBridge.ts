@@ -50,6 +50,9 @@ export type { ServerStatus as McpServerStatus } from "../tools/mcp/serverHandle.
 /**
  * The MCP bridge.
  *
+ * @since 0.1.0
+ * @category services
+ *
  * @example
  * ```ts
  * const Tools = McpBridge.layer({ files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] } })

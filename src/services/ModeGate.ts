@@ -14,7 +14,12 @@ import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { makeModeGate } from "../layers/ModeGate.js"
 import type { Workspace } from "./Workspace.js"
 
-/** The `ModeGate` service interface. */
+/**
+ * The `ModeGate` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ModeGateService {
   /**
    * Passes, or fails closed with `ModeBlocked`. `paths` are the call's path arguments, already
@@ -28,7 +33,12 @@ export interface ModeGateService {
   ) => Effect.Effect<void, ModeBlocked>
 }
 
-/** Enforces agent modes. */
+/**
+ * Enforces agent modes.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class ModeGate extends Context.Tag("effect-tool-system/ModeGate")<ModeGate, ModeGateService>() {
   /** The enforcing gate (resolves scoped-write paths through `Workspace`). */
   static readonly layer: Layer.Layer<ModeGate, never, Workspace> = Layer.effect(ModeGate, makeModeGate)

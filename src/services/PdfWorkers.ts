@@ -16,7 +16,12 @@ import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWork
 export type { PdfPoolOptions } from "../tools/builtin/pdf/poolOptions.js"
 export type { PoolStats as PdfWorkerStats } from "../tools/builtin/pdf/workerPool.js"
 
-/** The `PdfWorkers` service interface. */
+/**
+ * The `PdfWorkers` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface PdfWorkersService {
   /** Borrows a worker whose heap is capped at `limitMb` for the scope (warm, or started now). */
   readonly borrow: (limitMb: number) => Effect.Effect<PooledWorker, PdfWorkerError, Scope.Scope>
@@ -26,7 +31,12 @@ export interface PdfWorkersService {
   readonly stats: Effect.Effect<PoolStats>
 }
 
-/** The PDF parser's worker pool. */
+/**
+ * The PDF parser's worker pool.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class PdfWorkers extends Context.Tag("effect-tool-system/PdfWorkers")<PdfWorkers, PdfWorkersService>() {
   /** A pool owned by the layer's scope; no worker starts before the first request. */
   static readonly layer: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> = Layer.scoped(

@@ -10,7 +10,12 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
-/** A question from the model (the decoded arguments of an `ask_user` call). */
+/**
+ * A question from the model (the decoded arguments of an `ask_user` call).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface Question {
   readonly question: string
   /** Answers to pick from; absent for a free-text answer. */
@@ -19,16 +24,29 @@ export interface Question {
   readonly multi: boolean
 }
 
-/** The user's answer: a text, or the picked choices. */
+/**
+ * The user's answer: a text, or the picked choices.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Answer = string | ReadonlyArray<string>
 
-/** The `QuestionHandler` service interface. */
+/**
+ * The `QuestionHandler` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface QuestionHandlerService {
   readonly ask: (question: Question) => Effect.Effect<Answer>
 }
 
 /**
  * Puts the model's questions to the user.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

@@ -11,7 +11,12 @@ import type { RateLimited } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import { makeTokenBuckets } from "../layers/RateLimiter.js"
 
-/** The `RateLimiter` service interface. */
+/**
+ * The `RateLimiter` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface RateLimiterService {
   /**
    * Takes one token of the bucket of the tool (and of `key`, when given: one bucket per
@@ -29,6 +34,9 @@ export interface RateLimiterService {
  * `rediss://` for TLS), a host and port, or an existing ioredis client, whose connection
  * options are reused for a connection of the limiter's own (the limiter opens and closes its
  * connection itself).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type RedisConnection =
   | string
@@ -42,10 +50,20 @@ export type RedisConnection =
   }
   | { readonly client: { readonly options: object } }
 
-/** What `RateLimiter.layerRedis` does with a call it cannot check on Redis. */
+/**
+ * What `RateLimiter.layerRedis` does with a call it cannot check on Redis.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type RedisUnavailablePolicy = "fail-closed" | "fallback-memory"
 
-/** The options of `RateLimiter.layerRedis`. */
+/**
+ * The options of `RateLimiter.layerRedis`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RedisRateLimiterOptions {
   /** Default `redis://127.0.0.1:6379`. */
   readonly redis?: RedisConnection | undefined
@@ -65,7 +83,12 @@ export interface RedisRateLimiterOptions {
   readonly onUnavailable?: RedisUnavailablePolicy | undefined
 }
 
-/** Per-tool rate limits. */
+/**
+ * Per-tool rate limits.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<RateLimiter, RateLimiterService>() {
   /**
    * A token bucket per tool name in memory: up to `rateLimitRpm` calls at once, refilled at

@@ -13,7 +13,12 @@ import { makeSandboxPool, type SandboxPoolOptions, type SandboxPoolStats } from 
 export type { Outcome as SandboxOutcome } from "../tools/builtin/sandbox/protocol.js"
 export type { SandboxPoolOptions, SandboxPoolStats } from "../tools/builtin/sandbox/pool.js"
 
-/** The `SandboxPool` service interface. */
+/**
+ * The `SandboxPool` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface SandboxPoolService {
   /** Evaluates `code` in a fresh guest runtime with a guest deadline of `timeoutMs`. */
   readonly run: (code: string, timeoutMs: number) => Effect.Effect<Outcome>
@@ -23,6 +28,9 @@ export interface SandboxPoolService {
 
 /**
  * The sandbox's Worker pool.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

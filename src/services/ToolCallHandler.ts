@@ -24,7 +24,12 @@ import { makeToolCallHandler } from "../layers/ToolCallHandler.js"
 import type { ToolExecutor } from "./ToolExecutor.js"
 import type { ToolRegistry } from "./ToolRegistry.js"
 
-/** How a session runs its calls. */
+/**
+ * How a session runs its calls.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SessionOptions {
   /** The agent mode (default `AgentMode.Default`): its gate, its tool list, its prompt addendum. */
   readonly mode?: AgentMode | undefined
@@ -48,7 +53,12 @@ export interface SessionOptions {
   readonly pathTraversal?: "defect" | "answer" | undefined
 }
 
-/** One conversation's worth of tool calls. */
+/**
+ * One conversation's worth of tool calls.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolCallSession {
   readonly mode: AgentMode
   /** The model is given the strict export; its calls' nulls for omitted fields are dropped. */
@@ -95,7 +105,12 @@ export interface ToolCallSession {
   readonly approvedTools: Effect.Effect<ReadonlyArray<string>>
 }
 
-/** The `ToolCallHandler` service interface. */
+/**
+ * The `ToolCallHandler` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolCallHandlerService {
   /**
    * A new session. The optional `ConfirmationHandler` and `QuestionHandler` are looked up
@@ -106,6 +121,9 @@ export interface ToolCallHandlerService {
 
 /**
  * Runs a model's tool calls and answers them.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

@@ -13,7 +13,12 @@ import { type PolicyHook, makePolicy } from "../layers/ToolPolicy.js"
 
 export type { PolicyHook } from "../layers/ToolPolicy.js"
 
-/** The `ToolPolicy` service interface: never fails; a hook's own failure is already handled. */
+/**
+ * The `ToolPolicy` service interface: never fails; a hook's own failure is already handled.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolPolicyService {
   readonly evaluate: (tool: ToolInfo, args: unknown) => Effect.Effect<Option.Option<string>>
   /** Set when the policy vetoes nothing (`layerAllowAll`): its gate then skips without asking. */
@@ -22,6 +27,9 @@ export interface ToolPolicyService {
 
 /**
  * The policy hook.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

@@ -15,7 +15,12 @@ import type { RegisteredTool, Tool } from "../domain/Tool.js"
 import type { ToolSpec } from "../domain/ToolSpec.js"
 import { makeRegistry } from "../layers/ToolRegistry.js"
 
-/** Which tools `list`, `specs` and `export` return. */
+/**
+ * Which tools `list`, `specs` and `export` return.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ListOptions {
   /** Keep tools with at least one of these tags. */
   readonly tags?: ReadonlyArray<string> | undefined
@@ -25,7 +30,12 @@ export interface ListOptions {
   readonly includeDeprecated?: boolean | undefined
 }
 
-/** The `ToolRegistry` service interface. */
+/**
+ * The `ToolRegistry` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolRegistryService {
   /**
    * Registers a tool. Its requirements are captured from the registering context, so the
@@ -51,6 +61,9 @@ export interface ToolRegistryService {
 
 /**
  * The central tool catalog.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

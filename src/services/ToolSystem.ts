@@ -38,7 +38,12 @@ export type {
   ToolServices
 } from "../layers/ToolSystem.js"
 
-/** The `ToolSystem` service interface. */
+/**
+ * The `ToolSystem` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolSystemService {
   readonly registry: ToolRegistryService
   /** Runs one call through every gate; see `ToolExecutor`. */
@@ -60,11 +65,19 @@ export interface ToolSystemService {
   readonly openAITools: (options?: ListOptions) => Effect.Effect<ReadonlyArray<OpenAITool>>
 }
 
-/** What `ToolSystem.layer` outputs: the library's services, nothing of the platform's. */
+/**
+ * What `ToolSystem.layer` outputs: the library's services, nothing of the platform's.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspace
 
 /**
  * The tool system.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

@@ -35,7 +35,12 @@ export {
   UrlRefused
 } from "../layers/urlPolicyRules.js"
 
-/** The `UrlPolicy` service interface. */
+/**
+ * The `UrlPolicy` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface UrlPolicyService {
   /**
    * The refusal `url` meets before any connection: a scheme other than http(s), or an address
@@ -55,6 +60,9 @@ export interface UrlPolicyService {
 
 /**
  * The URL policy of the web tools.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

@@ -13,9 +13,12 @@ import * as Option from "effect/Option"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import { currentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"
 
-export { currentRootOverride }
-
-/** The `Workspace` service interface. */
+/**
+ * The `Workspace` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface WorkspaceService {
   /** The current root (its real path). */
   readonly root: Effect.Effect<string>
@@ -40,6 +43,9 @@ export interface WorkspaceService {
 /**
  * Resolves tool paths inside the workspace root: the request-scoped override
  * (`Workspace.withRoot(dir)`), else `WORKSPACE_ROOT`, else `process.cwd()`, read at each call.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts

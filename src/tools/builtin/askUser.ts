@@ -34,6 +34,9 @@ const parameters = parametersJsonSchema(AskUserParameters)
  * The `ask_user` spec (read-only: asking has no side effects). Spec only: never in the
  * registry, never executed.
  *
+ * @since 0.1.0
+ * @category tools
+ *
  * @example
  * ```ts
  * const tools = [...(yield* toolSystem.openAITools()), ASK_USER_TOOL_SPEC.toOpenAITool()]

@@ -86,7 +86,12 @@ const toResult = (
   }
 }
 
-/** The `execute_javascript` tool: `{ code, timeout_sec = 15 }` to `{ stdout, result }`. */
+/**
+ * The `execute_javascript` tool: `{ code, timeout_sec = 15 }` to `{ stdout, result }`.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const executeJavascript = make(TOOL, {
   description: "Run JavaScript (ES2023, QuickJS) in an isolated sandbox and return what it printed and " +
     "the value of its last expression. No require/import, no files, no network, no timers; " +

@@ -13,5 +13,10 @@ import { writeFile } from "./writeFile.js"
 export { ASK_USER_TOOL_SPEC } from "./askUser.js"
 export { executeJavascript, listFiles, readFile, readPdf, webSearch, writeFile }
 
-/** Every builtin tool, in catalog order. */
+/**
+ * Every builtin tool, in catalog order.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const builtinTools = [readFile, readPdf, writeFile, listFiles, webSearch, executeJavascript] as const

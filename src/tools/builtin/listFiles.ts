@@ -90,6 +90,9 @@ const byShown = Order.mapInput(Order.string, (entry: { readonly shown: string })
  * The `list_files` builtin: `directory="."`, `pattern="*"`, `recursive=false`; read-only.
  * A missing directory, a file given as the directory, or a pattern that climbs out of it
  * (absolute, `..`) is a `ToolError`; a directory outside the workspace is a `PathTraversalError`.
+ *
+ * @since 0.1.0
+ * @category tools
  */
 export const listFiles = make(TOOL, {
   description: "List files and directories in a workspace directory that match a glob pattern. " +

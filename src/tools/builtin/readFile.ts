@@ -52,6 +52,12 @@ const render = (size: number) =>
     Match.exhaustive
   )
 
+/**
+ * `read_file` (read-only): a UTF-8 text file of the workspace, whole or its first `max_lines` lines.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const readFile = make(TOOL, {
   description: "Read a UTF-8 text file from the workspace. Use max_lines to read only the beginning of a long file.",
   parameters: Schema.Struct({

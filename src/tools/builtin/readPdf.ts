@@ -129,5 +129,10 @@ export const makeReadPdf = (options: ReadPdfOptions = {}): Tool<Workspace | PdfW
   })
 }
 
-/** `read_pdf(filepath, start_page=1, max_pages=40, max_chars=20000)`: read-only, 30 s. */
+/**
+ * `read_pdf(filepath, start_page=1, max_pages=40, max_chars=20000)`: read-only, 30 s.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const readPdf = makeReadPdf()

@@ -206,5 +206,10 @@ export const makeWebSearch = (options: WebSearchOptions = {}): Tool<HttpClient.H
     handler: ({ query, top_k }) => search(query, top_k)
   })
 
-/** The `web_search` builtin: 20 s timeout; needs `HttpClient.HttpClient`. */
+/**
+ * The `web_search` builtin: 20 s timeout; needs `HttpClient.HttpClient`.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const webSearch: Tool<HttpClient.HttpClient> = makeWebSearch()

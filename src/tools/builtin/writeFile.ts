@@ -16,6 +16,13 @@ import { writeFileAtomic } from "../shared/atomicWrite.js"
 
 const TOOL = "write_file"
 
+/**
+ * `write_file` (needs confirmation): writes UTF-8 text to a file of the workspace atomically,
+ * creating its parent directories.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
 export const writeFile = make(TOOL, {
   description:
     "Write UTF-8 text to a file in the workspace, creating parent directories. Replaces the file if it exists.",

@@ -28,7 +28,12 @@ import type { ProxyTarget } from "./names.js"
 import { openServer, type ServerHandle, type ServerStatus } from "./serverHandle.js"
 import { DEFAULT_SERVER_LIMITS } from "./serverLimits.js"
 
-/** How the bridge connects, restarts and bounds its servers. */
+/**
+ * How the bridge connects, restarts and bounds its servers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpBridgeOptions {
   /** How long a server may take to answer `initialize` (and each `tools/list` page). Default 10 s. */
   readonly initTimeout?: Duration.DurationInput
@@ -55,13 +60,23 @@ export interface McpBridgeOptions {
   readonly maxPushedBytesPerSecond?: number
 }
 
-/** A server left out, and why. */
+/**
+ * A server left out, and why.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SkippedServer {
   readonly server: string
   readonly reason: string
 }
 
-/** The bridge, as a service. */
+/**
+ * The bridge, as a service.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpBridgeService {
   /** How each server that came up stands now (up, or down after failed restarts). */
   readonly servers: Effect.Effect<ReadonlyArray<ServerStatus>>
@@ -93,6 +108,8 @@ export interface McpBridgeService {
 /**
  * Starts the servers in the current scope and registers their proxies in the registry;
  * when the scope closes, the proxies are unregistered and every server process ended.
+ *
+ * @internal
  */
 export const makeBridge = (
   servers: McpServersConfig,

@@ -34,12 +34,18 @@ const ownTimeout = (data: unknown, timeoutMs: number): boolean =>
  * How the calls of a listed tool differ from a plain call: one that requires task-based
  * execution is refused (the bridge makes plain calls only, as the SDK's `callTool` refuses
  * them); one with an `outputSchema` has its answers checked against it.
+ *
+ * @internal
  */
 export type CallRoute =
   | { readonly _tag: "TasksRequired" }
   | { readonly _tag: "OutputSchema"; readonly schema: JsonSchema }
 
-/** The routes of a listing's tools that are not plain, by name. */
+/**
+ * The routes of a listing's tools that are not plain, by name.
+ *
+ * @internal
+ */
 export const callRoutes = (tools: ReadonlyArray<McpTool>): ReadonlyMap<string, CallRoute> => {
   const routes = new Map<string, CallRoute>()
   for (const tool of tools) {
@@ -49,10 +55,19 @@ export const callRoutes = (tools: ReadonlyArray<McpTool>): ReadonlyMap<string, C
   return routes
 }
 
-/** What `tools/call` answered. */
+/**
+ * What `tools/call` answered.
+ *
+ * @internal
+ */
 export type CallResult = Awaited<ReturnType<Client["callTool"]>>
 
-/** A call to a server's tool failed (not an `isError` answer: the call itself). */
+/**
+ * A call to a server's tool failed (not an `isError` answer: the call itself).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class McpCallError extends Data.TaggedError("McpCallError")<{
   readonly server: string
   readonly tool: string
@@ -65,7 +80,11 @@ export class McpCallError extends Data.TaggedError("McpCallError")<{
   }
 }
 
-/** What one request is: to which server and tool, with what, through which connection. */
+/**
+ * What one request is: to which server and tool, with what, through which connection.
+ *
+ * @internal
+ */
 export interface CallRequest<E> {
   readonly server: string
   readonly connection: Connection
@@ -140,6 +159,8 @@ const refusalOf = (route: CallRoute | undefined, check: OutputCheck | undefined)
  * A tool with an output schema has its answer checked (`outputCheck.ts`) as it comes, within
  * the work bound: one that does not pass fails the call with `McpOutputMismatch`. Its schema's
  * check is compiled before the request goes out when its listing has not been taken yet.
+ *
+ * @internal
  */
 export const sendCall = <E>(request: CallRequest<E>): Effect.Effect<CallResult, McpCallError | McpOutputMismatch | E> => {
   const { route } = request

@@ -9,7 +9,12 @@ import * as Data from "effect/Data"
 import equal from "fast-deep-equal"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
 
-/** What a proxy shows and how it is gated: the parts of a server's tool a change is measured on. */
+/**
+ * What a proxy shows and how it is gated: the parts of a server's tool a change is measured on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpToolDefinition {
   /** The description models read (the tool's `description`, else its `title`, else ours). */
   readonly description: string
@@ -18,10 +23,19 @@ export interface McpToolDefinition {
   readonly readOnlyHint: boolean
 }
 
-/** A part of a definition that changed. */
+/**
+ * A part of a definition that changed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type McpChangedPart = "description" | "inputSchema" | "readOnlyHint"
 
-/** What differs between two definitions (schemas compared as JSON values, key order aside). */
+/**
+ * What differs between two definitions (schemas compared as JSON values, key order aside).
+ *
+ * @internal
+ */
 export const changedParts = (before: McpToolDefinition, after: McpToolDefinition): Array<McpChangedPart> => {
   const parts: Array<McpChangedPart> = []
   if (before.description !== after.description) parts.push("description")
@@ -30,13 +44,20 @@ export const changedParts = (before: McpToolDefinition, after: McpToolDefinition
   return parts
 }
 
-/** Whether two definitions are the same. */
+/**
+ * Whether two definitions are the same.
+ *
+ * @internal
+ */
 export const sameDefinition = (a: McpToolDefinition, b: McpToolDefinition): boolean => changedParts(a, b).length === 0
 
 /**
  * A tool its server changed after it was first seen, held until the application approves
  * `version`: until then every call of the proxy (any version) is refused with
  * `MCP_TOOL_CHANGED` and nothing is sent to the server.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface McpToolChange {
   /** The proxy's name in the registry. */
@@ -53,7 +74,12 @@ export interface McpToolChange {
   readonly after: McpToolDefinition
 }
 
-/** What happened to a bridged tool. */
+/**
+ * What happened to a bridged tool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type McpToolEvent = Data.TaggedEnum<{
   /** A proxy was registered: at the start, or for a tool a server listed later. */
   ToolAdded: { readonly name: string; readonly server: string; readonly tool: string; readonly version: string }
@@ -67,10 +93,20 @@ export type McpToolEvent = Data.TaggedEnum<{
   ToolRestored: { readonly name: string; readonly server: string; readonly tool: string; readonly version: string }
 }>
 
-/** Constructors and matchers of `McpToolEvent`. */
+/**
+ * Constructors and matchers of `McpToolEvent`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export const McpToolEvent = Data.taggedEnum<McpToolEvent>()
 
-/** `approve` found no held change of that name (or another version is held than the one named). */
+/**
+ * `approve` found no held change of that name (or another version is held than the one named).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class McpNotPending extends Data.TaggedError("McpNotPending")<{
   readonly name: string
   /** The version the caller asked to approve, if any. */

@@ -25,7 +25,12 @@ import * as NodePath from "node:path"
 
 const PositiveMs = Schema.Number.pipe(Schema.int(), Schema.positive())
 
-/** One stdio MCP server. */
+/**
+ * One stdio MCP server.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
 export const McpServerConfig = Schema.Struct({
   /** The executable (looked up on the `PATH` given to the server). */
   command: Schema.String.pipe(Schema.minLength(1)),
@@ -59,12 +64,29 @@ export const McpServerConfig = Schema.Struct({
   disabled: Schema.optional(Schema.Boolean),
   type: Schema.optional(Schema.Literal("stdio"))
 })
+
+/**
+ * One stdio MCP server, decoded.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type McpServerConfig = typeof McpServerConfig.Type
 
-/** The servers to bridge, by name (the `mcpServers` object of a configuration file). */
+/**
+ * The servers to bridge, by name (the `mcpServers` object of a configuration file).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type McpServersConfig = Readonly<Record<string, McpServerConfig>>
 
-/** A configuration file that cannot be read or is not an `mcpServers` configuration. */
+/**
+ * A configuration file that cannot be read or is not an `mcpServers` configuration.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class McpConfigError extends Data.TaggedError("McpConfigError")<{
   readonly file: string
   readonly reason: string
@@ -82,7 +104,12 @@ const decodeServer = Schema.decodeUnknownEither(McpServerConfig, { errors: "all"
 const isRemote = (entry: unknown): boolean =>
   isRecord(entry) && (typeof entry.url === "string" || (typeof entry.type === "string" && entry.type !== "stdio"))
 
-/** What parsing a configuration found: the servers, and the entries left out with the reason. */
+/**
+ * What parsing a configuration found: the servers, and the entries left out with the reason.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ParsedMcpConfig {
   readonly servers: McpServersConfig
   readonly skipped: ReadonlyArray<{ readonly server: string; readonly reason: string }>
@@ -91,6 +118,9 @@ export interface ParsedMcpConfig {
 /**
  * Reads a configuration object (`{ mcpServers: {...} }`). Remote and disabled entries are
  * left out with the reason; a malformed stdio entry is an error naming it.
+ *
+ * @since 0.1.0
+ * @category decoding
  */
 export const parseMcpConfig = (value: unknown): Either.Either<ParsedMcpConfig, string> => {
   if (!isRecord(value) || !isRecord(value.mcpServers)) return Either.left(`expected an object with an "mcpServers" object`)
@@ -117,6 +147,9 @@ export const parseMcpConfig = (value: unknown): Either.Either<ParsedMcpConfig, s
 /**
  * Loads a configuration file. A relative `cwd` is taken from the file's directory; remote and
  * disabled entries are logged and left out.
+ *
+ * @since 0.1.0
+ * @category decoding
  *
  * @example
  * ```ts

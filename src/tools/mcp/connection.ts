@@ -29,14 +29,27 @@ import type { ServerLimits } from "./serverLimits.js"
 
 export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 
-/** Most tools taken from one server. */
+/**
+ * Most tools taken from one server.
+ *
+ * @internal
+ */
 export const MAX_TOOLS_PER_SERVER = 1000
-/** Most pages of one `tools/list` read (a server may page without end, or with empty pages). */
+/**
+ * Most pages of one `tools/list` read (a server may page without end, or with empty pages).
+ *
+ * @internal
+ */
 export const MAX_TOOL_PAGES = 100
 /** Our name and version, as a client. */
 const CLIENT_INFO = { name: "effect-tool-system", version: "0.1.0" }
 
-/** A server could not be started or connected. */
+/**
+ * A server could not be started or connected.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class McpConnectError extends Data.TaggedError("McpConnectError")<{
   readonly server: string
   readonly reason: string
@@ -46,7 +59,11 @@ export class McpConnectError extends Data.TaggedError("McpConnectError")<{
   }
 }
 
-/** A live connection. */
+/**
+ * A live connection.
+ *
+ * @internal
+ */
 export interface Connection {
   readonly client: Client
   readonly process: ServerProcess
@@ -56,12 +73,18 @@ export interface Connection {
   readonly isOpen: () => boolean
 }
 
-/** The message of anything the SDK or the platform threw. */
+/**
+ * The message of anything the SDK or the platform threw.
+ *
+ * @internal
+ */
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /**
  * `reason`, plus how the process ended and the end of its stderr, when it ended by itself
  * (not when we stopped it, after a timeout say), or why we stopped it when it broke the protocol.
+ *
+ * @internal
  */
 export const withProcessState = (process: ServerProcess, reason: string): Effect.Effect<string> => {
   const stoppedFor = process.stoppedFor()
@@ -77,7 +100,11 @@ export const withProcessState = (process: ServerProcess, reason: string): Effect
   )
 }
 
-/** Options of a connection. */
+/**
+ * Options of a connection.
+ *
+ * @internal
+ */
 export interface ConnectOptions {
   readonly initTimeout: Duration.Duration
   readonly stopGrace: Duration.Duration
@@ -95,6 +122,8 @@ export interface ConnectOptions {
  * compiles every tool's `outputSchema` with the SDK's own ajv, unbudgeted and all at once (a
  * schema of 2,000 properties: 0.66 s of blocked event loop). The bridge screens and compiles
  * the schemas it takes itself (`listingLimits.ts`).
+ *
+ * @internal
  */
 export const listAllTools = async (client: Client, timeoutMs: number, signal: AbortSignal): Promise<Array<McpTool>> => {
   const deadline = Date.now() + timeoutMs
@@ -116,6 +145,8 @@ export const listAllTools = async (client: Client, timeoutMs: number, signal: Ab
  * Starts the server in the current scope, initializes it and lists its tools. The scope
  * owns the process: closing it ends the server, also after a failure here.
  * `onToolsChanged` runs on each `notifications/tools/list_changed` from the server.
+ *
+ * @internal
  */
 export const connect = (
   server: string,

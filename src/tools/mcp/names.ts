@@ -15,6 +15,9 @@ const HASH_CHARS = 8
  * The registry name of a server's tool. A name that fits is kept as it is; one that does not
  * is sanitized and shortened, ending in `_` and 8 hex digits of a SHA-256 of the pair.
  *
+ * @since 0.1.0
+ * @category utils
+ *
  * @example
  * ```ts
  * proxyName("files", "read")        // "files__read"
@@ -29,7 +32,12 @@ export const proxyName = (server: string, tool: string): string => {
   return `${safe}_${hash}`
 }
 
-/** Where a proxy leads: the server's name and the tool's own name there. */
+/**
+ * Where a proxy leads: the server's name and the tool's own name there.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ProxyTarget {
   readonly server: string
   readonly tool: string

@@ -22,11 +22,20 @@ import { messageOf } from "../definition.js"
 import type { CallResult } from "./callRequest.js"
 import { compileOutputValidator, type CompiledSchema, SchemaUnchecked } from "./jsonSchema.js"
 
-/** One issue as a line: `a.0.b: must be number`. */
+/**
+ * One issue as a line: `a.0.b: must be number`.
+ *
+ * @internal
+ */
 export const issueText = (issue: ArgumentIssue): string =>
   issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message
 
-/** A call's answer does not pass its tool's output schema (the call itself went through). */
+/**
+ * A call's answer does not pass its tool's output schema (the call itself went through).
+ *
+ * @since 0.6.0
+ * @category errors
+ */
 export class McpOutputMismatch extends Data.TaggedError("McpOutputMismatch")<{
   readonly server: string
   readonly tool: string
@@ -41,18 +50,28 @@ export class McpOutputMismatch extends Data.TaggedError("McpOutputMismatch")<{
   }
 }
 
-/** An output schema compiled (its validator), or why it cannot be checked here. */
+/**
+ * An output schema compiled (its validator), or why it cannot be checked here.
+ *
+ * @internal
+ */
 export type OutputCheck = Either.Either<CompiledSchema, string>
 
 /** The output schemas compiled so far, each once (a listing's schemas are fresh objects). */
 const compiled = new WeakMap<JsonSchema, OutputCheck>()
 
-/** The check of `schema` when it was compiled already. */
+/**
+ * The check of `schema` when it was compiled already.
+ *
+ * @internal
+ */
 export const knownOutputCheck = (schema: JsonSchema): OutputCheck | undefined => compiled.get(schema)
 
 /**
  * The check of `schema`, compiled now (one synchronous block, at most `MAX_SCHEMA_COST`: run it
  * in a turn of its own, after the meta-schema steps, as `prepareOutputCheck` does) unless it was.
+ *
+ * @internal
  */
 export const outputCheckOf = (schema: JsonSchema): OutputCheck => {
   const known = compiled.get(schema)
@@ -70,6 +89,8 @@ export const outputCheckOf = (schema: JsonSchema): OutputCheck => {
 /**
  * `result` checked against its tool's output schema: `undefined` when it passes, else why not.
  * An error answer is passed as it is (its content is the error, not the tool's output).
+ *
+ * @internal
  */
 export const outputMismatch = (
   server: string,

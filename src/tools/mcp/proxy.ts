@@ -40,9 +40,17 @@ import { issueText } from "./outputCheck.js"
 import { makeRawTool } from "./rawTool.js"
 import type { ServerHandle } from "./serverHandle.js"
 
-/** The default timeout of a proxied call. */
+/**
+ * The default timeout of a proxied call.
+ *
+ * @internal
+ */
 export const DEFAULT_CALL_TIMEOUT = Duration.seconds(60)
-/** The version of a tool's first proxy (each approved change is the next major version). */
+/**
+ * The version of a tool's first proxy (each approved change is the next major version).
+ *
+ * @internal
+ */
 export const PROXY_VERSION = "1.0.0"
 /** Longest description taken from a server. */
 const MAX_DESCRIPTION_CHARS = 4096
@@ -85,7 +93,12 @@ const jsonText = (value: unknown): string => {
   }
 }
 
-/** A call's answer as text: its content blocks, or its structured content as JSON. */
+/**
+ * A call's answer as text: its content blocks, or its structured content as JSON.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const resultText = (result: CallResult): string => {
   const content = Array.isArray(result.content) ? result.content : []
   if (content.length > 0) return content.map((block) => blockText(block)).join("\n")
@@ -94,7 +107,12 @@ export const resultText = (result: CallResult): string => {
   return ""
 }
 
-/** `text` cut at `max` characters, saying so. */
+/**
+ * `text` cut at `max` characters, saying so.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const capText = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)}\n… [output cut at ${max} of ${text.length} characters]`
 
@@ -102,6 +120,8 @@ export const capText = (text: string, max: number): string =>
  * `text` from a server as a model reads it: cut at `max` characters (saying so), without
  * escape sequences, control characters or bidi controls (`\n` and `\t` stay, other line
  * breaks become `\n`). The work is bounded by `max`, whatever the text's length.
+ *
+ * @internal
  */
 export const shownText = (text: string, max: number): string => {
   const cut = capText(text, max)
@@ -112,6 +132,8 @@ export const shownText = (text: string, max: number): string => {
  * What a proxy of `tool` shows and how it is gated. The server's description is cut and
  * loses its escape sequences, control characters and bidi controls (`\n` and `\t` stay): it
  * reaches models, terminals and whoever approves a change.
+ *
+ * @internal
  */
 export const definitionOf = (server: string, tool: McpTool): McpToolDefinition => ({
   description: modelText(
@@ -122,7 +144,11 @@ export const definitionOf = (server: string, tool: McpTool): McpToolDefinition =
   readOnlyHint: tool.annotations?.readOnlyHint === true
 })
 
-/** Options of a proxy. */
+/**
+ * Options of a proxy.
+ *
+ * @internal
+ */
 export interface ProxyOptions {
   /** Longest output of a call, in characters. */
   readonly maxOutputChars: number
@@ -135,6 +161,8 @@ export interface ProxyOptions {
 /**
  * The proxy of `tool` on `handle`'s server. Throws `InvalidToolDefinition` when the tool's
  * `inputSchema` cannot be compiled.
+ *
+ * @internal
  */
 export const makeProxy = (handle: ServerHandle, tool: McpTool, options: ProxyOptions): Tool => {
   const name = proxyName(handle.name, tool.name)

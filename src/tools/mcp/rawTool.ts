@@ -27,7 +27,12 @@ import type { PathSlot } from "../../domain/WorkspacePath.js"
 import { definitionBasics, isOwnFailure, messageOf } from "../definition.js"
 import { compileArgumentsValidator } from "./jsonSchema.js"
 
-/** What `makeRawTool` takes. */
+/**
+ * What `makeRawTool` takes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RawToolOptions<R> {
   readonly description: string
   /** The parameters' JSON Schema (an object schema). */
@@ -63,6 +68,9 @@ const noPaths: ReadonlyArray<PathSlot> = []
 /**
  * Defines a tool from a raw JSON Schema. Throws `InvalidToolDefinition` for a bad name or
  * version, or a schema ajv cannot compile.
+ *
+ * @since 0.1.0
+ * @category constructors
  *
  * @example
  * ```ts

@@ -36,17 +36,32 @@ import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 
-/** The server could not be connected to its transport. */
+/**
+ * The server could not be connected to its transport.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class McpServeError extends Data.TaggedError("McpServeError")<{ readonly reason: string }> {
   override get message(): string {
     return `Cannot serve MCP: ${this.reason}`
   }
 }
 
-/** How a served call that needs confirmation is handled. */
+/**
+ * How a served call that needs confirmation is handled.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type McpConfirmation = "ask" | "auto" | "refuse"
 
-/** What the served registry shows and how its calls run. */
+/**
+ * What the served registry shows and how its calls run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpServeOptions {
   /** The agent mode of every call (and of `tools/list`). Default: the default mode. */
   readonly mode?: AgentMode | undefined
@@ -65,12 +80,16 @@ export interface McpServeOptions {
 /**
  * Longest rendering of a call's arguments in a confirmation question: longer arguments are cut
  * and the question says so and how long they are (what a person approves is what runs).
+ *
+ * @internal
  */
 export const MAX_QUESTION_ARGS = 20_000
 
 /**
  * The confirmation question for a call: all of its arguments (or plainly cut, with their
  * length), bidi overrides and control characters shown as escapes.
+ *
+ * @internal
  */
 export const confirmQuestion = (name: string, args: Readonly<Record<string, unknown>>): string =>
   // (arguments are an object parsed from JSON: their text is never undefined)
@@ -88,6 +107,9 @@ const textResult = (text: string, isError: boolean): CallToolResult =>
 /**
  * A result of ours in MCP's shape: a string output as it is, no output as an empty text, any
  * other output as readable JSON (a bigint, a `Map`, a cycle too: never a failed reply).
+ *
+ * @since 0.1.0
+ * @category conversions
  */
 export const toCallToolResult = (result: ToolExecutionResult): CallToolResult => {
   if (result.success) {
@@ -100,6 +122,9 @@ export const toCallToolResult = (result: ToolExecutionResult): CallToolResult =>
 /**
  * An MCP `Server` (not yet connected) whose tools are the registry's. Its handlers run in
  * the calling context; connect it to any transport (`serveMcp` does, and waits).
+ *
+ * @since 0.1.0
+ * @category constructors
  */
 export const makeMcpServer = (
   options: McpServeOptions = {}
@@ -194,6 +219,9 @@ export const makeMcpServer = (
 /**
  * Serves the registry on `transport` until the transport closes (or the fiber is
  * interrupted, which closes it).
+ *
+ * @since 0.1.0
+ * @category running
  *
  * @example
  * ```ts

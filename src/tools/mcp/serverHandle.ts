@@ -47,7 +47,12 @@ import { liveClock } from "./process.js"
  */
 const MIN_REFRESH_INTERVAL = Duration.millis(200)
 
-/** Where a server stands. */
+/**
+ * Where a server stands.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ServerStatus {
   readonly name: string
   /** `crashed`: it stopped, and the next call restarts it; `down`: it will not be restarted. */
@@ -59,10 +64,18 @@ export interface ServerStatus {
   readonly reason: string | undefined
 }
 
-/** Takes each later listing of a server's tools. */
+/**
+ * Takes each later listing of a server's tools.
+ *
+ * @internal
+ */
 export type ToolsListener = (tools: ReadonlyArray<McpTool>) => Effect.Effect<void>
 
-/** A bridged server. */
+/**
+ * A bridged server.
+ *
+ * @internal
+ */
 export interface ServerHandle {
   readonly name: string
   readonly config: McpServerConfig
@@ -90,7 +103,11 @@ export interface ServerHandle {
   readonly listen: (listener: ToolsListener) => Effect.Effect<void>
 }
 
-/** How handles connect and restart. */
+/**
+ * How handles connect and restart.
+ *
+ * @internal
+ */
 export interface HandleOptions extends ConnectOptions {
   readonly restartBackoff: Duration.Duration
   readonly maxRestarts: number
@@ -112,6 +129,8 @@ type State =
  * Connects a server in a scope of its own under `parent` (closing `parent` ends it, and
  * every process a restart started). Fails when the first connection fails; the process is
  * ended then.
+ *
+ * @internal
  */
 export const openServer = (
   name: string,

@@ -30,13 +30,23 @@ import { type McpServeError, type McpServeOptions, serveMcp } from "./server.js"
 /** Effect's default logger on stderr instead of stdout (other loggers are left alone). */
 const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false }))
 
-/** The two streams the protocol goes over: a client's messages in, the server's out. */
+/**
+ * The two streams the protocol goes over: a client's messages in, the server's out.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpStdioStreams {
   readonly stdin: Readable
   readonly stdout: Writable
 }
 
-/** What `serveMcpStdio` takes: `serveMcp`'s options, and the streams to serve on. */
+/**
+ * What `serveMcpStdio` takes: `serveMcp`'s options, and the streams to serve on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpStdioOptions extends McpServeOptions {
   /** Default: this process's stdin and stdout. */
   readonly streams?: McpStdioStreams | undefined
@@ -45,6 +55,9 @@ export interface McpStdioOptions extends McpServeOptions {
 /**
  * Serves the registry over this process's stdin and stdout (or `options.streams`) until the
  * input ends (the client went away) or the fiber is interrupted.
+ *
+ * @since 0.1.0
+ * @category running
  */
 export const serveMcpStdio = (
   options: McpStdioOptions = {}
@@ -72,6 +85,9 @@ export const serveMcpStdio = (
  * `system` with the servers of a configuration file bridged into its registry (unchanged
  * when `file` is `undefined`). The servers live as long as the layer.
  *
+ * @since 0.1.0
+ * @category layers
+ *
  * @example
  * ```ts
  * Effect.provide(program, withMcpConfigFile(ToolSystem.layerNode(), "mcp.json"))
@@ -86,7 +102,12 @@ export const withMcpConfigFile = <A, E, R>(
     Effect.map(loadMcpConfig(file), (servers) => McpBridge.layer(servers, options).pipe(Layer.provideMerge(system)))
   )
 
-/** What `effect-tool-system mcp` takes. */
+/**
+ * What `effect-tool-system mcp` takes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface McpCommandOptions {
   readonly mode?: AgentMode | undefined
   /** The workspace root (default: the live resolver: `WORKSPACE_ROOT`, else the cwd). */
@@ -106,6 +127,9 @@ export interface McpCommandOptions {
  * `effect-tool-system mcp`: serves the whole registry (builtins, plus the bridged servers of
  * `--mcp-config`) over stdio until the client goes away. Logs, the bridge's included, go to
  * stderr.
+ *
+ * @since 0.1.0
+ * @category running
  */
 export const runMcpCommand = (
   options: McpCommandOptions

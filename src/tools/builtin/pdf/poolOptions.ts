@@ -12,7 +12,12 @@ export const IDLE_MS = 30_000
 /** A worker is retired after this many documents, so that leaks cannot pile up. */
 export const MAX_USES = 200
 
-/** How the pool sizes itself; the defaults are the constants above. */
+/**
+ * How the pool sizes itself; the defaults are the constants above.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface PdfPoolOptions {
   /** Idle workers kept warm (per memory limit). Default `MAX_IDLE`. */
   readonly maxIdle: number

@@ -57,7 +57,12 @@ interface PooledWorker {
   idleTimer: ReturnType<typeof setTimeout> | undefined
 }
 
-/** Counters of the worker pool, for tests and diagnostics. */
+/**
+ * Counters of the worker pool, for tests and diagnostics.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface PoolStats {
   /** Workers started since the process began. */
   readonly spawned: number

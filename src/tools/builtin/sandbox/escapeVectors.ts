@@ -15,7 +15,12 @@ import type { SandboxEscapeVector } from "./vectorKinds.js"
 
 export type { EscapeCategory, EscapeExpectation, SandboxEscapeVector } from "./vectorKinds.js"
 
-/** The catalog (in the order the tests run it): host reach first, then denial of service. */
+/**
+ * The catalog (in the order the tests run it): host reach first, then denial of service.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const SANDBOX_ESCAPE_VECTORS: ReadonlyArray<SandboxEscapeVector> = [
   ...HOST_REACH_VECTORS,
   ...DENIAL_OF_SERVICE_VECTORS

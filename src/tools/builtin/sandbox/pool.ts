@@ -32,7 +32,12 @@ import { describeError, dispatch, firstEvent, isMessage } from "./workerEvents.j
 import { workerEntry } from "./workerEntry.js"
 import { outputPort, workerIsolation } from "./workerOutput.js"
 
-/** How the pool sizes itself and how long it waits. */
+/**
+ * How the pool sizes itself and how long it waits.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SandboxPoolOptions {
   /** Idle Workers kept ready once the pool is in use. */
   readonly warm: number
@@ -64,7 +69,12 @@ export const DEFAULT_POOL_OPTIONS: SandboxPoolOptions = {
 /** V8 limits of each Worker (the guest itself lives in the capped WebAssembly memory). */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 }
 
-/** Counters of the pool, for tests and diagnostics. */
+/**
+ * Counters of the pool, for tests and diagnostics.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SandboxPoolStats {
   /** Workers alive (idle or busy). */
   readonly live: number

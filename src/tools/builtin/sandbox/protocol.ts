@@ -40,7 +40,12 @@ export interface RunRequest {
   readonly timeoutMs: number
 }
 
-/** How a guest run ended. `stdout` is what `console` printed, already capped. */
+/**
+ * How a guest run ended. `stdout` is what `console` printed, already capped.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type Outcome =
   | {
     readonly kind: "ok"

@@ -4,7 +4,12 @@
  * @since 0.1.0
  */
 
-/** What kind of attack a vector is. */
+/**
+ * What kind of attack a vector is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type EscapeCategory =
   | "host-reach"
   | "prototype-pollution"
@@ -19,12 +24,20 @@ export type EscapeCategory =
 /**
  * The safe answer: a result whose JSON text matches, or a failure whose message matches, with
  * one of `codes` (default `TOOL_ERROR`).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type EscapeExpectation =
   | { readonly outcome: "result"; readonly result: RegExp }
   | { readonly outcome: "error"; readonly message: RegExp; readonly codes?: ReadonlyArray<"TOOL_ERROR" | "MEMORY_LIMIT"> }
 
-/** One attempt. */
+/**
+ * One attempt.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface SandboxEscapeVector {
   readonly name: string
   readonly category: EscapeCategory
