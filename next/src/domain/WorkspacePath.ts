@@ -10,6 +10,7 @@ import * as Brand from "effect/Brand"
 import * as Schema from "effect/Schema"
 import type * as SchemaAST from "effect/SchemaAST"
 import { IssueMessageId } from "./argumentLimits.js"
+import { BrandsAnnotationId } from "./schemaView.js"
 
 /**
  * The annotation that marks a schema as a workspace path (a string key: Effect 4's annotations
@@ -50,6 +51,7 @@ export const WorkspacePath: Schema.brand<Schema.String, "effect-tool-system/Reso
     // what Effect 4's own formatter says; `issuesOf` (the arguments' problem lines) says more
     expected: "a path (a string)",
     [IssueMessageId]: (actual: unknown) => `Expected a path (a string), actual ${shown(actual)}`,
+    [BrandsAnnotationId]: ["effect-tool-system/ResolvedPath"],
     description: "A path inside the workspace (relative to its root)"
   })
 

@@ -15,7 +15,7 @@ import type * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaParser from "effect/SchemaParser"
 import type { ArgumentIssue } from "./errors.js"
-import { encodedNode, filterExpected, format, formatUnknown, typeOf, view } from "./schemaView.js"
+import { encodedNode, filterExpected, filtersOf, format, formatUnknown, typeOf, view } from "./schemaView.js"
 
 /** Deepest nesting of objects and arrays accepted in a call's arguments. */
 export const MAX_ARGUMENT_DEPTH = 64
@@ -133,6 +133,21 @@ const filterLines = (issue: SchemaIssue.Filter, path: ReadonlyArray<PropertyKey>
   const given = inner.annotations?.message ?? issue.filter.annotations?.message
   if (typeof given === "string") return [{ path, message: given }]
   return [{ path, message: `Expected ${filterExpected(issue.filter, "input" in issue ? issue.input : undefined)}${actual(issue)}` }]
+}
+
+/** The checks on an array's length, which Effect 3 ran even when items failed (its "stable" filters). */
+const lengthChecks = new Set(["effect/schema/isMinLength", "effect/schema/isMaxLength", "effect/schema/isBetweenLength"])
+
+/** The length checks an array with failing items also fails, as Effect 3 listed them after the items. */
+const lengthLines = (issue: SchemaIssue.Composite, path: ReadonlyArray<PropertyKey>): Array<Line> => {
+  const input: unknown = "input" in issue ? issue.input : undefined
+  if (issue.ast._tag !== "Arrays" || !Array.isArray(input)) return []
+  return filtersOf(issue.ast.checks).flatMap((filter) => {
+    const id = filter.annotations?.representation?.id
+    if (id === undefined || !lengthChecks.has(id) || filter.run(input, issue.ast, argumentParseOptions) === undefined) return []
+    const given = filter.annotations?.message
+    return [{ path, message: typeof given === "string" ? given : `Expected ${filterExpected(filter, input)}, actual ${formatUnknown(input)}` }]
+  })
 }
 
 /** The literal-valued keys of a union member (its discriminators), as Effect 3 found them. */
@@ -253,7 +268,7 @@ const lines = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Arra
       // the failed checks of one value: Effect 3 stopped at the first
       const [first] = issue.issues
       if (issue.issues.every((i) => i._tag === "Filter")) return lines(first, path)
-      return issue.issues.flatMap((i) => lines(i, path))
+      return [...issue.issues.flatMap((i) => lines(i, path)), ...lengthLines(issue, path)]
     }
     case "AnyOf":
       return unionLines(issue, path)

@@ -16,6 +16,12 @@ import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import * as SchemaParser from "effect/SchemaParser"
 
+/**
+ * The brands of a schema, for its text in a message (`string & Brand<"x">`): Effect 4's
+ * `Schema.brand` is a type only, so a schema that wants its brand shown says it here.
+ */
+export const BrandsAnnotationId = "effect-tool-system/brands"
+
 /** Annotations as Effect 3 read them (`title`, `description`, `default`, `jsonSchema`, ...). */
 export type ViewAnnotations = Readonly<Record<string, unknown>>
 
@@ -337,7 +343,7 @@ const checkAnnotations = (check: SchemaAST.Filter<unknown>, isArray: boolean): V
 }
 
 /** A node's checks, one filter each (a group's members in order). */
-const filtersOf = (checks: SchemaAST.Checks | undefined): ReadonlyArray<SchemaAST.Filter<unknown>> => {
+export const filtersOf = (checks: SchemaAST.Checks | undefined): ReadonlyArray<SchemaAST.Filter<unknown>> => {
   const out: Array<SchemaAST.Filter<unknown>> = []
   const add = (check: SchemaAST.Check<unknown>): void => {
     if (check._tag === "Filter") out.push(check)
@@ -553,10 +559,21 @@ const stringAnnotation = (annotations: ViewAnnotations, key: string): string | u
   return typeof value === "string" ? value : undefined
 }
 
+/** ` & Brand<"x">` for each brand a schema shows. */
+const brandsOf = (v: View): string => {
+  const brands = v.annotations[BrandsAnnotationId]
+  return Array.isArray(brands) ? brands.map((b: unknown) => ` & Brand<${formatUnknown(b)}>`).join("") : ""
+}
+
+/** `title`, else `description`, with the brands: what Effect 3 expected of a schema with them. */
+const expectedOf = (v: View): string | undefined => {
+  const text = stringAnnotation(v.annotations, "title") ?? stringAnnotation(v.annotations, "description") ??
+    stringAnnotation(v.annotations, "autoTitle")
+  return text === undefined ? undefined : text + brandsOf(v)
+}
+
 /** `identifier`, else `title`, `description`: what Effect 3 called a schema that has them. */
-const named = (v: View): string | undefined =>
-  stringAnnotation(v.annotations, "identifier") ?? stringAnnotation(v.annotations, "title") ??
-    stringAnnotation(v.annotations, "description") ?? stringAnnotation(v.annotations, "autoTitle")
+const named = (v: View): string | undefined => stringAnnotation(v.annotations, "identifier") ?? expectedOf(v)
 
 /**
  * A value as Effect 3 showed it in a message: a string quoted, an object as compact JSON-like
@@ -635,8 +652,14 @@ const keywords: Readonly<Record<string, string>> = {
 /** A schema as Effect 3 wrote it in a message: `string`, `"a" | "b"`, `{ readonly n: number }`. */
 export const format = (v: View): string => {
   switch (v._tag) {
-    case "Refinement":
-      return named(v) ?? `{ ${format(v.from)} | filter }`
+    case "Refinement": {
+      const identifier = stringAnnotation(v.annotations, "identifier")
+      if (identifier !== undefined) return identifier
+      const expected = expectedOf(v)
+      if (expected === undefined) return `{ ${format(v.from)} | filter }`
+      // a check over another names both: `Int & greaterThanOrEqualTo(1)`
+      return v.from._tag === "Refinement" ? `${format(v.from)} & ${expected}` : expected
+    }
     case "Transformation":
       return named(v) ?? `(${format(v.from)} <-> ${format(v.to)})`
     case "TypeLiteral": {
@@ -684,8 +707,8 @@ export const format = (v: View): string => {
     }
     default:
       // Effect 3's keywords had a title of their own ("string"), which a description did not replace
-      return stringAnnotation(v.annotations, "identifier") ?? stringAnnotation(v.annotations, "title") ?? keywords[v._tag] ??
-        v._tag
+      return stringAnnotation(v.annotations, "identifier") ??
+        (stringAnnotation(v.annotations, "title") ?? keywords[v._tag] ?? v._tag) + brandsOf(v)
   }
 }
 
