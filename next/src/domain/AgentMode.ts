@@ -7,7 +7,12 @@
 import * as Data from "effect/Data"
 import * as Option from "effect/Option"
 
-/** An agent mode, checked by the `ModeGate` on every call. */
+/**
+ * An agent mode, checked by the `ModeGate` on every call.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export class AgentMode extends Data.Class<{
   readonly name: string
   /** Only read-only tools (and scoped writes, below) are allowed. */
@@ -18,7 +23,12 @@ export class AgentMode extends Data.Class<{
   readonly systemPromptAddendum: string
 }> {}
 
-/** Everything is allowed. */
+/**
+ * Everything is allowed.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const Default = new AgentMode({
   name: "default",
   readOnly: false,
@@ -26,7 +36,12 @@ export const Default = new AgentMode({
   systemPromptAddendum: ""
 })
 
-/** Read-only: explore the workspace without changing it. */
+/**
+ * Read-only: explore the workspace without changing it.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const Explore = new AgentMode({
   name: "explore",
   readOnly: true,
@@ -35,7 +50,12 @@ export const Explore = new AgentMode({
     "You are in EXPLORE mode: only read-only tools are available. Do not try to modify files or run commands."
 })
 
-/** Read-only, but plans may be written under `plans/`. */
+/**
+ * Read-only, but plans may be written under `plans/`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const Plan = new AgentMode({
   name: "plan",
   readOnly: true,
@@ -44,9 +64,19 @@ export const Plan = new AgentMode({
     "You are in PLAN mode: tools are read-only, except that file-writing tools may write under plans/."
 })
 
-/** The built-in modes, by name. */
+/**
+ * The built-in modes, by name.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const builtins: ReadonlyArray<AgentMode> = [Default, Explore, Plan]
 
-/** Looks a built-in mode up by name. */
+/**
+ * Looks a built-in mode up by name.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
 export const fromName = (name: string): Option.Option<AgentMode> =>
   Option.fromNullishOr(builtins.find((m) => m.name === name))

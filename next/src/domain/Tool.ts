@@ -27,6 +27,8 @@ import type { PathSlot } from "./WorkspacePath.js"
  * confirmation as it is about to act (`ToolInfo.asksConfirmation`), `ConfirmationRequired`, or,
  * for a tool that finds a path to change elsewhere than in its arguments (`restore_snapshot`
  * reads it from metadata), `ProtectedPath`, so that it keeps its code.
+ *
+ * @internal
  */
 export type HandlerFailure =
   | ToolError
@@ -37,7 +39,12 @@ export type HandlerFailure =
   | ConfirmationRequired
   | ProtectedPath
 
-/** A call whose arguments were validated: its path arguments and the effect that runs it. */
+/**
+ * A call whose arguments were validated: its path arguments and the effect that runs it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface PreparedCall<R> {
   /** The decoded arguments. */
   readonly args: unknown
@@ -53,7 +60,12 @@ export interface PreparedCall<R> {
   readonly run: Effect.Effect<unknown, HandlerFailure, R>
 }
 
-/** What the gates and listings read of a tool: everything but how to run it. */
+/**
+ * What the gates and listings read of a tool: everything but how to run it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolInfo {
   readonly spec: ToolSpec
   readonly name: string
@@ -90,6 +102,9 @@ export interface ToolInfo {
 /**
  * A tool: spec, version, metadata for the gates, and `prepare`, which validates raw
  * arguments and returns the call to run. `R` is what the handler needs (services).
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface Tool<out R = never> extends ToolInfo {
   readonly prepare: (input: unknown) => Result.Result<PreparedCall<R>, InvalidArguments>
@@ -98,6 +113,9 @@ export interface Tool<out R = never> extends ToolInfo {
 /**
  * A validated call of a registered tool, bound to the services captured at registration
  * (`Effect.provideContext`, cheap in Effect 4): `run` needs nothing more from the caller.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export interface BoundCall {
   readonly args: unknown
@@ -105,7 +123,12 @@ export interface BoundCall {
   readonly run: Effect.Effect<unknown, HandlerFailure>
 }
 
-/** A tool as the registry holds it: its calls come bound to their services. */
+/**
+ * A tool as the registry holds it: its calls come bound to their services.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface RegisteredTool extends ToolInfo {
   readonly prepare: (input: unknown) => Result.Result<BoundCall, InvalidArguments>
 }

@@ -17,7 +17,12 @@ interface ResultBase {
   readonly tool: string
 }
 
-/** A call that ran to completion. */
+/**
+ * A call that ran to completion.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolExecutionSuccess extends ResultBase {
   readonly success: true
   readonly output: unknown
@@ -28,7 +33,12 @@ export interface ToolExecutionSuccess extends ResultBase {
   readonly version: string
 }
 
-/** A call that was refused or failed; `errorCode` is stable, `error` readable. */
+/**
+ * A call that was refused or failed; `errorCode` is stable, `error` readable.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolExecutionFailure extends ResultBase {
   readonly success: false
   readonly output: null
@@ -44,10 +54,19 @@ export interface ToolExecutionFailure extends ResultBase {
   readonly details?: Readonly<Record<string, unknown>>
 }
 
-/** What a call produced: `output` on success, `error` and a stable `errorCode` otherwise. */
+/**
+ * What a call produced: `output` on success, `error` and a stable `errorCode` otherwise.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ToolExecutionResult = ToolExecutionSuccess | ToolExecutionFailure
 
-/** A successful result. */
+/**
+ * A successful result.
+ *
+ * @internal
+ */
 export const succeed = (
   tool: string,
   version: string,
@@ -64,7 +83,11 @@ export const succeed = (
   version
 })
 
-/** A failed result from one of the pipeline's tagged errors; `message` replaces the error's own. */
+/**
+ * A failed result from one of the pipeline's tagged errors; `message` replaces the error's own.
+ *
+ * @internal
+ */
 export const fromError = (
   tool: string,
   version: string | null,

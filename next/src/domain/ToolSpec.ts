@@ -5,12 +5,22 @@
  */
 import * as Data from "effect/Data"
 
-/** A JSON Schema object, as produced by `JSONSchema.make` and consumed by model APIs. */
+/**
+ * A JSON Schema object, as produced by `JSONSchema.make` and consumed by model APIs.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface JsonSchema {
   readonly [key: string]: unknown
 }
 
-/** The OpenAI function-calling shape of a tool. */
+/**
+ * The OpenAI function-calling shape of a tool.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface OpenAITool {
   readonly type: "function"
   readonly function: {
@@ -24,6 +34,9 @@ export interface OpenAITool {
 /**
  * A tool's spec: name, description, parameter JSON Schema, required fields and the
  * `readOnly` flag that read-only agent modes check.
+ *
+ * @since 0.1.0
+ * @category models
  *
  * @example
  * ```ts
@@ -46,5 +59,9 @@ export class ToolSpec extends Data.Class<{
   }
 }
 
-/** Names a model API accepts: 1 to 64 of `[a-zA-Z0-9_-]`. */
+/**
+ * Names a model API accepts: 1 to 64 of `[a-zA-Z0-9_-]`.
+ *
+ * @internal
+ */
 export const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/

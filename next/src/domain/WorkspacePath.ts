@@ -15,6 +15,8 @@ import { BrandsAnnotationId } from "./schemaView.js"
 /**
  * The annotation that marks a schema as a workspace path (a string key: Effect 4's annotations
  * are keyed by strings).
+ *
+ * @internal
  */
 export const WorkspacePathId = "effect-tool-system/WorkspacePath"
 
@@ -22,10 +24,17 @@ export const WorkspacePathId = "effect-tool-system/WorkspacePath"
  * A path the `Workspace` resolved: absolute, real and inside the workspace root when it was
  * resolved. Handlers receive their `WorkspacePath` arguments in this type; the only ways to
  * make one are the executor and `Workspace.resolve`.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type ResolvedPath = string & Brand.Brand<"effect-tool-system/ResolvedPath">
 
-/** Brands a string the resolver has checked. Internal: only the resolver may call it. */
+/**
+ * Brands a string the resolver has checked. Internal: only the resolver may call it.
+ *
+ * @internal
+ */
 export const unsafeResolvedPath: Brand.Constructor<ResolvedPath> = Brand.nominal<ResolvedPath>()
 
 /** A short form of a value that is not a path, for the argument error. */
@@ -38,6 +47,9 @@ const shown = (value: unknown): string => {
 /**
  * A path inside the workspace: relative to its root, or absolute inside it. Its encoded side
  * (what a model sends) is a string; its type side (what the handler gets) a `ResolvedPath`.
+ *
+ * @since 0.1.0
+ * @category schemas
  *
  * @example
  * ```ts
@@ -59,6 +71,9 @@ export const WorkspacePath: Schema.brand<Schema.String, "effect-tool-system/Reso
  * The default of an optional `WorkspacePath` field, e.g.
  * `WorkspacePath.pipe(Schema.withDecodingDefaultType(Effect.sync(defaultPath("."))))`. The
  * executor resolves it like any value the model sends.
+ *
+ * @since 0.1.0
+ * @category schemas
  */
 export const defaultPath = (path: string): (() => ResolvedPath) => () => unsafeResolvedPath(path)
 
@@ -114,6 +129,8 @@ const holdsPath = (ast: SchemaAST.AST, search: Search): boolean => {
  * Whether a schema AST holds a `WorkspacePath` anywhere (through structs, arrays, unions,
  * either side of a transformation, ...). A suspension that builds new nodes at every call
  * counts as holding one once `MAX_UNFOLDS` of them are unfolded.
+ *
+ * @internal
  */
 export const containsWorkspacePath = (ast: SchemaAST.AST): boolean =>
   holdsPath(ast, { side: "both", seen: new Set(), unfolds: MAX_UNFOLDS })
@@ -122,7 +139,11 @@ export const containsWorkspacePath = (ast: SchemaAST.AST): boolean =>
 const typeSideHoldsPath = (ast: SchemaAST.AST): boolean =>
   holdsPath(ast, { side: "type", seen: new Set(), unfolds: MAX_UNFOLDS })
 
-/** The names of the top-level fields of a struct schema that hold workspace paths (at any depth). */
+/**
+ * The names of the top-level fields of a struct schema that hold workspace paths (at any depth).
+ *
+ * @internal
+ */
 export const pathFieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
   const fields: Array<string> = []
   // a node is what it decodes to (its checks and encoding aside): a struct is an `Objects` node
@@ -133,7 +154,12 @@ export const pathFieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
   return fields
 }
 
-/** Where one path value of decoded arguments sits: its holder and key, and the raw string. */
+/**
+ * Where one path value of decoded arguments sits: its holder and key, and the raw string.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface PathSlot {
   readonly holder: object
   readonly key: PropertyKey
@@ -143,7 +169,11 @@ export interface PathSlot {
 /** Collects the path slots of the value at `holder[key]` (appends to `out`). */
 type Locate = (holder: object, key: PropertyKey, out: Array<PathSlot>) => void
 
-/** A `WorkspacePath` in a shape the locator cannot see into; refused when the tool is defined. */
+/**
+ * A `WorkspacePath` in a shape the locator cannot see into; refused when the tool is defined.
+ *
+ * @internal
+ */
 export class UnsupportedPathPosition extends Error {}
 
 const none: Locate = () => {}
@@ -159,6 +189,8 @@ const slot: Locate = (holder, key, out) => {
  * union, at any depth, also in recursive schemas. `undefined` when the schema holds no path.
  * Throws `UnsupportedPathPosition` for a path inside a shape it cannot see into (a class, an
  * `Option`), so a path can never reach a handler unresolved.
+ *
+ * @internal
  */
 export const compilePathLocator = (schema: Schema.Top): ((args: unknown) => Array<PathSlot>) | undefined => {
   // the schema's own nodes, walked on their type side: `typeAST` would build new nodes at each

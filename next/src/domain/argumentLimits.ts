@@ -17,11 +17,26 @@ import * as SchemaParser from "effect/SchemaParser"
 import type { ArgumentIssue } from "./errors.js"
 import { encodedNode, filterExpected, filtersOf, format, formatUnknown, typeOf, view } from "./schemaView.js"
 
-/** Deepest nesting of objects and arrays accepted in a call's arguments. */
+/**
+ * Deepest nesting of objects and arrays accepted in a call's arguments.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_ARGUMENT_DEPTH = 64
-/** Most values (objects, arrays, strings, numbers, ...) accepted in a call's arguments. */
+/**
+ * Most values (objects, arrays, strings, numbers, ...) accepted in a call's arguments.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_ARGUMENT_NODES = 100_000
-/** Most characters of all strings (values and keys) together in a call's arguments. */
+/**
+ * Most characters of all strings (values and keys) together in a call's arguments.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const MAX_ARGUMENT_CHARS = 32 * 1024 * 1024
 
 /** Most issues listed for one call; the rest are counted. */
@@ -67,6 +82,8 @@ const visit = (value: unknown, depth: number, tally: Tally): ArgumentIssue | und
 /**
  * The first bound the arguments break, as an issue, or `undefined`. Linear in the size of the
  * input, stopped at the first bound it crosses; its recursion is bounded by the depth limit.
+ *
+ * @internal
  */
 export const argumentsProblem = (input: unknown): ArgumentIssue | undefined =>
   typeof input !== "object" || input === null ? undefined : visit(input, 1, { nodes: 0, chars: 0 })
@@ -86,12 +103,16 @@ const plain = (message: string): string =>
  * An annotation whose value, a function of the value that was refused, is the whole message of
  * a value of the wrong type (Effect 4's own `message` annotation is a fixed string), e.g.
  * `WorkspacePath`'s `Expected a path (a string), actual 5`.
+ *
+ * @internal
  */
 export const IssueMessageId = "effect-tool-system/issueMessage"
 
 /**
  * How a call's arguments are decoded: every problem, unknown properties refused, and the
  * refused values kept in the issues (`issuesOf` quotes them, as `actual ...`).
+ *
+ * @internal
  */
 export const argumentParseOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error", reportInput: true }
 
@@ -300,6 +321,8 @@ const lines = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Arra
 /**
  * The issues of a failed decode (made with `argumentParseOptions`): one short line each, with
  * its path; at most 20, then a count.
+ *
+ * @internal
  */
 export const issuesOf = (error: Schema.SchemaError | SchemaIssue.Issue): ReadonlyArray<ArgumentIssue> => {
   const formatted = lines(Schema.isSchemaError(error) ? error.issue : error, [])

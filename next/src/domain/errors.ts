@@ -16,7 +16,12 @@ import * as Data from "effect/Data"
 import * as Option from "effect/Option"
 import { showName } from "./shownText.js"
 
-/** The stable error codes a `ToolExecutionResult` can carry. */
+/**
+ * The stable error codes a `ToolExecutionResult` can carry.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ErrorCode =
   | "TOOL_NOT_FOUND"
   | "INVALID_ARGUMENTS"
@@ -36,6 +41,9 @@ export type ErrorCode =
  * message shows the name and the range as `showName` does (cut, saying so and how long they
  * were; hiding characters escaped): they are the caller's, of any length, and the message
  * goes to the model and the log.
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{
   readonly name: string
@@ -51,13 +59,23 @@ export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{
   }
 }
 
-/** One problem with a call's arguments: where (`path`, e.g. `["max_lines"]`) and what. */
+/**
+ * One problem with a call's arguments: where (`path`, e.g. `["max_lines"]`) and what.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ArgumentIssue {
   readonly path: ReadonlyArray<PropertyKey>
   readonly message: string
 }
 
-/** The arguments do not match the tool's parameter schema. Lists every issue. */
+/**
+ * The arguments do not match the tool's parameter schema. Lists every issue.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidArguments extends Data.TaggedError("InvalidArguments")<{
   readonly tool: string
   readonly issues: ReadonlyArray<ArgumentIssue>
@@ -71,7 +89,12 @@ export class InvalidArguments extends Data.TaggedError("InvalidArguments")<{
   }
 }
 
-/** The agent mode does not allow this tool (a read-only mode and a tool with side effects). */
+/**
+ * The agent mode does not allow this tool (a read-only mode and a tool with side effects).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ModeBlocked extends Data.TaggedError("ModeBlocked")<{
   readonly tool: string
   readonly mode: string
@@ -83,7 +106,12 @@ export class ModeBlocked extends Data.TaggedError("ModeBlocked")<{
   }
 }
 
-/** The application's policy hook vetoed the call. */
+/**
+ * The application's policy hook vetoed the call.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class PolicyVeto extends Data.TaggedError("PolicyVeto")<{
   readonly tool: string
   readonly reason: string
@@ -98,6 +126,9 @@ export class PolicyVeto extends Data.TaggedError("PolicyVeto")<{
  * The tool requires confirmation and the call was not made with `confirm: true`; `reason` says
  * what the call would have done when the tool found that out as it was about to act (e.g.
  * "would create notes.txt", see `CallConfirmation`).
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class ConfirmationRequired extends Data.TaggedError("ConfirmationRequired")<{
   readonly tool: string
@@ -112,6 +143,9 @@ export class ConfirmationRequired extends Data.TaggedError("ConfirmationRequired
 /**
  * The tool's rate limit is used up (or, with `reason`, could not be checked); a call may
  * succeed again after `retryAfterMs`.
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class RateLimited extends Data.TaggedError("RateLimited")<{
   readonly tool: string
@@ -127,7 +161,12 @@ export class RateLimited extends Data.TaggedError("RateLimited")<{
   }
 }
 
-/** The handler ran past the tool's timeout; it was interrupted and its finalizers ran. */
+/**
+ * The handler ran past the tool's timeout; it was interrupted and its finalizers ran.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ToolTimeout extends Data.TaggedError("ToolTimeout")<{
   readonly tool: string
   readonly timeoutMs: number
@@ -138,7 +177,12 @@ export class ToolTimeout extends Data.TaggedError("ToolTimeout")<{
   }
 }
 
-/** The handler grew memory past the tool's `memoryLimitMb`. */
+/**
+ * The handler grew memory past the tool's `memoryLimitMb`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class MemoryLimitExceeded extends Data.TaggedError("MemoryLimitExceeded")<{
   readonly tool: string
   readonly limitMb: number
@@ -151,7 +195,12 @@ export class MemoryLimitExceeded extends Data.TaggedError("MemoryLimitExceeded")
   }
 }
 
-/** The tool ran and failed in an expected way: a missing file, a bad regex, a 500 answer. */
+/**
+ * The tool ran and failed in an expected way: a missing file, a bad regex, a 500 answer.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class ToolError extends Data.TaggedError("ToolError")<{
   readonly tool: string
   readonly message: string
@@ -165,6 +214,9 @@ export class ToolError extends Data.TaggedError("ToolError")<{
 /**
  * A path argument leads out of the workspace (or is not a path at all: a NUL byte, a URL).
  * The executor re-raises it as a defect; it never becomes a result.
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class PathTraversalError extends Data.TaggedError("PathTraversalError")<{
   readonly path: string
@@ -181,6 +233,9 @@ export class PathTraversalError extends Data.TaggedError("PathTraversalError")<{
  * A tool with side effects was given a path under a repository's `.git` (its hooks, config,
  * objects): file tools never write there, as git would run or trust what they wrote. Nothing
  * was done.
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class ProtectedPath extends Data.TaggedError("ProtectedPath")<{
   readonly tool: string
@@ -200,6 +255,9 @@ export class ProtectedPath extends Data.TaggedError("ProtectedPath")<{
  * A bridged MCP tool is held: its server changed it (its description, its input schema or its
  * `readOnlyHint`) after it was first seen, and the application has not approved the new
  * version (see `McpBridge.approve`). Nothing was sent to the server.
+ *
+ * @since 0.1.0
+ * @category errors
  */
 export class McpToolChanged extends Data.TaggedError("McpToolChanged")<{
   /** The server's name in the configuration. */
@@ -215,7 +273,12 @@ export class McpToolChanged extends Data.TaggedError("McpToolChanged")<{
   }
 }
 
-/** A tool definition was refused at `Tool.make` or registration (bad name, bad version, duplicate). */
+/**
+ * A tool definition was refused at `Tool.make` or registration (bad name, bad version, duplicate).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class InvalidToolDefinition extends Data.TaggedError("InvalidToolDefinition")<{
   readonly name: string
   readonly reason: string
@@ -225,7 +288,12 @@ export class InvalidToolDefinition extends Data.TaggedError("InvalidToolDefiniti
   }
 }
 
-/** Every error that the pipeline turns into a `ToolExecutionResult`. */
+/**
+ * Every error that the pipeline turns into a `ToolExecutionResult`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export type ToolCallError =
   | ToolNotFound
   | InvalidArguments
@@ -242,6 +310,9 @@ export type ToolCallError =
 /**
  * The `PathTraversalError` in a cause, as a failure or (as the executor raises it) a defect.
  *
+ * @since 0.1.0
+ * @category utils
+ *
  * @example
  * ```ts
  * const exit = yield* Effect.exit(tools.execute("read_file", { filepath: "../secret" }))
@@ -256,5 +327,10 @@ export const pathTraversalOf = (cause: Cause.Cause<unknown>): Option.Option<Path
   return Option.none()
 }
 
-/** Whether a cause holds a workspace escape (`PathTraversalError`, failure or defect). */
+/**
+ * Whether a cause holds a workspace escape (`PathTraversalError`, failure or defect).
+ *
+ * @since 0.1.0
+ * @category guards
+ */
 export const isPathTraversal = (cause: Cause.Cause<unknown>): boolean => Option.isSome(pathTraversalOf(cause))

@@ -5,16 +5,36 @@
  */
 import type { JsonSchema, OpenAITool, ToolSpec } from "./ToolSpec.js"
 
-/** The export formats, by name (the CLI's `--format`). */
+/**
+ * The export formats, by name (the CLI's `--format`).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const formats = ["openai", "openai-strict", "anthropic", "mcp", "gemini"] as const
+
+/**
+ * One of `formats`: what `ToolRegistry.export` and the CLI's `export --format` take.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ExportFormat = (typeof formats)[number]
 
-/** `{ type: "function", function: { name, description, parameters } }`. */
+/**
+ * `{ type: "function", function: { name, description, parameters } }`.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
 export const toOpenAITool = (spec: ToolSpec): OpenAITool => spec.toOpenAITool()
 
 /**
  * OpenAI strict mode: every property required, optional ones nullable, no additional
  * properties, no `default` (it is named in the description instead).
+ *
+ * @since 0.1.0
+ * @category conversions
  */
 export const toOpenAIStrictTool = (spec: ToolSpec): OpenAITool => ({
   type: "function",
@@ -26,14 +46,24 @@ export const toOpenAIStrictTool = (spec: ToolSpec): OpenAITool => ({
   }
 })
 
-/** Anthropic's tool shape: `{ name, description, input_schema }`. */
+/**
+ * Anthropic's tool shape: `{ name, description, input_schema }`.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
 export const toAnthropicTool = (spec: ToolSpec) => ({
   name: spec.name,
   description: spec.description,
   input_schema: spec.parameters
 })
 
-/** The MCP `tools/list` shape, with read-only and destructive hints. */
+/**
+ * The MCP `tools/list` shape, with read-only and destructive hints.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
 export const toMcpTool = (spec: ToolSpec) => ({
   name: spec.name,
   description: spec.description,
@@ -44,6 +74,9 @@ export const toMcpTool = (spec: ToolSpec) => ({
 /**
  * A Gemini function declaration; its schema is the OpenAPI subset Gemini accepts. A tool
  * without parameters has no `parameters` (Gemini refuses an OBJECT with no properties).
+ *
+ * @since 0.1.0
+ * @category conversions
  */
 export const toGeminiTool = (spec: ToolSpec): GeminiFunctionDeclaration => {
   const properties = spec.parameters.properties
@@ -53,14 +86,24 @@ export const toGeminiTool = (spec: ToolSpec): GeminiFunctionDeclaration => {
   return { name: spec.name, description: spec.description, parameters: toGeminiSchema(spec.parameters) }
 }
 
-/** Gemini's `FunctionDeclaration`. */
+/**
+ * Gemini's `FunctionDeclaration`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface GeminiFunctionDeclaration {
   readonly name: string
   readonly description: string
   readonly parameters?: Record<string, unknown>
 }
 
-/** Exports one spec in the given format. */
+/**
+ * Exports one spec in the given format.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
 export const exportSpec = (spec: ToolSpec, format: ExportFormat): unknown => {
   switch (format) {
     case "openai":
@@ -197,6 +240,9 @@ const strictObject = (schema: Record<string, unknown>): JsonSchema => {
  * send every field, `null` for the ones it leaves out; this drops a `null` given for a field
  * that `parameters` (the tool's plain schema) has optional and not nullable, at every depth,
  * so the arguments decode with the tool's Schema.
+ *
+ * @since 0.1.0
+ * @category conversions
  *
  * @example
  * ```ts

@@ -19,15 +19,25 @@ import * as SchemaParser from "effect/SchemaParser"
 /**
  * The brands of a schema, for its text in a message (`string & Brand<"x">`): Effect 4's
  * `Schema.brand` is a type only, so a schema that wants its brand shown says it here.
+ *
+ * @internal
  */
 export const BrandsAnnotationId = "effect-tool-system/brands"
 
-/** Annotations as Effect 3 read them (`title`, `description`, `default`, `jsonSchema`, ...). */
+/**
+ * Annotations as Effect 3 read them (`title`, `description`, `default`, `jsonSchema`, ...).
+ *
+ * @internal
+ */
 export type ViewAnnotations = Readonly<Record<string, unknown>>
 
 const noAnnotations: ViewAnnotations = {}
 
-/** A property of a struct: its name, its schema, whether it may be left out, its own annotations. */
+/**
+ * A property of a struct: its name, its schema, whether it may be left out, its own annotations.
+ *
+ * @internal
+ */
 export interface ViewProperty {
   readonly name: PropertyKey
   readonly type: View
@@ -35,7 +45,11 @@ export interface ViewProperty {
   readonly annotations: ViewAnnotations
 }
 
-/** A struct field whose key changes between the sides: its encoded and decoded names, its default. */
+/**
+ * A struct field whose key changes between the sides: its encoded and decoded names, its default.
+ *
+ * @internal
+ */
 export interface ViewPropertyTransformation {
   readonly from: PropertyKey
   readonly to: PropertyKey
@@ -50,14 +64,22 @@ interface Node<Tag extends string> {
   readonly ast: SchemaAST.AST
 }
 
-/** One check of a node, as an Effect 3 refinement over the node's earlier checks. */
+/**
+ * One check of a node, as an Effect 3 refinement over the node's earlier checks.
+ *
+ * @internal
+ */
 export interface ViewRefinement extends Node<"Refinement"> {
   readonly from: View
   /** `int`: the refinement of `Schema.Int`, whose `type: "integer"` is not an override. */
   readonly isInt: boolean
 }
 
-/** A node with an encoding: `from` is the encoded side, `to` the decoded one. */
+/**
+ * A node with an encoding: `from` is the encoded side, `to` the decoded one.
+ *
+ * @internal
+ */
 export interface ViewTransformation extends Node<"Transformation"> {
   readonly from: View
   readonly to: View
@@ -65,39 +87,78 @@ export interface ViewTransformation extends Node<"Transformation"> {
   readonly properties: ReadonlyArray<ViewPropertyTransformation> | undefined
 }
 
+/**
+ * A struct: its properties and index signatures (records).
+ *
+ * @internal
+ */
 export interface ViewTypeLiteral extends Node<"TypeLiteral"> {
   readonly propertySignatures: ReadonlyArray<ViewProperty>
   readonly indexSignatures: ReadonlyArray<{ readonly parameter: View; readonly type: View }>
 }
 
+/**
+ * An array or a tuple: its elements, its rest and the elements after it.
+ *
+ * @internal
+ */
 export interface ViewTupleType extends Node<"TupleType"> {
   readonly elements: ReadonlyArray<{ readonly type: View; readonly isOptional: boolean; readonly annotations: ViewAnnotations }>
   readonly rest: ReadonlyArray<{ readonly type: View; readonly annotations: ViewAnnotations }>
 }
 
+/**
+ * A union of schemas.
+ *
+ * @internal
+ */
 export interface ViewUnion extends Node<"Union"> {
   readonly types: ReadonlyArray<View>
 }
 
+/**
+ * A suspended (recursive) schema.
+ *
+ * @internal
+ */
 export interface ViewSuspend extends Node<"Suspend"> {
   readonly f: () => View
 }
 
+/**
+ * A literal; `null` is one, as on Effect 3.
+ *
+ * @internal
+ */
 export interface ViewLiteral extends Node<"Literal"> {
   readonly literal: SchemaAST.LiteralValue | null
 }
 
+/**
+ * A TypeScript enum.
+ *
+ * @internal
+ */
 export interface ViewEnums extends Node<"Enums"> {
   readonly enums: ReadonlyArray<readonly [string, string | number]>
 }
 
+/**
+ * A template literal string.
+ *
+ * @internal
+ */
 export interface ViewTemplateLiteral extends Node<"TemplateLiteral"> {
   /** The pattern Effect 3 gave a template literal. */
   readonly pattern: string
   readonly text: string
 }
 
-/** A node Effect 3 wrote as a keyword (`string`, `number`, ...). */
+/**
+ * A node Effect 3 wrote as a keyword (`string`, `number`, ...).
+ *
+ * @internal
+ */
 export interface ViewKeyword extends
   Node<
     | "StringKeyword"
@@ -116,6 +177,11 @@ export interface ViewKeyword extends
   >
 {}
 
+/**
+ * A schema as Effect 3 built it.
+ *
+ * @internal
+ */
 export type View =
   | ViewRefinement
   | ViewTransformation
@@ -134,7 +200,11 @@ const annotationsOf = (annotations: Schema.Annotations.Annotations | undefined):
 /** The annotations of a node's key (Effect 3's property signature annotations). */
 const keyAnnotations = (ast: SchemaAST.AST): ViewAnnotations => annotationsOf(ast.context?.annotations)
 
-/** The node at the end of a node's encoding chain (its most encoded side, not its children's). */
+/**
+ * The node at the end of a node's encoding chain (its most encoded side, not its children's).
+ *
+ * @internal
+ */
 export const encodedNode = (ast: SchemaAST.AST): SchemaAST.AST => {
   let node = ast
   while (node.encoding !== undefined) {
@@ -342,7 +412,11 @@ const checkAnnotations = (check: SchemaAST.Filter<unknown>, isArray: boolean): V
   return out
 }
 
-/** A node's checks, one filter each (a group's members in order). */
+/**
+ * A node's checks, one filter each (a group's members in order).
+ *
+ * @internal
+ */
 export const filtersOf = (checks: SchemaAST.Checks | undefined): ReadonlyArray<SchemaAST.Filter<unknown>> => {
   const out: Array<SchemaAST.Filter<unknown>> = []
   const add = (check: SchemaAST.Check<unknown>): void => {
@@ -359,7 +433,11 @@ export const filtersOf = (checks: SchemaAST.Checks | undefined): ReadonlyArray<S
 
 const views = new WeakMap<SchemaAST.AST, View>()
 
-/** How Effect 3 would have built `ast`: its checks as refinements over its encoding over its body. */
+/**
+ * How Effect 3 would have built `ast`: its checks as refinements over its encoding over its body.
+ *
+ * @internal
+ */
 export const view = (ast: SchemaAST.AST): View => {
   const known = views.get(ast)
   if (known !== undefined) return known
@@ -578,6 +656,8 @@ const named = (v: View): string | undefined => stringAnnotation(v.annotations, "
 /**
  * A value as Effect 3 showed it in a message: a string quoted, an object as compact JSON-like
  * text, a `Date` as ISO text, a bigint as `1n`.
+ *
+ * @internal
  */
 export const formatUnknown = (input: unknown): string => {
   const seen = new WeakSet<object>()
@@ -649,7 +729,11 @@ const keywords: Readonly<Record<string, string>> = {
   ObjectKeyword: "object"
 }
 
-/** A schema as Effect 3 wrote it in a message: `string`, `"a" | "b"`, `{ readonly n: number }`. */
+/**
+ * A schema as Effect 3 wrote it in a message: `string`, `"a" | "b"`, `{ readonly n: number }`.
+ *
+ * @internal
+ */
 export const format = (v: View): string => {
   switch (v._tag) {
     case "Refinement": {
@@ -712,14 +796,11 @@ export const format = (v: View): string => {
   }
 }
 
-/** What a failed check expected, as Effect 3 said it: its description, else its title or identifier. */
-export const refinementExpected = (v: ViewRefinement): string =>
-  stringAnnotation(v.annotations, "description") ?? stringAnnotation(v.annotations, "title") ??
-    stringAnnotation(v.annotations, "identifier") ?? `{ ${format(v.from)} | filter }`
-
 /**
  * What a failed check expected, as Effect 3 said it, for the value it refused (which tells a
  * string's length from an array's).
+ *
+ * @internal
  */
 export const filterExpected = (check: SchemaAST.Filter<unknown>, input: unknown): string => {
   const annotations = checkAnnotations(check, Array.isArray(input))
@@ -728,12 +809,18 @@ export const filterExpected = (check: SchemaAST.Filter<unknown>, input: unknown)
     stringAnnotation(annotations, "identifier") ?? `{ ${kind} | filter }`
 }
 
-/** The schema under a node's checks and encoding (what a value's type is checked against first). */
+/**
+ * The schema under a node's checks and encoding (what a value's type is checked against first).
+ *
+ * @internal
+ */
 export const baseOf = (v: View): View =>
   v._tag === "Refinement" ? baseOf(v.from) : v._tag === "Transformation" ? baseOf(v.from) : v
 
 /**
  * What a node checks a value's type against, its checks and encoding aside (a struct with
  * decoding defaults: its encoded side, as Effect 3 named it).
+ *
+ * @internal
  */
 export const typeOf = (ast: SchemaAST.AST): View => baseOf(body(ast))

@@ -8,7 +8,12 @@
 import * as Result from "effect/Result"
 import type { ToolExecutionResult } from "./ToolExecutionResult.js"
 
-/** A tool call in an OpenAI chat completion (`message.tool_calls[i]`); `arguments` is a JSON string. */
+/**
+ * A tool call in an OpenAI chat completion (`message.tool_calls[i]`); `arguments` is a JSON string.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface OpenAIToolCall {
   readonly id: string
   readonly type: "function"
@@ -19,14 +24,24 @@ export interface OpenAIToolCall {
   }
 }
 
-/** The message that answers one OpenAI tool call: append it to the conversation. */
+/**
+ * The message that answers one OpenAI tool call: append it to the conversation.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface OpenAIToolMessage {
   readonly role: "tool"
   readonly tool_call_id: string
   readonly content: string
 }
 
-/** A `tool_use` block of an Anthropic assistant message. */
+/**
+ * A `tool_use` block of an Anthropic assistant message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface AnthropicToolUse {
   readonly type: "tool_use"
   readonly id: string
@@ -34,15 +49,30 @@ export interface AnthropicToolUse {
   readonly input: unknown
 }
 
-/** A block of an Anthropic assistant message other than `tool_use` (text, thinking, ...). */
+/**
+ * A block of an Anthropic assistant message other than `tool_use` (text, thinking, ...).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface AnthropicOtherBlock {
   readonly type: string
 }
 
-/** Any block of an Anthropic assistant message; only `tool_use` ones are run. */
+/**
+ * Any block of an Anthropic assistant message; only `tool_use` ones are run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type AnthropicContentBlock = AnthropicToolUse | AnthropicOtherBlock
 
-/** The block that answers one `tool_use`: send all of a turn's in one user message. */
+/**
+ * The block that answers one `tool_use`: send all of a turn's in one user message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface AnthropicToolResult {
   readonly type: "tool_result"
   readonly tool_use_id: string
@@ -50,20 +80,35 @@ export interface AnthropicToolResult {
   readonly is_error: boolean
 }
 
-/** Anthropic's tool shape, as the model is given it. */
+/**
+ * Anthropic's tool shape, as the model is given it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface AnthropicTool {
   readonly name: string
   readonly description: string
   readonly input_schema: Readonly<Record<string, unknown>>
 }
 
-/** Arguments that could not be read: the JSON text and what is wrong with it. */
+/**
+ * Arguments that could not be read: the JSON text and what is wrong with it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface MalformedArguments {
   readonly text: string
   readonly problem: string
 }
 
-/** One tool call, whatever the provider's shape. */
+/**
+ * One tool call, whatever the provider's shape.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolCall {
   /** The provider's call id, echoed in the answer. */
   readonly id: string
@@ -83,7 +128,12 @@ export interface ToolCall {
   readonly malformed?: string | undefined
 }
 
-/** What one call produced, ready to become a message. */
+/**
+ * What one call produced, ready to become a message.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ToolCallOutcome {
   readonly id: string
   readonly name: string
@@ -97,7 +147,12 @@ export interface ToolCallOutcome {
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null
 
-/** Parses OpenAI's JSON argument text; an empty text is `{}` (a call without arguments). */
+/**
+ * Parses OpenAI's JSON argument text; an empty text is `{}` (a call without arguments).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
 export const parseArguments = (text: string): Result.Result<unknown, MalformedArguments> => {
   if (text.trim() === "") return Result.succeed({})
   try {
@@ -108,7 +163,12 @@ export const parseArguments = (text: string): Result.Result<unknown, MalformedAr
   }
 }
 
-/** An OpenAI tool call as a `ToolCall`. */
+/**
+ * An OpenAI tool call as a `ToolCall`.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
 export const fromOpenAI = (call: OpenAIToolCall, strictArguments = false): ToolCall => ({
   id: call.id,
   name: call.function.name,
@@ -116,11 +176,21 @@ export const fromOpenAI = (call: OpenAIToolCall, strictArguments = false): ToolC
   strictArguments
 })
 
-/** Whether an Anthropic content block is a `tool_use`. */
+/**
+ * Whether an Anthropic content block is a `tool_use`.
+ *
+ * @since 0.1.0
+ * @category guards
+ */
 export const isAnthropicToolUse = (block: AnthropicContentBlock): block is AnthropicToolUse =>
   block.type === "tool_use" && isRecord(block) && typeof block.id === "string" && typeof block.name === "string"
 
-/** An Anthropic `tool_use` block as a `ToolCall` (its `input` is already parsed). */
+/**
+ * An Anthropic `tool_use` block as a `ToolCall` (its `input` is already parsed).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
 export const fromAnthropic = (block: AnthropicToolUse): ToolCall => ({
   id: block.id,
   name: block.name,
@@ -128,14 +198,24 @@ export const fromAnthropic = (block: AnthropicToolUse): ToolCall => ({
   strictArguments: false
 })
 
-/** The OpenAI `tool` message for an outcome. */
+/**
+ * The OpenAI `tool` message for an outcome.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
 export const toOpenAIMessage = (outcome: ToolCallOutcome): OpenAIToolMessage => ({
   role: "tool",
   tool_call_id: outcome.id,
   content: outcome.content
 })
 
-/** The Anthropic `tool_result` block for an outcome. */
+/**
+ * The Anthropic `tool_result` block for an outcome.
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
 export const toAnthropicResult = (outcome: ToolCallOutcome): AnthropicToolResult => ({
   type: "tool_result",
   tool_use_id: outcome.id,

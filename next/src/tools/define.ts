@@ -21,7 +21,12 @@ export type { PreparedCall, Tool } from "../domain/Tool.js"
 
 export { DEFAULT_TIMEOUT }
 
-/** What `Tool.make` takes. `A` is the decoded arguments, `O` the handler's output. */
+/**
+ * What `Tool.make` takes. `A` is the decoded arguments, `O` the handler's output.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface MakeOptions<A, I, O, E, R, OI = O> {
   readonly description: string
   /**
@@ -68,6 +73,9 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  * `details`; except a `ToolTimeout`, `MemoryLimitExceeded` or `ConfirmationRequired` naming this tool
  * (a tool that keeps its own deadline, a worker-based tool's own memory cap, a tool that asks for
  * confirmation as it acts), which stay `TIMEOUT` / `MEMORY_LIMIT` / `CONFIRMATION_REQUIRED`. A `WorkspacePath` argument arrives as a `ResolvedPath`.
+ *
+ * @since 0.1.0
+ * @category constructors
  *
  * @example
  * ```ts

@@ -17,7 +17,12 @@ import {
 import { readableJson } from "../domain/readableJson.js"
 import { NAME_PATTERN } from "../domain/ToolSpec.js"
 
-/** The default run timeout of a tool that names none. */
+/**
+ * The default run timeout of a tool that names none.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
 export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
 
 /** A version exactly as semver writes it (no `v` prefix, no spaces), build metadata allowed. */
