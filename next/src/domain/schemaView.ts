@@ -234,7 +234,6 @@ interface CheckText {
   readonly title?: string
   readonly description?: string
   readonly jsonSchema?: Readonly<Record<string, unknown>>
-  readonly identifier?: string
 }
 
 const numberOf = (payload: unknown, key: string): number | undefined => {
@@ -450,7 +449,7 @@ export const view = (ast: SchemaAST.AST): View => {
       from: out,
       annotations,
       ast,
-      isInt: check.annotations?.representation?.id === "effect/schema/isInt" && !Predicate.hasProperty(check.annotations, "jsonSchema")
+      isInt: check.annotations?.representation?.id === "effect/schema/isInt"
     }
   })
   views.set(ast, out)
