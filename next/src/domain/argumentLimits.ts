@@ -142,7 +142,7 @@ const expectedKeys = (ast: SchemaAST.AST): string => {
   if (ast._tag !== "Objects") return "never"
   const all = [
     ...ast.indexSignatures.map((is) => format(view(is.parameter))),
-    ...ast.propertySignatures.map((ps) => formatUnknown(typeof ps.name === "symbol" ? ps.name : ps.name))
+    ...ast.propertySignatures.map((ps) => formatUnknown(ps.name))
   ]
   return all.length === 0 ? "never" : all.join(" | ")
 }
