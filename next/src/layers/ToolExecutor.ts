@@ -15,7 +15,6 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Tracer from "effect/Tracer"
@@ -111,8 +110,9 @@ export const makeExecutor = Effect.gen(function*() {
   const workspace = yield* Workspace
   const confirmation = yield* ConfirmationGate
   const audit = Option.getOrElse(yield* Effect.serviceOption(AuditLog), () => noAudit)
-  const gates = Option.isSome(yield* Effect.serviceOption(ToolGates))
-    ? (yield* ToolGates).gates
+  const installed = yield* Effect.serviceOption(ToolGates)
+  const gates = Option.isSome(installed)
+    ? installed.value.gates
     : builtinGates({ modeGate: yield* ModeGate, policy: yield* ToolPolicy, confirmation, rateLimiter: yield* RateLimiter })
 
   /** A call's arguments, decoded (first converted back from the strict export's form). */
@@ -144,34 +144,42 @@ export const makeExecutor = Effect.gen(function*() {
         if (Option.isSome(refusal)) record(refusedBy("paths", refusal.value))
       }))
 
+  /** The gates, then the run, of a call whose paths are resolved. */
+  const gatedRun = (
+    tool: RegisteredTool,
+    call: BoundCall,
+    options: ExecuteOptions | undefined,
+    paths: ReadonlyArray<ResolvedPath>,
+    record: Recorder | undefined
+  ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
+    record?.(pathsPassed(paths.length))
+    const run = guarded(tool, call.run)
+    const answers = ask(gates, gateCallOf(tool, call, options, paths, false), record)
+    return answers === undefined ? run : behind(answers, record, run)
+  }
+
   /** The steps after lookup: arguments → paths → gates → run; the handler's output. */
-  const steps = Effect.fnUntraced(function*(
+  const steps = (
     tool: RegisteredTool,
     input: unknown,
     options: ExecuteOptions | undefined,
     record: Recorder | undefined
-  ) {
+  ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
     const prepared = prepare(tool, input, options)
     if (Result.isFailure(prepared)) {
       record?.(refusedBy("arguments", prepared.failure))
-      return yield* Effect.fail(prepared.failure)
+      return Effect.fail(prepared.failure)
     }
     record?.(argumentsPassed)
     const call = prepared.success
-    const paths = call.paths.length === 0
-      ? noPaths
-      : yield* (record === undefined ? resolvePaths(tool, call) : resolveRecorded(tool, call, record))
-    record?.(pathsPassed(paths.length))
-    const answers = ask(gates, gateCallOf(tool, call, options, paths, false), record)
-    if (answers !== undefined) yield* behind(answers, identity, record, Effect.void)
-    return yield* guarded(tool, call.run)
-  })
+    if (call.paths.length === 0) return gatedRun(tool, call, options, noPaths, record)
+    const resolved = record === undefined ? resolvePaths(tool, call) : resolveRecorded(tool, call, record)
+    return Effect.flatMap(resolved, (paths) => gatedRun(tool, call, options, paths, record))
+  }
 
-  /** A call's end as its result: a refusal or failure as its code; an escape and an interruption passed on. */
-  const resultOf = (tool: RegisteredTool, start: number) =>
-  (exit: Exit.Exit<unknown, ToolCallError | PathTraversalError>): Effect.Effect<ToolResult.ToolExecutionResult> => {
-    if (Exit.isSuccess(exit)) return Effect.succeed(ToolResult.succeed(tool.name, tool.version, exit.value, elapsed(start)))
-    const cause = exit.cause
+  /** A failed call's result: a refusal or failure as its code; an escape and an interruption passed on. */
+  const failedWith = (tool: RegisteredTool, start: number) =>
+  (cause: Cause.Cause<ToolCallError | PathTraversalError>): Effect.Effect<ToolResult.ToolExecutionResult> => {
     const traversal = pathTraversalOf(cause)
     if (Option.isSome(traversal)) return Effect.die(traversal.value)
     const failure = Cause.findErrorOption(cause)
@@ -202,7 +210,10 @@ export const makeExecutor = Effect.gen(function*() {
     record: Recorder | undefined,
     seen: Seen | undefined
   ): Effect.Effect<ToolResult.ToolExecutionResult> => {
-    const call = Effect.flatMap(Effect.exit(steps(tool, input, options, record)), resultOf(tool, start))
+    const call = Effect.matchCauseEffect(steps(tool, input, options, record), {
+      onFailure: failedWith(tool, start),
+      onSuccess: (output) => Effect.succeed(ToolResult.succeed(tool.name, tool.version, output, elapsed(start)))
+    })
     // a tool that asks for confirmation as it acts runs with the call's confirmation set
     const confirmed = tool.asksConfirmation === undefined ? call : withCallConfirmation(confirmation, tool, options, call)
     return Effect.withFiber((fiber) => {

@@ -8,7 +8,6 @@
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import { identity } from "effect/Function"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as AgentMode from "../domain/AgentMode.js"
@@ -92,6 +91,6 @@ export const makeExplain = (services: ExplainServices) =>
 
     const answers = ask(services.gates, gateCallOf(tool, call, options, resolved.success, true), record)
     // a refusal ends the dry run: it is recorded, and the explanation says so
-    if (answers !== undefined) yield* Effect.ignore(behind(answers, identity, record, Effect.void))
+    if (answers !== undefined) yield* Effect.ignore(behind(answers, record, Effect.void))
     return explanation(tool)
   })

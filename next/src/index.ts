@@ -1,0 +1,40 @@
+/**
+ * effect-tool-system (Effect 4 tree, in progress): one safe, fast door to everything an agent
+ * can do. This entry exports what is ported so far: the domain, the gates, the registry, the
+ * executor and the workspace. The builtin and ported tools, the MCP bridge, the CLI and the
+ * worker pools come next.
+ *
+ * @since 0.1.0
+ */
+export * as AgentMode from "./domain/AgentMode.js"
+export * from "./domain/errors.js"
+export * as Exports from "./domain/exports.js"
+export { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_NODES } from "./domain/argumentLimits.js"
+export type { BoundCall, PreparedCall, RegisteredTool, ToolInfo } from "./domain/Tool.js"
+export type { ToolExecutionFailure, ToolExecutionResult, ToolExecutionSuccess } from "./domain/ToolExecutionResult.js"
+export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js"
+export { defaultPath, type PathSlot, type ResolvedPath, WorkspacePath } from "./domain/WorkspacePath.js"
+export { type CallExplanation, type GateDecision, type GateName, gateOrder } from "./domain/GateDecision.js"
+export * as Gate from "./domain/Gate.js"
+export { CallSpanAttributes } from "./layers/callSpan.js"
+export { AuditLog, type AuditLogService, type AuditRecord } from "./services/AuditLog.js"
+export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
+export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
+export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
+export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
+export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
+export { type BuiltinGateServices, ToolGates, type ToolGatesService } from "./services/ToolGates.js"
+export { type ListOptions, ToolRegistry, type ToolRegistryService } from "./services/ToolRegistry.js"
+export {
+  type CoreOptions,
+  type GraphOptions,
+  type LibraryServices,
+  type PlatformServices,
+  type RequirementsOf,
+  type SystemServices,
+  type ToolServices,
+  ToolSystem,
+  type ToolSystemService
+} from "./services/ToolSystem.js"
+export { Workspace, type WorkspaceService } from "./services/Workspace.js"
+export * as Tool from "./tools/define.js"
