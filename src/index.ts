@@ -5,6 +5,7 @@
  * in `effect-tool-system/effect-ai`, the fakes and the attack catalog in
  * `effect-tool-system/testing`.
  *
+ * @module effect-tool-system
  * @since 0.1.0
  */
 

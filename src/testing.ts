@@ -6,6 +6,7 @@
  *
  * A separate entry, so that the main entry holds only what an application runs.
  *
+ * @module effect-tool-system/testing
  * @since 0.6.0
  */
 
@@ -14,7 +15,7 @@
  * after it.
  *
  * @since 0.6.0
- * @category layers
+ * @category exports
  */
 export * as TestModeGate from "./testing/TestModeGate.js"
 
@@ -22,7 +23,7 @@ export * as TestModeGate from "./testing/TestModeGate.js"
  * `TestQuestionHandler.layerScripted(answers)`: the user's answers, given up front.
  *
  * @since 0.6.0
- * @category layers
+ * @category exports
  */
 export * as TestQuestionHandler from "./testing/TestQuestionHandler.js"
 
@@ -30,7 +31,7 @@ export * as TestQuestionHandler from "./testing/TestQuestionHandler.js"
  * `TestUrlPolicy.layerAllowLoopback`: the web tools may reach the test's own 127.0.0.1 servers.
  *
  * @since 0.6.0
- * @category layers
+ * @category exports
  */
 export * as TestUrlPolicy from "./testing/TestUrlPolicy.js"
 

@@ -15,6 +15,7 @@
  *
  * A separate entry point: importing `effect-tool-system` never loads `@effect/ai`.
  *
+ * @module effect-tool-system/effect-ai
  * @since 0.1.0
  */
 import * as AiTool from "@effect/ai/Tool"
@@ -128,13 +129,18 @@ export const fromSession = (session: ToolCallSession): Effect.Effect<EffectAiToo
  *
  * @example
  * ```ts
- * import { LanguageModel } from "@effect/ai"
+ * import * as LanguageModel from "@effect/ai/LanguageModel"
+ * import { Effect } from "effect"
+ * import { AgentMode } from "effect-tool-system"
  * import { toEffectAiToolkit } from "effect-tool-system/effect-ai"
  *
  * const program = Effect.gen(function*() {
  *   const { session, withHandler } = yield* toEffectAiToolkit({ mode: AgentMode.Explore })
  *   const response = yield* LanguageModel.generateText({
- *     prompt: [{ role: "system", content: session.systemPrompt("You help with this repository.") }, ...],
+ *     prompt: [
+ *       { role: "system", content: session.systemPrompt("You help with this repository.") },
+ *       { role: "user", content: "What does this project do?" }
+ *     ],
  *     toolkit: withHandler
  *   })
  *   return response.toolResults

@@ -1,8 +1,5 @@
 /**
- * `AuditLog`: a record of every call the executor decides on — which tool and version, in
- * which mode, a hash of the arguments, each gate's outcome, the error code, the duration and
- * the caller's trace. The default is `layerNoop`, which costs nothing: the executor builds
- * no record when the log is not `enabled`.
+ * The `AuditLog` service: its interface, its tag and its layers.
  *
  * @since 0.2.0
  */
@@ -103,7 +100,10 @@ export interface AuditLogLoggerOptions {
 }
 
 /**
- * The audit trail of the executor's calls.
+ * A record of every call the executor decides on — which tool and version, in
+ * which mode, a hash of the arguments, each gate's outcome, the error code, the duration and
+ * the caller's trace. The default is `layerNoop`, which costs nothing: the executor builds
+ * no record when the log is not `enabled`.
  *
  * @since 0.2.0
  * @category services
@@ -134,6 +134,8 @@ export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLo
    *
    * @example
    * ```ts
+   * import { AuditLog, ToolSystem } from "effect-tool-system"
+   *
    * const system = ToolSystem.layerNode({ audit: AuditLog.layerJsonl({ file: "audit.jsonl" }) })
    * ```
    */

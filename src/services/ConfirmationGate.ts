@@ -1,12 +1,5 @@
 /**
- * `ConfirmationGate`: a tool that requires confirmation runs only when called with
- * `confirm: true`; otherwise the call ends `CONFIRMATION_REQUIRED` with `confirmed: false`.
- *
- * The gate is also asked at the moment of an effect: a tool that asks for confirmation as it
- * acts (`asksConfirmation`: `append_to_file` creating a file, `move_file` / `copy_file`
- * replacing one or putting an executable file in place, `download_file` / `generate_image`
- * overwriting one) asks `check` about itself as a tool that requires confirmation (see
- * `CallConfirmation`), so one gate (`layerAutoConfirm`, or an application's) decides both.
+ * The `ConfirmationGate` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -32,7 +25,14 @@ export interface ConfirmationGateService {
 }
 
 /**
- * Pauses calls that need a person's yes.
+ * A tool that requires confirmation runs only when called with
+ * `confirm: true`; otherwise the call ends `CONFIRMATION_REQUIRED` with `confirmed: false`.
+ *
+ * The gate is also asked at the moment of an effect: a tool that asks for confirmation as it
+ * acts (`asksConfirmation`: `append_to_file` creating a file, `move_file` / `copy_file`
+ * replacing one or putting an executable file in place, `download_file` / `generate_image`
+ * overwriting one) asks `check` about itself as a tool that requires confirmation (see
+ * `CallConfirmation`), so one gate (`layerAutoConfirm`, or an application's) decides both.
  *
  * @since 0.1.0
  * @category services

@@ -1,7 +1,5 @@
 /**
- * `ConfirmationHandler`: an optional service the application installs (a web UI, a terminal
- * prompt) so that `ToolCallHandler` can ask a person before a call that needs confirmation
- * runs. Without one, such a call stays refused (`CONFIRMATION_REQUIRED`).
+ * The `ConfirmationHandler` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -56,13 +54,20 @@ export interface ConfirmationHandlerService {
 }
 
 /**
- * Asks a person to confirm a call.
+ * An optional service the application installs (a web UI, a terminal
+ * prompt) so that `ToolCallHandler` can ask a person before a call that needs confirmation
+ * runs. Without one, such a call stays refused (`CONFIRMATION_REQUIRED`).
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
+ * import { Effect } from "effect"
+ * import { ConfirmationHandler } from "effect-tool-system"
+ *
+ * declare const askInBrowser: (question: string) => Promise<boolean>
+ *
  * const Ui = ConfirmationHandler.layer((request) =>
  *   Effect.promise(() => askInBrowser(`${request.tool}: ${JSON.stringify(request.arguments)}?`)).pipe(
  *     Effect.map((yes) => ({ approved: yes }))

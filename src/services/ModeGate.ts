@@ -1,6 +1,5 @@
 /**
- * `ModeGate`: the first gate. In a read-only mode only read-only tools pass, except a vetted
- * scoped-write tool whose every path argument resolves inside the mode's `scopedWriteDirs`.
+ * The `ModeGate` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -34,7 +33,8 @@ export interface ModeGateService {
 }
 
 /**
- * Enforces agent modes.
+ * The first gate. In a read-only mode only read-only tools pass, except a vetted
+ * scoped-write tool whose every path argument resolves inside the mode's `scopedWriteDirs`.
  *
  * @since 0.1.0
  * @category services

@@ -1,6 +1,5 @@
 /**
- * `PdfWorkers`: the warm, memory-capped worker threads `read_pdf` parses in. A service so
- * that its workers live exactly as long as the layer that made them.
+ * The `PdfWorkers` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -32,7 +31,8 @@ export interface PdfWorkersService {
 }
 
 /**
- * The PDF parser's worker pool.
+ * The warm, memory-capped worker threads `read_pdf` parses in. A service so
+ * that its workers live exactly as long as the layer that made them.
  *
  * @since 0.1.0
  * @category services

@@ -1,8 +1,5 @@
 /**
- * `QuestionHandler`: an optional service the application installs so that a model can ask
- * the user a question (`ask_user`). With one installed, `ToolCallHandler` offers the
- * `ask_user` spec to the model and routes its calls here; without one the tool is not
- * offered and a call to it is answered as unavailable.
+ * The `QuestionHandler` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -43,14 +40,27 @@ export interface QuestionHandlerService {
 }
 
 /**
- * Puts the model's questions to the user.
+ * An optional service the application installs so that a model can ask
+ * the user a question (`ask_user`). With one installed, `ToolCallHandler` offers the
+ * `ask_user` spec to the model and routes its calls here; without one the tool is not
+ * offered and a call to it is answered as unavailable.
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
- * const Terminal = QuestionHandler.layer(({ question }) => Effect.promise(() => readline.question(`${question} `)))
+ * import { Effect } from "effect"
+ * import { QuestionHandler } from "effect-tool-system"
+ * import * as readline from "node:readline/promises"
+ *
+ * const Terminal = QuestionHandler.layer(({ question }) =>
+ *   Effect.acquireUseRelease(
+ *     Effect.sync(() => readline.createInterface({ input: process.stdin, output: process.stdout })),
+ *     (terminal) => Effect.promise(() => terminal.question(`${question} `)),
+ *     (terminal) => Effect.sync(() => terminal.close())
+ *   )
+ * )
  * ```
  */
 export class QuestionHandler extends Context.Tag("effect-tool-system/QuestionHandler")<

@@ -1,6 +1,5 @@
 /**
- * `RateLimiter`: admits or refuses a call of a tool with `rateLimitRpm`. A refused call fails
- * at once with `RateLimited` and `retryAfterMs` (it never waits).
+ * The `RateLimiter` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -84,7 +83,8 @@ export interface RedisRateLimiterOptions {
 }
 
 /**
- * Per-tool rate limits.
+ * Admits or refuses a call of a tool with `rateLimitRpm`. A refused call fails
+ * at once with `RateLimited` and `retryAfterMs` (it never waits).
  *
  * @since 0.1.0
  * @category services
@@ -134,7 +134,7 @@ export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<R
    *     onUnavailable: "fallback-memory"
    *   })
    * })
-   * // per user: tools.execute("web_fetch", args, { rateLimitKey: userId })
+   * // per user: tools.execute("fetch_url", args, { rateLimitKey: userId })
    * ```
    */
   static readonly layerRedis = (options: RedisRateLimiterOptions = {}): Layer.Layer<RateLimiter> =>

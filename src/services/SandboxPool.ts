@@ -1,6 +1,5 @@
 /**
- * `SandboxPool`: the warm QuickJS Workers that `execute_javascript` runs guest code in. A
- * service so that its Workers live exactly as long as the layer that made them.
+ * The `SandboxPool` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -27,14 +26,19 @@ export interface SandboxPoolService {
 }
 
 /**
- * The sandbox's Worker pool.
+ * The warm QuickJS Workers that `execute_javascript` runs guest code in. A
+ * service so that its Workers live exactly as long as the layer that made them.
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
- * const outcome = yield* SandboxPool.pipe(Effect.flatMap((pool) => pool.run("1 + 1", 1000)))
+ * import { Effect } from "effect"
+ * import { SandboxPool } from "effect-tool-system"
+ *
+ * // guest code in a warm worker, with a one-second guest deadline
+ * const outcome = Effect.flatMap(SandboxPool, (pool) => pool.run("1 + 1", 1000))
  * ```
  */
 export class SandboxPool extends Context.Tag("effect-tool-system/SandboxPool")<SandboxPool, SandboxPoolService>() {

@@ -1,8 +1,5 @@
 /**
- * `ToolCallHandler`: from a model's tool calls to the messages that go back into the
- * conversation. A session holds what lasts across turns (the agent mode, whether the model
- * saw the strict export, the approvals a person asked to remember); each turn's calls run
- * through the executor's gates and come back as tool messages in the order of the calls.
+ * The `ToolCallHandler` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -120,17 +117,27 @@ export interface ToolCallHandlerService {
 }
 
 /**
- * Runs a model's tool calls and answers them.
+ * From a model's tool calls to the messages that go back into the
+ * conversation. A session holds what lasts across turns (the agent mode, whether the model
+ * saw the strict export, the approvals a person asked to remember); each turn's calls run
+ * through the executor's gates and come back as tool messages in the order of the calls.
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
- * const handler = yield* ToolCallHandler
- * const session = yield* handler.session({ mode: AgentMode.Explore })
- * const tools = yield* session.openAITools                              // give these to the model
- * const messages = yield* session.handleOpenAI(reply.message.tool_calls) // append these
+ * import { Effect } from "effect"
+ * import { AgentMode, type OpenAITool, type OpenAIToolCall, ToolCallHandler } from "effect-tool-system"
+ *
+ * // one turn: `ask` gives the model the tools and returns the calls in its reply
+ * const turn = (ask: (tools: ReadonlyArray<OpenAITool>) => Effect.Effect<ReadonlyArray<OpenAIToolCall>>) =>
+ *   Effect.gen(function*() {
+ *     const handler = yield* ToolCallHandler
+ *     const session = yield* handler.session({ mode: AgentMode.Explore })
+ *     const calls = yield* ask(yield* session.openAITools)
+ *     return yield* session.handleOpenAI(calls) // the tool messages to append to the conversation
+ *   })
  * ```
  */
 export class ToolCallHandler extends Context.Tag("effect-tool-system/ToolCallHandler")<

@@ -1,7 +1,5 @@
 /**
- * `ToolExecutor`: runs one call through the gate pipeline and returns a
- * `ToolExecutionResult`. Lookup, argument validation, mode gate, policy hook, confirmation
- * gate, rate limit, then the handler under its timeout and memory cap.
+ * The `ToolExecutor` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -66,7 +64,9 @@ export interface ToolExecutorService {
 }
 
 /**
- * The gated executor.
+ * Runs one call through the gate pipeline and returns a
+ * `ToolExecutionResult`. Lookup, argument validation, mode gate, policy hook, confirmation
+ * gate, rate limit, then the handler under its timeout and memory cap.
  *
  * @since 0.1.0
  * @category services

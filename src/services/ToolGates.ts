@@ -1,23 +1,5 @@
 /**
- * `ToolGates`: the executor's one ordered list of gates, asked about every call after its
- * arguments are decoded and its paths resolved: the built-in mode, policy, confirmation and
- * rate-limit gates, then an application's own (a budget, an approval service). `execute`,
- * `explain` and the audit record run this same list. Without this service in context the
- * executor uses `layer`'s list.
- *
- * @example
- * ```ts
- * import { Effect } from "effect"
- * import { Gate, PolicyVeto, ToolGates, ToolSystem } from "effect-tool-system"
- *
- * // no shell after office hours
- * const officeHours = Gate.make("officeHours", ({ tool }) =>
- *   !tool.tags.includes("shell") || new Date().getHours() < 18
- *     ? Gate.pass("within office hours")
- *     : Gate.refuse(new PolicyVeto({ tool: tool.name, reason: "no shell after 18:00" })))
- *
- * const tools = ToolSystem.layerNode({ gates: ToolGates.layerWith(officeHours) })
- * ```
+ * The `ToolGates` service: its interface, its tag and its layers.
  *
  * @since 0.6.0
  */
@@ -74,10 +56,28 @@ export const builtin: Effect.Effect<ReadonlyArray<Gate>, never, BuiltinGateServi
 )
 
 /**
- * The executor's gates.
+ * The executor's one ordered list of gates, asked about every call after its
+ * arguments are decoded and its paths resolved: the built-in mode, policy, confirmation and
+ * rate-limit gates, then an application's own (a budget, an approval service). `execute`,
+ * `explain` and the audit record run this same list. Without this service in context the
+ * executor uses `layer`'s list.
  *
  * @since 0.6.0
  * @category services
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Gate, PolicyVeto, ToolGates, ToolSystem } from "effect-tool-system"
+ *
+ * // no shell after office hours
+ * const officeHours = Gate.make("officeHours", ({ tool }) =>
+ *   !tool.tags.includes("shell") || new Date().getHours() < 18
+ *     ? Gate.pass("within office hours")
+ *     : Gate.refuse(new PolicyVeto({ tool: tool.name, reason: "no shell after 18:00" })))
+ *
+ * const tools = ToolSystem.layerNode({ gates: ToolGates.layerWith(officeHours) })
+ * ```
  */
 export class ToolGates extends Context.Tag("effect-tool-system/ToolGates")<ToolGates, ToolGatesService>() {
   /** The built-in gates: mode, policy, confirmation, rate limit. */

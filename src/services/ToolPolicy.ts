@@ -1,6 +1,5 @@
 /**
- * `ToolPolicy`: the application's veto, consulted after the mode gate and before the
- * confirmation gate. A `Some(reason)` vetoes the call.
+ * The `ToolPolicy` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -26,16 +25,21 @@ export interface ToolPolicyService {
 }
 
 /**
- * The policy hook.
+ * The application's veto, consulted after the mode gate and before the
+ * confirmation gate. A `Some(reason)` vetoes the call.
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
+ * import { Effect, Option } from "effect"
+ * import { ToolPolicy, ToolSystem } from "effect-tool-system"
+ *
  * const noSecrets = ToolPolicy.layer(({ args }) =>
  *   Effect.succeed(JSON.stringify(args).includes(".env") ? Option.some("no .env files") : Option.none())
  * )
+ * const system = ToolSystem.layerNode({ policy: noSecrets })
  * ```
  */
 export class ToolPolicy extends Context.Tag("effect-tool-system/ToolPolicy")<ToolPolicy, ToolPolicyService>() {

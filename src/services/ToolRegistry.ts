@@ -1,6 +1,5 @@
 /**
- * `ToolRegistry`: the central catalog, `{ name: { version: Tool } }`. `get(name)` returns the
- * latest semver version; a range selects among versions.
+ * The `ToolRegistry` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -60,16 +59,30 @@ export interface ToolRegistryService {
 }
 
 /**
- * The central tool catalog.
+ * The central catalog, `{ name: { version: Tool } }`. `get(name)` returns the
+ * latest semver version; a range selects among versions.
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
- * const registry = yield* ToolRegistry
- * yield* registry.register(myTool)
- * const tools = yield* registry.export("openai", { tags: ["files"] })
+ * import { Effect, Schema } from "effect"
+ * import { Tool, ToolRegistry } from "effect-tool-system"
+ *
+ * const shout = Tool.make("shout", {
+ *   description: "Upper-cases a text",
+ *   parameters: Schema.Struct({ text: Schema.String }),
+ *   readOnly: true,
+ *   tags: ["text"],
+ *   handler: ({ text }) => Effect.succeed(text.toUpperCase())
+ * })
+ *
+ * const textTools = Effect.gen(function*() {
+ *   const registry = yield* ToolRegistry
+ *   yield* registry.register(shout)
+ *   return yield* registry.export("openai", { tags: ["text"] })
+ * })
  * ```
  */
 export class ToolRegistry extends Context.Tag("effect-tool-system/ToolRegistry")<ToolRegistry, ToolRegistryService>() {

@@ -1,7 +1,5 @@
 /**
- * `ToolSystem`: the facade an agent talks to. Registry, executor and exports behind one
- * service. `ToolSystem.layer(options)` builds the whole graph over the platform services
- * the application provides; `ToolSystem.layerNode(options)` provides Node's.
+ * The `ToolSystem` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -54,8 +52,12 @@ export interface ToolSystemService {
    *
    * @example
    * ```ts
-   * const why = yield* tools.explain("write_file", { filepath: "a.txt", content: "" }, { mode: AgentMode.Explore })
-   * // why.wouldRun === false, why.errorCode === "MODE_BLOCKED"
+   * import { Effect } from "effect"
+   * import { AgentMode, ToolSystem } from "effect-tool-system"
+   *
+   * const why = Effect.flatMap(ToolSystem, (tools) =>
+   *   tools.explain("write_file", { filepath: "a.txt", content: "" }, { mode: AgentMode.Explore }))
+   * // wouldRun: false, errorCode: "MODE_BLOCKED", and each gate's decision in `gates`
    * ```
    */
   readonly explain: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<CallExplanation>
@@ -74,7 +76,9 @@ export interface ToolSystemService {
 export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspace
 
 /**
- * The tool system.
+ * The facade an agent talks to. Registry, executor and exports behind one
+ * service. `ToolSystem.layer(options)` builds the whole graph over the platform services
+ * the application provides; `ToolSystem.layerNode(options)` provides Node's.
  *
  * @since 0.1.0
  * @category services
@@ -113,8 +117,22 @@ export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<Too
    *
    * @example
    * ```ts
+   * import { FetchHttpClient } from "@effect/platform"
+   * import { NodeContext } from "@effect/platform-node"
+   * import { Context, Effect, Layer, Schema } from "effect"
+   * import { Tool, ToolSystem } from "effect-tool-system"
+   *
+   * class Greeter extends Context.Tag("app/Greeter")<Greeter, { readonly greet: (name: string) => string }>() {}
+   *
+   * const greet = Tool.make("greet", {
+   *   description: "Greets someone",
+   *   parameters: Schema.Struct({ name: Schema.String }),
+   *   readOnly: true,
+   *   handler: ({ name }) => Effect.map(Greeter, (greeter) => greeter.greet(name))
+   * })
+   *
    * const AppTools = ToolSystem.layer({ tools: [greet] }).pipe(
-   *   Layer.provide(Greeter.layer),
+   *   Layer.provide(Layer.succeed(Greeter, { greet: (name) => `Hello, ${name}!` })),
    *   Layer.provide(NodeContext.layer),
    *   Layer.provide(FetchHttpClient.layer)
    * )
@@ -131,7 +149,11 @@ export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<Too
    *
    * @example
    * ```ts
-   * Effect.runPromise(program.pipe(Effect.provide(ToolSystem.layerNode())))
+   * import { Effect } from "effect"
+   * import { ToolSystem } from "effect-tool-system"
+   *
+   * const program = Effect.flatMap(ToolSystem, (tools) => tools.execute("read_file", { filepath: "README.md" }))
+   * const main = () => Effect.runPromise(program.pipe(Effect.provide(ToolSystem.layerNode())))
    * ```
    */
   static readonly layerNode = <const Tools extends ReadonlyArray<Tool<unknown>> = readonly []>(

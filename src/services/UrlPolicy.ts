@@ -1,13 +1,5 @@
 /**
- * `UrlPolicy`: where the web tools may connect (against SSRF: a model asking a tool to fetch
- * `http://169.254.169.254/` or an internal service). Only http(s); by default no loopback,
- * private, link-local, CGNAT, multicast, unspecified, reserved or cloud metadata address, nor
- * the IPv6 forms that embed one (IPv4-mapped `::ffff:127.0.0.1`, NAT64, 6to4, Teredo).
- *
- * The service's `client` enforces it where it cannot be dodged: on the address each socket
- * connects to, after DNS resolution (a name like `localhost`, a rebinding DNS answer, `127.1`
- * or `0x7f.1` all end up judged as the address they connect to), and again on every redirect,
- * which the client follows by hand (at most 5). See `layers/UrlPolicy.ts`.
+ * The `UrlPolicy` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -59,15 +51,25 @@ export interface UrlPolicyService {
 }
 
 /**
- * The URL policy of the web tools.
+ * Where the web tools may connect (against SSRF: a model asking a tool to fetch
+ * `http://169.254.169.254/` or an internal service). Only http(s); by default no loopback,
+ * private, link-local, CGNAT, multicast, unspecified, reserved or cloud metadata address, nor
+ * the IPv6 forms that embed one (IPv4-mapped `::ffff:127.0.0.1`, NAT64, 6to4, Teredo).
+ *
+ * The service's `client` enforces it where it cannot be dodged: on the address each socket
+ * connects to, after DNS resolution (a name like `localhost`, a rebinding DNS answer, `127.1`
+ * or `0x7f.1` all end up judged as the address they connect to), and again on every redirect,
+ * which the client follows by hand (at most 5). See `layers/UrlPolicy.ts`.
  *
  * @since 0.1.0
  * @category services
  *
  * @example
  * ```ts
+ * import { ToolSystem, UrlPolicy } from "effect-tool-system"
+ *
  * // the web tools may also reach one service of the local network
- * ToolSystem.layerNode({ urlPolicy: UrlPolicy.layerAllowList(["10.0.0.5:8080"]) })
+ * const system = ToolSystem.layerNode({ urlPolicy: UrlPolicy.layerAllowList(["10.0.0.5:8080"]) })
  * ```
  */
 export class UrlPolicy extends Context.Tag("effect-tool-system/UrlPolicy")<UrlPolicy, UrlPolicyService>() {

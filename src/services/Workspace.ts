@@ -1,6 +1,5 @@
 /**
- * `Workspace`: the root every path argument is resolved against, and the resolver that no
- * path can escape (lexically, or through symlinks).
+ * The `Workspace` service: its interface, its tag and its layers.
  *
  * @since 0.1.0
  */
@@ -41,7 +40,8 @@ export interface WorkspaceService {
 }
 
 /**
- * Resolves tool paths inside the workspace root: the request-scoped override
+ * The root every path argument is resolved against, and the resolver that no
+ * path can escape (lexically, or through symlinks). The root is the request-scoped override
  * (`Workspace.withRoot(dir)`), else `WORKSPACE_ROOT`, else `process.cwd()`, read at each call.
  *
  * @since 0.1.0
@@ -49,7 +49,11 @@ export interface WorkspaceService {
  *
  * @example
  * ```ts
- * const abs = yield* Workspace.pipe(Effect.flatMap((ws) => ws.resolve("src/index.ts")))
+ * import { Effect } from "effect"
+ * import { Workspace } from "effect-tool-system"
+ *
+ * // a path a handler builds itself: resolved inside the workspace, or the PathTraversalError defect
+ * const absolute = Effect.flatMap(Workspace, (workspace) => workspace.resolve("src/index.ts"))
  * ```
  */
 export class Workspace extends Context.Tag("effect-tool-system/Workspace")<Workspace, WorkspaceService>() {

@@ -39,7 +39,14 @@ const parameters = parametersJsonSchema(AskUserParameters)
  *
  * @example
  * ```ts
- * const tools = [...(yield* toolSystem.openAITools()), ASK_USER_TOOL_SPEC.toOpenAITool()]
+ * import { Effect } from "effect"
+ * import { ASK_USER_TOOL_SPEC, ToolSystem } from "effect-tool-system"
+ *
+ * // the registry's tools and ask_user, for an application that answers the model's questions itself
+ * const toolsForTheModel = Effect.gen(function*() {
+ *   const system = yield* ToolSystem
+ *   return [...(yield* system.openAITools()), ASK_USER_TOOL_SPEC.toOpenAITool()]
+ * })
  * ```
  */
 export const ASK_USER_TOOL_SPEC: ToolSpec = new ToolSpec({

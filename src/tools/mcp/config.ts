@@ -153,7 +153,12 @@ export const parseMcpConfig = (value: unknown): Either.Either<ParsedMcpConfig, s
  *
  * @example
  * ```ts
- * const servers = yield* loadMcpConfig("mcp.json")
+ * import { ToolSystem } from "effect-tool-system"
+ * import { loadMcpConfig } from "effect-tool-system/mcp"
+ * import { Effect } from "effect"
+ *
+ * const servers = loadMcpConfig("mcp.json") // needs the platform's FileSystem
+ * const system = Effect.map(servers, (mcpServers) => ToolSystem.layerNode({ mcpServers }))
  * ```
  */
 export const loadMcpConfig = (

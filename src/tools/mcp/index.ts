@@ -1,7 +1,8 @@
 /**
  * MCP both ways: the stdio bridge (servers' tools in, as proxies) and the server export
- * (the registry out). The public names, for `src/index.ts` to re-export.
+ * (the registry out). The entry `effect-tool-system/mcp`.
  *
+ * @module effect-tool-system/mcp
  * @since 0.1.0
  */
 export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "./bridge.js"

@@ -20,6 +20,8 @@ const HASH_CHARS = 8
  *
  * @example
  * ```ts
+ * import { proxyName } from "effect-tool-system/mcp"
+ *
  * proxyName("files", "read")        // "files__read"
  * proxyName("files", "read.file")   // "files__read_file_1f0c9a2b" (hash shown as an example)
  * ```

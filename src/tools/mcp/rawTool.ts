@@ -74,6 +74,9 @@ const noPaths: ReadonlyArray<PathSlot> = []
  *
  * @example
  * ```ts
+ * import { Effect } from "effect"
+ * import { makeRawTool } from "effect-tool-system/mcp"
+ *
  * const echo = makeRawTool("echo", {
  *   description: "Echoes its text",
  *   parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },

@@ -225,7 +225,15 @@ export const makeMcpServer = (
  *
  * @example
  * ```ts
- * yield* serveMcp(new StdioServerTransport(), { mode: AgentMode.Explore })
+ * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+ * import { Effect } from "effect"
+ * import { AgentMode, ToolSystem } from "effect-tool-system"
+ * import { serveMcp } from "effect-tool-system/mcp"
+ *
+ * const main = () =>
+ *   Effect.runPromise(serveMcp(new StdioServerTransport(), { mode: AgentMode.Explore }).pipe(
+ *     Effect.provide(ToolSystem.layerNode())
+ *   ))
  * ```
  */
 export const serveMcp = (

@@ -90,7 +90,16 @@ export const serveMcpStdio = (
  *
  * @example
  * ```ts
- * Effect.provide(program, withMcpConfigFile(ToolSystem.layerNode(), "mcp.json"))
+ * import { NodeFileSystem } from "@effect/platform-node"
+ * import { Effect, Layer } from "effect"
+ * import { ToolSystem } from "effect-tool-system"
+ * import { withMcpConfigFile } from "effect-tool-system/mcp"
+ *
+ * const program = Effect.flatMap(ToolSystem, (tools) => tools.openAITools())
+ * const withServers = Effect.provide(
+ *   program,
+ *   withMcpConfigFile(ToolSystem.layerNode(), "mcp.json").pipe(Layer.provide(NodeFileSystem.layer))
+ * )
  * ```
  */
 export const withMcpConfigFile = <A, E, R>(
