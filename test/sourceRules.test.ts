@@ -25,8 +25,11 @@ const privateModule = /^(effect|@effect\/[^/]+)\/(.*\/)?(internal|dist)(\/|$)/
 const privateRuntimeMembers = new Set(["addChild", "removeChild"])
 const isPrivateName = (name: string) => (/^_[A-Za-z]/.test(name) && name !== "_tag") || privateRuntimeMembers.has(name)
 
-/** A file that cannot break a rule (none of these occur in it) is not parsed. */
-const suspect = /\b_[A-Za-z]|addChild|removeChild|\/internal|\/dist\/|[!=]==\s*Effect\.|Effect\.\w+\s*[!=]==/
+/**
+ * A file that cannot break a rule (none of these occur in it) is not parsed. `_tag`, which many
+ * files read, does not make one suspect: a few files of src are parsed instead of a fifth of them.
+ */
+const suspect = /\b_(?!tag\b)[A-Za-z]|addChild|removeChild|\/internal|\/dist\/|[!=]==\s*Effect\.|Effect\.\w+\s*[!=]==/
 
 /** `Reflect.get(x, "_y")` and the like. */
 const isReflectCall = (node: ts.Node): node is ts.CallExpression =>
@@ -104,6 +107,8 @@ describe("the source uses public APIs only", () => {
       `import * as Effect from "effect/Effect"`,
       `import { Ajv2020 } from "ajv/dist/2020.js"`,
       `const tag = error._tag; const t = Reflect.get(error, "_tag")`,
+      // parsed (for `_local`), and still fine: `_tag`, and a name starting with "_" that is no member read
+      `const tag = error._tag; const _local = Reflect.get(error, "_tag")`,
       `// fiber._fiberRefs and Reflect.get(parent, "addChild") in a comment`,
       `const text = "_fiberRefs is private"`,
       `const safe = name.replace(/-/g, "_"); log("_private")`,
