@@ -247,8 +247,9 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0 })
       }))
 
-    // live clock: a real Worker spinning; the 400 ms stands for the executor's timeout, and the 2 s
-    // bound leaves 1.6 s for the termination (waiting for the pool's own 20 s deadline would miss it)
+    // live clock: a real Worker spinning; the 100 ms stands for the executor's timeout (short: the
+    // guest spins on a core until it is terminated), and the 2 s bound leaves 1.9 s for the
+    // termination (waiting for the pool's own 20 s deadline would miss it)
     it.live("interrupting a call (as the executor's timeout does) terminates the worker", () =>
       Effect.gen(function*() {
         // A pool that keeps no warm worker, so the count shows exactly what was terminated.
@@ -256,7 +257,7 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
         expect((yield* pool.run("1 + 1", 5000))).toEqual({ kind: "ok", stdout: "", result: "2" })
         expect(pool.stats()).toEqual({ live: 1, idle: 1, spawned: 1 })
         const start = Date.now()
-        const outcome = yield* pool.run("for (;;) {}", 20_000).pipe(Effect.timeoutOption("400 millis"))
+        const outcome = yield* pool.run("for (;;) {}", 20_000).pipe(Effect.timeoutOption("100 millis"))
         expect(Option.isNone(outcome)).toBe(true)
         expect(Date.now() - start).toBeLessThan(2000)
         expect(pool.stats()).toEqual({ live: 0, idle: 0, spawned: 1 })
