@@ -4,7 +4,12 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as References from "effect/References"
+import * as Tracer from "effect/Tracer"
 import * as Result from "effect/Result"
 import maxSatisfying from "semver/ranges/max-satisfying.js"
 import rsort from "semver/functions/rsort.js"
@@ -13,8 +18,38 @@ import { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import { exportSpec } from "../domain/exports.js"
 import type { RegisteredTool, Tool, ToolInfo } from "../domain/Tool.js"
 import type { ListOptions, ToolRegistryService } from "../services/ToolRegistry.js"
+import { CurrentCallConfirmation } from "../services/CallConfirmation.js"
 import { definitionProblem } from "../tools/definition.js"
+import { CurrentRootOverride } from "./Workspace.js"
 import { closest } from "./closest.js"
+
+/**
+ * What a call's caller decides, not its tool's registration: Effect's fiber-local references
+ * (clock, tracer, the current span, logging) and the library's own (a request's workspace root,
+ * the call's confirmation). Effect 3 kept these in fiber refs, apart from the services a tool is
+ * registered with; Effect 4 keeps both in the context, so the context captured at registration
+ * is stripped of them, and the handler then sees its caller's.
+ */
+const callerDecides = [
+  Clock.Clock,
+  Tracer.Tracer,
+  Tracer.ParentSpan,
+  References.CurrentStackFrame,
+  References.CurrentLogAnnotations,
+  References.CurrentLogLevel,
+  References.CurrentLogSpans,
+  References.CurrentLoggers,
+  References.MinimumLogLevel,
+  References.LogToStderr,
+  References.UnhandledLogLevel,
+  References.TracerEnabled,
+  References.TracerSpanAnnotations,
+  References.TracerSpanLinks,
+  References.TracerTimingEnabled,
+  Layer.CurrentMemoMap,
+  CurrentRootOverride,
+  CurrentCallConfirmation
+] as const
 
 /** Whether a mode lets a tool through at all (scoped writes are checked per call by the mode gate). */
 export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
@@ -85,13 +120,15 @@ export const makeRegistry = (): ToolRegistryService => {
         )
       }
       // the tool's services, captured here, are provided to each call's handler
+      // (as a `Context<R>` again: a tool that needs the current span gets its caller's)
+      const services = Context.makeUnsafe<R>(Context.omit(...callerDecides)(context).mapUnsafe)
       const stored: RegisteredTool = {
         ...tool,
         prepare: (input) =>
           Result.map(tool.prepare(input), (call) => ({
             args: call.args,
             paths: call.paths,
-            run: Effect.provideContext(call.run, context)
+            run: Effect.provideContext(call.run, services)
           }))
       }
       versions.set(tool.version, stored)
