@@ -22,11 +22,13 @@ import {
 /** Every core's time not idle (user, nice, system, interrupts), summed as the kernel reports it now. */
 const coresBusyMs = () => cpus().reduce((total, { times }) => total + times.user + times.nice + times.sys + times.irq, 0)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-/** Keeps this thread busy for `ms`. */
-const spin = (ms: number) => {
-  const end = performance.now() + ms
+/** Keeps this thread busy until this process has spent `cpuMs` more CPU time, or for `maxMs` at most. */
+const spinCpu = (cpuMs: number, maxMs: number) => {
+  const started = process.cpuUsage()
+  const end = performance.now() + maxMs
   while (performance.now() < end) {
-    // busy
+    const spent = process.cpuUsage(started)
+    if ((spent.user + spent.system) / 1000 >= cpuMs) return
   }
 }
 
@@ -39,12 +41,13 @@ describe.skipIf(process.platform !== "linux")("freeCores", () => {
     const start = performance.now()
     freeCores()
     await sleep(MIN_WINDOW_MS)
-    spin(600)
+    // 250 ms of CPU (25 ticks of the kernel's 10 ms counters), however long a loaded machine takes to give it
+    spinCpu(250, 3000)
     const elapsed = performance.now() - start
     const notBusy = availableParallelism() - (coresBusyMs() - busyBefore) / elapsed
     const own = process.cpuUsage(ownBefore)
-    // the share of a core this process had: about three quarters of one on a quiet machine,
-    // less when other processes load it (the spin is timed by the clock, not by its CPU)
+    // the share of a core this process had: about half of one on a quiet machine, less when
+    // other processes load it (the spin then takes longer than the 250 ms of CPU it ends at)
     const ownShare = (own.user + own.system) / 1000 / elapsed
     const afterOwnWork = freeCores()
     expect(ownShare).toBeGreaterThan(0.1)
