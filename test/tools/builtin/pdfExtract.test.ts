@@ -28,6 +28,10 @@ beforeAll(async () => {
   await prepareWorkerEntry() // the process's one-time set-up of PDF workers: no test's
   twenty = await longPdf(20, 6)
   pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(poolScope), Effect.provide(NodeContext.layer)))
+  // the two workers the tests that split a document use (at extract's 256 MB), started with the
+  // pool and kept warm in it (two idle at most, 30 s each): about 0.2 s of CPU for the second
+  // worker's start, which otherwise fell on whichever of those tests ran first
+  await Effect.runPromise(Effect.scoped(Effect.all([pool.borrow(256), pool.borrow(256)], { concurrency: 2 })))
 })
 
 afterAll(() => Effect.runPromise(Scope.close(poolScope, Exit.void)))
