@@ -15,7 +15,7 @@ import * as path from "node:path"
 import { PathTraversalError } from "../../../src/domain/errors.js"
 import type { PdfWorkersService } from "../../../src/index.js"
 import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
-import { READ_PDF_MAX_BYTES, readPdf } from "../../../src/tools/builtin/readPdf.js"
+import { READ_PDF_MAX_BYTES, READ_PDF_MEMORY_LIMIT_MB, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { imageOnlyPdf, longPdf, pageMarker, textPdf } from "./pdfFixtures.js"
 import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
@@ -26,6 +26,15 @@ const ws = path.join(base, "ws")
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "pdf")
 
 const call = readPdfCall(ws)
+
+/**
+ * The pool of the tests that parse one PDF each: a system of their own would start a worker for
+ * each (about 0.2 s of CPU); this one starts one in `beforeAll` and keeps it warm. "reads every
+ * page…" parses in a fresh system's own pool, the one a user gets.
+ */
+let shared: PdfWorkersService
+const sharedScope = Effect.runSync(Scope.make())
+const callShared = (args: Record<string, unknown>) => call(args, undefined, shared)
 
 const write = (name: string, data: Uint8Array | string) => fs.writeFileSync(path.join(ws, name), data)
 
@@ -53,9 +62,14 @@ beforeAll(async () => {
     fs.copyFileSync(path.join(FIXTURES, name), path.join(ws, name))
   }
   fs.writeFileSync(path.join(base, "outside", "secret.pdf"), three)
+  shared = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(sharedScope), Effect.provide(NodeContext.layer)))
+  await Effect.runPromise(Effect.scoped(Effect.asVoid(shared.borrow(READ_PDF_MEMORY_LIMIT_MB))))
 })
 
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
+afterAll(async () => {
+  await Effect.runPromise(Scope.close(sharedScope, Exit.void))
+  fs.rmSync(base, { recursive: true, force: true })
+})
 
 describe("read_pdf", () => {
   it.effect("reads every page under its numbered header", () =>
@@ -72,14 +86,14 @@ describe("read_pdf", () => {
 
   it.effect("marks a page without text among pages with text", () =>
     Effect.gen(function*() {
-      const out = text((yield* call({ filepath: "mixed.pdf" })).output)
+      const out = text((yield* callShared({ filepath: "mixed.pdf" })).output)
       expect(out).toContain("--- Page 2 ---\n[no extractable text on this page]\n")
       expect(out).toContain("Words on the third page")
     }))
 
   it.effect("cuts a first page that alone is over max_chars, and says so", () =>
     Effect.gen(function*() {
-      const out = text((yield* call({ filepath: "long.pdf", start_page: 7, max_chars: 120 })).output)
+      const out = text((yield* callShared({ filepath: "long.pdf", start_page: 7, max_chars: 120 })).output)
       expect(headers(out)).toEqual([7])
       expect(out).toContain(pageMarker(7))
       expect(body(out).length).toBeLessThanOrEqual(125)
@@ -89,7 +103,7 @@ describe("read_pdf", () => {
 
   it.effect("opens a PDF encrypted with an empty user password", () =>
     Effect.gen(function*() {
-      const r = yield* call({ filepath: "encrypted-empty-password.pdf" })
+      const r = yield* callShared({ filepath: "encrypted-empty-password.pdf" })
       expect(r.success).toBe(true)
       const out = text(r.output)
       expect(out).toContain("--- Page 1 ---\nEncrypted page one says hello")
@@ -98,7 +112,7 @@ describe("read_pdf", () => {
 
   it.effect("refuses a PDF that needs a real password, clearly", () =>
     Effect.gen(function*() {
-      const r = yield* call({ filepath: "encrypted-needs-password.pdf" })
+      const r = yield* callShared({ filepath: "encrypted-needs-password.pdf" })
       expect(r.success).toBe(false)
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toBe(
@@ -109,16 +123,16 @@ describe("read_pdf", () => {
 
   it.effect("answers 'no extractable text, no OCR' for image-only pages", () =>
     Effect.gen(function*() {
-      const r = yield* call({ filepath: "images.pdf" })
+      const r = yield* callShared({ filepath: "images.pdf" })
       expect(r.success).toBe(true)
       expect(text(r.output)).toBe(
         "\"images.pdf\": no extractable text, no OCR: pages 1-2 of 2 have no text layer (scanned or image-only pages)."
       )
     }))
 
-  // its calls share one worker pool: a pool of its own for each would start a worker for each PDF parsed
+  // its calls share the file's worker pool: a pool of its own for each would start a worker for each PDF parsed
   it.effect("fails clearly and fast on damaged, empty and non-PDF files", () =>
-    withPool((pool) => Effect.gen(function*() {
+    Effect.gen(function*() {
       const cases = [
         ["truncated.pdf", "\"truncated.pdf\" is not a valid PDF or is damaged"],
         ["garbage.pdf", "\"garbage.pdf\" is not a valid PDF or is damaged"],
@@ -128,26 +142,26 @@ describe("read_pdf", () => {
         ["missing.pdf", "\"missing.pdf\" does not exist"]
       ] as const
       for (const [file, message] of cases) {
-        const r = yield* call({ filepath: file }, undefined, pool)
+        const r = yield* callShared({ filepath: file })
         expect(r.success, file).toBe(false)
         expect(r.errorCode, file).toBe("TOOL_ERROR")
         expect(r.error, file).toContain(message)
         expect(r.durationMs, file).toBeLessThan(5000)
       }
-    })))
+    }))
 
-  // its calls share one worker pool: a pool of its own for each would start a worker each time
+  // its calls share the file's worker pool: a pool of its own for each would start a worker each time
   it.effect("fails clearly when start_page is past the last page", () =>
-    withPool((pool) => Effect.gen(function*() {
-      const r = yield* call({ filepath: "three.pdf", start_page: 4 }, undefined, pool)
+    Effect.gen(function*() {
+      const r = yield* callShared({ filepath: "three.pdf", start_page: 4 })
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toContain("start_page=4 is past the end of \"three.pdf\", which has 3 pages")
-      const one = yield* call({ filepath: "one.pdf", start_page: 2 }, undefined, pool)
+      const one = yield* callShared({ filepath: "one.pdf", start_page: 2 })
       expect(one.error).toBe("start_page=2 is past the end of \"one.pdf\", which has 1 page")
       // the last page is not past the end
-      const last = yield* call({ filepath: "three.pdf", start_page: 3 }, undefined, pool)
+      const last = yield* callShared({ filepath: "three.pdf", start_page: 3 })
       expect(headers(text(last.output))).toEqual([3])
-    })))
+    }))
 
   it.effect("refuses a directory, a FIFO and a file over the size limit before reading any", () =>
     Effect.gen(function*() {
