@@ -1,7 +1,7 @@
 /**
  * The audit log's JSON-lines writer under 10,000 concurrent writers: every record written once,
  * in full batches. In the slow lane: the 10,000 fibers and records cost about 1.1 s of CPU, the
- * most of any fast-lane test, too near the fast lane's 2 s bound on a slower machine.
+ * most of any fast-lane test, over the fast lane's 1 s bound.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
