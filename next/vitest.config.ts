@@ -4,9 +4,19 @@
  */
 import { defineConfig } from "vitest/config"
 
+/**
+ * Ported tests whose subject is not ported yet (also left out of `tsconfig.json`): each goes
+ * back in when its modules land.
+ */
+const waitingForTheirModules = [
+  // needs ToolCallHandler and the MCP server and proxy
+  "test/domain/toolNotFoundName.test.ts"
+]
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: ["**/node_modules/**", ...waitingForTheirModules],
     testTimeout: 30_000
   }
 })
