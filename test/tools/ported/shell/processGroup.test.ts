@@ -40,13 +40,20 @@ const procState = (pid: number): { readonly state: string; readonly pgrp: number
 /**
  * A perl leader that forks M; M forks C, which exits at once and is never reaped (a zombie of
  * the group), then M leaves the group (`setpgrp`) and sleeps; the leader exits once M wrote
- * "M C" to the file. What is left in the group: the zombie C only.
+ * "M C" to the file. What is left in the group: the zombie C only. M writes the file once
+ * `/proc` shows C a zombie (up to 5 s): on a loaded machine C may not have run its exit yet
+ * when M gets there, and the test then found it running.
  */
 const ZOMBIE_LEFT_BEHIND = `
 my $m = fork();
 if ($m == 0) {
   my $c = fork();
   if ($c == 0) { exit 0 }
+  for (my $i = 0; $i < 500; $i++) {
+    open(my $s, '<', "/proc/$c/stat") or last; my $stat = <$s>; close $s;
+    last if $stat =~ /\\) Z /;
+    select(undef, undef, undef, 0.01);
+  }
   setpgrp(0, 0);
   open(my $f, '>', "$ARGV[0].tmp"); print $f "$$ $c\\n"; close $f; rename("$ARGV[0].tmp", $ARGV[0]);
   sleep 60; exit 0;
