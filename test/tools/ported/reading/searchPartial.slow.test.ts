@@ -2,7 +2,7 @@
  * `search_files` on a text file longer than `SEARCH_FILE_MAX_BYTES`: only its first bytes are
  * searched, the lines found there are shown, and a note says how many files were searched
  * only in part; a file read whole gets no such note. In the slow lane: searching up to the cap
- * costs about 1.1 s of CPU, over the fast lane's 1 s bound.
+ * costs 0.7-1.1 s of CPU, at the fast lane's 1 s bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
