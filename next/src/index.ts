@@ -20,7 +20,13 @@ export { CallSpanAttributes } from "./layers/callSpan.js"
 export { AuditLog, type AuditLogService, type AuditRecord } from "./services/AuditLog.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
-export { RateLimiter, type RateLimiterService } from "./services/RateLimiter.js"
+export {
+  RateLimiter,
+  type RateLimiterService,
+  type RedisConnection,
+  type RedisRateLimiterOptions,
+  type RedisUnavailablePolicy
+} from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
 export { type BuiltinGateServices, ToolGates, type ToolGatesService } from "./services/ToolGates.js"
