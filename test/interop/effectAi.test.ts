@@ -7,13 +7,12 @@ import * as LanguageModel from "@effect/ai/LanguageModel"
 import type * as Response from "@effect/ai/Response"
 import * as AiTool from "@effect/ai/Tool"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
+import { Effect, Exit, Layer, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as AgentMode from "../../src/domain/AgentMode.js"
 import { isPathTraversal } from "../../src/domain/errors.js"
 import { toEffectAiToolkit } from "../../src/interop/effectAi.js"
-import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
 import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
@@ -82,38 +81,6 @@ describe("toEffectAiToolkit", () => {
         { id: "c2", isFailure: true, result: expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: .*filepath/) },
         { id: "c3", isFailure: true, result: expect.stringMatching(/^Error \[INVALID_ARGUMENTS\]: .*recursive/) }
       ])
-    }).pipe(Effect.provide(live)))
-
-  it.effect("the mode gate and the confirmation handler apply as in ToolCallHandler", () =>
-    Effect.gen(function*() {
-      const write = toolCall("w1", "write_file", { filepath: "out.md", content: "hi" })
-      // explore: write_file is not even offered; a model calling it anyway is refused by name
-      const explore = yield* toEffectAiToolkit({ mode: AgentMode.Explore })
-      const unknown = yield* Effect.exit(
-        LanguageModel.generateText({ prompt: "write", toolkit: explore.withHandler }).pipe(
-          Effect.provide(scriptedModel([write]))
-        )
-      )
-      // @effect/ai itself refuses a call of a tool it was not given: the request fails
-      expect(Exit.isFailure(unknown) && Option.map(Cause.failureOption(unknown.cause), (e) => e._tag)).toEqual(
-        Option.some("MalformedOutput")
-      )
-      expect(fs.existsSync(path.join(ws, "out.md"))).toBe(false)
-      // plan: write_file is offered; outside plans/ it is blocked by the mode gate
-      const plan = yield* toEffectAiToolkit({ mode: AgentMode.Plan })
-      const blocked = yield* LanguageModel.generateText({ prompt: "write", toolkit: plan.withHandler }).pipe(
-        Effect.provide(scriptedModel([write]))
-      )
-      expect(blocked.toolResults[0]?.isFailure).toBe(true)
-      expect(blocked.toolResults[0]?.result).toMatch(/^Error \[MODE_BLOCKED\]/)
-      // default mode: needs confirmation; the approving handler is asked and the file is written
-      const { layer, toolkit } = yield* toEffectAiToolkit()
-      const written = yield* LanguageModel.generateText({ prompt: "write", toolkit }).pipe(
-        Effect.provide(Layer.merge(layer, scriptedModel([write]))),
-        Effect.provide(ConfirmationHandler.layerAutoApprove)
-      )
-      expect(written.toolResults[0]).toMatchObject({ isFailure: false, result: "Wrote 2 bytes to out.md" })
-      expect(fs.readFileSync(path.join(ws, "out.md"), "utf8")).toBe("hi")
     }).pipe(Effect.provide(live)))
 
   it.effect("a workspace escape is the PATH_TRAVERSAL defect, not a tool result", () =>

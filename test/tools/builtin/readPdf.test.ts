@@ -72,17 +72,6 @@ afterAll(async () => {
 })
 
 describe("read_pdf", () => {
-  it.effect("reads every page under its numbered header", () =>
-    Effect.gen(function*() {
-      const r = yield* call({ filepath: "three.pdf" })
-      expect(r.success).toBe(true)
-      const out = text(r.output)
-      expect(headers(out)).toEqual([1, 2, 3])
-      expect(out).toContain("--- Page 1 ---\nHello page one\nsecond line\n")
-      expect(out).toContain("--- Page 2 ---\nPage two text\n")
-      expect(out).toContain("--- Page 3 ---\nThird page, café ünïcode\n")
-      expect(out.endsWith("[End of document: pages 1-3 of 3.]")).toBe(true)
-    }))
 
   it.effect("marks a page without text among pages with text", () =>
     Effect.gen(function*() {

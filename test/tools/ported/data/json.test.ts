@@ -144,20 +144,6 @@ describe("query_json", () => {
       )
       expect((yield* run("query_json", { json, pointer: undefined })).errorCode).toBe("INVALID_ARGUMENTS")
     }))
-
-  it.effect("hostile input: deep nesting is refused before any recursion; a huge string is linear", () =>
-    Effect.gen(function*() {
-      const deep = "[".repeat(1_000_000)
-      const r = yield* run("query_json", { json: deep, pointer: "" })
-      expect(r.error).toBe("the JSON is nested deeper than 256 levels")
-      const long = JSON.stringify({ text: "x".repeat(8 * 1024 * 1024) })
-      const started = performance.now()
-      const big = yield* run("query_json", { json: long, pointer: "/text" })
-      expect(String(big.output)).toContain("... (cut after")
-      expect(performance.now() - started).toBeLessThan(5000)
-      const ctrl = yield* run("query_json", { json: "{\"a\":\"\u0001\"}", pointer: "" })
-      expect(ctrl.error).toContain("line 1, column 7: expected a closing quote (a control character must be escaped), found U+0001")
-    }))
 })
 
 describe("the JSON syntax scan", () => {

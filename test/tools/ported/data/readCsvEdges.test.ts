@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
-import { DATA_FILE_MAX_BYTES } from "../../../../src/tools/ported/data/files.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { writeIn } from "./harness.js"
-import { dataSystem, errorHere, MIB, readCsvIn, writeMiBRows } from "./readCsvEdgesHarness.js"
+import { MIB, readCsvIn, writeMiBRows } from "./readCsvEdgesHarness.js"
 
 let ws: string
-const { error, out, run } = readCsvIn(() => ws)
+const { error, out } = readCsvIn(() => ws)
 
 const PEOPLE_COLUMNS = "the columns are \"name\", \"age\", \"city\" (or give 1-based column numbers)"
 
@@ -101,14 +100,6 @@ describe("read_csv columns", () => {
       expect(yield* error({ filepath: "people.csv", columns: ["4"] })).toBe(`no column "4"; ${PEOPLE_COLUMNS}`)
     }))
 
-  // its calls share one tool system: one of its own for each costs about a quarter more CPU
-  it.effect("only plain numbers count: no sign, leading zero, space, decimal point or exponent", () =>
-    Effect.gen(function*() {
-      for (const name of [" 2", "2 ", "02", "2.0", "1e0", "+2", "0", "-1", "x2"]) {
-        expect(yield* errorHere({ filepath: "people.csv", columns: [name] })).toBe(`no column ${JSON.stringify(name)}; ${PEOPLE_COLUMNS}`)
-      }
-    }).pipe(Effect.provide(dataSystem(ws))))
-
   it.effect("names ignoring case only when that finds one column; an exact name always wins", () =>
     Effect.gen(function*() {
       expect(yield* error({ filepath: "cases.csv", columns: ["name"] })).toBe(
@@ -128,21 +119,6 @@ describe("read_csv columns", () => {
       )
       expect(yield* error({ filepath: "long-names.csv", columns: ["m".repeat(70)] })).toBe(
         `no column "${"m".repeat(60)}"; the columns are "${"n".repeat(60)}", "b" (or give 1-based column numbers)`
-      )
-    }))
-})
-
-describe("read_csv over the read limit", () => {
-  it.effect("a quote left open at the read limit: the error says only part of the file was read", () =>
-    Effect.gen(function*() {
-      const r = yield* run("read_csv", { filepath: "open-quote.csv" })
-      expect(r.errorCode).toBe("TOOL_ERROR")
-      // refused before parsing: the open quote makes the record longer than a record may be
-      expect(r.error).toMatch(/^the record on line 2 is longer than 1048576 characters \(or a quote is left open\)/)
-      expect(r.error).toMatch(new RegExp(` \\(only the first ${DATA_FILE_MAX_BYTES} bytes of the file were read\\)$`))
-      // a file read whole: the parser's message alone
-      expect((yield* run("read_csv", { filepath: "unclosed.csv" })).error).toBe(
-        "not valid CSV: Quote Not Closed: the parsing is finished with an opening quote at line 2"
       )
     }))
 })

@@ -59,18 +59,6 @@ describe("regex_extract", () => {
       expect((yield* extract({ text: "a\r\nb", pattern: "b" })).output).toContain("line 2, column 1 (index 3)")
     }))
 
-  it.effect("catastrophic patterns return at once (linear time)", () =>
-    Effect.gen(function*() {
-      // 2,000 characters: more than a backtracking engine could try in any time (2^2000 ways to
-      // split them for "(a+)+$"), and a tenth of the matching work 20,000 cost (0.2 s of CPU)
-      const started = performance.now()
-      for (const pattern of ["(a+)+$", "(a|aa)+$", "(a*)*b", "(.*a){20}", "(\\w+\\s?)+$"]) {
-        const r = yield* extract({ text: `${"a".repeat(2_000)}!`, pattern })
-        expect(r.success, pattern).toBe(true)
-      }
-      expect(performance.now() - started).toBeLessThan(5000)
-    }))
-
   it.effect("lookahead and backreferences are refused with a clear reason; lookbehind works", () =>
     Effect.gen(function*() {
       const reason = (what: string) =>
