@@ -10,7 +10,7 @@
  */
 import { headOf } from "./outputCap.js"
 import type { Redactor } from "./redact.js"
-import { stripAnsi } from "./stripAnsi.js"
+import stripAnsi from "strip-ansi"
 
 /** How many UTF-16 code units of a text `oneLine` looks at, at most. */
 export const SANITIZE_WINDOW = 8192
