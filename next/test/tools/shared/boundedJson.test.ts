@@ -1,10 +1,9 @@
 /**
  * `boundedJson.ts`: the nesting count of a JSON text, and parsing within a bound.
- *
- * waits for fast-check (its `fc.json` generator; Effect 4 does not ship fast-check): agrees with the depth of the parsed value on generated JSON (brackets and quotes in strings included)
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
+import fc from "fast-check"
 import { JsonRejected, nestsDeeperThan, parseJsonBounded } from "../../../src/tools/shared/boundedJson.js"
 
 describe("boundedJson", () => {
@@ -16,6 +15,26 @@ describe("boundedJson", () => {
       expect(nestsDeeperThan(JSON.stringify({ a: "[[[[[[", b: "\"[[[[\\\"{{{{" }), 1)).toBe(false)
       expect(nestsDeeperThan(JSON.stringify(["\\", [[1]]]), 2)).toBe(true)
     }))
+
+  it("agrees with the depth of the parsed value on generated JSON (brackets and quotes in strings included)", () => {
+    const depthOf = (value: unknown): number =>
+      typeof value === "object" && value !== null
+        ? 1 + Math.max(0, ...Object.values(value).map(depthOf))
+        : 0
+    const text = fc.oneof(
+      fc.json({ maxDepth: 6 }),
+      // strings made of JSON's own brackets, quotes and backslashes
+      fc.array(fc.string({ unit: fc.constantFrom("[", "]", "{", "}", "\"", "\\", "a") }), { maxLength: 4 }).map((xs) => JSON.stringify([xs, { k: xs }]))
+    )
+    fc.assert(
+      fc.property(text, (json) => {
+        const depth = depthOf(JSON.parse(json))
+        expect(nestsDeeperThan(json, depth), json).toBe(false)
+        if (depth > 0) expect(nestsDeeperThan(json, depth - 1), json).toBe(true)
+      }),
+      { numRuns: 2000 }
+    )
+  })
 
   it.effect("parses JSON within the bound", () =>
     Effect.sync(() => {
