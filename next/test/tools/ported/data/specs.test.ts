@@ -2,17 +2,18 @@
  * The data, text and system tools: names, flags, tags, and parameters that survive every
  * export format (the lead's catalog test covers all 46 once every category is in).
  *
- * Left out until their tools are ported to this tree: the "text" group (`textTools`:
- * text_stats, regex_extract, diff_text, format_json) and the "system" group (`systemTools`:
+ * Left out until its tools are ported to this tree: the "system" group (`systemTools`:
  * get_environment_info, get_current_time, calculator) of each of the three tests below, and
- * their entries in the workspace-path table; the data group is checked as in the main tree.
+ * its entries in the workspace-path table; the data and text groups are checked as in the main tree.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Exports } from "../../../../src/index.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
+import { textTools } from "../../../../src/tools/ported/text/index.js"
 
 const GROUPS = [
-  ["data", dataTools, ["read_json", "read_csv", "query_json", "hash_file", "base64", "convert_format"]]
+  ["data", dataTools, ["read_json", "read_csv", "query_json", "hash_file", "base64", "convert_format"]],
+  ["text", textTools, ["text_stats", "regex_extract", "diff_text", "format_json"]]
 ] as const
 
 describe("the data, text and system tools", () => {
@@ -36,7 +37,11 @@ describe("the data, text and system tools", () => {
       query_json: [],
       hash_file: ["filepath"],
       base64: [],
-      convert_format: ["filepath"]
+      convert_format: ["filepath"],
+      text_stats: [],
+      regex_extract: [],
+      diff_text: [],
+      format_json: []
     })
   })
 
