@@ -207,16 +207,15 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
   describe("the worker pool as a resource", () => {
 
     it("a pool whose layer is never closed does not keep the process alive", async () => {
-      const started = Date.now()
       const { code, stdout } = await runScript(new URL("./sandbox/oneCall.ts", import.meta.url))
+      // exit code 0: it ended on its own; one kept alive is ended by runScript's 30 s timeout
+      // (SIGTERM, code null). Not timed: a loaded machine takes seconds just to start tsx.
       expect(code).toBe(0)
       expect(JSON.parse(stdout)).toEqual({
         outcome: { kind: "ok", stdout: "child\n", result: "42" },
         // its Worker is still alive, warm, when the child is done
         stats: { live: 1, idle: 1, spawned: 1 }
       })
-      // it exits on its own (long before execFile's 30 s): the idle Worker is unref'd
-      expect(Date.now() - started).toBeLessThan(15_000)
     }, 40_000)
   })
 })
