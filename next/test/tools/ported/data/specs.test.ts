@@ -1,19 +1,17 @@
 /**
  * The data, text and system tools: names, flags, tags, and parameters that survive every
  * export format (the lead's catalog test covers all 46 once every category is in).
- *
- * Left out until its tools are ported to this tree: the "system" group (`systemTools`:
- * get_environment_info, get_current_time, calculator) of each of the three tests below, and
- * its entries in the workspace-path table; the data and text groups are checked as in the main tree.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Exports } from "../../../../src/index.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
+import { systemTools } from "../../../../src/tools/ported/system/index.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 
 const GROUPS = [
   ["data", dataTools, ["read_json", "read_csv", "query_json", "hash_file", "base64", "convert_format"]],
-  ["text", textTools, ["text_stats", "regex_extract", "diff_text", "format_json"]]
+  ["text", textTools, ["text_stats", "regex_extract", "diff_text", "format_json"]],
+  ["system", systemTools, ["get_environment_info", "get_current_time", "calculator"]]
 ] as const
 
 describe("the data, text and system tools", () => {
@@ -41,7 +39,10 @@ describe("the data, text and system tools", () => {
       text_stats: [],
       regex_extract: [],
       diff_text: [],
-      format_json: []
+      format_json: [],
+      get_environment_info: [],
+      get_current_time: [],
+      calculator: []
     })
   })
 

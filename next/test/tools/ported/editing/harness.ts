@@ -1,9 +1,6 @@
 /**
  * What the editing and managing tool tests share: a workspace with an `outside` sibling, one
  * `ToolSystem` over the file tools, a call through the executor, and byte-level checks.
- *
- * The managing tools (`src/tools/ported/managing`) are not ported to this tree yet: the system
- * holds the editing tools alone until they land (the main tree's holds both).
  */
 import { Cause, Effect, Exit, Option, Result } from "effect"
 import * as Fs from "node:fs"
@@ -11,6 +8,7 @@ import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
 import type { ExecuteOptions, ToolExecutionResult } from "../../../../src/index.js"
 import { editingTools } from "../../../../src/tools/ported/editing/index.js"
+import { managingTools } from "../../../../src/tools/ported/managing/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
 /** A temp base with `ws` (holding `src/` and `plans/`) and `outside` beside it. */
@@ -24,9 +22,9 @@ export const makeWorkspace = (prefix: string) => {
   return { base, ws, outside, remove: () => Fs.rmSync(base, { recursive: true, force: true }) }
 }
 
-/** One tool system over the editing tools (the managing tools join them once ported), rooted at `ws`. */
+/** One tool system over the editing and managing tools, rooted at `ws`. */
 export const systemFor = (ws: string) =>
-  ToolSystem.layerNode({ builtins: false, tools: [...editingTools], workspace: Workspace.layerFixed(ws) })
+  ToolSystem.layerNode({ builtins: false, tools: [...editingTools, ...managingTools], workspace: Workspace.layerFixed(ws) })
 
 /** Runs one call through the executor (confirmed unless told otherwise). */
 export const call = (

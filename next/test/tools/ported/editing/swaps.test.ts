@@ -3,9 +3,6 @@
  * hook (it runs after the executor resolved the paths, before the handler) makes the swap, so
  * each case is deterministic and cheap. The tools must refuse, with nothing read, moved,
  * deleted or written outside the workspace.
- *
- * Left out until the managing tools (`src/tools/ported/managing`) are ported to this tree:
- * "delete_file, snapshot_file and create_directory act on nothing outside" (it calls them).
  */
 import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -13,6 +10,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolPolicy, ToolSystem, Workspace } from "../../../../src/index.js"
 import { editingTools } from "../../../../src/tools/ported/editing/index.js"
+import { managingTools } from "../../../../src/tools/ported/managing/index.js"
 import { call, makeWorkspace, text, tree } from "./harness.js"
 
 const { outside, remove, ws } = makeWorkspace("swaps-")
@@ -32,7 +30,7 @@ const policy = ToolPolicy.layer(() =>
 
 const system = ToolSystem.layerNode({
   builtins: false,
-  tools: [...editingTools],
+  tools: [...editingTools, ...managingTools],
   workspace: Workspace.layerFixed(ws),
   policy
 })
@@ -110,6 +108,21 @@ describe("a directory swapped for a link after the check", () => {
         const b = yield* call("copy_file", { source: "c.txt", destination: "c-dst/c.txt" })
         expect(b.error).toContain("changed while")
         outsideIntact("c-dst", [])
+      }))
+
+    it.effect("delete_file, snapshot_file and create_directory act on nothing outside", () =>
+      Effect.gen(function*() {
+        armSwap("d", ["f.txt"])
+        expect((yield* call("delete_file", { filepath: "d/f.txt" })).error).toContain("changed while")
+        outsideIntact("d", ["f.txt"])
+
+        armSwap("s", ["f.txt"])
+        expect((yield* call("snapshot_file", { filepath: "s/f.txt" })).error).toContain("changed while")
+        expect(Fs.existsSync(Path.join(ws, ".snapshots")) ? tree(Path.join(ws, ".snapshots")) : []).toEqual([])
+
+        armSwap("k", [])
+        expect((yield* call("create_directory", { dirpath: "k/sub" })).error).toContain("changed while")
+        outsideIntact("k", [])
       }))
   })
 })
