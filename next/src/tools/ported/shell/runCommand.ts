@@ -26,6 +26,8 @@
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -85,10 +87,21 @@ const checkDirectory = (cwd: string): Effect.Effect<void, ToolError> =>
   )
 
 /** The names the application passes on through configuration (`RUN_COMMAND_PASS_ENV=A,B`). */
-const configuredPassEnv = Config.String("RUN_COMMAND_PASS_ENV").pipe(
+const passEnvConfig = Config.String("RUN_COMMAND_PASS_ENV").pipe(
   Config.withDefault(""),
   Config.map((text) => text.split(",").map((name) => name.trim()).filter((name) => name !== ""))
 )
+
+/**
+ * `passEnvConfig` read at each call: through the `ConfigProvider` the application provided, else
+ * from the process environment as it is at the call (Effect 4's default provider reads the
+ * environment once, at its first lookup, and keeps that snapshot).
+ */
+const configuredPassEnv = Effect.flatMap(Effect.context<never>(), (context) =>
+  passEnvConfig.parse(
+    Context.getOrUndefined(context, ConfigProvider.ConfigProvider) ??
+      ConfigProvider.fromEnvRecord({ ...process.env })
+  ))
 
 /** What `makeRunCommand` takes. */
 export interface RunCommandOptions {
