@@ -12,6 +12,8 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
+import type { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
 import * as Layer from "effect/Layer"
 import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
@@ -26,8 +28,11 @@ import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
 
-/** The platform services the graph requires; `ToolSystem.layerNode` provides Node's. */
-export type PlatformServices = FileSystem.FileSystem
+/**
+ * The platform services the graph requires (the file system; path and child processes for the
+ * tools that run programs); `ToolSystem.layerNode` provides Node's.
+ */
+export type PlatformServices = FileSystem.FileSystem | Path.Path | ChildProcessSpawner
 
 /** The library's services that tool handlers may ask for; the graph provides them. */
 export type LibraryServices = Workspace
@@ -119,7 +124,20 @@ export const makeGraph = <A, E, Extra>(
   return facade.pipe(Layer.provideMerge(core))
 }
 
-/** Node's platform services, loaded when the layer is built, not when the library is imported. */
+/**
+ * Node's platform services: file system, path and child processes, loaded when the layer is
+ * built, not when the library is imported.
+ */
 export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrap(
-  Effect.map(Effect.promise(() => import("@effect/platform-node/NodeFileSystem")), (NodeFileSystem) => NodeFileSystem.layer)
+  Effect.map(
+    Effect.promise(() =>
+      Promise.all([
+        import("@effect/platform-node/NodeFileSystem"),
+        import("@effect/platform-node/NodePath"),
+        import("@effect/platform-node/NodeChildProcessSpawner")
+      ])
+    ),
+    ([NodeFileSystem, NodePath, NodeChildProcessSpawner]) =>
+      NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+  )
 )

@@ -2,9 +2,6 @@
  * Real git repositories for the git tool tests: made with the `git` binary, independent of the
  * user's and the system's configuration.
  */
-import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
 import { afterAll, beforeAll } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import * as ChildProcess from "node:child_process"
@@ -56,14 +53,9 @@ export const commitAll = (dir: string, message: string): void => {
   git(dir, "commit", "-q", "--no-verify", "-m", message)
 }
 
-/**
- * The git tools' system for `workspace`: `ToolSystem.layerNode` provides Node's file system only
- * on this tree, so Node's child process spawner (on Node's file system and path) is given here.
- */
+/** The git tools' system for `workspace` (`ToolSystem.layerNode` provides Node's child processes). */
 const gitSystem = (workspace: string) =>
-  ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) }).pipe(
-    Layer.provide(NodeChildProcessSpawner.layer.pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))))
-  )
+  ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) })
 
 /** Runs a git tool with `workspace` as the root. */
 export const runTool = (
