@@ -11,18 +11,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { commitAll, git, gitTestBase, initRepo, runTool, write } from "./gitFixture.js"
+import { git, gitTestBase, readmeRepos, runTool, write } from "./gitFixture.js"
 
 const base = gitTestBase("git-output-")
 
-let count = 0
-/** A repository with one commit of README.md. */
-const repo = (name = `repo-${++count}`): string => {
-  const dir = initRepo(base.at(name))
-  write(dir, "README.md", "# Project\n")
-  commitAll(dir, "Initial commit")
-  return dir
-}
+const repo = readmeRepos(base)
 
 // live clock: real git processes (@effect/platform Command) on real repositories
 describe("git_diff, git_commit, git_checkout messages", () => {

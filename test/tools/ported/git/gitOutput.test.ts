@@ -12,18 +12,11 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { gitEnvironment, runGit } from "../../../../src/tools/ported/git/gitCommand.js"
-import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, readmeRepos, runTool, withEnv, write } from "./gitFixture.js"
 
 const base = gitTestBase("git-output-")
 
-let count = 0
-/** A repository with one commit of README.md. */
-const repo = (name = `repo-${++count}`): string => {
-  const dir = initRepo(base.at(name))
-  write(dir, "README.md", "# Project\n")
-  commitAll(dir, "Initial commit")
-  return dir
-}
+const repo = readmeRepos(base)
 
 const CUT = "\n... [output cut at 64 KiB: "
 

@@ -11,21 +11,11 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { GIT_MAX_OUTPUT_BYTES } from "../../../../src/tools/ported/git/gitCommand.js"
-import { commitAll, git, gitTestBase, initRepo, runTool, toolsIn, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, reposWithHistory, runTool, toolsIn, withEnv, write } from "./gitFixture.js"
 
 const base = gitTestBase("git-tools-")
 
-let count = 0
-/** A new repository with two commits: README.md, then src/app.ts and a file with a unicode name. */
-const repoWithHistory = (): string => {
-  const dir = initRepo(base.at(`repo-${++count}`))
-  write(dir, "README.md", "# Project\n")
-  commitAll(dir, "Initial commit")
-  write(dir, "src/app.ts", "export const x = 1\n")
-  write(dir, "docs/héllo wörld.md", "unicode\n")
-  commitAll(dir, "Add app and docs")
-  return dir
-}
+const repoWithHistory = reposWithHistory(base)
 
 // live clock: real git processes (@effect/platform Command) on real repositories
 describe("the git tools", () => {

@@ -3,52 +3,18 @@
  * real processes, worker starts, large inputs), kept in the slow lane so that the fast lane's
  * tests stay well under its 1 s CPU bound even on a loaded machine.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect } from "effect"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { ToolSystem, Workspace } from "../../../../src/index.js"
-import {
-  generateImage
-} from "../../../../src/tools/ported/media/generateImage.js"
 import { type Respond, sendJson, sendText, testServer } from "../../../helpers/httpServer.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { env, generateImageWorkspace, KEY, minimax } from "./generateImageHarness.js"
 
-const KEY = "mm-test-key-0123456789"
-
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64"
-)
-
+const { call, dirs } = generateImageWorkspace()
 let ws: string
-
 beforeAll(() => {
-  ws = makeTempDirSync("generate-image-")
+  ws = dirs.ws
 })
-
-afterAll(() => {
-  Fs.rmSync(ws, { recursive: true, force: true })
-})
-
-const call = (args: unknown, env: ReadonlyArray<readonly [string, string]>, tool = generateImage) =>
-  // confirmed: replacing a file needs confirmation (`confirmSideDoors.test.ts` covers the unconfirmed call)
-  Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", args, { confirm: true })).pipe(
-    Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(ws) })),
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
-  )
-
-const env = (origin: string) => [["MINIMAX_API_KEY", KEY], ["MINIMAX_API_URL", `${origin}/v1/image_generation`]] as const
-
-/** Answers like MiniMax's image API: the image as base64, `base_resp` 0. */
-const minimax = (image: Buffer = PNG): Respond => (_, response) =>
-  sendJson(response, 200, {
-    id: "03ff3cd0820949eb8a410056b5f21d38",
-    data: { image_base64: [image.toString("base64")] },
-    metadata: { failed_count: "0", success_count: "1" },
-    base_resp: { status_code: 0, status_msg: "success" }
-  })
 
 // live clock where a test has a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("generate_image", () => {

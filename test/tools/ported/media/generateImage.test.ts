@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, TestClock } from "effect"
@@ -12,45 +12,16 @@ import {
   MINIMAX_DEFAULT_URL
 } from "../../../../src/tools/ported/media/generateImage.js"
 import { type Respond, sendJson, testServer } from "../../../helpers/httpServer.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
+import { env, generateImageWorkspace, KEY, minimax, PNG } from "./generateImageHarness.js"
 
-const KEY = "mm-test-key-0123456789"
-
-/** A 1x1 PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64"
-)
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xd9])
 
+const { call, dirs } = generateImageWorkspace()
 let ws: string
-
 beforeAll(() => {
-  ws = makeTempDirSync("generate-image-")
+  ws = dirs.ws
 })
-
-afterAll(() => {
-  Fs.rmSync(ws, { recursive: true, force: true })
-})
-
-const call = (args: unknown, env: ReadonlyArray<readonly [string, string]>, tool = generateImage) =>
-  // confirmed: replacing a file needs confirmation (`confirmSideDoors.test.ts` covers the unconfirmed call)
-  Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", args, { confirm: true })).pipe(
-    Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(ws) })),
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
-  )
-
-const env = (origin: string) => [["MINIMAX_API_KEY", KEY], ["MINIMAX_API_URL", `${origin}/v1/image_generation`]] as const
-
-/** Answers like MiniMax's image API: the image as base64, `base_resp` 0. */
-const minimax = (image: Buffer = PNG): Respond => (_, response) =>
-  sendJson(response, 200, {
-    id: "03ff3cd0820949eb8a410056b5f21d38",
-    data: { image_base64: [image.toString("base64")] },
-    metadata: { failed_count: "0", success_count: "1" },
-    base_resp: { status_code: 0, status_msg: "success" }
-  })
 
 const baseResp = (status_code: number, status_msg: string): Respond => (_, response) =>
   sendJson(response, 200, { id: "x", data: null, base_resp: { status_code, status_msg } })

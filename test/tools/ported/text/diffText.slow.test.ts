@@ -6,10 +6,11 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import * as Fs from "node:fs"
-import { DIFF_MAX_CHARS, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
+import { DIFF_MAX_CHARS } from "../../../../src/tools/ported/text/diffText.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner } from "../data/harness.js"
+import { diffOf, TOO_BIG } from "./diffTextHarness.js"
 
 const ws = makeTempDirSync("ported-diff-")
 const run = runner(textTools, () => ws)
@@ -17,12 +18,6 @@ const run = runner(textTools, () => ws)
 afterAll(() => {
   Fs.rmSync(ws, { recursive: true, force: true })
 })
-
-/** `unifiedDiff`'s text, or its error's message. */
-const diffOf = (a: string, b: string, context: number) =>
-  Effect.either(Effect.mapError(unifiedDiff(a, b, context), (error) => error.message))
-
-const TOO_BIG = "more than 100000 lines or 4194304 characters to compare at once; diff smaller parts"
 
 describe("unifiedDiff", () => {
 

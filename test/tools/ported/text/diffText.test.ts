@@ -1,20 +1,7 @@
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import * as Fs from "node:fs"
-import { middleOf, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-
-const ws = makeTempDirSync("ported-diff-")
-
-afterAll(() => {
-  Fs.rmSync(ws, { recursive: true, force: true })
-})
-
-/** `unifiedDiff`'s text, or its error's message. */
-const diffOf = (a: string, b: string, context: number) =>
-  Effect.either(Effect.mapError(unifiedDiff(a, b, context), (error) => error.message))
-
-const TOO_BIG = "more than 100000 lines or 4194304 characters to compare at once; diff smaller parts"
+import { middleOf } from "../../../../src/tools/ported/text/diffText.js"
+import { diffOf, TOO_BIG } from "./diffTextHarness.js"
 
 describe("middleOf", () => {
   it("keeps the differing line and context_lines shared lines on each side, starting at line starts", () => {

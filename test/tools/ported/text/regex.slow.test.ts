@@ -3,21 +3,11 @@
  * real processes, worker starts, large inputs), kept in the slow lane so that the fast lane's
  * tests stay well under its 1 s CPU bound even on a loaded machine.
  */
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Fs from "node:fs"
-import { textTools } from "../../../../src/tools/ported/text/index.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { runner } from "../data/harness.js"
+import { regexWorkspace } from "./regexHarness.js"
 
-const ws = makeTempDirSync("ported-regex-")
-const run = runner(textTools, () => ws)
-
-afterAll(() => {
-  Fs.rmSync(ws, { recursive: true, force: true })
-})
-
-const extract = (args: Record<string, unknown>) => run("regex_extract", args)
+const { extract } = regexWorkspace()
 
 describe("regex_extract", () => {
 

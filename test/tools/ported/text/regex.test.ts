@@ -1,23 +1,18 @@
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import * as Fs from "node:fs"
 import { makeRegexExtract, unsupportedFeature } from "../../../../src/tools/ported/text/regexExtract.js"
 import { searchInWorker } from "../../../../src/tools/ported/text/regexWorker.js"
-import { textTools } from "../../../../src/tools/ported/text/index.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
 import { runner } from "../data/harness.js"
 import { underMutationTesting } from "../../../helpers/mutationRun.js"
 import { joinUnmoved, sleepersUntil } from "../../../helpers/testClock.js"
+import { regexWorkspace } from "./regexHarness.js"
 
-const ws = makeTempDirSync("ported-regex-")
-const run = runner(textTools, () => ws)
-
-afterAll(() => {
-  Fs.rmSync(ws, { recursive: true, force: true })
+const { dirs, extract } = regexWorkspace()
+let ws: string
+beforeAll(() => {
+  ws = dirs.ws
 })
-
-const extract = (args: Record<string, unknown>) => run("regex_extract", args)
 
 describe("regex_extract", () => {
   it.effect("matches with line, column, numbered and named groups", () =>
