@@ -8,44 +8,21 @@
  * never loads `@effect/ai`.
  */
 import * as LanguageModel from "@effect/ai/LanguageModel"
-import type * as Response from "@effect/ai/Response"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as AgentMode from "../../src/domain/AgentMode.js"
 import { toEffectAiToolkit } from "../../src/interop/effectAi.js"
 import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
-import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
-import { ToolSystem } from "../../src/services/ToolSystem.js"
-import { Workspace } from "../../src/services/Workspace.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { handlerIn, scriptedModel, toolCall } from "./effectAiHarness.js"
 
 const ws = makeTempDirSync("effect-ai-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 fs.writeFileSync(path.join(ws, "hello.txt"), "hello\n")
 
-const live = ToolCallHandler.layer.pipe(
-  Layer.provideMerge(ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws) }))
-)
-
-/** A language model that answers every request with the same parts, and records what it was given. */
-const scriptedModel = (parts: Array<Response.PartEncoded>, seen: Array<LanguageModel.ProviderOptions> = []) =>
-  Layer.effect(
-    LanguageModel.LanguageModel,
-    LanguageModel.make({
-      generateText: (options) => Effect.sync(() => (seen.push(options), parts)),
-      streamText: () => Stream.dieMessage("streaming is not scripted")
-    })
-  )
-
-const toolCall = (id: string, name: string, params: unknown): Response.PartEncoded => ({
-  type: "tool-call",
-  id,
-  name,
-  params,
-  providerExecuted: false
-})
+const live = handlerIn(ws)
 
 describe("toEffectAiToolkit", () => {
 

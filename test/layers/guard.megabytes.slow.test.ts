@@ -12,16 +12,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Tool, ToolSystem, Workspace } from "../../src/index.js"
-import { makeTempDirSync } from "../helpers/tempDir.js"
+import { Tool } from "../../src/index.js"
 import { allocate } from "./guardHeap.js"
+import { exec, layersIn } from "./guardHarness.js"
 
-const ws = makeTempDirSync("guard-")
-
-const layerOf = (...tools: ReadonlyArray<Tool.Tool<never>>) =>
-  ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws) })
-
-const exec = (name: string) => Effect.flatMap(ToolSystem, (t) => t.execute(name, {}))
+const layerOf = layersIn("guard-")
 
 describe("a memory cap", () => {
 

@@ -8,17 +8,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Supervisor, TestClock } from "effect"
-import { Tool, ToolSystem, Workspace } from "../../src/index.js"
-import { makeTempDirSync } from "../helpers/tempDir.js"
+import { Tool, ToolSystem } from "../../src/index.js"
 import { allocate } from "./guardHeap.js"
+import { exec, layersIn } from "./guardHarness.js"
 import { joinUnmoved, wakeAfter } from "../helpers/testClock.js"
 
-const ws = makeTempDirSync("guard-")
-
-const layerOf = (...tools: ReadonlyArray<Tool.Tool<never>>) =>
-  ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(ws) })
-
-const exec = (name: string) => Effect.flatMap(ToolSystem, (t) => t.execute(name, {}))
+const layerOf = layersIn("guard-")
 
 /**
  * Runs `effect` while recording every timer and interval this thread starts; the number of

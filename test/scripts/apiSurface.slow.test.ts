@@ -11,11 +11,25 @@
  * finds each kind of problem in a stand-in entry (`test/fixtures/apiSurface/`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { surfaceProblems } from "../../scripts/apiSurface.mjs"
+import { publicDeclarations, surfaceProblems } from "../../scripts/apiSurface.mjs"
 
 describe("the public surface", () => {
 
   it("every export of every entry, and of the modules they re-export, has @since and @category (or is @internal)", () => {
     expect(surfaceProblems()).toEqual([])
+  })
+
+  it("reaches through re-exports and namespaces to the declarations", () => {
+    const via = new Map([...publicDeclarations().values()].map((d) => [d.via, `${d.file}#${d.name}`]))
+    expect(via.get("effect-tool-system#ToolSystem")).toBe("src/services/ToolSystem.ts#ToolSystem")
+    expect(via.get("effect-tool-system#GraphOptions")).toBe("src/layers/ToolSystem.ts#GraphOptions")
+    expect(via.get("effect-tool-system#ToolNotFound")).toBe("src/domain/errors.ts#ToolNotFound")
+    expect(via.get("effect-tool-system#Tool.make")).toBe("src/tools/define.ts#make")
+    expect(via.get("effect-tool-system/mcp#McpServerStatus")).toBe("src/tools/mcp/serverHandle.ts#ServerStatus")
+    expect(via.get("effect-tool-system/effect-ai#toEffectAiToolkit")).toBe("src/interop/effectAi.ts#toEffectAiToolkit")
+    expect(via.get("effect-tool-system/testing#TestModeGate.layerOpen")).toBe("src/testing/TestModeGate.ts#layerOpen")
+    expect(via.get("effect-tool-system/testing#SANDBOX_ESCAPE_VECTORS")).toBe(
+      "src/tools/builtin/sandbox/escapeVectors.ts#SANDBOX_ESCAPE_VECTORS"
+    )
   })
 })

@@ -8,17 +8,14 @@
  * start several (out of memory, concurrent calls, an interrupted call's replacement, a Worker
  * stuck in native code) are in `executeJavascript.slow.test.ts`.
  */
-import { afterAll, describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
-import * as fs from "node:fs"
 import { SandboxPool } from "../../../src/services/SandboxPool.js"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../src/tools/builtin/sandbox/pool.js"
-import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { sandboxSystem } from "./sandbox/system.js"
-import { js, stats } from "./executeJavascriptHarness.js"
+import { js, sandboxDir, stats } from "./executeJavascriptHarness.js"
 
-const dir = makeTempDirSync("execute-js-")
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+const dir = sandboxDir()
 
 const system = sandboxSystem(dir)
 

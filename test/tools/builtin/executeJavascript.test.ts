@@ -4,9 +4,8 @@
  * start several (out of memory, concurrent calls, an interrupted call's replacement, a Worker
  * stuck in native code) are in `executeJavascript.slow.test.ts`.
  */
-import { afterAll, describe, expect, it, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import * as fs from "node:fs"
 import { ToolSystem, Workspace } from "../../../src/index.js"
 import {
   EXECUTE_JAVASCRIPT_MAX_CODE_BYTES,
@@ -14,13 +13,11 @@ import {
 } from "../../../src/tools/builtin/executeJavascript.js"
 import { SandboxPool, type SandboxOutcome } from "../../../src/services/SandboxPool.js"
 import { STDOUT_MAX_CHARS } from "../../../src/tools/builtin/sandbox/protocol.js"
-import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { sandboxSystem } from "./sandbox/system.js"
 import { runScript } from "../../helpers/runScript.js"
-import { js, outputOf } from "./executeJavascriptHarness.js"
+import { js, outputOf, sandboxDir } from "./executeJavascriptHarness.js"
 
-const dir = makeTempDirSync("execute-js-")
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+const dir = sandboxDir()
 
 // the pool's first Worker (QuickJS compiled in it: about half a second of CPU) starts with the
 // layer, in the file's setup, rather than inside whichever test happens to call first

@@ -8,15 +8,12 @@
  * start several (out of memory, concurrent calls, an interrupted call's replacement, a Worker
  * stuck in native code) are in `executeJavascript.slow.test.ts`.
  */
-import { afterAll, describe, expect, layer } from "@effect/vitest"
+import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
-import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { sandboxSystem } from "./sandbox/system.js"
-import { js } from "./executeJavascriptHarness.js"
+import { js, sandboxDir } from "./executeJavascriptHarness.js"
 
-const dir = makeTempDirSync("execute-js-")
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+const dir = sandboxDir()
 
 const system = sandboxSystem(dir)
 

@@ -8,20 +8,11 @@
  * own, and every process (and the processes they started) ended when the scope closes.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { ToolSystem } from "../../../src/index.js"
-import { McpBridge } from "../../../src/services/McpBridge.js"
+import { Effect, Exit, Scope } from "effect"
 import { recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
-import { bridged, fast, marker, nodeServer, processesWith } from "./helpers.js"
-
-/** Builds the bridged system in a scope of its own, so a test can close it and look. */
-const open = (ws: string, servers: Parameters<typeof bridged>[1], options = fast) =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.make()
-    const context = yield* Layer.buildWithScope(bridged(ws, servers, options), scope)
-    return { scope, system: Context.get(context, ToolSystem), bridge: Context.get(context, McpBridge) }
-  })
+import { marker, nodeServer, processesWith } from "./helpers.js"
+import { open } from "./lifecycleHarness.js"
 
 // live clock, every describe of this file: real server processes; the bridge's start deadline, stops and
 // restart back-off run on the live clock (process.ts, serverHandle.ts)

@@ -4,25 +4,16 @@
  * own, and every process (and the processes they started) ended when the scope closes.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
+import { Effect, Exit, Schema, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { ToolSystem } from "../../../src/index.js"
-import { McpBridge } from "../../../src/services/McpBridge.js"
 import { recordingLogs, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
-import { alive, bridged, eventually, fast, nodeServer } from "./helpers.js"
+import { alive, eventually, fast, nodeServer } from "./helpers.js"
+import { open } from "./lifecycleHarness.js"
 
 /** What the echo server's `pids` tool answers. */
 const Pids = Schema.parseJson(Schema.Struct({ pid: Schema.Number, child: Schema.Number }))
-
-/** Builds the bridged system in a scope of its own, so a test can close it and look. */
-const open = (ws: string, servers: Parameters<typeof bridged>[1], options = fast) =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.make()
-    const context = yield* Layer.buildWithScope(bridged(ws, servers, options), scope)
-    return { scope, system: Context.get(context, ToolSystem), bridge: Context.get(context, McpBridge) }
-  })
 
 describe("start", () => {
   it.scopedLive("starts the servers side by side: two that each wait for the other both come up", () =>

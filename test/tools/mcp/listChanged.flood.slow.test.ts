@@ -11,29 +11,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
-import * as path from "node:path"
-import { tempDir } from "../../helpers/tempDir.js"
-import { nodeServer, openBridged } from "./helpers.js"
-
-/** The changing server, with its calls logged to a file; its proxies need no confirmation. */
-const setup = (extraArgs: ReadonlyArray<string> = []) =>
-  Effect.gen(function*() {
-    const ws = yield* tempDir("mcp-changes-")
-    const calls = path.join(ws, "calls.log")
-    const opened = yield* openBridged(ws, {
-      changing: nodeServer("changing.mjs", ["--calls", calls, ...extraArgs.map((a) => a.replace("{ws}", ws))], {
-        requiresConfirmation: false
-      })
-    })
-    const control = (actions: ReadonlyArray<string>, notify = true) =>
-      Effect.flatMap(opened.system.execute("changing__control", { actions, notify }), (r) =>
-        r.success ? Effect.void : Effect.dieMessage(`control failed: ${r.error}`))
-    const called = () => (fs.existsSync(calls) ? fs.readFileSync(calls, "utf8").trim().split("\n") : [])
-    const registry = opened.system.registry
-    const listed = Effect.map(registry.list({ tags: ["mcp"] }), (tools) => tools.map((t) => t.name))
-    return { ...opened, control, called, registry, listed }
-  })
+import { setup } from "./listChangedHarness.js"
 
 // live clock, every describe of this file: a real server process; the bridge reads a listing at most every
 // 200 ms on the live clock (serverHandle.ts), which the flood test counts in real time (at most 9 in 1.5 s)

@@ -7,33 +7,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Fiber, Option, Stream } from "effect"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import { McpNotPending } from "../../../src/tools/mcp/changes.js"
 import { type Logged, recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
-import { tempDir } from "../../helpers/tempDir.js"
-import { eventually, nodeServer, openBridged } from "./helpers.js"
+import { eventually } from "./helpers.js"
+import { setup } from "./listChangedHarness.js"
 
 const WEATHER = "changing__weather"
-
-/** The changing server, with its calls logged to a file; its proxies need no confirmation. */
-const setup = (extraArgs: ReadonlyArray<string> = []) =>
-  Effect.gen(function*() {
-    const ws = yield* tempDir("mcp-changes-")
-    const calls = path.join(ws, "calls.log")
-    const opened = yield* openBridged(ws, {
-      changing: nodeServer("changing.mjs", ["--calls", calls, ...extraArgs.map((a) => a.replace("{ws}", ws))], {
-        requiresConfirmation: false
-      })
-    })
-    const control = (actions: ReadonlyArray<string>, notify = true) =>
-      Effect.flatMap(opened.system.execute("changing__control", { actions, notify }), (r) =>
-        r.success ? Effect.void : Effect.dieMessage(`control failed: ${r.error}`))
-    const called = () => (fs.existsSync(calls) ? fs.readFileSync(calls, "utf8").trim().split("\n") : [])
-    const registry = opened.system.registry
-    const listed = Effect.map(registry.list({ tags: ["mcp"] }), (tools) => tools.map((t) => t.name))
-    return { ...opened, control, called, registry, listed }
-  })
 
 /** Waits until `effect` gives a value `check` accepts (a few seconds at most). */
 const until = <A>(effect: Effect.Effect<A>, check: (a: A) => boolean) =>

@@ -11,18 +11,8 @@
  * is in `listingLimits.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { MAX_SCHEMA_COST } from "../../../src/tools/mcp/jsonSchema.js"
-import { budgetSchema, MAX_SCHEMA_DEPTH } from "../../../src/tools/mcp/schemaBudget.js"
-/** `levels` nested objects, each the only value of the one before. */
-const nested = (levels: number, key = "not"): Record<string, unknown> => {
-  let schema: Record<string, unknown> = { type: "string" }
-  for (let i = 1; i < levels; i++) schema = { [key]: schema }
-  return schema
-}
-const costOf = (schema: unknown, max = MAX_SCHEMA_COST) => {
-  const { cost, problem } = budgetSchema(schema, max)
-  return { cost, problem }
-}
+import { MAX_SCHEMA_DEPTH } from "../../../src/tools/mcp/schemaBudget.js"
+import { costOf, nested } from "./listingLimitsHarness.js"
 
 describe("budgetSchema", () => {
 

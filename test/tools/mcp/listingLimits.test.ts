@@ -13,9 +13,9 @@ import { compileArgumentsValidator, MAX_SCHEMA_COST, metaSchemaSteps } from "../
 import { MAX_LISTING_SCHEMA_COST, screenListing, takeListing, yieldToEventLoop } from "../../../src/tools/mcp/listingLimits.js"
 import { knownOutputCheck } from "../../../src/tools/mcp/outputCheck.js"
 import { makeRawTool } from "../../../src/tools/mcp/rawTool.js"
-import { budgetSchema, MAX_RAW_VALUES, MAX_SCHEMA_DEPTH } from "../../../src/tools/mcp/schemaBudget.js"
+import { MAX_RAW_VALUES, MAX_SCHEMA_DEPTH } from "../../../src/tools/mcp/schemaBudget.js"
 import { InvalidToolDefinition } from "../../../src/domain/errors.js"
-import { tooCostly } from "./listingLimitsHarness.js"
+import { costOf, nested, tooCostly } from "./listingLimitsHarness.js"
 
 /** An object schema costing `n`: itself, its type, its additionalProperties, and n - 3 empty property schemas. */
 const costing = (n: number): Record<string, unknown> => ({
@@ -23,20 +23,10 @@ const costing = (n: number): Record<string, unknown> => ({
   additionalProperties: false,
   properties: Object.fromEntries(Array.from({ length: n - 3 }, (_, i) => [`p${i}`, {}]))
 })
-/** `levels` nested objects, each the only value of the one before. */
-const nested = (levels: number, key = "not"): Record<string, unknown> => {
-  let schema: Record<string, unknown> = { type: "string" }
-  for (let i = 1; i < levels; i++) schema = { [key]: schema }
-  return schema
-}
 const tool = (name: string, inputSchema: Record<string, unknown>): McpTool => ({
   name,
   inputSchema: { ...inputSchema, type: "object" }
 })
-const costOf = (schema: unknown, max = MAX_SCHEMA_COST) => {
-  const { cost, problem } = budgetSchema(schema, max)
-  return { cost, problem }
-}
 
 describe("budgetSchema", () => {
   it("counts each schema, keyword value and enum or required member; annotations and unknown keywords cost nothing", () => {

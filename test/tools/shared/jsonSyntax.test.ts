@@ -15,15 +15,7 @@ import {
   positionOf,
   syntaxErrorOf
 } from "../../../src/tools/shared/jsonSyntax.js"
-
-const parses = (text: string): boolean => {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
-}
+import { parses } from "./jsonSyntaxHarness.js"
 
 describe("firstSyntaxError against JSON.parse", () => {
 
