@@ -2,9 +2,9 @@
  * Wiring of the tool system: which layers make the graph, and the facade itself.
  *
  * The graph outputs the library's services only (`ToolSystem`, `ToolRegistry`, `ToolExecutor`,
- * `Workspace`). The platform's `FileSystem` and whatever the given tools' handlers need are its
- * requirements: the application provides them, or uses `ToolSystem.layerNode`, which provides
- * Node's. (Effect 4 tree: the builtin and ported tools, the MCP bridge and the worker pools of
+ * `Workspace`). The platform's services (`FileSystem`, `Path`, `ChildProcessSpawner`,
+ * `HttpClient`) and whatever the given tools' handlers need are its requirements: the
+ * application provides them, or uses `ToolSystem.layerNode`, which provides Node's. (Effect 4 tree: the builtin and ported tools, the MCP bridge and the worker pools of
  * the main tree are still to be ported; this graph registers the given tools only.)
  *
  * @since 0.1.0
@@ -12,6 +12,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
 import type * as Path from "effect/Path"
 import type { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
 import * as Layer from "effect/Layer"
@@ -26,16 +27,17 @@ import { type BuiltinGateServices, ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
+import { UrlPolicy } from "../services/UrlPolicy.js"
 import { Workspace } from "../services/Workspace.js"
 
 /**
  * The platform services the graph requires (the file system; path and child processes for the
- * tools that run programs); `ToolSystem.layerNode` provides Node's.
+ * tools that run programs; an HTTP client); `ToolSystem.layerNode` provides Node's.
  */
-export type PlatformServices = FileSystem.FileSystem | Path.Path | ChildProcessSpawner
+export type PlatformServices = FileSystem.FileSystem | Path.Path | ChildProcessSpawner | HttpClient.HttpClient
 
 /** The library's services that tool handlers may ask for; the graph provides them. */
-export type LibraryServices = Workspace
+export type LibraryServices = Workspace | UrlPolicy
 
 /** The services a tool handler may ask for without the application providing them. */
 export type ToolServices = LibraryServices | PlatformServices
@@ -78,6 +80,8 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
    * limit); `ToolGates.layerWith(...)` adds an application's own after them.
    */
   readonly gates?: Layer.Layer<ToolGates, never, BuiltinGateServices>
+  /** Default `UrlPolicy.layer` (public addresses only); `TestUrlPolicy.layerAllowLoopback` in tests. */
+  readonly urlPolicy?: Layer.Layer<UrlPolicy>
 }
 
 /** The facade: registers the given tools with the services of the context. */
@@ -121,12 +125,13 @@ export const makeGraph = <A, E, Extra>(
     Layer.provideMerge(gates)
   )
   const core = executor.pipe(Layer.provideMerge(workspace))
-  return facade.pipe(Layer.provideMerge(core))
+  // the URL policy is provided to the tools, not merged: only the library's services come out
+  return facade.pipe(Layer.provide(options.urlPolicy ?? UrlPolicy.layer), Layer.provideMerge(core))
 }
 
 /**
- * Node's platform services: file system, path and child processes, loaded when the layer is
- * built, not when the library is imported.
+ * Node's platform services: file system, path, child processes and a fetch-based HTTP client,
+ * loaded when the layer is built, not when the library is imported.
  */
 export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrap(
   Effect.map(
@@ -134,10 +139,14 @@ export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrap(
       Promise.all([
         import("@effect/platform-node/NodeFileSystem"),
         import("@effect/platform-node/NodePath"),
-        import("@effect/platform-node/NodeChildProcessSpawner")
+        import("@effect/platform-node/NodeChildProcessSpawner"),
+        import("effect/http/FetchHttpClient")
       ])
     ),
-    ([NodeFileSystem, NodePath, NodeChildProcessSpawner]) =>
-      NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)))
+    ([NodeFileSystem, NodePath, NodeChildProcessSpawner, FetchHttpClient]) =>
+      Layer.mergeAll(
+        NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))),
+        FetchHttpClient.layer
+      )
   )
 )
