@@ -8,7 +8,7 @@
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as Undici from "@effect/platform-node/Undici"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Result, Exit, Layer, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
 import { isIP } from "node:net"
 import { makeUrlPolicy, type Resolve, type UrlPolicyInternals } from "../../../../src/layers/UrlPolicy.js"
 import { compileRules, DEFAULT_RULES, LOOPBACK_RULES, refusalOf } from "../../../../src/layers/urlPolicyRules.js"
