@@ -1,8 +1,8 @@
 /**
  * effect-tool-system (Effect 4 tree, in progress): one safe, fast door to everything an agent
  * can do. This entry exports what is ported so far: the domain, the gates, the registry, the
- * executor and the workspace. The builtin and ported tools, the MCP bridge, the CLI and the
- * worker pools come next.
+ * executor, the workspace, the URL policy, the worker pools, the audit layers and the call
+ * handler. The tools' indexes, the MCP bridge and the CLI come next.
  *
  * @since 0.1.0
  */
@@ -17,9 +17,29 @@ export { defaultPath, type PathSlot, type ResolvedPath, WorkspacePath } from "./
 export { type CallExplanation, type GateDecision, type GateName, gateOrder } from "./domain/GateDecision.js"
 export * as Gate from "./domain/Gate.js"
 export { CallSpanAttributes } from "./layers/callSpan.js"
-export { AuditLog, type AuditLogService, type AuditRecord } from "./services/AuditLog.js"
+export {
+  AuditLog,
+  type AuditLogJsonlOptions,
+  type AuditLogLoggerOptions,
+  type AuditLogService,
+  type AuditRecord
+} from "./services/AuditLog.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
+export { type PdfPoolOptions, type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
+export {
+  type SandboxOutcome,
+  SandboxPool,
+  type SandboxPoolOptions,
+  type SandboxPoolService,
+  type SandboxPoolStats
+} from "./services/SandboxPool.js"
+export {
+  type SessionOptions,
+  ToolCallHandler,
+  type ToolCallHandlerService,
+  type ToolCallSession
+} from "./services/ToolCallHandler.js"
 export {
   RateLimiter,
   type RateLimiterService,
@@ -42,5 +62,16 @@ export {
   ToolSystem,
   type ToolSystemService
 } from "./services/ToolSystem.js"
+export {
+  CLOUD_METADATA_ADDRESSES,
+  InvalidUrlPolicy,
+  MAX_REDIRECTS,
+  type RefusedRange,
+  TooManyRedirects,
+  UrlPolicy,
+  type UrlPolicyRules,
+  type UrlPolicyService,
+  UrlRefused
+} from "./services/UrlPolicy.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
 export * as Tool from "./tools/define.js"
