@@ -1,19 +1,12 @@
 /**
- * Running ported data, text and system tools through the real executor, in a temp workspace.
+ * Running ported data, text and system tools through the real executor (`runner`, from
+ * `test/helpers/portedRunner.ts`), in a temp workspace.
  */
-import { Cause, Effect, Exit, Option, Result } from "effect"
+import { Cause, Exit, Option, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
-import type { Tool } from "../../../../src/tools/define.js"
-
-/** A runner for `tools` in the workspace `root`. */
-export const runner = <const Tools extends ReadonlyArray<Tool<unknown>>>(tools: Tools, root: () => string) =>
-(name: string, args: Record<string, unknown>) =>
-  Effect.gen(function*() {
-    const system = yield* ToolSystem
-    return yield* system.execute(name, args)
-  }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools, workspace: Workspace.layerFixed(root()) })))
+import { PathTraversalError } from "../../../../src/index.js"
+export { runner } from "../../../helpers/portedRunner.js"
 
 /** Writes a file under `root`, creating its directories. */
 export const writeIn = (root: string) => (rel: string, content: string | Uint8Array) => {
