@@ -9,7 +9,8 @@
  *
  * Effect 4 tree: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
  * TestClock does not list them); calls' inputs are `Result`s (Effect 3's `Either`), and the
- * domain's `ToolExecutionResult` module is imported as `ExecutionResult`. */
+ * domain's `ToolExecutionResult` module is imported as `ExecutionResult`.
+ */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Ref, Result, Schema } from "effect"
 import * as fs from "node:fs"
