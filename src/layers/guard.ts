@@ -35,6 +35,7 @@ import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRefs from "effect/FiberRefs"
 import { identity } from "effect/Function"
+import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import type * as Tracer from "effect/Tracer"
@@ -131,7 +132,8 @@ export const startGuarded = <A, E, R, E1, E2>(
   const child = Runtime.runFork(
     Runtime.make({ context: withServices(parent.currentContext, span), fiberRefs, runtimeFlags })
   )(effect)
-  return child.unsafePoll() ?? { child, fiberRefs, runtimeFlags, baseline, options }
+  // its exit if it ended in that stretch, through `Fiber.poll` (public), run synchronously
+  return Option.getOrUndefined(Effect.runSync(Fiber.poll(child))) ?? { child, fiberRefs, runtimeFlags, baseline, options }
 }
 
 /**
