@@ -44,11 +44,12 @@ import { ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { Workspace } from "../services/Workspace.js"
-import { auditRecordOf } from "./auditRecord.js"
+import { auditRecordOfExit } from "./auditedCall.js"
 import { builtinGates } from "./builtinGates.js"
-import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy, withLateRefusal } from "./callDecisions.js"
+import { argumentsPassed, lookupPassed, pathsPassed, refusedBy } from "./callDecisions.js"
 import { withCallConfirmation } from "./callConfirmation.js"
-import { type CallSpan, CallSpanAttributes, startCallSpan } from "./callSpan.js"
+import { type CallSpan, endCallSpan, startCallSpan } from "./callSpan.js"
+import { crashMessage } from "./crashMessage.js"
 import { makeExplain } from "./explainCall.js"
 import { ask, behind, gateCallOf, type Recorder } from "./gateRun.js"
 import { guard, type GuardOptions, type Restore, onCallerOf, type Running, startGuarded, waitGuarded } from "./guard.js"
@@ -62,16 +63,6 @@ const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
 
 const noPaths: ReadonlyArray<ResolvedPath> = []
-
-/** The message of a defect, bounded (a defect's own formatting may recurse over deep data). */
-const crashMessage = (cause: Cause.Cause<unknown>): string => {
-  try {
-    const text = String(Cause.squash(cause))
-    return text.length > 500 ? `${text.slice(0, 499)}…` : text
-  } catch {
-    return "an unprintable defect"
-  }
-}
 
 /** A step of the pipeline, with every expected failure it can raise. */
 type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
@@ -197,16 +188,6 @@ export const makeExecutor = Effect.gen(function*() {
       Effect.logError(`Tool "${tool.name}" died`, cause),
       Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))
     )
-  }
-
-  /** A refused or failed call ends its span as an error, with the code as `error.type`. */
-  const endCallSpan = (callSpan: CallSpan, exit: Exit.Exit<Result.ToolExecutionResult>): void => {
-    if (Exit.isSuccess(exit) && !exit.value.success) {
-      callSpan.span.attribute(CallSpanAttributes.errorType, exit.value.errorCode)
-      callSpan.end(Exit.fail(exit.value.errorCode))
-    } else {
-      callSpan.end(exit)
-    }
   }
 
   /** The result of a call that returned `output`; it ends the call's span. */
@@ -383,29 +364,19 @@ export const makeExecutor = Effect.gen(function*() {
       record: (decision) => decisions.push(decision)
     }
     // `onExit` runs `run` with the caller's own flags restored
-    return Effect.onExit(run(fiber, flags, name, input, options, seen), (exit) => {
-      const { span, tool } = seen
-      const traversal = Exit.isFailure(exit) ? pathTraversalOf(exit.cause) : Option.none()
-      const result = Exit.isSuccess(exit) ? exit.value : undefined
-      const errorCode = result?.errorCode ?? (Option.isSome(traversal) ? "PATH_TRAVERSAL" : null)
-      const message = result?.error ?? (Option.isSome(traversal) ? traversal.value.message : null)
-      return audit.write(auditRecordOf({
+    return Effect.onExit(run(fiber, flags, name, input, options, seen), (exit) =>
+      audit.write(auditRecordOfExit(exit, {
         startedAtMillis,
-        tool,
         name,
-        version: result?.version ?? tool?.version ?? null,
+        input,
         options,
-        mode: (options?.mode ?? AgentMode.Default).name,
-        args: input,
+        tool: seen.tool,
+        span: seen.span,
+        decisions,
+        gates,
         includeArguments: audit.includeArguments,
-        gates: completed(withLateRefusal(decisions, errorCode, message), gates),
-        success: result?.success === true,
-        errorCode,
-        durationMs: result?.durationMs ?? elapsed(start),
-        traceId: span?.traceId ?? null,
-        spanId: span?.spanId ?? null
-      }))
-    })
+        elapsedMs: () => elapsed(start)
+      })))
   }
 
   const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<Result.ToolExecutionResult> =>

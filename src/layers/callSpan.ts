@@ -14,13 +14,14 @@
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import type * as Exit from "effect/Exit"
+import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
 import type { ToolInfo } from "../domain/Tool.js"
+import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 
 /**
  * The attribute names the call span carries.
@@ -105,5 +106,19 @@ export const startCallSpan = (
       if (span.status._tag === "Ended") return
       span.end(timing ? clock.unsafeCurrentTimeNanos() : BigInt(0), exit)
     }
+  }
+}
+
+/**
+ * Ends a call's span: a refused or failed call as an error, with its code as `error.type`.
+ *
+ * @internal
+ */
+export const endCallSpan = (callSpan: CallSpan, exit: Exit.Exit<ToolExecutionResult>): void => {
+  if (Exit.isSuccess(exit) && !exit.value.success) {
+    callSpan.span.attribute(CallSpanAttributes.errorType, exit.value.errorCode)
+    callSpan.end(Exit.fail(exit.value.errorCode))
+  } else {
+    callSpan.end(exit)
   }
 }
