@@ -5,6 +5,8 @@
  * - no import of a package's `internal/` or `dist/` modules (`effect`, `@effect/*`);
  * - no private member read: a property or a string key starting with `_` (other than `_tag`),
  *   or the fiber runtime's `addChild` / `removeChild`;
+ * - no synchronous poll of a fiber through its own method (`unsafePoll`; Effect 4's `pollUnsafe`):
+ *   `Fiber.poll` is the public way;
  * - no identity check against an Effect value (`x === Effect.void`): an effect's identity is
  *   the library's choice, not part of its API.
  */
@@ -22,14 +24,14 @@ const sourceFiles = (dir: string): Array<string> =>
   })
 
 const privateModule = /^(effect|@effect\/[^/]+)\/(.*\/)?(internal|dist)(\/|$)/
-const privateRuntimeMembers = new Set(["addChild", "removeChild"])
+const privateRuntimeMembers = new Set(["addChild", "removeChild", "pollUnsafe", "unsafePoll"])
 const isPrivateName = (name: string) => (/^_[A-Za-z]/.test(name) && name !== "_tag") || privateRuntimeMembers.has(name)
 
 /**
  * A file that cannot break a rule (none of these occur in it) is not parsed. `_tag`, which many
  * files read, does not make one suspect: a few files of src are parsed instead of a fifth of them.
  */
-const suspect = /\b_(?!tag\b)[A-Za-z]|addChild|removeChild|\/internal|\/dist\/|[!=]==\s*Effect\.|Effect\.\w+\s*[!=]==/
+const suspect = /\b_(?!tag\b)[A-Za-z]|addChild|removeChild|pollUnsafe|unsafePoll|\/internal|\/dist\/|[!=]==\s*Effect\.|Effect\.\w+\s*[!=]==/
 
 /** `Reflect.get(x, "_y")` and the like. */
 const isReflectCall = (node: ts.Node): node is ts.CallExpression =>
@@ -98,6 +100,7 @@ describe("the source uses public APIs only", () => {
       `const m = await import("effect/internal/fiberRuntime")`,
       `const refs = fiber._fiberRefs`,
       `const add = Reflect.get(parent, "addChild")`,
+      `const exit = child.unsafePoll()`,
       `const refs = fiber["_fiberRefs"]`,
       `if (checked === Effect.void) {}`,
       `if (Effect.void !== checked) {}`
