@@ -56,11 +56,8 @@ export const headers = (output: string): Array<number> =>
 /** The body of an answer: everything before the closing `[...]` note. */
 export const body = (output: string): string => output.slice(0, output.lastIndexOf("\n["))
 
-/**
- * The committed encrypted PDFs (pdf-lib cannot make them): the main tree's own
- * `test/fixtures/pdf`, which this tree does not have a copy of yet (to be moved with the switch).
- */
-const FIXTURES = path.join(import.meta.dirname, "..", "..", "..", "..", "test", "fixtures", "pdf")
+/** The committed encrypted PDFs (pdf-lib cannot make them), copied from the main tree's `test/fixtures/pdf`. */
+const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "pdf")
 
 /**
  * A test file's workspace of PDFs (a temp dir made now, filled in the file's `beforeAll`, removed
