@@ -22,6 +22,7 @@ import { CurrentCallConfirmation } from "../services/CallConfirmation.js"
 import { definitionProblem } from "../tools/definition.js"
 import { CurrentRootOverride } from "./Workspace.js"
 import { closest } from "./closest.js"
+import { bindServices } from "./registeredServices.js"
 
 /**
  * What a call's caller decides, not its tool's registration: Effect's fiber-local references
@@ -121,14 +122,14 @@ export const makeRegistry = (): ToolRegistryService => {
       }
       // the tool's services, captured here, are provided to each call's handler
       // (as a `Context<R>` again: a tool that needs the current span gets its caller's)
-      const services = Context.makeUnsafe<R>(Context.omit(...callerDecides)(context).mapUnsafe)
+      const bind = bindServices(Context.makeUnsafe<R>(Context.omit(...callerDecides)(context).mapUnsafe))
       const stored: RegisteredTool = {
         ...tool,
         prepare: (input) =>
           Result.map(tool.prepare(input), (call) => ({
             args: call.args,
             paths: call.paths,
-            run: Effect.provideContext(call.run, services)
+            run: bind(call.run)
           }))
       }
       versions.set(tool.version, stored)

@@ -69,6 +69,27 @@ describe("the context a handler runs in", () => {
       const result = yield* Effect.provideService(system.execute("greet", {}), Greeting, { word: "caller" })
       expect(result.output).toBe("registered")
     }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(a) }))))
+
+  // the merge of a caller's context with a tool's services is made once per caller context
+  // (registeredServices.ts): a context met again, or a new one, must still be the caller's
+  it.effect("calls from one caller context, another, then the first again: each sees its caller's", () =>
+    Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* registry.register(where)
+      const system = yield* ToolSystem
+      const roots: Array<unknown> = []
+      const inRoot = (root: string) =>
+        Effect.map(Workspace.withRoot(system.execute("where", {}), root), (result) => (result.output as { root: string }).root)
+      for (const root of [a, a, b, b, a]) roots.push(yield* inRoot(root))
+      expect(roots).toEqual([a, a, b, b, a].map((root) => fs.realpathSync(root)))
+      // and once a call is over, its caller's context is its own again
+      const after = yield* Effect.provideService(
+        Effect.flatMap(system.execute("where", {}), () => Effect.map(Greeting, (greeting) => greeting)),
+        Greeting,
+        { word: "caller" }
+      )
+      expect(after.word).toBe("caller")
+    }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(a) }))))
 })
 
 class Greeting extends Context.Service<Greeting, { readonly word: string }>()("test/Greeting") {}
