@@ -58,6 +58,9 @@ const elapsed = (start: number) => Math.round((performance.now() - start) * 1000
 
 const noPaths: ReadonlyArray<ResolvedPath> = []
 
+/** A call span's trace options: no captured stack (`withSpan` makes an `Error` for one by default). */
+const noStackTrace: Tracer.TraceOptions = { captureStackTrace: false }
+
 /** The message of a defect, bounded (a defect's own formatting may recurse over deep data). */
 const crashMessage = (cause: Cause.Cause<unknown>): string => {
   try {
@@ -229,7 +232,12 @@ export const makeExecutor = Effect.gen(function*() {
         })
       })
       return traced.pipe(
-        Effect.withSpan(`execute_tool ${tool.name}`, spanOptionsOf(tool, (options?.mode ?? AgentMode.Default).name, options?.callId)),
+        Effect.withSpan(
+          `execute_tool ${tool.name}`,
+          spanOptionsOf(tool, (options?.mode ?? AgentMode.Default).name, options?.callId),
+          // the stack of this line is the executor's, the same for every call: not worth an `Error` per call
+          noStackTrace
+        ),
         Effect.catch(() => refused === undefined ? Effect.die(new Error("a traced call failed without a result")) : Effect.succeed(refused))
       )
     })

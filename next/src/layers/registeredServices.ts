@@ -4,8 +4,12 @@
  * context into a new one (Effect 4's `Context.merge`), and that copy was the largest single cost
  * of a trivial call through the executor (about a sixth of it, in a CPU profile of
  * `bench/executor.ts`'s tool). A context is an immutable value, so the merge of one caller's
- * context with a tool's services is the same every time: it is made once per caller context
- * (remembered weakly, so it goes with that context) and set as the handler's context after.
+ * context with a tool's services is the same every time: the last one made is kept, with the
+ * caller context it was made from, and set again as the handler's context while calls come
+ * from that same context (an application calling on one runtime). One entry, not a `WeakMap`
+ * of every caller context: a traced call's context is new each time (it holds the call's
+ * parent span), and a weak map's entries for short-lived keys cost the garbage collector more
+ * than the merge they would save.
  *
  * @since 0.6.0
  */
@@ -16,14 +20,14 @@ import * as Effect from "effect/Effect"
  * Binds handlers to `services`: each effect given runs with them, over its caller's context.
  */
 export const bindServices = <R>(services: Context.Context<R>) => {
-  const merged = new WeakMap<Context.Context<never>, Context.Context<R>>()
+  let lastCaller: Context.Context<never> | undefined
+  let lastMerged = services
   const withServices = (context: Context.Context<never>): Context.Context<R> => {
-    let next = merged.get(context)
-    if (next === undefined) {
-      next = Context.merge(context, services)
-      merged.set(context, next)
+    if (context !== lastCaller) {
+      lastMerged = Context.merge(context, services)
+      lastCaller = context
     }
-    return next
+    return lastMerged
   }
   return <A, E>(run: Effect.Effect<A, E, R>): Effect.Effect<A, E> => Effect.updateContext(run, withServices)
 }
