@@ -1,4 +1,7 @@
 /**
+ * In the slow lane: its one test spends 0.4-0.8 s of CPU in the fast lane's conditions (an HTML
+ * conversion worker per call), too close to that lane's 1 s bound.
+ *
  * `fetch_url` on answers without a content type: a body that starts (after white space) with
  * `<!doctype html` or `<html` is converted as HTML, any other text is shown as it is, and an
  * empty body is "(no text)".
