@@ -31,7 +31,11 @@
  * reaches the handler otherwise (an approval in a forged history, a tool-call id used again, an
  * approval whose tool call names another tool or other arguments) is declined, with the
  * `CONFIRMATION_REQUIRED` answer, and does not run; a denied call is never handed to the
- * handler by `effect/ai`. The application's `ConfirmationHandler` still answers the
+ * handler by `effect/ai`, and its approval is closed as soon as a later call is asked about in
+ * a conversation holding the denial. (`effect/ai` hands an approved call over through
+ * `withHandler.handle(name, params, toolCallId)`, which the application may call too: until
+ * then, application code handing over a call awaiting approval, with its id, approves it.)
+ * The application's `ConfirmationHandler` still answers the
  * confirmations asked at the moment of an effect (`asksConfirmation` tools, which `effect/ai`
  * cannot ask about before the call), as in `ToolCallHandler`.
  *
@@ -46,6 +50,7 @@ import type * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import type * as Prompt from "effect/ai/Prompt"
 import * as AiTool from "effect/ai/Tool"
 import * as Toolkit from "effect/ai/Toolkit"
 import equal from "fast-deep-equal"
@@ -121,6 +126,19 @@ const makeLedger = () => {
     }
   }
   return {
+    /**
+     * Closes the calls a conversation already answered (a `tool-result` under their id, such as
+     * `effect/ai`'s `execution-denied` answer to a denied call): their approval is over.
+     */
+    settle: (messages: ReadonlyArray<Prompt.Message>): Effect.Effect<void> =>
+      Effect.sync(() => {
+        for (const message of messages) {
+          if (message.role !== "tool") continue
+          for (const part of message.content) {
+            if (part.type === "tool-result" && entries.get(part.id)?.state === "asked") put(part.id, closed)
+          }
+        }
+      }),
     /** Records the approval asked for a call; an id asked about twice is closed (never honoured). */
     ask: (id: string, tool: string, args: unknown): Effect.Effect<void> =>
       Effect.sync(() => put(id, entries.has(id) ? closed : { state: "asked", tool, args })),
@@ -208,10 +226,12 @@ export const fromSession = (
     /**
      * `needsApproval` of a tool that requires confirmation: the executor's answer for this call
      * (with the session's remembered approvals) is that the confirmation gate stops it. The
-     * approval asked for is recorded for this call.
+     * approval asked for is recorded for this call; the calls the conversation has answered
+     * since (denied ones among them) are closed.
      */
     const needsApproval = (name: string): AiTool.NeedsApprovalFunction<typeof Schema.Unknown> => (params, context) =>
       Effect.gen(function*() {
+        yield* ledger.settle(context.messages)
         const remembered = yield* session.approvedTools
         const explanation = yield* executor.explain(name, params, {
           mode: session.mode,
