@@ -1,0 +1,159 @@
+/**
+ * The command line on `effect/cli`: list, describe, export, docs and mcp here; call and
+ * explain in their own files. A command's handler ends with the process exit code
+ * (`exitWith`).
+ *
+ * @since 0.1.0
+ */
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import { formats } from "../domain/exports.js"
+import { ToolRegistry } from "../services/ToolRegistry.js"
+import { oneLine } from "../tools/shared/sanitize.js"
+import { call } from "./call.js"
+import {
+  jsonOption,
+  mcpConfigOption,
+  modeOf,
+  modeOption,
+  pad,
+  printJson,
+  switchFlag,
+  tagOption,
+  withSystem
+} from "./common.js"
+import { renderToolTable, replaceBetweenMarkers } from "./docs.js"
+import { explain } from "./explain.js"
+import { ExitCode } from "./run.js"
+
+/** Longest first sentence in `list`'s table (ours are under 400). */
+const LIST_DESCRIPTION_MAX_CHARS = 400
+
+const list = Command.make(
+  "list",
+  {
+    tag: tagOption,
+    mode: modeOption,
+    json: jsonOption,
+    mcpConfig: mcpConfigOption
+  },
+  ({ json, mcpConfig, mode, tag }) =>
+    withSystem(Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const tools = yield* registry.list({ tags: Option.toArray(tag), mode: modeOf(mode) })
+      if (json) {
+        yield* printJson(tools.map((t) => ({
+          name: t.name,
+          version: t.version,
+          description: t.spec.description,
+          readOnly: t.spec.readOnly,
+          requiresConfirmation: t.requiresConfirmation,
+          tags: t.tags,
+          parameters: t.spec.parameters
+        })))
+      } else {
+        const rows = tools.map((t) => {
+          const flags = `${t.spec.readOnly ? "ro" : "--"} ${t.requiresConfirmation ? "cf" : "--"}`
+          // one line, whatever the description holds (a bridged server's is not ours)
+          const description = oneLine(t.spec.description.split(/(?<=\.)\s/)[0] ?? "", LIST_DESCRIPTION_MAX_CHARS)
+          return `${pad(t.name, 22)} ${pad(t.version, 8)} ${flags}  ${description}`
+        })
+        // one write: stdout is synchronous here, and a write per line is ~2 ms of a start
+        yield* Console.log([
+          `${pad("NAME", 22)} ${pad("VERSION", 8)} FLAGS  DESCRIPTION`,
+          ...rows,
+          `\n${tools.length} tools (ro = read-only, cf = requires confirmation)`
+        ].join("\n"))
+      }
+      return ExitCode.ok
+    }), { mcpConfig })
+).pipe(Command.withDescription("List the registered tools"))
+
+const describe = Command.make(
+  "describe",
+  {
+    name: Argument.String("name").pipe(Argument.withDescription("The tool's name")),
+    mcpConfig: mcpConfigOption
+  },
+  ({ mcpConfig, name }) =>
+    withSystem(Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      const found = yield* Effect.result(registry.get(name))
+      if (found._tag === "Failure") {
+        yield* Console.error(found.failure.message)
+        return ExitCode.failed
+      }
+      const t = found.success
+      yield* printJson({
+        name: t.name,
+        version: t.version,
+        versions: yield* registry.versions(t.name),
+        description: t.spec.description,
+        readOnly: t.spec.readOnly,
+        requiresConfirmation: t.requiresConfirmation,
+        tags: t.tags,
+        timeoutMs: t.timeoutMs ?? null,
+        rateLimitRpm: t.rateLimitRpm ?? null,
+        deprecated: t.deprecated ?? null,
+        parameters: t.spec.parameters
+      })
+      return ExitCode.ok
+    }), { mcpConfig, tool: name })
+).pipe(Command.withDescription("Print a tool's spec as JSON"))
+
+const exportCommand = Command.make(
+  "export",
+  {
+    format: Flag.Literals("format", formats).pipe(Flag.withDescription("The model API's shape")),
+    tag: tagOption,
+    mode: modeOption,
+    mcpConfig: mcpConfigOption
+  },
+  ({ format, mcpConfig, mode, tag }) =>
+    withSystem(Effect.gen(function*() {
+      const registry = yield* ToolRegistry
+      yield* printJson(yield* registry.export(format, { tags: Option.toArray(tag), mode: modeOf(mode) }))
+      return ExitCode.ok
+    }), { mcpConfig })
+).pipe(Command.withDescription("Print the tool specs in a model API's shape (a JSON array)"))
+
+const docs = Command.make(
+  "docs",
+  {
+    check: switchFlag("check").pipe(Flag.withDescription("Exit 1 when the table is stale, write nothing")),
+    file: Flag.String("file").pipe(Flag.withDescription("The markdown file"), Flag.withDefault("docs/tools.md"))
+  },
+  ({ check, file }) =>
+    withSystem(Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const registry = yield* ToolRegistry
+      const content = yield* fs.readFileString(file)
+      const updated = replaceBetweenMarkers(content, renderToolTable(yield* registry.list({ includeDeprecated: true })))
+      if (updated === undefined) {
+        yield* Console.error(`${file} has no <!-- AUTO:tools --> ... <!-- /AUTO:tools --> markers`)
+        return ExitCode.failed
+      }
+      if (updated === content) {
+        yield* Console.log(`${file} is up to date`)
+        return ExitCode.ok
+      }
+      if (check) {
+        yield* Console.error(`${file} is stale: run \`npm run docs\``)
+        return ExitCode.failed
+      }
+      yield* fs.writeFileString(file, updated)
+      yield* Console.log(`${file} updated`)
+      return ExitCode.ok
+    }))
+).pipe(Command.withDescription("Regenerate the tool table in docs/tools.md (or check it with --check)"))
+
+/** The root command: by itself it does nothing and exits 0 (`--help` lists the commands). */
+export const root = Command.make("effect-tool-system", {}, () => Effect.void).pipe(
+  Command.withDescription("List, describe, call, explain and export the tools of effect-tool-system"),
+  Command.withSubcommands([list, describe, call, explain, exportCommand, docs])
+)
