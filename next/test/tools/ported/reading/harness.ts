@@ -3,9 +3,9 @@
  * executor over the reading tools, and the `PathTraversalError` a call died with.
  *
  * On Effect 4: `NodeServices` for `NodeContext`, `Result` for `Either`, `Cause.findDefect` for
- * `dieOption`. The `*.slow.test.ts` files of the main tree (and `searchThenExit.ts`, which only
- * `searchPool.slow.test.ts` runs) are not ported to this tree.
+ * `dieOption`.
  */
+import { afterAll, beforeAll } from "@effect/vitest"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
 import * as Fs from "node:fs"
@@ -34,6 +34,37 @@ export const makeWorkspace = (prefix: string) => {
     Fs.writeFileSync(file, content)
   }
   return { base, ws, outside, write, remove: () => Fs.rmSync(base, { recursive: true, force: true }) }
+}
+
+/**
+ * A test file's `makeWorkspace`, made and filled by `fill` before the file's tests and removed
+ * after them. Call it at a test file's top level, so that its hooks are that file's (a hook at a
+ * shared module's top level would run once for all the files of a module graph). Its `base`,
+ * `ws`, `outside` and `write` are the current workspace's, from the file's first `beforeAll` on.
+ */
+export const fileWorkspace = (prefix: string, fill: (fixture: ReturnType<typeof makeWorkspace>) => void) => {
+  let current: ReturnType<typeof makeWorkspace> | undefined
+  const made = () => {
+    if (current === undefined) throw new Error(`the ${prefix} workspace is made in the test file's beforeAll`)
+    return current
+  }
+  beforeAll(() => {
+    current = makeWorkspace(prefix)
+    fill(current)
+  })
+  afterAll(() => current?.remove())
+  return {
+    get base() {
+      return made().base
+    },
+    get ws() {
+      return made().ws
+    },
+    get outside() {
+      return made().outside
+    },
+    write: (rel: string, content: string | Uint8Array) => made().write(rel, content)
+  }
 }
 
 /** Runs one call of a reading tool through the executor, in a workspace rooted at `ws`. */
