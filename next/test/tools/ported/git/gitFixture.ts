@@ -104,3 +104,34 @@ export const gitTestBase = (prefix: string): { readonly at: (name: string) => st
   })
   return { at: (name) => Path.join(base, name) }
 }
+
+/**
+ * `repoWithHistory()` for the test file whose `gitTestBase` is `base`: each call a new repository
+ * there with two commits: README.md, then src/app.ts and a file with a unicode name.
+ */
+export const reposWithHistory = (base: { readonly at: (name: string) => string }) => {
+  let count = 0
+  return (): string => {
+    const dir = initRepo(base.at(`repo-${++count}`))
+    write(dir, "README.md", "# Project\n")
+    commitAll(dir, "Initial commit")
+    write(dir, "src/app.ts", "export const x = 1\n")
+    write(dir, "docs/héllo wörld.md", "unicode\n")
+    commitAll(dir, "Add app and docs")
+    return dir
+  }
+}
+
+/**
+ * `repo(name?)` for the test file whose `gitTestBase` is `base`: a repository there (`repo-1`,
+ * `repo-2`, ... unless named) with one commit of README.md.
+ */
+export const readmeRepos = (base: { readonly at: (name: string) => string }) => {
+  let count = 0
+  return (name = `repo-${++count}`): string => {
+    const dir = initRepo(base.at(name))
+    write(dir, "README.md", "# Project\n")
+    commitAll(dir, "Initial commit")
+    return dir
+  }
+}
