@@ -1,8 +1,8 @@
 /**
  * effect-tool-system (Effect 4 tree, in progress): one safe, fast door to everything an agent
  * can do. This entry exports what is ported so far: the domain, the gates, the registry, the
- * executor, the workspace, the URL policy, the worker pools, the audit layers and the call
- * handler. The tools' indexes, the MCP bridge and the CLI come next.
+ * executor, the workspace, the URL policy, the worker pools, the audit layers, the call
+ * handler, the builtin tools and `Tool.make`. The MCP bridge and the CLI come next.
  *
  * @since 0.1.0
  */
@@ -14,6 +14,19 @@ export type { BoundCall, PreparedCall, RegisteredTool, ToolInfo } from "./domain
 export type { ToolExecutionFailure, ToolExecutionResult, ToolExecutionSuccess } from "./domain/ToolExecutionResult.js"
 export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js"
 export { defaultPath, type PathSlot, type ResolvedPath, WorkspacePath } from "./domain/WorkspacePath.js"
+export {
+  type AnthropicContentBlock,
+  type AnthropicOtherBlock,
+  type AnthropicTool,
+  type AnthropicToolResult,
+  type AnthropicToolUse,
+  type MalformedArguments,
+  type OpenAIToolCall,
+  type OpenAIToolMessage,
+  type ToolCall,
+  type ToolCallOutcome
+} from "./domain/toolCalls.js"
+export * as ToolCalls from "./domain/toolCalls.js"
 export { type CallExplanation, type GateDecision, type GateName, gateOrder } from "./domain/GateDecision.js"
 export * as Gate from "./domain/Gate.js"
 export { CallSpanAttributes } from "./layers/callSpan.js"
@@ -25,6 +38,13 @@ export {
   type AuditRecord
 } from "./services/AuditLog.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
+export {
+  type ConfirmationDecision,
+  ConfirmationHandler,
+  type ConfirmationHandlerService,
+  type ConfirmationRequest
+} from "./services/ConfirmationHandler.js"
+export { type Answer, type Question, QuestionHandler, type QuestionHandlerService } from "./services/QuestionHandler.js"
 export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
 export { type PdfPoolOptions, type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
 export {
@@ -75,3 +95,13 @@ export {
 } from "./services/UrlPolicy.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
 export * as Tool from "./tools/define.js"
+export {
+  ASK_USER_TOOL_SPEC,
+  builtinTools,
+  executeJavascript,
+  listFiles,
+  readFile,
+  readPdf,
+  webSearch,
+  writeFile
+} from "./tools/builtin/index.js"

@@ -4,8 +4,9 @@
  * The graph outputs the library's services only (`ToolSystem`, `ToolRegistry`, `ToolExecutor`,
  * `Workspace`). The platform's services (`FileSystem`, `Path`, `ChildProcessSpawner`,
  * `HttpClient`) and whatever the given tools' handlers need are its requirements: the
- * application provides them, or uses `ToolSystem.layerNode`, which provides Node's. (Effect 4 tree: the builtin and ported tools, the MCP bridge and the worker pools of
- * the main tree are still to be ported; this graph registers the given tools only.)
+ * application provides them, or uses `ToolSystem.layerNode`, which provides Node's. (Effect 4
+ * tree: the MCP bridge of the main tree, its `mcpServers` and `mcp` options, is still to be
+ * ported.)
  *
  * @since 0.1.0
  */
@@ -21,7 +22,9 @@ import type { Tool } from "../domain/Tool.js"
 import { AuditLog } from "../services/AuditLog.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
+import { PdfWorkers } from "../services/PdfWorkers.js"
 import { RateLimiter } from "../services/RateLimiter.js"
+import { SandboxPool } from "../services/SandboxPool.js"
 import { ToolExecutor } from "../services/ToolExecutor.js"
 import { type BuiltinGateServices, ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
@@ -29,6 +32,7 @@ import { ToolRegistry } from "../services/ToolRegistry.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
 import { UrlPolicy } from "../services/UrlPolicy.js"
 import { Workspace } from "../services/Workspace.js"
+import { builtinTools } from "../tools/builtin/index.js"
 
 /**
  * The platform services the graph requires (the file system; path and child processes for the
@@ -37,7 +41,7 @@ import { Workspace } from "../services/Workspace.js"
 export type PlatformServices = FileSystem.FileSystem | Path.Path | ChildProcessSpawner | HttpClient.HttpClient
 
 /** The library's services that tool handlers may ask for; the graph provides them. */
-export type LibraryServices = Workspace | UrlPolicy
+export type LibraryServices = Workspace | SandboxPool | PdfWorkers | UrlPolicy
 
 /** The services a tool handler may ask for without the application providing them. */
 export type ToolServices = LibraryServices | PlatformServices
@@ -53,9 +57,11 @@ export type RequirementsOf<Tools extends ReadonlyArray<Tool<unknown>>> = Exclude
 
 /** What the facade registers. */
 export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>> {
-  /** The builtin tools are not in the Effect 4 tree yet: `false` is the only value it takes. */
-  readonly builtins?: false
-  /** Tools of the application's own. */
+  /** Register the builtin tools. Default `true`. */
+  readonly builtins?: boolean
+  /** Register the 46 ported tools (files, data, text, git, shell, web, media). Default `builtins`. */
+  readonly ported?: boolean
+  /** More tools to register; their handlers may need the application's own services. */
   readonly tools?: Tools
 }
 
@@ -63,16 +69,26 @@ export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = Readon
 export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>>
   extends CoreOptions<Tools>
 {
-  /** Default `Workspace.layer` (the working directory, or `WORKSPACE_ROOT`). */
+  /** Default `Workspace.layer` (override, `WORKSPACE_ROOT`, cwd). */
   readonly workspace?: Layer.Layer<Workspace, never, FileSystem.FileSystem>
   /** Default `ToolPolicy.layerAllowAll`. */
   readonly policy?: Layer.Layer<ToolPolicy>
   /** Default `ConfirmationGate.layer`. */
   readonly confirmation?: Layer.Layer<ConfirmationGate>
-  /** Default `RateLimiter.layerMemory`. */
+  /**
+   * Default `RateLimiter.layerMemory`; `RateLimiter.layerRedis` shares the limits of every
+   * process that uses one Redis.
+   */
   readonly rateLimiter?: Layer.Layer<RateLimiter>
-  /** Default `AuditLog.layerNoop`. */
-  readonly audit?: Layer.Layer<AuditLog>
+  /**
+   * Default `AuditLog.layerNoop` (no records, no cost); `AuditLog.layerJsonl(...)` writes one
+   * JSON line per call, `AuditLog.layerLogger()` logs each call.
+   */
+  readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path>
+  /** Default `SandboxPool.layer()` (the Workers of `execute_javascript`). */
+  readonly sandbox?: Layer.Layer<SandboxPool>
+  /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
+  readonly pdfWorkers?: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
   /**
@@ -84,19 +100,25 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly urlPolicy?: Layer.Layer<UrlPolicy>
 }
 
-/** The facade: registers the given tools with the services of the context. */
+/** The facade: registers the builtins and the given tools with the services of the context. */
 export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
   options: CoreOptions<Tools>
 ): Effect.Effect<ToolSystemService, InvalidToolDefinition, ToolRegistry | ToolExecutor | ToolServices | RequirementsOf<Tools>> =>
   Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const executor = yield* ToolExecutor
+    const builtins = options.builtins !== false
+    // the ported tools (and their parsers, diff, CSV, ...) load when the layer is built, not on import
+    const ported: ReadonlyArray<Tool<unknown>> = (options.ported ?? builtins)
+      ? (yield* Effect.promise(() => import("../tools/ported/index.js"))).portedTools
+      : []
+    const tools: ReadonlyArray<Tool<unknown>> = [...(builtins ? builtinTools : []), ...ported, ...(options.tools ?? [])]
     // Each tool's requirements are captured from this context (the registry keeps them).
     // `RequirementsOf<Tools>` in this effect's type makes the application provide every one
     // of them; the list is typed `Tool<unknown>`, so the context is handed over untyped.
     const context = yield* Effect.context<ToolServices | RequirementsOf<Tools>>()
     const untyped = Context.makeUnsafe<unknown>(context.mapUnsafe)
-    yield* Effect.forEach(options.tools ?? [], (tool) => Effect.provideContext(registry.register(tool), untyped), { discard: true })
+    yield* Effect.forEach(tools, (tool) => Effect.provideContext(registry.register(tool), untyped), { discard: true })
     return {
       registry,
       execute: executor.execute,
@@ -124,9 +146,14 @@ export const makeGraph = <A, E, Extra>(
     Layer.provide(Layer.provide(options.gates ?? ToolGates.layer, gates)),
     Layer.provideMerge(gates)
   )
+  const workers = Layer.mergeAll(
+    options.sandbox ?? SandboxPool.layer(),
+    options.pdfWorkers ?? PdfWorkers.layer,
+    options.urlPolicy ?? UrlPolicy.layer
+  )
   const core = executor.pipe(Layer.provideMerge(workspace))
-  // the URL policy is provided to the tools, not merged: only the library's services come out
-  return facade.pipe(Layer.provide(options.urlPolicy ?? UrlPolicy.layer), Layer.provideMerge(core))
+  // only the library's services come out: the workers and gates are provided, not merged
+  return facade.pipe(Layer.provide(workers), Layer.provideMerge(core))
 }
 
 /**

@@ -154,7 +154,7 @@ const shownPath = (path: ReadonlyArray<PropertyKey>): string =>
 export const formatShapeError = (error: Schema.SchemaError): string =>
   issues(error.issue).issues
     .map(({ message, path }) => {
-      const at = shownPath(path)
+      const at = path === undefined ? "" : shownPath(path.map((key) => (typeof key === "object" ? key.key : key)))
       return at === "" ? message : `${at}: ${message}`
     })
     .join("\n")

@@ -3,9 +3,7 @@
  * over a workspace, one worker pool shared by a test's calls, and readers of the answer; with
  * `readPdf.pages.slow.test.ts`, the workspace of PDFs and its warm pool (`readPdfWorkspace`).
  *
- * On Effect 4: this tree's `ToolSystem` has no `pdfWorkers` option (nor `PdfWorkers` in its
- * services or `src/index.ts`) yet, so a call's system gets `PdfWorkers.layer` (or the shared pool)
- * provided to `ToolSystem.layerNode`; `NodeServices` for `NodeContext`, `Scope.provide` for `Scope.extend`.
+ * On Effect 4: `NodeServices` for `NodeContext`, `Scope.provide` for `Scope.extend`.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, beforeAll, expect } from "@effect/vitest"
@@ -13,27 +11,26 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { type Tool, ToolSystem, Workspace } from "../../../src/index.js"
-import { PdfWorkers, type PdfWorkersService } from "../../../src/services/PdfWorkers.js"
+import { PdfWorkers, type PdfWorkersService, type Tool, type ToolServices, ToolSystem, Workspace } from "../../../src/index.js"
 import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
 import { READ_PDF_MAX_BYTES, READ_PDF_MEMORY_LIMIT_MB, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { imageOnlyPdf, longPdf, textPdf } from "./pdfFixtures.js"
 import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
 
-/** What a `read_pdf` tool needs (the main tree's `ToolServices` includes `PdfWorkers`; this tree's does not yet). */
-type PdfTool = Workspace | PdfWorkers
-
 /**
  * `call(args, tool?, pool?)`: one call in a fresh system over the workspace `ws`, of `tool`
  * (`read_pdf` by default); with `pool`, the system parses in that (shared) worker pool.
  */
 export const readPdfCall = (ws: string) => {
-  const system = (tool: Tool.Tool<PdfTool> = readPdf, pool?: PdfWorkersService) =>
-    ToolSystem.layerNode({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(ws) }).pipe(
-      Layer.provide(pool === undefined ? PdfWorkers.layer.pipe(Layer.provide(NodeServices.layer)) : Layer.succeed(PdfWorkers, pool))
-    )
-  return (args: Record<string, unknown>, tool?: Tool.Tool<PdfTool>, pool?: PdfWorkersService) =>
+  const system = (tool: Tool.Tool<ToolServices> = readPdf, pool?: PdfWorkersService) =>
+    ToolSystem.layerNode({
+      builtins: false,
+      tools: [tool],
+      workspace: Workspace.layerFixed(ws),
+      ...(pool === undefined ? {} : { pdfWorkers: Layer.succeed(PdfWorkers, pool) })
+    })
+  return (args: Record<string, unknown>, tool?: Tool.Tool<ToolServices>, pool?: PdfWorkersService) =>
     Effect.gen(function*() {
       const ts = yield* ToolSystem
       return yield* ts.execute("read_pdf", args)

@@ -1,9 +1,6 @@
 /**
  * The tool system with `execute_javascript` over a sandbox pool of its own, the pool also in the
  * context (the system's layer outputs only the library's services), so tests can read its stats.
- * On Effect 4: this tree's `ToolSystem.layerNode` has no `sandbox` option (the graph does not
- * provide `SandboxPool` yet), so the pool is provided to the system's layer, as a tool's own
- * requirement.
  */
 import { Effect, Layer } from "effect"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
@@ -18,7 +15,8 @@ export const sandboxSystem = (dir: string, options: Partial<SandboxPoolOptions> 
     const system = ToolSystem.layerNode({
       builtins: false,
       tools: [executeJavascript],
-      workspace: Workspace.layerFixed(dir)
-    }).pipe(Layer.provide(sandbox))
+      workspace: Workspace.layerFixed(dir),
+      sandbox
+    })
     return Layer.merge(system, sandbox)
   }))
