@@ -18,6 +18,7 @@ import type { AuditLog } from "../services/AuditLog.js"
 import type { ToolRegistry } from "../services/ToolRegistry.js"
 import { type GraphOptions, ToolSystem } from "../services/ToolSystem.js"
 import { Workspace } from "../services/Workspace.js"
+import { builtinTools } from "../tools/builtin/index.js"
 import { CommandExitCode } from "./exitCode.js"
 import { ExitCode } from "./run.js"
 
@@ -70,11 +71,8 @@ export interface SystemOptions {
   readonly tool?: string
 }
 
-/** The builtin tools' names (`ToolSystem` registers them unless `builtins: false`). */
-const BUILTIN_NAMES: ReadonlyArray<string> = ["execute_javascript", "list_files", "read_file", "read_pdf", "web_search", "write_file"]
-
 /** Whether a command about `tool` needs no ported tool: it names a builtin. */
-const builtinOnly = (tool: string | undefined): boolean => tool !== undefined && BUILTIN_NAMES.includes(tool)
+const builtinOnly = (tool: string | undefined): boolean => builtinTools.some((t) => t.name === tool)
 
 /**
  * The tool system of a command: its workspace and audit log; no ported tools for a builtin's
