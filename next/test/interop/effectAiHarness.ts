@@ -55,7 +55,30 @@ export const scriptedModel = (
     })
   )
 
-export const toolCall = (id: string, name: string, params: unknown): Response.PartEncoded => ({
+/**
+ * A language model that streams its answers to `streamText` requests from `turns`, one after the
+ * other (the last one again once they run out), each ending with a `tool-calls` finish.
+ */
+export const scriptedStream = (turns: ReadonlyArray<ReadonlyArray<Response.StreamPartEncoded>>) => {
+  let requests = 0
+  return Layer.effect(
+    LanguageModel.LanguageModel,
+    LanguageModel.make({
+      generateText: () => Effect.die(new Error("only streaming is scripted")),
+      streamText: () =>
+        Stream.suspend(() => {
+          requests += 1
+          const parts = turns[Math.min(requests, turns.length) - 1] ?? []
+          return Stream.fromIterable<Response.StreamPartEncoded>([
+            ...parts,
+            { type: "finish", reason: "tool-calls", usage: { inputTokens: {}, outputTokens: {} } }
+          ])
+        })
+    })
+  )
+}
+
+export const toolCall = (id: string, name: string, params: unknown): Response.ToolCallPartEncoded => ({
   type: "tool-call",
   id,
   name,
