@@ -190,7 +190,9 @@ const handlerResult = (content: string, isFailure: boolean): AiTool.HandlerResul
 /**
  * The toolkit of an existing session: its mode's tools (plus `ask_user` when a `QuestionHandler`
  * is installed), each needing approval when our registry says it requires confirmation. The
- * registry and the executor are the session's (`ToolCallHandler.layer`'s).
+ * flags are read from the `ToolRegistry` and the need for approval asked of the `ToolExecutor`
+ * found in the context: the ones the session runs on (a `ToolSystem` layer merged under
+ * `ToolCallHandler.layer` with `Layer.provideMerge` gives both).
  *
  * @since 0.1.0
  * @category constructors
