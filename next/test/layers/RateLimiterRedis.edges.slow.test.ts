@@ -1,5 +1,5 @@
 /**
- * `RateLimiter.layerRedis`, beyond test/layers/RateLimiterRedis.test.ts: how a connection is
+ * `RateLimiter.layerRedis`, beyond test/layers/RateLimiterRedis.slow.test.ts: how a connection is
  * read (URL pieces, host and port, TLS, a client's options), the keys it writes, the reasons
  * and log lines of an unavailable Redis, tools without a limit, `check` on the last token, and
  * its reconnection (a client's strategy kept, bounded pauses, none after the layer closed).
