@@ -1,0 +1,190 @@
+/**
+ * One connection to a stdio MCP server: the process, the SDK `Client` over it, `initialize`
+ * under a timeout, and the server's tools (every page of `tools/list`).
+ *
+ * What fails here, with the reason a person can act on: a command that does not exist
+ * (`ENOENT` from spawn), a server that exits before it answers (`MCP error -32000:
+ * Connection closed`, with its exit code and the end of its stderr), one that does not
+ * answer `initialize` in time (`MCP error -32001: Request timed out`).
+ *
+ * Effect 4: whether debug lines are logged is read from `References.MinimumLogLevel` in the
+ * connecting fiber's context (Effect 3's `FiberRef`s are gone).
+ *
+ * @since 0.1.0
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import {
+  ListToolsResultSchema,
+  type Tool as McpTool,
+  ToolListChangedNotificationSchema
+} from "@modelcontextprotocol/sdk/types.js"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as LogLevel from "effect/LogLevel"
+import * as References from "effect/References"
+import type * as Scope from "effect/Scope"
+import type { McpServerConfig } from "./config.js"
+import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
+import type { ServerLimits } from "./serverLimits.js"
+
+export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
+
+/**
+ * Most tools taken from one server.
+ *
+ * @internal
+ */
+export const MAX_TOOLS_PER_SERVER = 1000
+/**
+ * Most pages of one `tools/list` read (a server may page without end, or with empty pages).
+ *
+ * @internal
+ */
+export const MAX_TOOL_PAGES = 100
+/** Our name and version, as a client. */
+const CLIENT_INFO = { name: "effect-tool-system", version: "0.1.0" }
+
+/**
+ * A server could not be started or connected.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class McpConnectError extends Data.TaggedError("McpConnectError")<{
+  readonly server: string
+  readonly reason: string
+}> {
+  override get message(): string {
+    return `MCP server "${this.server}" is unavailable: ${this.reason}`
+  }
+}
+
+/**
+ * A live connection.
+ *
+ * @internal
+ */
+export interface Connection {
+  readonly client: Client
+  readonly process: ServerProcess
+  /** The server's tools as it listed them when the connection was made. */
+  readonly tools: ReadonlyArray<McpTool>
+  /** `false` once the connection has closed (the process ended or stopped talking). */
+  readonly isOpen: () => boolean
+}
+
+/**
+ * The message of anything the SDK or the platform threw.
+ *
+ * @internal
+ */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * `reason`, plus how the process ended and the end of its stderr, when it ended by itself
+ * (not when we stopped it, after a timeout say), or why we stopped it when it broke the protocol.
+ *
+ * @internal
+ */
+export const withProcessState = (process: ServerProcess, reason: string): Effect.Effect<string> => {
+  const stoppedFor = process.stoppedFor()
+  if (stoppedFor !== undefined) return Effect.succeed(`${reason} (${stoppedFor})`)
+  return !process.endedOnItsOwn() ? Effect.succeed(reason) : Effect.map(
+    // the exit event may come just after the pipe closes
+    Effect.timeoutOption(process.exited, Duration.millis(300)).pipe(Effect.provideService(Clock.Clock, liveClock)),
+    (exit) => {
+      if (exit._tag === "None") return reason
+      const stderr = process.stderrTail()
+      return `${reason} (the server ${exit.value}${stderr === "" ? "" : `; stderr: ${stderr}`})`
+    }
+  )
+}
+
+/**
+ * Options of a connection.
+ *
+ * @internal
+ */
+export interface ConnectOptions {
+  readonly initTimeout: Duration.Duration
+  readonly stopGrace: Duration.Duration
+  /** What the server is held to (default: `DEFAULT_SERVER_LIMITS`). */
+  readonly limits?: ServerLimits | undefined
+}
+
+/**
+ * The pages of the server's `tools/list`, all within `timeoutMs` (each page gets what is
+ * left of it): at most `MAX_TOOLS_PER_SERVER` tools from at most `MAX_TOOL_PAGES` pages, so a
+ * server that pages without end cannot hold a start or a refresh. Fails with the SDK's error
+ * (a page not answered in time: its request timeout).
+ *
+ * Each page is a plain `tools/list` request, not the SDK client's `listTools`: that one also
+ * compiles every tool's `outputSchema` with the SDK's own ajv, unbudgeted and all at once (a
+ * schema of 2,000 properties: 0.66 s of blocked event loop). The bridge screens and compiles
+ * the schemas it takes itself (`listingLimits.ts`).
+ *
+ * @internal
+ */
+export const listAllTools = async (client: Client, timeoutMs: number, signal: AbortSignal): Promise<Array<McpTool>> => {
+  const deadline = Date.now() + timeoutMs
+  const tools: Array<McpTool> = []
+  let cursor: string | undefined
+  let pages = 0
+  do {
+    const left = Math.max(1, deadline - Date.now())
+    const params = cursor === undefined ? {} : { cursor }
+    const page = await client.request({ method: "tools/list", params }, ListToolsResultSchema, { timeout: left, signal })
+    tools.push(...page.tools)
+    cursor = page.nextCursor
+    pages += 1
+  } while (cursor !== undefined && tools.length < MAX_TOOLS_PER_SERVER && pages < MAX_TOOL_PAGES)
+  return tools.slice(0, MAX_TOOLS_PER_SERVER)
+}
+
+/**
+ * Starts the server in the current scope, initializes it and lists its tools. The scope
+ * owns the process: closing it ends the server, also after a failure here.
+ * `onToolsChanged` runs on each `notifications/tools/list_changed` from the server.
+ *
+ * @internal
+ */
+export const connect = (
+  server: string,
+  config: McpServerConfig,
+  options: ConnectOptions,
+  onToolsChanged: () => void = () => {}
+): Effect.Effect<Connection, McpConnectError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const fail = (reason: string) => new McpConnectError({ server, reason })
+    const child = yield* startServerProcess(config, { ...options, server }).pipe(
+      Effect.mapError((error) => fail(error.message))
+    )
+    const timeout = Duration.toMillis(
+      config.initTimeoutMs === undefined ? options.initTimeout : Duration.millis(config.initTimeoutMs)
+    )
+    const client = new Client(CLIENT_INFO, { capabilities: {} })
+    const context = yield* Effect.context<never>()
+    let open = true
+    client.onclose = () => {
+      open = false
+    }
+    // a fiber per error only when debug lines are logged: a server can make the SDK report thousands a second
+    const debugLogged = LogLevel.isLessThanOrEqualTo(Context.get(context, References.MinimumLogLevel), "Debug")
+    client.onerror = (error) => {
+      if (debugLogged) Effect.runForkWith(context)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
+    }
+    // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged())
+    const request = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
+      Effect.tryPromise({ try: run, catch: errorText }).pipe(
+        Effect.catch((reason) =>
+          Effect.flatMap(withProcessState(child, `${what}: ${reason}`), (text) => Effect.fail(fail(text)))
+        )
+      )
+    yield* request("initialize failed", (signal) => client.connect(child.transport, { timeout, signal }))
+    const tools = yield* request("tools/list failed", (signal) => listAllTools(client, timeout, signal))
+    return { client, process: child, tools, isOpen: () => open }
+  })
