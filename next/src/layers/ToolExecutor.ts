@@ -78,33 +78,46 @@ const noAudit: AuditLogService = { enabled: false, includeArguments: false, writ
 const SAMPLE_EVERY_MS = 50
 
 /**
- * `run` under a best-effort memory cap: the growth of the process heap from before it started,
- * sampled on a real timer (a cap is about memory, not time, so it does not follow the Clock).
+ * What ends a call under a best-effort memory cap: the growth of the process heap from
+ * `baseline` (taken before the handler starts, so what it allocates before its first wait
+ * counts), sampled on a real timer (a cap is about memory, not time, so it does not follow the
+ * Clock), past the cap.
  */
-const underMemoryCap = <A, E>(run: Effect.Effect<A, E>, tool: RegisteredTool, limitMb: number) =>
-  Effect.suspend(() => {
-    const baseline = process.memoryUsage().heapUsed
+const memoryCapOf = (tool: RegisteredTool, limitMb: number, baseline: number): Effect.Effect<never, MemoryLimitExceeded> =>
+  Effect.callback<never, MemoryLimitExceeded>((resume) => {
     const limit = limitMb * 1024 * 1024
-    const exceeded = Effect.callback<never, MemoryLimitExceeded>((resume) => {
-      const sampler = setInterval(() => {
-        if (process.memoryUsage().heapUsed - baseline > limit) {
-          resume(Effect.fail(new MemoryLimitExceeded({ tool: tool.name, limitMb })))
-        }
-      }, SAMPLE_EVERY_MS)
-      return Effect.sync(() => clearInterval(sampler))
-    })
-    return Effect.raceFirst(run, exceeded)
+    const sampler = setInterval(() => {
+      if (process.memoryUsage().heapUsed - baseline > limit) {
+        resume(Effect.fail(new MemoryLimitExceeded({ tool: tool.name, limitMb })))
+      }
+    }, SAMPLE_EVERY_MS)
+    return Effect.sync(() => clearInterval(sampler))
   })
 
-/** A tool's handler run under its deadline (on the fiber's Clock) and memory cap. */
+/** What ends a call past its deadline, on the fiber's Clock. */
+const deadlineOf = (tool: RegisteredTool, timeoutMs: number): Effect.Effect<never, ToolTimeout> =>
+  Effect.flatMap(Effect.sleep(Duration.millis(timeoutMs)), () => Effect.fail(new ToolTimeout({ tool: tool.name, timeoutMs })))
+
+/**
+ * A tool's handler run under its deadline (on the fiber's Clock) and memory cap. The cap and the
+ * deadline race the handler in one race: the first to end names the result, and the race waits
+ * for the handler's finalizers without a second deadline around it that could rename a cap hit
+ * first (a deadline outside the cap's race passes while the capped handler cleans up).
+ */
 const guarded = (tool: RegisteredTool, run: Effect.Effect<unknown, HandlerFailure>) => {
-  const capped = tool.memoryLimitMb === undefined ? run : underMemoryCap(run, tool, tool.memoryLimitMb)
   // a tool that keeps its own deadline (an MCP proxy) ends itself with `ToolTimeout`
-  if (tool.timeoutMs === undefined || tool.ownDeadline === true) return capped
-  const timeoutMs = tool.timeoutMs
-  return Effect.timeoutOrElse(capped, {
-    duration: Duration.millis(timeoutMs),
-    orElse: () => Effect.fail(new ToolTimeout({ tool: tool.name, timeoutMs }))
+  const timeoutMs = tool.timeoutMs === undefined || tool.ownDeadline === true ? undefined : tool.timeoutMs
+  if (tool.memoryLimitMb === undefined) {
+    if (timeoutMs === undefined) return run
+    return Effect.timeoutOrElse(run, {
+      duration: Duration.millis(timeoutMs),
+      orElse: () => Effect.fail(new ToolTimeout({ tool: tool.name, timeoutMs }))
+    })
+  }
+  const limitMb = tool.memoryLimitMb
+  return Effect.suspend(() => {
+    const cap = memoryCapOf(tool, limitMb, process.memoryUsage().heapUsed)
+    return timeoutMs === undefined ? Effect.raceFirst(run, cap) : Effect.raceAllFirst([run, cap, deadlineOf(tool, timeoutMs)])
   })
 }
 
