@@ -1,0 +1,40 @@
+/**
+ * MCP both ways: the stdio bridge (servers' tools in, as proxies) and the server export
+ * (the registry out). The entry `effect-tool-system/mcp`.
+ *
+ * @module effect-tool-system/mcp
+ * @since 0.1.0
+ */
+export type { McpBridgeOptions, McpBridgeService, SkippedServer } from "./bridge.js"
+export { McpCallError } from "./callRequest.js"
+export { McpOutputMismatch } from "./outputCheck.js"
+export {
+  type McpChangedPart,
+  McpNotPending,
+  type McpToolChange,
+  type McpToolDefinition,
+  McpToolEvent
+} from "./changes.js"
+export { loadMcpConfig, McpConfigError, McpServerConfig, type McpServersConfig, parseMcpConfig, type ParsedMcpConfig } from "./config.js"
+export { McpConnectError } from "./connection.js"
+export { proxyName, type ProxyTarget } from "./names.js"
+export { capText, resultText } from "./proxy.js"
+export { makeRawTool, type RawToolOptions } from "./rawTool.js"
+export {
+  makeMcpServer,
+  type McpConfirmation,
+  McpServeError,
+  type McpServeOptions,
+  serveMcp,
+  toCallToolResult
+} from "./server.js"
+export type { ServerStatus as McpServerStatus } from "./serverHandle.js"
+export {
+  type McpCommandOptions,
+  type McpStdioOptions,
+  type McpStdioStreams,
+  runMcpCommand,
+  serveMcpStdio,
+  withMcpConfigFile
+} from "./stdio.js"
+export { McpBridge } from "../../services/McpBridge.js"

@@ -1,0 +1,167 @@
+/**
+ * Serving the registry on this process's stdin and stdout, and the pieces the command line
+ * needs: a system layer with the servers of an `--mcp-config` file bridged in, and the
+ * `mcp` command itself.
+ *
+ * On stdio, stdout carries the protocol only: Effect's default logger (which writes to
+ * stdout) is replaced by one on stderr for as long as the server runs.
+ *
+ * Effect 4: stdout is kept for the protocol with the `References.LogToStderr` reference, which
+ * sends Effect's built-in console loggers (the default one included) to `console.error`; the main
+ * tree replaced the default logger with a pretty one on stderr, so the lines' format differs (the
+ * default logger's), not where they go.
+ *
+ * @since 0.1.0
+ */
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as References from "effect/References"
+import type { Readable, Writable } from "node:stream"
+import type { AgentMode } from "../../domain/AgentMode.js"
+import type { InvalidToolDefinition } from "../../domain/errors.js"
+import type { AuditLog } from "../../services/AuditLog.js"
+import { McpBridge } from "../../services/McpBridge.js"
+import type { ToolRegistry } from "../../services/ToolRegistry.js"
+import { ToolSystem } from "../../services/ToolSystem.js"
+import { Workspace } from "../../services/Workspace.js"
+import type { McpBridgeOptions } from "./bridge.js"
+import { loadMcpConfig, type McpConfigError } from "./config.js"
+import { type McpServeError, type McpServeOptions, serveMcp } from "./server.js"
+
+/**
+ * Effect's built-in console loggers (the default one included) on stderr instead of stdout
+ * (other loggers are left alone): Effect 4's `LogToStderr` reference.
+ */
+const stderrLogger = Layer.succeed(References.LogToStderr, true)
+
+/**
+ * The two streams the protocol goes over: a client's messages in, the server's out.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface McpStdioStreams {
+  readonly stdin: Readable
+  readonly stdout: Writable
+}
+
+/**
+ * What `serveMcpStdio` takes: `serveMcp`'s options, and the streams to serve on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface McpStdioOptions extends McpServeOptions {
+  /** Default: this process's stdin and stdout. */
+  readonly streams?: McpStdioStreams | undefined
+}
+
+/**
+ * Serves the registry over this process's stdin and stdout (or `options.streams`) until the
+ * input ends (the client went away) or the fiber is interrupted.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const serveMcpStdio = (
+  options: McpStdioOptions = {}
+): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
+  Effect.gen(function*() {
+    const { stdin, stdout } = options.streams ?? process
+    const transport = new StdioServerTransport(stdin, stdout)
+    const context = yield* Effect.context<never>()
+    // the SDK's stdio transport does not watch for the end of stdin
+    const onEnd = () => {
+      Effect.runForkWith(context)(
+        Effect.tryPromise(() => transport.close()).pipe(
+          Effect.catch((error) => Effect.logWarning(`Closing stdio failed: ${String(error.cause)}`))
+        )
+      )
+    }
+    yield* Effect.acquireUseRelease(
+      Effect.sync(() => stdin.once("end", onEnd)),
+      () => serveMcp(transport, options),
+      () => Effect.sync(() => stdin.off("end", onEnd))
+    )
+  }).pipe(Effect.provide(stderrLogger))
+
+/**
+ * `system` with the servers of a configuration file bridged into its registry (unchanged
+ * when `file` is `undefined`). The servers live as long as the layer.
+ *
+ * @since 0.1.0
+ * @category layers
+ *
+ * @example
+ * ```ts
+ * import { NodeFileSystem } from "@effect/platform-node"
+ * import { Effect, Layer } from "effect"
+ * import { ToolSystem } from "effect-tool-system"
+ * import { withMcpConfigFile } from "effect-tool-system/mcp"
+ *
+ * const program = Effect.flatMap(ToolSystem, (tools) => tools.openAITools())
+ * const withServers = Effect.provide(
+ *   program,
+ *   withMcpConfigFile(ToolSystem.layerNode(), "mcp.json").pipe(Layer.provide(NodeFileSystem.layer))
+ * )
+ * ```
+ */
+export const withMcpConfigFile = <A, E, R>(
+  system: Layer.Layer<A | ToolRegistry, E, R>,
+  file: string | undefined,
+  options?: McpBridgeOptions
+): Layer.Layer<A | ToolRegistry, E | McpConfigError, R | FileSystem.FileSystem> =>
+  file === undefined ? system : Layer.unwrap(
+    Effect.map(loadMcpConfig(file), (servers) => McpBridge.layer(servers, options).pipe(Layer.provideMerge(system)))
+  )
+
+/**
+ * What `effect-tool-system mcp` takes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface McpCommandOptions {
+  readonly mode?: AgentMode | undefined
+  /** The workspace root (default: the live resolver: `WORKSPACE_ROOT`, else the cwd). */
+  readonly workspace?: string | undefined
+  /** `--yes`: every call is confirmed. */
+  readonly yes?: boolean | undefined
+  /** `--mcp-config FILE`: servers to bridge in (and serve on). */
+  readonly mcpConfig?: string | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+  /** `--audit FILE`: the audit log of every served call. */
+  readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> | undefined
+  /** Where to serve. Default: this process's stdin and stdout. */
+  readonly streams?: McpStdioStreams | undefined
+}
+
+/**
+ * `effect-tool-system mcp`: serves the whole registry (builtins, plus the bridged servers of
+ * `--mcp-config`) over stdio until the client goes away. Logs, the bridge's included, go to
+ * stderr.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const runMcpCommand = (
+  options: McpCommandOptions
+): Effect.Effect<void, McpServeError | McpConfigError | InvalidToolDefinition, FileSystem.FileSystem> =>
+  serveMcpStdio({
+    mode: options.mode,
+    confirmation: options.yes === true ? "auto" : "ask",
+    tags: options.tags,
+    streams: options.streams
+  }).pipe(
+    Effect.provide(withMcpConfigFile(
+      ToolSystem.layerNode({
+        ...(options.workspace === undefined ? {} : { workspace: Workspace.layerFixed(options.workspace) }),
+        ...(options.audit === undefined ? {} : { audit: options.audit })
+      }),
+      options.mcpConfig
+    )),
+    Effect.provide(stderrLogger)
+  )
