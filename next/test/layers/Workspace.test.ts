@@ -4,13 +4,13 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Layer } from "effect"
+import { Cause, Deferred, Effect, Exit, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { PathTraversalError } from "../../src/domain/errors.js"
 import { MAX_PATH_BYTES } from "../../src/layers/Workspace.js"
-import { Workspace } from "../../src/index.js"
+import { ToolSystem, Workspace } from "../../src/index.js"
 import { traversalOf } from "../helpers/pathTraversal.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -323,5 +323,48 @@ describe("Workspace roots", () => {
     }).pipe(Effect.provide(Workspace.layer.pipe(Layer.provide(NodeServices.layer)))))
 })
 
-// "the executor never turns an escape into a result" (read_file and write_file through
-// ToolSystem.layerNode) comes over with the builtin tools.
+describe("the executor never turns an escape into a result", () => {
+  const system = ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws) })
+
+  it.effect("read_file of ../outside/secret dies with PathTraversalError", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const exit = yield* Effect.exit(tools.execute("read_file", { filepath: "../outside/secret" }))
+      expectTraversal(yield* traversalOf(exit), "../outside/secret")
+      expect(Cause.pretty(Exit.isFailure(exit) ? exit.cause : Cause.empty)).not.toContain("TOP SECRET")
+    }).pipe(Effect.provide(system)))
+
+  it.effect("write_file through a symlinked directory leading out dies and writes nothing outside", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const before = fs.readdirSync(outside).sort()
+      const error = yield* traversalOf(
+        tools.execute("write_file", { filepath: "link-out/x", content: "pwned" }, { confirm: true })
+      )
+      expectTraversal(error, "link-out/x")
+      expect(fs.existsSync(path.join(outside, "x"))).toBe(false)
+      expect(fs.readdirSync(outside).sort()).toEqual(before)
+      expect(fs.readFileSync(path.join(outside, "secret"), "utf8")).toBe("TOP SECRET")
+    }).pipe(Effect.provide(system)))
+
+  it.effect("write_file through a dangling symlink leading out dies and creates nothing", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const error = yield* traversalOf(
+        tools.execute("write_file", { filepath: "dangling-out", content: "pwned" }, { confirm: true })
+      )
+      expectTraversal(error, "dangling-out")
+      expect(fs.existsSync(path.join(outside, "not-yet"))).toBe(false)
+    }).pipe(Effect.provide(system)))
+
+  it.effect("the same tools work inside the workspace", () =>
+    Effect.gen(function*() {
+      const tools = yield* ToolSystem
+      const read = yield* tools.execute("read_file", { filepath: "link-in-file" })
+      expect(read.success).toBe(true)
+      expect(read.output).toBe("hello")
+      const wrote = yield* tools.execute("write_file", { filepath: "made/by/test.txt", content: "ok" }, { confirm: true })
+      expect(wrote.success).toBe(true)
+      expect(fs.readFileSync(path.join(ws, "made", "by", "test.txt"), "utf8")).toBe("ok")
+    }).pipe(Effect.provide(system)))
+})

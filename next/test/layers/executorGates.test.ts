@@ -7,7 +7,6 @@
  * (escapes and interruptions included) with the call's version, mode, outcome, duration and
  * span. Last, which tools the facade registers (builtins, ported, MCP servers).
  *
- * waits for the builtin and ported tools: by default the builtins and the ported tools; builtins: false leaves both out, ported its own
  * waits for MCP: the tools of the configured MCP servers, for the layer's lifetime
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
@@ -17,6 +16,7 @@ import {
   AgentMode,
   AuditLog,
   type AuditRecord,
+  builtinTools,
   ConfirmationGate,
   ModeGate,
   PathTraversalError,
@@ -32,6 +32,7 @@ import {
   Workspace
 } from "../../src/index.js"
 import * as fs from "node:fs"
+import { portedTools } from "../../src/tools/ported/index.js"
 import { recordingLogs, textOf } from "../helpers/recordingLogs.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -304,5 +305,27 @@ describe("the audit record of a call", () => {
         expect(records[0]).toMatchObject({ traceId: call?.traceId, spanId: call?.spanId })
         expect(records[1]).toMatchObject({ traceId: request.traceId, spanId: request.spanId })
       }).pipe(Effect.provide(audited(records)))
+    }))
+})
+
+describe("which tools the facade registers", () => {
+  const namesOf = (layer: Layer.Layer<ToolRegistry, unknown>) =>
+    Effect.flatMap(ToolRegistry, (r) => r.list()).pipe(
+      Effect.map((list) => list.map((t) => t.name).sort()),
+      Effect.provide(layer)
+    )
+  const sorted = (names: ReadonlyArray<string>) => [...names].sort()
+  const builtinNames = builtinTools.map((t) => t.name)
+  const portedNames = portedTools.map((t) => t.name)
+  const options = { tools: [echo], workspace: Workspace.layerFixed(ws) }
+
+  it.effect("by default the builtins and the ported tools; builtins: false leaves both out, ported its own", () =>
+    Effect.gen(function*() {
+      expect(yield* namesOf(ToolSystem.layerNode(options))).toEqual(sorted([...builtinNames, ...portedNames, "echo"]))
+      expect(yield* namesOf(ToolSystem.layerNode({ ...options, builtins: false }))).toEqual(["echo"])
+      expect(yield* namesOf(ToolSystem.layerNode({ ...options, ported: false }))).toEqual(sorted([...builtinNames, "echo"]))
+      expect(yield* namesOf(ToolSystem.layerNode({ ...options, builtins: false, ported: true }))).toEqual(
+        sorted([...portedNames, "echo"])
+      )
     }))
 })
