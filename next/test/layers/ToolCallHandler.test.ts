@@ -3,11 +3,7 @@
  * OpenAI's and Anthropic's shapes; refusals as messages the model can act on; a workspace
  * escape as a defect; confirmations and `ask_user` through the optional handlers.
  *
- * Effect 4 tree: `ToolSystem.layerNode()` registers no builtins yet, so the system is given the
- * ported builtin file tools (`list_files`, `read_file`, `write_file`) with `builtins: false`;
- * `execute_javascript` is not ported yet, so the mode test checks the tool lists without it
- * (the main tree also expects it offered in the default mode and not in explore). Calls' inputs
- * are `Result`s (Effect 3's `Either`).
+ * Effect 4 tree: calls' inputs are `Result`s (Effect 3's `Either`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option, Ref, Result, Schema } from "effect"
@@ -24,9 +20,6 @@ import { ToolPolicy } from "../../src/services/ToolPolicy.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
 import { TestQuestionHandler } from "../../src/testing.js"
-import { listFiles } from "../../src/tools/builtin/listFiles.js"
-import { readFile } from "../../src/tools/builtin/readFile.js"
-import { writeFile } from "../../src/tools/builtin/writeFile.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -44,8 +37,7 @@ const limited = Tool.make("limited", {
 })
 
 const system = ToolSystem.layerNode({
-  builtins: false,
-  tools: [listFiles, readFile, writeFile, limited],
+  tools: [limited],
   workspace: Workspace.layerFixed(ws),
   policy: ToolPolicy.layer(({ args }) =>
     Effect.succeed(JSON.stringify(args).includes(".env") ? Option.some("secrets stay out") : Option.none())
@@ -155,11 +147,12 @@ describe("ToolCallHandler, modes and exports", () => {
   it.effect("the tool list follows the mode, and the mode's addendum is there for the system prompt", () =>
     Effect.gen(function*() {
       const all = names(yield* (yield* session()).openAITools)
-      expect(all).toEqual(expect.arrayContaining(["read_file", "write_file", "limited"]))
+      expect(all).toEqual(expect.arrayContaining(["read_file", "write_file", "execute_javascript", "limited"]))
       const explore = yield* session({ mode: AgentMode.Explore })
       const exploreTools = names(yield* explore.openAITools)
       expect(exploreTools).toContain("read_file")
       expect(exploreTools).not.toContain("write_file")
+      expect(exploreTools).not.toContain("execute_javascript")
       expect(explore.systemPromptAddendum).toBe(AgentMode.Explore.systemPromptAddendum)
       expect(explore.systemPrompt("You are helpful.")).toBe(`You are helpful.\n\n${AgentMode.Explore.systemPromptAddendum}`)
       const plan = names(yield* (yield* session({ mode: AgentMode.Plan })).openAITools)

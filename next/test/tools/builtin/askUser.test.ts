@@ -1,18 +1,7 @@
-/**
- * `ask_user`: its spec, its parameters, and that no tool system registers it.
- *
- * `ToolSystem.layerNode()` registers no builtins in this tree yet, so the last test gives it the
- * ported builtin file tools (`list_files`, `read_file`, `write_file`) instead: what it checks, that
- * `ask_user` is not among the registered builtins, holds for those; it goes back to
- * `ToolSystem.layerNode()` when ToolSystem registers the builtins.
- */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { ToolSystem } from "../../../src/index.js"
 import { ASK_USER_TOOL_SPEC, AskUserParameters } from "../../../src/tools/builtin/askUser.js"
-import { listFiles } from "../../../src/tools/builtin/listFiles.js"
-import { readFile } from "../../../src/tools/builtin/readFile.js"
-import { writeFile } from "../../../src/tools/builtin/writeFile.js"
 
 describe("ask_user", () => {
   it("is a read-only spec with question, choices and multi, in OpenAI's shape", () => {
@@ -57,5 +46,5 @@ describe("ask_user", () => {
       const names = (yield* ts.openAITools()).map((t) => t.function.name)
       expect(names).not.toContain("ask_user")
       expect(names.length).toBeGreaterThan(0)
-    }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [listFiles, readFile, writeFile] }))))
+    }).pipe(Effect.provide(ToolSystem.layerNode())))
 })
