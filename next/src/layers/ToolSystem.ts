@@ -4,9 +4,7 @@
  * The graph outputs the library's services only (`ToolSystem`, `ToolRegistry`, `ToolExecutor`,
  * `Workspace`). The platform's services (`FileSystem`, `Path`, `ChildProcessSpawner`,
  * `HttpClient`) and whatever the given tools' handlers need are its requirements: the
- * application provides them, or uses `ToolSystem.layerNode`, which provides Node's. (Effect 4
- * tree: the MCP bridge of the main tree, its `mcpServers` and `mcp` options, is still to be
- * ported.)
+ * application provides them, or uses `ToolSystem.layerNode`, which provides Node's.
  *
  * @since 0.1.0
  */
@@ -19,6 +17,8 @@ import type { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
 import * as Layer from "effect/Layer"
 import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
+import type { McpBridgeOptions } from "../tools/mcp/bridge.js"
+import type { McpServersConfig } from "../tools/mcp/config.js"
 import { AuditLog } from "../services/AuditLog.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
@@ -98,6 +98,35 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly gates?: Layer.Layer<ToolGates, never, BuiltinGateServices>
   /** Default `UrlPolicy.layer` (public addresses only); `TestUrlPolicy.layerAllowLoopback` in tests. */
   readonly urlPolicy?: Layer.Layer<UrlPolicy>
+  /**
+   * MCP servers (the `mcpServers` object of an MCP configuration) whose tools are bridged in
+   * as proxies `"{server}__{tool}"` for the layer's lifetime; fail-open. The bridge stays
+   * inside the layer: to approve a changed tool (`MCP_TOOL_CHANGED`), build
+   * `McpBridge.layer(servers)` over this layer instead and use its `approve`.
+   */
+  readonly mcpServers?: McpServersConfig
+  /** How the MCP bridge starts and calls its servers. */
+  readonly mcp?: McpBridgeOptions
+}
+
+/**
+ * The MCP bridge of `options.mcpServers`, or nothing. The MCP SDK is loaded only when servers
+ * are configured (a dynamic import when the layer is built), so importing the library does not
+ * load it. The bridge's service is not an output: it is built in the layer's scope (the servers
+ * live as long as the layer) and dropped.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const mcpBridge = (options: GraphOptions<ReadonlyArray<Tool<unknown>>>): Layer.Layer<never, never, ToolRegistry> => {
+  const servers = options.mcpServers
+  if (servers === undefined) return Layer.empty
+  return Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("../services/McpBridge.js")),
+      ({ McpBridge }) => Layer.effectDiscard(Layer.build(McpBridge.layer(servers, options.mcp)))
+    )
+  )
 }
 
 /** The facade: registers the builtins and the given tools with the services of the context. */

@@ -18,6 +18,7 @@ import {
   type GraphOptions,
   makeGraph,
   makeToolSystem,
+  mcpBridge,
   nodePlatform,
   type PlatformServices,
   type RequirementsOf,
@@ -109,7 +110,7 @@ export class ToolSystem extends Context.Service<ToolSystem, ToolSystemService>()
   static readonly layer = <const Tools extends ReadonlyArray<Tool<unknown>> = readonly []>(
     options: GraphOptions<Tools> = {}
   ): Layer.Layer<SystemServices, InvalidToolDefinition, PlatformServices | RequirementsOf<Tools>> =>
-    makeGraph(ToolSystem.layerWith(options), options)
+    makeGraph(Layer.merge(ToolSystem.layerWith(options), mcpBridge(options)), options)
 
   /**
    * `layer` with Node's platform services provided (file system, path, child processes,

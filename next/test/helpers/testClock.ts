@@ -47,6 +47,12 @@ export const countingSleeps = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.
     return Effect.provideService(effect, Clock.Clock, counting)
   })
 
+/**
+ * The ends (ms of the test clock) of every sleep still pending under `countingSleeps`, in the
+ * order they began: what the main tree read from Effect 3's `TestClock.sleeps()`.
+ */
+export const pendingSleeps: Effect.Effect<ReadonlyArray<number>> = Effect.sync(() => [...pending])
+
 /** One turn of the event loop (I/O callbacks included); after the first few, a pause of 2 ms, not to spin. */
 const realTurn = (turn: number) =>
   Effect.promise(() => new Promise<void>((resolve) => turn < 10 ? setImmediate(resolve) : setTimeout(resolve, 2)))

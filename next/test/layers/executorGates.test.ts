@@ -6,8 +6,6 @@
  * executor works without an audit log in context, and with one writes one record per call
  * (escapes and interruptions included) with the call's version, mode, outcome, duration and
  * span. Last, which tools the facade registers (builtins, ported, MCP servers).
- *
- * waits for MCP: the tools of the configured MCP servers, for the layer's lifetime
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
@@ -35,6 +33,7 @@ import * as fs from "node:fs"
 import { portedTools } from "../../src/tools/ported/index.js"
 import { recordingLogs, textOf } from "../helpers/recordingLogs.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { fast, nodeServer } from "../tools/mcp/helpers.js"
 
 const ws = makeTempDirSync("gates-")
 
@@ -328,4 +327,14 @@ describe("which tools the facade registers", () => {
         sorted([...portedNames, "echo"])
       )
     }))
+
+  // live clock: each MCP server is a child process, listed over its real stdio
+  it.live("the tools of the configured MCP servers, for the layer's lifetime", () =>
+    Effect.gen(function*() {
+      const names = yield* namesOf(
+        ToolSystem.layerNode({ ...options, builtins: false, mcpServers: { srv: nodeServer("echo.mjs") }, mcp: fast })
+      )
+      expect(names).toContain("echo")
+      expect(names).toContain("srv__echo")
+    }), 20_000)
 })

@@ -5,12 +5,12 @@
  * commands, a server killed in the middle of a call, and server-everything's `list_changed`.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Logger, References } from "effect"
+import { Effect, Logger, References } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll } from "vitest"
 import { AgentMode, ToolRegistry, ToolSystem, Workspace } from "../../../src/index.js"
-import { McpBridge, type McpServerConfig } from "../../../src/services/McpBridge.js"
+import type { McpServerConfig } from "../../../src/services/McpBridge.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 import { alive, fast, openBridged } from "./helpers.js"
 
@@ -47,14 +47,13 @@ const EVERYTHING_TOOLS = [
   "toggle-subscriber-updates", "trigger-long-running-operation"
 ]
 
-/**
- * The application's way. Effect 4 tree: `ToolSystem.layerNode({ mcpServers, mcp })` is not ported
- * yet (it belongs to `ToolSystem`'s graph), so the bridge's layer is built over the system, as
- * `McpBridge.layer`'s own example does.
- */
-const system = McpBridge.layer({ everything: everything(), files: filesystem(ws) }, { initTimeout: "20 seconds" }).pipe(
-  Layer.provideMerge(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(ws) }))
-)
+/** The application's way: `ToolSystem.layerNode({ mcpServers })`. */
+const system = ToolSystem.layerNode({
+  builtins: false,
+  workspace: Workspace.layerFixed(ws),
+  mcpServers: { everything: everything(), files: filesystem(ws) },
+  mcp: { initTimeout: "20 seconds" }
+})
 
 const execute = (name: string, args: unknown, options: { confirm?: boolean; mode?: AgentMode.AgentMode } = {}) =>
   Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args, options))
