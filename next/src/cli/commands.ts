@@ -15,8 +15,9 @@ import * as Option from "effect/Option"
 import { formats } from "../domain/exports.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { oneLine } from "../tools/shared/sanitize.js"
-import { call } from "./call.js"
+import { auditLayerOf, auditOption, call } from "./call.js"
 import {
+  exitWith,
   jsonOption,
   mcpConfigOption,
   modeOf,
@@ -25,7 +26,8 @@ import {
   printJson,
   switchFlag,
   tagOption,
-  withSystem
+  withSystem,
+  workspaceOption
 } from "./common.js"
 import { renderToolTable, replaceBetweenMarkers } from "./docs.js"
 import { explain } from "./explain.js"
@@ -152,8 +154,34 @@ const docs = Command.make(
     }))
 ).pipe(Command.withDescription("Regenerate the tool table in docs/tools.md (or check it with --check)"))
 
+const mcp = Command.make(
+  "mcp",
+  {
+    mode: modeOption,
+    workspace: workspaceOption,
+    yes: switchFlag("yes").pipe(Flag.withAlias("y"), Flag.withDescription("Confirm every call")),
+    mcpConfig: mcpConfigOption,
+    tag: tagOption,
+    audit: auditOption
+  },
+  ({ audit, mcpConfig, mode, tag, workspace, yes }) =>
+    // the MCP server and SDK load only for this command
+    exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
+      Effect.as(
+        runMcpCommand({
+          mode: modeOf(mode),
+          workspace: Option.getOrUndefined(workspace),
+          yes,
+          mcpConfig: Option.getOrUndefined(mcpConfig),
+          tags: Option.toArray(tag),
+          audit: auditLayerOf(audit)
+        }),
+        ExitCode.ok
+      )))
+).pipe(Command.withDescription("Serve the registry as an MCP server over stdio"))
+
 /** The root command: by itself it does nothing and exits 0 (`--help` lists the commands). */
 export const root = Command.make("effect-tool-system", {}, () => Effect.void).pipe(
   Command.withDescription("List, describe, call, explain and export the tools of effect-tool-system"),
-  Command.withSubcommands([list, describe, call, explain, exportCommand, docs])
+  Command.withSubcommands([list, describe, call, explain, exportCommand, docs, mcp])
 )

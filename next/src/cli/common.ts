@@ -74,32 +74,40 @@ export interface SystemOptions {
 /** Whether a command about `tool` needs no ported tool: it names a builtin. */
 const builtinOnly = (tool: string | undefined): boolean => builtinTools.some((t) => t.name === tool)
 
+/** The MCP servers of a configuration file (the MCP code is loaded only when one is given). */
+const mcpServersOf = (file: Option.Option<string>) =>
+  Option.match(file, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (path) =>
+      Effect.flatMap(Effect.promise(() => import("../tools/mcp/config.js")), (config) => config.loadMcpConfig(path))
+  })
+
 /**
- * The tool system of a command: its workspace and audit log; no ported tools for a builtin's
- * command. (Effect 4 tree: the MCP servers of `--mcp-config` join it when the bridge lands.)
+ * The tool system of a command: its workspace, MCP servers and audit log; no ported tools for
+ * a builtin's command.
  */
-export const graphOf = (options: SystemOptions): GraphOptions<readonly []> => ({
+export const graphOf = (
+  options: SystemOptions,
+  mcpServers?: GraphOptions<readonly []>["mcpServers"]
+): GraphOptions<readonly []> => ({
   ...Option.match(options.workspace ?? Option.none(), {
     onNone: () => ({}),
     onSome: (root) => ({ workspace: Workspace.layerFixed(root) })
   }),
+  ...(mcpServers === undefined ? {} : { mcpServers }),
   ...(options.audit === undefined ? {} : { audit: options.audit }),
   ...(builtinOnly(options.tool) ? { ported: false } : {})
 })
 
-/**
- * Runs a command against Node's tool system and ends with the exit code it returns. (Effect 4
- * tree: `--mcp-config` is refused, exit 1, until the MCP bridge lands.)
- */
+/** Runs a command against Node's tool system and ends with the exit code it returns. */
 export const withSystem = <E>(
   effect: Effect.Effect<number, E, ToolSystem | ToolRegistry | FileSystem.FileSystem>,
   options: SystemOptions = {}
 ) =>
-  exitWith(Option.match(options.mcpConfig ?? Option.none(), {
-    onNone: () => Effect.provide(effect, ToolSystem.layerNode(graphOf(options))),
-    onSome: (file) =>
-      Effect.as(Console.error(`--mcp-config ${file}: the MCP bridge is not ported to the Effect 4 tree yet`), ExitCode.failed)
-  }))
+  exitWith(Effect.flatMap(
+    mcpServersOf(options.mcpConfig ?? Option.none()),
+    (mcpServers) => Effect.provide(effect, ToolSystem.layerNode(graphOf(options, mcpServers)))
+  ))
 
 export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 

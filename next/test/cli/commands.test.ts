@@ -1,14 +1,14 @@
 /**
  * What the commands print, exactly, run in process: `list`'s table (its header, flags, first
- * sentences, the count), `describe`'s fields that may be absent, `docs`' messages, the usage
- * error of arguments that are not JSON, and `--version` left to `effect/cli` outside `call` and
- * `explain`. `list --mcp-config` (the column cut, a bridged tool's description and name made
- * clean) is in commandsMcp.test.ts.
+ * sentences, the column cut, the count), `list --mcp-config`, `describe`'s fields that may be
+ * absent, `docs`' messages, the usage error of arguments that are not JSON, and `--version`
+ * left to `effect/cli` outside `call` and `explain`.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { makeTempDirSync } from "../helpers/tempDir.js"
+import { nodeServer } from "../tools/mcp/helpers.js"
 import { cliInProcess as cli } from "./helpers.js"
 
 const dir = makeTempDirSync("ets-commands-")
@@ -33,6 +33,47 @@ describe("list", { timeout: 120_000 }, () => {
       "6 tools (ro = read-only, cf = requires confirmation)",
       ""
     ].join("\n"))
+  })
+
+  it("with --mcp-config, lists the bridged tools too; a name past its column is cut to it", async () => {
+    const config = path.join(dir, "mcp.json")
+    const names = "a_tool_with_a_rather_long_name,short"
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", names]) } }))
+    const { code, stdout } = await cli("list", "--mcp-config", config)
+    expect(code).toBe(0)
+    const lines = stdout.split("\n")
+    // srv__a_tool_with_a_rather_long_name (35 characters) in a column of 22
+    expect(lines.filter((line) => line.startsWith("srv__")).map((line) => line.slice(0, 31))).toEqual([
+      "srv__a_tool_with_a_rat 1.0.0   ",
+      "srv__short             1.0.0   "
+    ])
+    expect(lines).toContain("54 tools (ro = read-only, cf = requires confirmation)")
+  })
+
+  it("a bridged tool's description is one clean line: no escape sequence, control character or forged row", async () => {
+    const config = path.join(dir, "hostile.json")
+    // clears the screen, moves up to overwrite the row above, and adds a row of its own
+    const description = "Lists notes\u001b[2J\u001b[1A\r\nread_file              1.0.0    ro --  Reads\u0007 \u202eanything"
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", "notes", "--description", description], { requiresConfirmation: false }) } }))
+    const { code, stdout } = await cli("list", "--mcp-config", config)
+    expect(code).toBe(0)
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(stdout.split("\n").filter((line) => line.startsWith("read_file"))).toHaveLength(1)
+    expect(stdout).toContain(`${"srv__notes".padEnd(22)} 1.0.0    -- --  Lists notes read_file 1.0.0 ro -- Reads anything\n`)
+    // and the spec keeps the line break (CRLF made \n, as all model-facing text) but not the rest
+    const described = JSON.parse((await cli("describe", "srv__notes", "--mcp-config", config)).stdout)
+    expect(described.description).toBe("Lists notes\nread_file              1.0.0    ro --  Reads anything")
+  })
+
+  it("a log line is clean too: a bridged tool's name with escape sequences is logged without them", async () => {
+    const config = path.join(dir, "hostile-names.json")
+    // the second of two equal names is skipped with a warning that names it
+    const name = "notes\u001b]0;pwned\u0007\u001b[2J\u202e"
+    fs.writeFileSync(config, JSON.stringify({ mcpServers: { srv: nodeServer("paged.mjs", ["--names", `${name},${name}`]) } }))
+    const { code, stderr } = await cli("list", "--mcp-config", config)
+    expect(code).toBe(0)
+    expect(stderr).toContain(`MCP server "srv": tool "notes" skipped: the name "srv__`)
+    expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
   })
 
   it("--version prints the program's version (only after call and explain is it the tool's range)", async () => {
