@@ -4,10 +4,26 @@
  * executor, the workspace, the URL policy, the worker pools, the audit layers, the call
  * handler, the builtin tools and `Tool.make`. The MCP bridge and the CLI come next.
  *
+ * @module effect-tool-system
  * @since 0.1.0
+ */
+
+/**
+ * `AgentMode`: what an agent may do (`Default`, `Explore`, `Plan`, or a mode of the
+ * application's own), and the system prompt addendum that tells the model.
+ *
+ * @since 0.1.0
+ * @category exports
  */
 export * as AgentMode from "./domain/AgentMode.js"
 export * from "./domain/errors.js"
+/**
+ * `Exports`: tool specs in the shapes model APIs take (OpenAI plain and strict, Anthropic,
+ * MCP, Gemini).
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as Exports from "./domain/exports.js"
 export { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_NODES } from "./domain/argumentLimits.js"
 export type { BoundCall, PreparedCall, RegisteredTool, ToolInfo } from "./domain/Tool.js"
@@ -26,8 +42,22 @@ export {
   type ToolCall,
   type ToolCallOutcome
 } from "./domain/toolCalls.js"
+/**
+ * `ToolCalls`: a model's tool calls (OpenAI's and Anthropic's shapes) read into `ToolCall`s,
+ * and the messages that answer them.
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as ToolCalls from "./domain/toolCalls.js"
 export { type CallExplanation, type GateDecision, type GateName, gateOrder } from "./domain/GateDecision.js"
+/**
+ * `Gate`: one named decision about a call before its handler runs; an application adds its own
+ * after the built-in ones with `ToolGates.layerWith`.
+ *
+ * @since 0.6.0
+ * @category exports
+ */
 export * as Gate from "./domain/Gate.js"
 export { CallSpanAttributes } from "./layers/callSpan.js"
 export {
@@ -94,6 +124,12 @@ export {
   UrlRefused
 } from "./services/UrlPolicy.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
+/**
+ * `Tool`: `Tool.make` defines a tool from a Schema of its parameters and an Effect handler.
+ *
+ * @since 0.1.0
+ * @category exports
+ */
 export * as Tool from "./tools/define.js"
 export {
   ASK_USER_TOOL_SPEC,

@@ -9,6 +9,8 @@
  * most gates), or with an effect of its answer when it must wait (a policy hook, Redis). An
  * answer given at once costs the call no effect step.
  *
+ * @since 0.6.0
+ *
  * @example
  * ```ts
  * import { Effect, Ref } from "effect"
@@ -24,8 +26,6 @@
  *           ? [Gate.refuse(new RateLimited({ tool: tool.name, limitRpm: 100, retryAfterMs: 60_000, reason: "the web budget is spent" })), n]
  *           : [Gate.pass(`${99 - n} web calls left`), dryRun ? n : n + 1]))
  * ```
- *
- * @since 0.6.0
  */
 import * as Effect from "effect/Effect"
 import type { AgentMode } from "./AgentMode.js"
@@ -33,7 +33,12 @@ import type { ToolCallError } from "./errors.js"
 import type { ToolInfo } from "./Tool.js"
 import type { ResolvedPath } from "./WorkspacePath.js"
 
-/** What a gate is asked about: one call, its arguments decoded and its paths resolved. */
+/**
+ * What a gate is asked about: one call, its arguments decoded and its paths resolved.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export interface GateCall {
   readonly tool: ToolInfo
   /** The decoded arguments (paths in them already resolved). */
@@ -52,31 +57,61 @@ export interface GateCall {
   readonly dryRun: boolean
 }
 
-/** The gate lets the call on, and why. */
+/**
+ * The gate lets the call on, and why.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export interface Pass {
   readonly _tag: "Pass"
   readonly reason: string
 }
 
-/** The gate does not apply to the call (no rate limit, no policy installed), and why. */
+/**
+ * The gate does not apply to the call (no rate limit, no policy installed), and why.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export interface Skip {
   readonly _tag: "Skip"
   readonly reason: string
 }
 
-/** The gate refuses the call: it ends with `error` (its `code` and message). */
+/**
+ * The gate refuses the call: it ends with `error` (its `code` and message).
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export interface Refuse {
   readonly _tag: "Refuse"
   readonly error: ToolCallError
 }
 
-/** A gate's answer. */
+/**
+ * A gate's answer.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export type Verdict = Pass | Skip | Refuse
 
-/** A gate's answer, given at once or after work. */
+/**
+ * A gate's answer, given at once or after work.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export type Answer = Verdict | Effect.Effect<Verdict>
 
-/** A gate: a name (unique in the list; shown by `explain` and in the audit record) and its decision. */
+/**
+ * A gate: a name (unique in the list; shown by `explain` and in the audit record) and its decision.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export interface Gate {
   readonly name: string
   /**
@@ -87,17 +122,42 @@ export interface Gate {
   readonly decide: (call: GateCall) => Answer
 }
 
-/** A gate named `name` deciding with `decide`. */
+/**
+ * A gate named `name` deciding with `decide`.
+ *
+ * @since 0.6.0
+ * @category constructors
+ */
 export const make = (name: string, decide: (call: GateCall) => Answer): Gate => ({ name, decide })
 
-/** Lets the call on. */
+/**
+ * Lets the call on.
+ *
+ * @since 0.6.0
+ * @category constructors
+ */
 export const pass = (reason: string): Pass => ({ _tag: "Pass", reason })
 
-/** Does not apply to the call. */
+/**
+ * Does not apply to the call.
+ *
+ * @since 0.6.0
+ * @category constructors
+ */
 export const skip = (reason: string): Skip => ({ _tag: "Skip", reason })
 
-/** Refuses the call with `error`. */
+/**
+ * Refuses the call with `error`.
+ *
+ * @since 0.6.0
+ * @category constructors
+ */
 export const refuse = (error: ToolCallError): Refuse => ({ _tag: "Refuse", error })
 
-/** Whether an answer is given at once (a `Verdict`) rather than as an effect. */
+/**
+ * Whether an answer is given at once (a `Verdict`) rather than as an effect.
+ *
+ * @since 0.6.0
+ * @category guards
+ */
 export const isVerdict = (answer: Answer): answer is Verdict => !Effect.isEffect(answer)

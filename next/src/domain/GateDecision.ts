@@ -9,10 +9,18 @@ import type { ErrorCode } from "./errors.js"
 /**
  * The executor's own steps (lookup, arguments, paths) and its built-in gates, in the order it
  * applies them. An application's own gates (see `ToolGates`) come after, under their names.
+ *
+ * @since 0.2.0
+ * @category models
  */
 export type GateName = "lookup" | "arguments" | "paths" | "mode" | "policy" | "confirmation" | "rateLimit"
 
-/** The steps and built-in gates in order. */
+/**
+ * The steps and built-in gates in order.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const gateOrder: ReadonlyArray<GateName> = [
   "lookup",
   "arguments",
@@ -26,6 +34,9 @@ export const gateOrder: ReadonlyArray<GateName> = [
 /**
  * One gate's decision: `pass`, `fail` (the call stops here, with `code`), `skip` (the gate
  * does not apply to this tool, e.g. no rate limit) or `not_reached` (an earlier gate failed).
+ *
+ * @since 0.2.0
+ * @category models
  */
 export interface GateDecision {
   /** A `GateName`, or the name of an application's own gate. */
@@ -37,7 +48,12 @@ export interface GateDecision {
   readonly code?: ErrorCode | undefined
 }
 
-/** What the executor would do with a call: see `ToolSystem.explain`. */
+/**
+ * What the executor would do with a call: see `ToolSystem.explain`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface CallExplanation {
   readonly tool: string
   /** The version the call would run (`null` when no version was found). */

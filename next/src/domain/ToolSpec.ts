@@ -40,7 +40,9 @@ export interface OpenAITool {
  *
  * @example
  * ```ts
- * spec.toOpenAITool() // { type: "function", function: { name, description, parameters } }
+ * import { readFile } from "effect-tool-system"
+ *
+ * readFile.spec.toOpenAITool() // { type: "function", function: { name: "read_file", description, parameters } }
  * ```
  */
 export class ToolSpec extends Data.Class<{

@@ -53,7 +53,10 @@ const shown = (value: unknown): string => {
  *
  * @example
  * ```ts
- * Schema.Struct({ filepath: WorkspacePath.annotations({ description: "The file to read" }) })
+ * import { Schema } from "effect"
+ * import { WorkspacePath } from "effect-tool-system"
+ *
+ * const parameters = Schema.Struct({ filepath: WorkspacePath.annotate({ description: "The file to read" }) })
  * ```
  */
 export const WorkspacePath: Schema.brand<Schema.String, "effect-tool-system/ResolvedPath"> = Schema.String

@@ -315,8 +315,14 @@ export type ToolCallError =
  *
  * @example
  * ```ts
- * const exit = yield* Effect.exit(tools.execute("read_file", { filepath: "../secret" }))
- * if (Exit.isFailure(exit) && Option.isSome(pathTraversalOf(exit.cause))) { ... }
+ * import { Effect, Exit, Option } from "effect"
+ * import { pathTraversalOf, ToolSystem } from "effect-tool-system"
+ *
+ * const escaped = Effect.gen(function*() {
+ *   const tools = yield* ToolSystem
+ *   const exit = yield* Effect.exit(tools.execute("read_file", { filepath: "../secret" }))
+ *   return Exit.isFailure(exit) && Option.isSome(pathTraversalOf(exit.cause)) // true: the call died
+ * })
  * ```
  */
 export const pathTraversalOf = (cause: Cause.Cause<unknown>): Option.Option<PathTraversalError> => {

@@ -246,7 +246,10 @@ const strictObject = (schema: Record<string, unknown>): JsonSchema => {
  *
  * @example
  * ```ts
- * fromStrictArguments(spec.parameters, { filepath: "a.txt", max_lines: null }) // { filepath: "a.txt" }
+ * import { Exports, readFile } from "effect-tool-system"
+ *
+ * // a strict model sends null for the optional fields it leaves out
+ * Exports.fromStrictArguments(readFile.spec.parameters, { filepath: "a.txt", max_lines: null }) // { filepath: "a.txt" }
  * ```
  */
 export const fromStrictArguments = (parameters: JsonSchema, args: unknown): unknown => stripNulls(parameters, args)

@@ -10,7 +10,12 @@
 import type * as Tracer from "effect/Tracer"
 import type { ToolInfo } from "../domain/Tool.js"
 
-/** The attribute names the call span carries. */
+/**
+ * The attribute names the call span carries.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
 export const CallSpanAttributes = {
   operation: "gen_ai.operation.name",
   toolName: "gen_ai.tool.name",
@@ -21,7 +26,11 @@ export const CallSpanAttributes = {
   mode: "effect_tool_system.agent.mode"
 } as const
 
-/** The options of the span of a call of `tool` in `mode`. */
+/**
+ * The options of the span of a call of `tool` in `mode`.
+ *
+ * @internal
+ */
 export const spanOptionsOf = (tool: ToolInfo, mode: string, callId: string | undefined): Tracer.SpanOptionsNoTrace => ({
   kind: "internal",
   attributes: {

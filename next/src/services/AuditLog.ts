@@ -18,7 +18,12 @@ import type { GateDecision } from "../domain/GateDecision.js"
 import { makeJsonl } from "../layers/AuditLogJsonl.js"
 import { makeLogger } from "../layers/AuditLogLogger.js"
 
-/** One audit record: one call. Serializable as one JSON object. */
+/**
+ * One audit record: one call. Serializable as one JSON object.
+ *
+ * @since 0.2.0
+ * @category models
+ */
 export interface AuditRecord {
   /** When the call started (ISO 8601). */
   readonly time: string
@@ -45,7 +50,12 @@ export interface AuditRecord {
   readonly spanId: string | null
 }
 
-/** The `AuditLog` service interface. */
+/**
+ * The `AuditLog` service interface.
+ *
+ * @since 0.2.0
+ * @category services
+ */
 export interface AuditLogService {
   /** `false`: the executor builds no record at all (the hot path stays free). */
   readonly enabled: boolean
@@ -92,7 +102,12 @@ export interface AuditLogLoggerOptions {
   readonly level?: LogLevel.Severity | undefined
 }
 
-/** The audit trail of the executor's calls: none (`layerNoop`), a JSON-lines file or Effect's logger. */
+/**
+ * The audit trail of the executor's calls: none (`layerNoop`), a JSON-lines file or Effect's logger.
+ *
+ * @since 0.2.0
+ * @category services
+ */
 export class AuditLog extends Context.Service<AuditLog, AuditLogService>()("effect-tool-system/AuditLog") {
   /** No audit trail (the default). */
   static readonly layerNoop: Layer.Layer<AuditLog> = Layer.succeed(AuditLog, {

@@ -63,6 +63,11 @@ export interface ConfirmationHandlerService {
  *
  * @example
  * ```ts
+ * import { Effect } from "effect"
+ * import { ConfirmationHandler } from "effect-tool-system"
+ *
+ * declare const askInBrowser: (question: string) => Promise<boolean>
+ *
  * const Ui = ConfirmationHandler.layer((request) =>
  *   Effect.promise(() => askInBrowser(`${request.tool}: ${JSON.stringify(request.arguments)}?`)).pipe(
  *     Effect.map((yes) => ({ approved: yes }))

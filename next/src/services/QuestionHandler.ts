@@ -50,7 +50,17 @@ export interface QuestionHandlerService {
  *
  * @example
  * ```ts
- * const Terminal = QuestionHandler.layer(({ question }) => Effect.promise(() => readline.question(`${question} `)))
+ * import { Effect } from "effect"
+ * import { QuestionHandler } from "effect-tool-system"
+ * import * as readline from "node:readline/promises"
+ *
+ * const Terminal = QuestionHandler.layer(({ question }) =>
+ *   Effect.acquireUseRelease(
+ *     Effect.sync(() => readline.createInterface({ input: process.stdin, output: process.stdout })),
+ *     (terminal) => Effect.promise(() => terminal.question(`${question} `)),
+ *     (terminal) => Effect.sync(() => terminal.close())
+ *   )
+ * )
  * ```
  */
 export class QuestionHandler extends Context.Service<QuestionHandler, QuestionHandlerService>()(

@@ -19,7 +19,12 @@ import type { ToolPolicy } from "./ToolPolicy.js"
 import type { ToolRegistry } from "./ToolRegistry.js"
 import type { Workspace } from "./Workspace.js"
 
-/** How one call is made. */
+/**
+ * How one call is made.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ExecuteOptions {
   /** The agent mode (default: `AgentMode.Default`). */
   readonly mode?: AgentMode | undefined
@@ -41,7 +46,12 @@ export interface ExecuteOptions {
   readonly callId?: string | undefined
 }
 
-/** The `ToolExecutor` service interface. */
+/**
+ * The `ToolExecutor` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolExecutorService {
   /**
    * Runs one call. Every expected failure is a result with an `errorCode`; a workspace
@@ -55,7 +65,12 @@ export interface ToolExecutorService {
   readonly explain: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<CallExplanation>
 }
 
-/** The gated executor. */
+/**
+ * The gated executor.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export class ToolExecutor extends Context.Service<ToolExecutor, ToolExecutorService>()("effect-tool-system/ToolExecutor") {
   static readonly layer: Layer.Layer<
     ToolExecutor,

@@ -5,6 +5,8 @@
  * `explain` and the audit record run this same list. Without this service in context the
  * executor uses `layer`'s list.
  *
+ * @since 0.6.0
+ *
  * @example
  * ```ts
  * import { Effect } from "effect"
@@ -18,8 +20,6 @@
  *
  * const tools = ToolSystem.layerNode({ gates: ToolGates.layerWith(officeHours) })
  * ```
- *
- * @since 0.6.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -31,13 +31,23 @@ import { ModeGate } from "./ModeGate.js"
 import { RateLimiter } from "./RateLimiter.js"
 import { ToolPolicy } from "./ToolPolicy.js"
 
-/** The `ToolGates` service interface. */
+/**
+ * The `ToolGates` service interface.
+ *
+ * @since 0.6.0
+ * @category services
+ */
 export interface ToolGatesService {
   /** The gates in the order they are asked. */
   readonly gates: ReadonlyArray<Gate>
 }
 
-/** The services the built-in gates ask. */
+/**
+ * The services the built-in gates ask.
+ *
+ * @since 0.6.0
+ * @category models
+ */
 export type BuiltinGateServices = ModeGate | ToolPolicy | ConfirmationGate | RateLimiter
 
 /** Names the executor's own steps hold in every decision list: no gate may take one. */
@@ -53,13 +63,22 @@ const listOf = (gates: ReadonlyArray<Gate>): Effect.Effect<ToolGatesService> => 
   return Effect.succeed({ gates })
 }
 
-/** The built-in gates in order (mode, policy, confirmation, rate limit), over their services. */
+/**
+ * The built-in gates in order (mode, policy, confirmation, rate limit), over their services.
+ *
+ * @internal
+ */
 export const builtin: Effect.Effect<ReadonlyArray<Gate>, never, BuiltinGateServices> = Effect.map(
   Effect.all({ modeGate: ModeGate, policy: ToolPolicy, confirmation: ConfirmationGate, rateLimiter: RateLimiter }),
   builtinGates
 )
 
-/** The executor's gates. */
+/**
+ * The executor's gates.
+ *
+ * @since 0.6.0
+ * @category services
+ */
 export class ToolGates extends Context.Service<ToolGates, ToolGatesService>()("effect-tool-system/ToolGates") {
   /** The built-in gates: mode, policy, confirmation, rate limit. */
   static readonly layer: Layer.Layer<ToolGates, never, BuiltinGateServices> = Layer.effect(

@@ -33,9 +33,13 @@ export interface ToolPolicyService {
  *
  * @example
  * ```ts
+ * import { Effect, Option } from "effect"
+ * import { ToolPolicy, ToolSystem } from "effect-tool-system"
+ *
  * const noSecrets = ToolPolicy.layer(({ args }) =>
  *   Effect.succeed(JSON.stringify(args).includes(".env") ? Option.some("no .env files") : Option.none())
  * )
+ * const system = ToolSystem.layerNode({ policy: noSecrets })
  * ```
  */
 export class ToolPolicy extends Context.Service<ToolPolicy, ToolPolicyService>()("effect-tool-system/ToolPolicy") {

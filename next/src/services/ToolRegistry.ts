@@ -15,7 +15,12 @@ import type { RegisteredTool, Tool } from "../domain/Tool.js"
 import type { ToolSpec } from "../domain/ToolSpec.js"
 import { makeRegistry } from "../layers/ToolRegistry.js"
 
-/** Which tools `list`, `specs` and `export` return. */
+/**
+ * Which tools `list`, `specs` and `export` return.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ListOptions {
   /** Keep tools with at least one of these tags. */
   readonly tags?: ReadonlyArray<string> | undefined
@@ -25,7 +30,12 @@ export interface ListOptions {
   readonly includeDeprecated?: boolean | undefined
 }
 
-/** The `ToolRegistry` service interface. */
+/**
+ * The `ToolRegistry` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolRegistryService {
   /**
    * Registers a tool. Its requirements are captured from the registering context, so the
@@ -52,11 +62,27 @@ export interface ToolRegistryService {
 /**
  * The central tool catalog.
  *
+ * @since 0.1.0
+ * @category services
+ *
  * @example
  * ```ts
- * const registry = yield* ToolRegistry
- * yield* registry.register(myTool)
- * const tools = yield* registry.export("openai", { tags: ["files"] })
+ * import { Effect, Schema } from "effect"
+ * import { Tool, ToolRegistry } from "effect-tool-system"
+ *
+ * const shout = Tool.make("shout", {
+ *   description: "Upper-cases a text",
+ *   parameters: Schema.Struct({ text: Schema.String }),
+ *   readOnly: true,
+ *   tags: ["text"],
+ *   handler: ({ text }) => Effect.succeed(text.toUpperCase())
+ * })
+ *
+ * const textTools = Effect.gen(function*() {
+ *   const registry = yield* ToolRegistry
+ *   yield* registry.register(shout)
+ *   return yield* registry.export("openai", { tags: ["text"] })
+ * })
  * ```
  */
 export class ToolRegistry extends Context.Service<ToolRegistry, ToolRegistryService>()("effect-tool-system/ToolRegistry") {

@@ -49,7 +49,11 @@ export interface WorkspaceService {
  *
  * @example
  * ```ts
- * const abs = yield* Workspace.pipe(Effect.flatMap((ws) => ws.resolve("src/index.ts")))
+ * import { Effect } from "effect"
+ * import { Workspace } from "effect-tool-system"
+ *
+ * // a path a handler builds itself: resolved inside the workspace, or the PathTraversalError defect
+ * const absolute = Effect.flatMap(Workspace, (workspace) => workspace.resolve("src/index.ts"))
  * ```
  */
 export class Workspace extends Context.Service<Workspace, WorkspaceService>()("effect-tool-system/Workspace") {
