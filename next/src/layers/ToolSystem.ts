@@ -37,25 +37,48 @@ import { builtinTools } from "../tools/builtin/index.js"
 /**
  * The platform services the graph requires (the file system; path and child processes for the
  * tools that run programs; an HTTP client); `ToolSystem.layerNode` provides Node's.
+ *
+ * @since 0.1.0
+ * @category models
  */
 export type PlatformServices = FileSystem.FileSystem | Path.Path | ChildProcessSpawner | HttpClient.HttpClient
 
-/** The library's services that tool handlers may ask for; the graph provides them. */
+/**
+ * The library's services that tool handlers may ask for; the graph provides them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type LibraryServices = Workspace | SandboxPool | PdfWorkers | UrlPolicy
 
-/** The services a tool handler may ask for without the application providing them. */
+/**
+ * The services a tool handler may ask for without the application providing them.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type ToolServices = LibraryServices | PlatformServices
 
 /** What a tool's handler needs (distributes over a union of tools; `never` for none). */
 export type ToolRequirements<T> = T extends Tool<infer R> ? R : never
 
-/** What the given tools need beyond what the graph provides: the graph's extra requirements. */
+/**
+ * What the given tools need beyond what the graph provides: the graph's extra requirements.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type RequirementsOf<Tools extends ReadonlyArray<Tool<unknown>>> = Exclude<
   ToolRequirements<Tools[number]>,
   LibraryServices | ToolRegistry | ToolExecutor
 >
 
-/** What the facade registers. */
+/**
+ * What the facade registers.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>> {
   /** Register the builtin tools. Default `true`. */
   readonly builtins?: boolean
@@ -65,7 +88,12 @@ export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = Readon
   readonly tools?: Tools
 }
 
-/** The layers the graph is built from. */
+/**
+ * The layers the graph is built from.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = ReadonlyArray<Tool<unknown>>>
   extends CoreOptions<Tools>
 {

@@ -38,7 +38,12 @@ export type {
   ToolServices
 } from "../layers/ToolSystem.js"
 
-/** The `ToolSystem` service interface. */
+/**
+ * The `ToolSystem` service interface.
+ *
+ * @since 0.1.0
+ * @category services
+ */
 export interface ToolSystemService {
   readonly registry: ToolRegistryService
   /** Runs one call through every gate; see `ToolExecutor`. */
@@ -49,8 +54,12 @@ export interface ToolSystemService {
    *
    * @example
    * ```ts
-   * const why = yield* tools.explain("write_file", { filepath: "a.txt", content: "" }, { mode: AgentMode.Explore })
-   * // why.wouldRun === false, why.errorCode === "MODE_BLOCKED"
+   * import { Effect } from "effect"
+   * import { AgentMode, ToolSystem } from "effect-tool-system"
+   *
+   * const why = Effect.flatMap(ToolSystem, (tools) =>
+   *   tools.explain("write_file", { filepath: "a.txt", content: "" }, { mode: AgentMode.Explore }))
+   * // wouldRun: false, errorCode: "MODE_BLOCKED", and each gate's decision in `gates`
    * ```
    */
   readonly explain: (name: string, args: unknown, options?: ExecuteOptions) => Effect.Effect<CallExplanation>
@@ -60,11 +69,19 @@ export interface ToolSystemService {
   readonly openAITools: (options?: ListOptions) => Effect.Effect<ReadonlyArray<OpenAITool>>
 }
 
-/** What `ToolSystem.layer` outputs: the library's services, nothing of the platform's. */
+/**
+ * What `ToolSystem.layer` outputs: the library's services, nothing of the platform's.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspace
 
 /**
  * The tool system.
+ *
+ * @since 0.1.0
+ * @category services
  *
  * @example
  * ```ts
@@ -100,9 +117,23 @@ export class ToolSystem extends Context.Service<ToolSystem, ToolSystemService>()
    *
    * @example
    * ```ts
+   * import * as NodeServices from "@effect/platform-node/NodeServices"
+   * import { Context, Effect, Layer, Schema } from "effect"
+   * import * as FetchHttpClient from "effect/http/FetchHttpClient"
+   * import { Tool, ToolSystem } from "effect-tool-system"
+   *
+   * class Greeter extends Context.Service<Greeter, { readonly greet: (name: string) => string }>()("app/Greeter") {}
+   *
+   * const greet = Tool.make("greet", {
+   *   description: "Greets someone",
+   *   parameters: Schema.Struct({ name: Schema.String }),
+   *   readOnly: true,
+   *   handler: ({ name }) => Effect.map(Greeter, (greeter) => greeter.greet(name))
+   * })
+   *
    * const AppTools = ToolSystem.layer({ tools: [greet] }).pipe(
-   *   Layer.provide(Greeter.layer),
-   *   Layer.provide(NodeContext.layer),
+   *   Layer.provide(Layer.succeed(Greeter, { greet: (name) => `Hello, ${name}!` })),
+   *   Layer.provide(NodeServices.layer),
    *   Layer.provide(FetchHttpClient.layer)
    * )
    * ```
@@ -118,7 +149,11 @@ export class ToolSystem extends Context.Service<ToolSystem, ToolSystemService>()
    *
    * @example
    * ```ts
-   * Effect.runPromise(program.pipe(Effect.provide(ToolSystem.layerNode())))
+   * import { Effect } from "effect"
+   * import { ToolSystem } from "effect-tool-system"
+   *
+   * const program = Effect.flatMap(ToolSystem, (tools) => tools.execute("read_file", { filepath: "README.md" }))
+   * const main = () => Effect.runPromise(program.pipe(Effect.provide(ToolSystem.layerNode())))
    * ```
    */
   static readonly layerNode = <const Tools extends ReadonlyArray<Tool<unknown>> = readonly []>(
