@@ -107,6 +107,9 @@ export default {
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: `reports/${run}/index.html` },
   jsonReporter: { fileName: `reports/${run}/mutation.json` },
+  // with `--reporters ...,event-recorder`: each tested mutant as it is tested, a file apiece, so a run
+  // stopped early still says which mutants it killed (the JSON report is written only at the end)
+  eventReporter: { baseDir: `reports/${run}/events` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",

@@ -6,7 +6,31 @@
  */
 import { defineConfig } from "vitest/config"
 
+/**
+ * StrykerJS's vitest runner (9.6.1) runs a mutant's covering tests by a name pattern it builds from
+ * each test's suite and test names joined by spaces ("ToolRegistry list is sorted"); vitest 5 matches
+ * the pattern against the names joined by " > " ("ToolRegistry > list is sorted"), so no test in a
+ * `describe` would ever match: every mutant covered only there would run no test and be reported
+ * Survived. The pattern the runner sets is read here with each space also matching " > " (a test
+ * whose own name has the suite's words in it may then run too: one more test, never one fewer).
+ */
+const strykerTestNames = {
+  name: "stryker-test-names",
+  configureVitest({ project }: { project: { config: { testNamePattern?: RegExp | string | undefined } } }) {
+    let pattern = project.config.testNamePattern
+    Object.defineProperty(project.config, "testNamePattern", {
+      configurable: true,
+      enumerable: true,
+      get: () => pattern,
+      set: (value: RegExp | string | undefined) => {
+        pattern = value instanceof RegExp ? new RegExp(value.source.replaceAll(" ", "(?: > | )"), value.flags) : value
+      }
+    })
+  }
+}
+
 export default defineConfig({
+  plugins: [strykerTestNames],
   test: {
     include: ["test/**/*.test.ts"],
     exclude: [
