@@ -79,6 +79,9 @@ const server = serverCpu === undefined
   : { command: "taskset", args: ["-c", serverCpu, process.execPath, everything, "stdio"] }
 const args = { message: "hello" }
 
+/** The bridge's servers: `echo` waived from confirmation (an untrusted server's proxies ask for it by default). */
+const bridgedServer = { ...server, toolsWithoutConfirmation: ["echo"] }
+
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
 /** One way of making the call: its latencies (ms) and this process's CPU time (µs) for them. */
@@ -188,7 +191,7 @@ const program = Effect.gen(function*() {
 }).pipe(
   Effect.scoped,
   Effect.provide(
-    McpBridge.layer({ bench: server, agent: server }).pipe(
+    McpBridge.layer({ bench: bridgedServer, agent: bridgedServer }).pipe(
       Layer.provideMerge(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(root) }))
     )
   )
