@@ -1,42 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Result } from "effect"
-import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { dataTools } from "../../../../src/tools/ported/data/index.js"
 import { parsePointer, selectPointer } from "../../../../src/tools/ported/data/jsonPointer.js"
 import { firstSyntaxError, parseJsonLocated } from "../../../../src/tools/shared/jsonSyntax.js"
 import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { runner, traversalOf, writeIn } from "./harness.js"
+import { traversalOf } from "./harness.js"
+import { DOC, jsonWorkspace } from "./jsonHarness.js"
 
+const { dirs, run } = jsonWorkspace()
 let base: string
-let ws: string
-const run = runner(dataTools, () => ws)
-
-const DOC = { name: "demo", "a/b": 1, "m~n": 2, items: [{ id: 1, tags: ["x"] }, { id: 2 }], "": "empty key", nested: { deep: null } }
-
 beforeAll(() => {
-  base = makeTempDirSync("ported-json-")
-  ws = Path.join(base, "ws")
-  Fs.mkdirSync(ws)
-  const write = writeIn(ws)
-  write("doc.json", JSON.stringify(DOC))
-  write("crlf.json", "{\r\n  \"a\": 1,\r\n  \"b\": [true, null]\r\n}\r\n")
-  write("unicode.json", "\uFEFF{\"städte\": [\"Zürich\", \"東京\", \"😀\"]}")
-  write("empty.json", "")
-  write("bad.json", "{\n  \"a\": 1,\n  \"b\": x\n}\n")
-  write("trailing.json", "[1, 2,]")
-  write("bin.json", Buffer.from([0x7b, 0x00, 0x01, 0x7d]))
-  write("deep.json", `${"[".repeat(300)}${"]".repeat(300)}`)
-  write("big.json", JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ i, text: "lorem ipsum dolor sit amet" }))))
-  write("proto.json", "{\"__proto__\": {\"polluted\": true}, \"constructor\": 1}")
-  Fs.mkdirSync(Path.join(ws, "dir.json"))
-  writeIn(base)("outside.json", "{\"secret\": 1}")
-  Fs.symlinkSync(Path.join(base, "outside.json"), Path.join(ws, "link-out.json"))
-})
-
-afterAll(() => {
-  Fs.rmSync(base, { recursive: true, force: true })
+  base = dirs.base
 })
 
 describe("read_json", () => {

@@ -1,41 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Fs from "node:fs"
-import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { writeIn } from "./harness.js"
-import { MIB, readCsvIn, writeMiBRows } from "./readCsvEdgesHarness.js"
+import { PEOPLE_COLUMNS, readCsvEdgesWorkspace } from "./readCsvEdgesHarness.js"
 
+const { dirs, error, out } = readCsvEdgesWorkspace()
 let ws: string
-const { error, out } = readCsvIn(() => ws)
-
-const PEOPLE_COLUMNS = "the columns are \"name\", \"age\", \"city\" (or give 1-based column numbers)"
-
-/** A CSV of `n` columns c1..cn and one row v1..vn. */
-const wide = (n: number) => {
-  const cols = Array.from({ length: n }, (_, i) => i + 1)
-  return `${cols.map((i) => `c${i}`).join(",")}\n${cols.map((i) => `v${i}`).join(",")}\n`
-}
-
 beforeAll(() => {
-  ws = makeTempDirSync("ported-csv-edges-")
-  const write = writeIn(ws)
-  write("people.csv", "name,age,city\nAlice,30,Paris\nBob,25,Rome\n")
-  write("escapes.csv", "k,v\nback,\"a\\b\"\npipe,\"a|b\"\ncrlf,\"a\r\nb\"\ncr,\"a\rb\"\nlf,\"a\nb\"\nctl,\"a\u0001b\u007fc\td\"\n")
-  write("cells.csv", `k,v\nx,${"y".repeat(200)}\nz,${"y".repeat(201)}\n`)
-  write("single.tsv", "name\nAlice\n")
-  write("single.csv", "name\nAlice\n")
-  write("header-only.csv", "a,b\n")
-  write("unclosed.csv", "a,b\n\"x,1\n")
-  write("cases.csv", "Name,NAME,x\n1,2,3\n")
-  write("w50.csv", wide(50))
-  write("w51.csv", wide(51))
-  write("long-names.csv", `${"n".repeat(70)},b\n1,2\n`)
-  // a quote opened on the 2nd line and closed past the read limit
-  writeMiBRows(ws, "open-quote.csv", 1, `"${"q".repeat(11 * MIB)}"\n`)
-})
-
-afterAll(() => {
-  Fs.rmSync(ws, { recursive: true, force: true })
+  ws = dirs.ws
 })
 
 describe("read_csv cells", () => {

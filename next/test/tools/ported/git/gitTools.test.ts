@@ -9,21 +9,11 @@ import * as Path from "node:path"
 import { Exports, PathTraversalError } from "../../../../src/index.js"
 import { gitTools } from "../../../../src/tools/ported/git/index.js"
 import { MAX_FILTER_DRIVERS } from "../../../../src/tools/ported/git/repository.js"
-import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, reposWithHistory, runTool, withEnv, write } from "./gitFixture.js"
 
 const base = gitTestBase("git-tools-")
 
-let count = 0
-/** A new repository with two commits: README.md, then src/app.ts and a file with a unicode name. */
-const repoWithHistory = (): string => {
-  const dir = initRepo(base.at(`repo-${++count}`))
-  write(dir, "README.md", "# Project\n")
-  commitAll(dir, "Initial commit")
-  write(dir, "src/app.ts", "export const x = 1\n")
-  write(dir, "docs/héllo wörld.md", "unicode\n")
-  commitAll(dir, "Add app and docs")
-  return dir
-}
+const repoWithHistory = reposWithHistory(base)
 
 const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> =>
   Exit.isFailure(exit)

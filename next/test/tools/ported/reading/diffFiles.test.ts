@@ -1,37 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { DIFF_MAX_BYTES, diffFiles } from "../../../../src/tools/ported/reading/diffFiles.js"
-import { call, makeWorkspace, outputOf, traversalOf } from "./harness.js"
+import { diffFilesWorkspace } from "./diffFilesHarness.js"
+import { outputOf, traversalOf } from "./harness.js"
 
-let fixture: ReturnType<typeof makeWorkspace>
-
-const lines = (n: number, change?: (i: number) => string | undefined) =>
-  Array.from({ length: n }, (_, i) => `${change?.(i + 1) ?? `line ${i + 1}`}\n`).join("")
-
-beforeAll(() => {
-  fixture = makeWorkspace("diff-files-")
-  const { outside, write, ws } = fixture
-  write("a.txt", "one\ntwo\nthree\n")
-  write("b.txt", "one\n2\nthree\n")
-  write("copy.txt", "one\ntwo\nthree\n")
-  write("no-final.txt", "one\ntwo\nthree")
-  write("crlf.txt", "one\r\ntwo\r\nthree\r\n")
-  write("unicode-a.txt", "héllo\n🙂\n")
-  write("unicode-b.txt", "héllo\n🙃\n")
-  write("empty.txt", "")
-  write("long-a.txt", lines(40))
-  write("long-b.txt", lines(40, (i) => (i === 5 || i === 30 ? `changed ${i}` : undefined)))
-  write("bin.dat", Buffer.from([0, 1, 2, 3]))
-  write("dir/x.txt", "x\n")
-  Fs.writeFileSync(Path.join(outside, "secret.txt"), "one\n")
-  Fs.symlinkSync(Path.join(outside, "secret.txt"), Path.join(ws, "out.txt"))
-})
-
-afterAll(() => fixture.remove())
-
-const diff = (args: Record<string, unknown>) => call(fixture.ws, "diff_files", args)
+const { diff, fixture } = diffFilesWorkspace()
 
 describe("diff_files", () => {
   it.effect("a unified diff with workspace-relative names", () =>
