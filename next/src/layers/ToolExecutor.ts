@@ -99,25 +99,21 @@ const deadlineOf = (tool: RegisteredTool, timeoutMs: number): Effect.Effect<neve
   Effect.flatMap(Effect.sleep(Duration.millis(timeoutMs)), () => Effect.fail(new ToolTimeout({ tool: tool.name, timeoutMs })))
 
 /**
- * A tool's handler run under its deadline (on the fiber's Clock) and memory cap. The cap and the
- * deadline race the handler in one race: the first to end names the result, and the race waits
- * for the handler's finalizers without a second deadline around it that could rename a cap hit
- * first (a deadline outside the cap's race passes while the capped handler cleans up).
+ * A tool's handler run under its deadline (on the fiber's Clock) and memory cap, each a
+ * contender that can only fail: the handler and whichever of them apply race in one race, so
+ * the first to end names the result, and the race waits for the handler's finalizers with no
+ * second deadline around it that could rename a cap hit first.
  */
 const guarded = (tool: RegisteredTool, run: Effect.Effect<unknown, HandlerFailure>) => {
   // a tool that keeps its own deadline (an MCP proxy) ends itself with `ToolTimeout`
   const timeoutMs = tool.timeoutMs === undefined || tool.ownDeadline === true ? undefined : tool.timeoutMs
-  if (tool.memoryLimitMb === undefined) {
-    if (timeoutMs === undefined) return run
-    return Effect.timeoutOrElse(run, {
-      duration: Duration.millis(timeoutMs),
-      orElse: () => Effect.fail(new ToolTimeout({ tool: tool.name, timeoutMs }))
-    })
-  }
+  const deadline = timeoutMs === undefined ? undefined : deadlineOf(tool, timeoutMs)
   const limitMb = tool.memoryLimitMb
+  if (limitMb === undefined) return deadline === undefined ? run : Effect.raceFirst(run, deadline)
+  // the heap's baseline is taken before the handler starts: what it allocates before its first wait counts
   return Effect.suspend(() => {
     const cap = memoryCapOf(tool, limitMb, process.memoryUsage().heapUsed)
-    return timeoutMs === undefined ? Effect.raceFirst(run, cap) : Effect.raceAllFirst([run, cap, deadlineOf(tool, timeoutMs)])
+    return Effect.raceAllFirst(deadline === undefined ? [run, cap] : [run, cap, deadline])
   })
 }
 
