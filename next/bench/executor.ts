@@ -9,7 +9,7 @@
  *
  * One anchor without a goal, (d): the bare handler racing a 30 s deadline, `Effect.raceFirst` with
  * a failing `Effect.sleep` (the deadline every call of a tool with a timeout runs in). On Effect 4 a bare `Effect.runPromise` is ~0.35 µs,
- * and that deadline alone is ~4x it (1.36 µs against 0.36 on a quiet machine): the 3x goal, set when Effect 3's bare run cost ~10x more, is
+ * and that deadline alone is 4-5x it (4.57x in a quiet `npm run bench:executor`): the 3x goal, set when Effect 3's bare run cost ~10x more, is
  * below what a call with a deadline on the fiber's Clock can cost with public APIs.
  *
  * One case without a goal: a handler that waits a macrotask (as one doing I/O would), through
