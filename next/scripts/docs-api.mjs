@@ -12,9 +12,9 @@
  *                                    public declaration lacks @since or @category, or when an
  *                                    @example does not type-check; writes nothing
  *
- * Each `@example` of the reference is type-checked as a module of its own against the sources
- * (`effect-tool-system` and its subpaths mapped onto `src/`), with the project's compiler
- * options; the examples are checked, not run.
+ * Each `@example` of the reference, and each ```ts block of README.md, is type-checked as a
+ * module of its own against the sources (`effect-tool-system` and its subpaths mapped onto
+ * `src/`), with the project's compiler options; the examples are checked, not run.
  *
  * TypeDoc type-checks the library (~25-35 s of CPU here), so the check runs in the tree's CI
  * line (`npm run docs:api -- --check` in `.ci/run`), not in the fast lane; the tags alone are
@@ -56,6 +56,18 @@ const examplesOf = (project) =>
         return blocks.map((code, i) => ({ from: `${from} (example ${n + 1}${blocks.length > 1 ? `, block ${i + 1}` : ""})`, code }))
       })
   )
+
+/**
+ * The ```ts code blocks of README.md, each an example of its own (its other blocks are shell).
+ * @returns {Array<{ from: string, code: string }>}
+ */
+const readmeExamples = () => {
+  const text = readFileSync(join(root, "README.md"), "utf8")
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match, i) => ({
+    from: `README.md (ts block ${i + 1}, line ${text.slice(0, match.index).split("\n").length})`,
+    code: match[1] ?? ""
+  }))
+}
 
 /**
  * Type-checks each example as a module against the sources; one line per problem.
@@ -110,8 +122,8 @@ const generate = async (out) => {
   if (project === undefined) throw new Error("TypeDoc could not convert the sources (see above)")
   await app.generateOutputs(project)
   if (app.logger.hasErrors()) throw new Error("TypeDoc reported errors (see above)")
-  const found = examplesOf(project)
-  console.log(`${found.length} @example blocks to type-check`)
+  const found = [...examplesOf(project), ...readmeExamples()]
+  console.log(`${found.length} @example and README blocks to type-check`)
   return checkExamples(found)
 }
 

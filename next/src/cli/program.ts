@@ -15,9 +15,8 @@ import * as Ref from "effect/Ref"
 import { root } from "./commands.js"
 import { CommandExitCode } from "./exitCode.js"
 import { ExitCode } from "./run.js"
+import { VERSION } from "../version.js"
 
-/** The program's version, as `--version` prints it. */
-export const VERSION = "0.1.0"
 
 const cli = Command.runWith(root, { version: VERSION })
 

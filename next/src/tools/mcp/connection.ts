@@ -29,6 +29,7 @@ import type * as Scope from "effect/Scope"
 import type { McpServerConfig } from "./config.js"
 import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
 import type { ServerLimits } from "./serverLimits.js"
+import { VERSION } from "../../version.js"
 
 export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 
@@ -45,7 +46,7 @@ export const MAX_TOOLS_PER_SERVER = 1000
  */
 export const MAX_TOOL_PAGES = 100
 /** Our name and version, as a client. */
-const CLIENT_INFO = { name: "effect-tool-system", version: "0.1.0" }
+const CLIENT_INFO = { name: "effect-tool-system", version: VERSION }
 
 /**
  * A server could not be started or connected.

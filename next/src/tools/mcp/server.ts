@@ -38,6 +38,7 @@ import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
 import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
+import { VERSION } from "../../version.js"
 
 /**
  * The server could not be connected to its transport.
@@ -139,7 +140,7 @@ export const makeMcpServer = (
     const confirmation = options.confirmation ?? "ask"
     const bridged = Option.isSome(yield* Effect.serviceOption(McpBridge))
     const server = new Server(
-      { name: options.name ?? "effect-tool-system", version: options.version ?? "0.1.0" },
+      { name: options.name ?? "effect-tool-system", version: options.version ?? VERSION },
       { capabilities: { tools: bridged ? { listChanged: true } : {} } }
     )
 

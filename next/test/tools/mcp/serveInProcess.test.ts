@@ -16,6 +16,7 @@ import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { makeDeleteThing } from "./helpers.js"
+import { VERSION } from "../../../src/version.js"
 
 const stats = Tool.make("stats", {
   description: "Counts things",
@@ -117,7 +118,7 @@ describe("serveMcp: a call that needs confirmation", () => {
             : question.includes("\"id\":1") || question.includes("save_note")
       )
       // the server's default name and version
-      expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: "0.1.0" })
+      expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: VERSION })
       const before = deletions()
       const yes = yield* call("delete_thing", { id: 1 })
       expect(yes.isError).toBeUndefined()
