@@ -258,7 +258,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as Main from "${NAME}"
 import { AgentMode, RateLimiter, ToolSystem, Workspace } from "${NAME}"
-import { TestQuestionHandler, TestUrlPolicy } from "${NAME}/testing"
+import { SANDBOX_ESCAPE_VECTORS, TestModeGate, TestQuestionHandler, TestUrlPolicy } from "${NAME}/testing"
 
 const program = Effect.gen(function*() {
   const tools = yield* ToolSystem
@@ -270,9 +270,10 @@ const program = Effect.gen(function*() {
   return { read, js, pdf, blocked, listed }
 })
 const layer = ToolSystem.layerNode({ workspace: Workspace.layerFixed(process.argv[2]), urlPolicy: TestUrlPolicy.layerAllowLoopback })
-const testing = typeof TestQuestionHandler.layerScripted === "function"
-// the fakes are only in /testing
-const testingOnly = ["TestQuestionHandler", "TestUrlPolicy"].filter((name) => name in Main)
+const testing = typeof TestQuestionHandler.layerScripted === "function" && typeof TestModeGate.layerOpen === "object" &&
+  SANDBOX_ESCAPE_VECTORS.length > 0
+// the fakes and the attack catalog are only in /testing
+const testingOnly = ["TestQuestionHandler", "TestUrlPolicy", "TestModeGate", "SANDBOX_ESCAPE_VECTORS"].filter((name) => name in Main)
 // redis is here, though our peer is optional: @effect/platform-node 4.1.5 has it as a required peer
 const redis = await Effect.runPromise(Effect.provide(Effect.gen(function*() { return yield* RateLimiter }), RateLimiter.layerRedis())).then(() => "built", String)
 // the result goes to a file: the library's logs (Effect's default logger) share stdout
@@ -303,7 +304,7 @@ import { Effect, Schema } from "effect"
 import { AgentMode, Tool, type ToolExecutionResult, ToolSystem } from "${NAME}"
 import { type McpServersConfig, parseMcpConfig } from "${NAME}/mcp"
 import { toEffectAiToolkit } from "${NAME}/effect-ai"
-import { TestQuestionHandler, TestUrlPolicy } from "${NAME}/testing"
+import { type SandboxEscapeVector, SANDBOX_ESCAPE_VECTORS, TestModeGate, TestQuestionHandler, TestUrlPolicy } from "${NAME}/testing"
 
 const shout = Tool.make("shout", {
   description: "Upper-cases a text",
@@ -323,6 +324,8 @@ export const main = (): Promise<ToolExecutionResult> =>
 // the testing entry's types: a fake layer fits the option it replaces
 export const local = ToolSystem.layerNode({ tools: [shout], urlPolicy: TestUrlPolicy.layerAllowLoopback })
 export const asked = TestQuestionHandler.layerScripted([])
+export const open = ToolSystem.layerNode({ modeGate: TestModeGate.layerOpen })
+export const vectorNames: ReadonlyArray<string> = SANDBOX_ESCAPE_VECTORS.map((vector: SandboxEscapeVector) => vector.name)
 export const parsed = parseMcpConfig
 export type Servers = McpServersConfig
 export const toolkit = toEffectAiToolkit

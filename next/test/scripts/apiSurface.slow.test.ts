@@ -27,7 +27,10 @@ describe("the public surface", () => {
     expect(via.get("effect-tool-system#Tool.make")).toBe("src/tools/define.ts#make")
     expect(via.get("effect-tool-system/mcp#McpServerStatus")).toBe("src/tools/mcp/serverHandle.ts#ServerStatus")
     expect(via.get("effect-tool-system/effect-ai#toEffectAiToolkit")).toBe("src/interop/effectAi.ts#toEffectAiToolkit")
-    // the main tree's testing entry also has TestModeGate and SANDBOX_ESCAPE_VECTORS, not ported yet
+    expect(via.get("effect-tool-system/testing#TestModeGate.layerOpen")).toBe("src/testing/TestModeGate.ts#layerOpen")
+    expect(via.get("effect-tool-system/testing#SANDBOX_ESCAPE_VECTORS")).toBe(
+      "src/tools/builtin/sandbox/escapeVectors.ts#SANDBOX_ESCAPE_VECTORS"
+    )
     expect(via.get("effect-tool-system/testing#TestQuestionHandler.layerScripted")).toBe(
       "src/testing/TestQuestionHandler.ts#layerScripted"
     )
