@@ -79,11 +79,13 @@ describe("runScriptWorker", () => {
   it.live("what the script prints stays in the worker", () =>
     Effect.gen(function*() {
       const written: Array<string> = []
+      // puts back the stream's own writer (not a bound copy of it: the test files after this one,
+      // in the same process, get the writer they would have had)
       const spy = (stream: NodeJS.WriteStream) => {
-        const write = stream.write.bind(stream)
+        const write = stream.write
         stream.write = ((chunk: string | Uint8Array, ...rest: Array<never>) => {
           written.push(String(chunk))
-          return write(chunk, ...rest)
+          return write.call(stream, chunk, ...rest)
         }) as typeof stream.write
         return () => {
           stream.write = write
