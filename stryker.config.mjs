@@ -83,7 +83,10 @@ export default {
   // the tests of that folder only, e.g.
   //   npm run mutate -- --mutate 'src/layers/**/*.ts' --testFiles 'test/layers/**/*.test.ts,test/domain/**/*.test.ts'
   //   npm run mutate -- --mutate 'src/tools/builtin/**/*.ts' --testFiles 'test/tools/builtin/**/*.test.ts'
-  // (`--testFiles` takes one comma-separated list), each with its own MUTATE_RUN name (above)
+  // (`--testFiles` takes one comma-separated list), each with its own MUTATE_RUN name (above).
+  // The engine (executor, gates, registry, workspace) on this tree:
+  //   MUTATE_RUN=gates-engine npm run mutate -- --mutate 'src/layers/ToolExecutor.ts,...' \
+  //     --testFiles 'test/layers/**/*.test.ts,test/domain/**/*.test.ts,test/services/**/*.test.ts'
   testFiles: [
     "test/domain/**/*.test.ts",
     "test/interop/**/*.test.ts",
@@ -103,6 +106,9 @@ export default {
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: `reports/${run}/index.html` },
   jsonReporter: { fileName: `reports/${run}/mutation.json` },
+  // with `--reporters ...,event-recorder`: each tested mutant as it is tested, a file apiece, so a run
+  // stopped early still says which mutants it killed (the JSON report is written only at the end)
+  eventReporter: { baseDir: `reports/${run}/events` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",

@@ -1,85 +1,73 @@
 /**
- * Latency of a bridged MCP tool: the median of 1,000 sequential `echo` calls on
+ * The Effect 4 tree's MCP bridge latency (a port of the main tree's `bench/mcp.ts`, same ways,
+ * same counts, same order of turns): the median of 1,000 sequential `echo` calls on
  * `@modelcontextprotocol/server-everything` (a devDependency) through our bridge and executor
  * (`ToolSystem.execute("agent__echo", ...)`: argument check with ajv, every gate, the guard's
- * deadline, the proxy, the connection's own `tools/call` table (`src/tools/mcp/directCalls.ts`)
- * over our process transport) beside the same calls made straight with the SDK's `Client` over
- * its own `StdioClientTransport`, in one run, the ways taking turns call by call. Each way has
- * a server of its own, so each server answers as many calls (a server that answered more is
- * further warmed). Taking turns call by call, each way runs with the caches the others left,
- * as a call among an agent's other work does.
+ * deadline, the proxy, the connection's own `tools/call` table over our process transport)
+ * beside the same calls made straight with the SDK's `Client` over its own
+ * `StdioClientTransport`, in one run, the ways taking turns call by call. Each way has a server
+ * of its own, so each server answers as many calls.
  *
  * The bridge is called as an Effect agent calls a tool: `yield* system.execute(...)` from a
  * fiber that is already running (one long-lived fiber per way, woken for each of its turns; it
  * times the call itself, so waking it is not part of the call). Goal: at most 1.1x the direct
- * call. Beside it, the same SDK call awaited in `Effect.async` from such a fiber shows the floor
- * of any bridge built on Effect.
+ * call. Beside it, the same SDK call awaited in `Effect.callback` from such a fiber shows the
+ * floor of any bridge built on Effect.
  *
- * Two more ways start each call from plain async code with `Runtime.runPromise`, as a program
- * that is not an Effect would: the bridge, and the SDK call in `Effect.async`. These also pay
- * for entering the runtime (a new fiber and its promise) on every call; that floor alone was
- * 1.05–1.15x of the direct call on this 2-core VM, so these are printed, not held to the goal.
+ * Two more ways start each call from plain async code with `Effect.runPromiseWith(services)`
+ * (Effect 3's `Runtime.runPromise(runtime)`), as a program that is not an Effect would: the
+ * bridge, and the SDK call in `Effect.callback`. These also pay for entering the runtime (a new
+ * fiber and its promise) on every call, so they are printed, not held to the goal.
  *
  * Prints the ratios, and the CPU time of this process per call for each way (the wall time of
- * a call on a busy machine also holds the scheduler's delays; the CPU time is what we add). On
- * a 2-core VM a call's latency also holds the wake-up of the server's idle CPU, which grows
- * with the time between calls: each microsecond of our work costs about two of latency.
+ * a call on a busy machine also holds the scheduler's delays; the CPU time is what we add).
  *
- * Run: `npx tsx bench/mcp.ts` (BENCH_CALLS, default 1000; BENCH_WARMUP, default 10000). The
- * library is loaded from `dist/` when it was built with the bridge and is not older than the
- * sources of the bridge (as it ships), else from `src/` (under tsx, esbuild's keep-names wrappers add to every call);
- * BENCH_FROM=dist or BENCH_FROM=src chooses.
+ * Run (bundled by esbuild first, as `bench/executor.ts`, so the library runs as it ships, without
+ * tsx's keep-names wrappers; the servers run on this Node, `process.execPath`):
+ *
+ *   esbuild bench/mcp.ts --bundle --platform=node --format=esm --packages=external --target=node22 \
+ *     --outfile=bench/dist/mcp.mjs --log-level=warning && node bench/dist/mcp.mjs
+ *
+ * BENCH_CALLS (default 1000), BENCH_WARMUP (default 10000), BENCH_SERVER_CPU (as the main tree's).
+ *
+ * Measured against the main tree's bench (run from a copy with the same `toolsWithoutConfirmation`
+ * change, Node 20), two runs each on 2 shared CPUs (load 7-10), 1000 calls after 10000:
+ * from an Effect program 1.09x, 1.18x here (main 1.13x, 1.09x); with runPromise per call 1.19x,
+ * 1.16x (main 1.87x, 1.12x); CPU ratio 1.06x, 1.18x (main 1.08x, 1.21x). In the second run here
+ * the Effect floor itself (no library code) printed 1.48x: which core a server wakes on moves a
+ * way by more than the bridge costs.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { Cause, Effect, Exit, Layer, Queue, Runtime } from "effect"
+import { Cause, Effect, Exit, Layer, Queue } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type * as Library from "../src/index.js"
-import type * as Bridge from "../src/tools/mcp/index.js"
+import { fileURLToPath } from "node:url"
+import { ToolSystem } from "../src/services/ToolSystem.js"
+import { Workspace } from "../src/services/Workspace.js"
+import { McpBridge } from "../src/tools/mcp/index.js"
 
 const N = Number(process.env.BENCH_CALLS ?? 1000)
-/**
- * Calls each way before measuring. The executor's path is not settled by the JIT after 2,000
- * calls: measured here, its CPU time per call was 95–144 µs after 2,000 and 61–69 µs after
- * 10,000 (the direct call's: 64–74 µs after either).
- */
+/** Calls each way before measuring (the main tree's default: its executor path settles in the JIT after ~10,000). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10_000)
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
-const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)
-/** `dist/` holds the bridge, built after the last change to its sources. */
-const distIsCurrent = () => {
-  const sources = path.join(root, "src/tools/mcp")
-  return fs.existsSync(path.join(root, "dist/mcp.js")) &&
-    fs.readdirSync(sources).every((file) =>
-      !file.endsWith(".ts") ||
-      mtime(path.join(root, "dist/tools/mcp", file.replace(/\.ts$/, ".js"))) >= mtime(path.join(sources, file))
-    )
-}
-const from = process.env.BENCH_FROM ?? (distIsCurrent() ? "dist" : "src")
-const { ToolSystem, Workspace }: typeof Library = await import(path.join(root, from, "index.js"))
-// the `/mcp` entry of the same build (the bundle's, sharing its chunks with `index.js`)
-const { McpBridge }: typeof Bridge = await import(path.join(root, from, from === "dist" ? "mcp.js" : "tools/mcp/index.js"))
+/** The tree's root, from `bench/mcp.ts` or from its bundle `bench/dist/mcp.mjs`. */
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, path.basename(here) === "dist" ? "../.." : "..")
 
 const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 if (!fs.existsSync(everything)) throw new Error(`${everything} is missing: run npm install (it is a devDependency)`)
-/**
- * BENCH_SERVER_CPU=N starts every server under `taskset -c N` (util-linux), so that where the
- * servers run is not left to the scheduler. On this 2-core VM that choice alone moves a way's
- * median by up to 1.8x between runs (the "from a fiber" way, which is the direct call, has
- * printed 0.56x to 1.80x of it): a server woken on the client's core answers in about 50 µs,
- * one woken on the other core in 100–200 µs, and which a server gets is settled early in a
- * run. `taskset -c 0 npx tsx bench/mcp.ts` with BENCH_SERVER_CPU=1 puts the client on one core
- * and every server on the other, the same for every way.
- */
+/** BENCH_SERVER_CPU=N starts every server under `taskset -c N` (see the main tree's bench). */
 const serverCpu = process.env.BENCH_SERVER_CPU
 const server = serverCpu === undefined
   ? { command: process.execPath, args: [everything, "stdio"] }
   : { command: "taskset", args: ["-c", serverCpu, process.execPath, everything, "stdio"] }
 const args = { message: "hello" }
-
-/** The bridge's servers: `echo` waived from confirmation (an untrusted server's proxies ask for it by default). */
+/**
+ * The bridge's servers: `echo` waived from confirmation (an untrusted server's proxies ask for it
+ * by default; the gate still runs and lets the call through). The main tree's bench predates that
+ * default and fails on its first call (`Confirmation required`); it is run with this same change.
+ */
 const bridgedServer = { ...server, toolsWithoutConfirmation: ["echo"] }
 
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
@@ -134,7 +122,7 @@ const inFiber = (call: Effect.Effect<unknown>) =>
     const way: Way = {
       latency: [],
       cpu: 0,
-      turn: (record) => new Promise((ended, failed) => void Queue.unsafeOffer(turns, { record, ended, failed }))
+      turn: (record) => new Promise((ended, failed) => void Queue.offerUnsafe(turns, { record, ended, failed }))
     }
     yield* Effect.forkScoped(Effect.forever(Effect.gen(function*() {
       const { ended, failed, record } = yield* Queue.take(turns)
@@ -150,7 +138,7 @@ const inFiber = (call: Effect.Effect<unknown>) =>
 
 const program = Effect.gen(function*() {
   const system = yield* ToolSystem
-  const runPromise = Runtime.runPromise(yield* Effect.runtime<never>())
+  const runPromise = Effect.runPromiseWith(yield* Effect.context<never>())
   const connected = Effect.acquireRelease(
     Effect.promise(async () => {
       const client = new Client({ name: "bench", version: "1.0.0" })
@@ -159,9 +147,9 @@ const program = Effect.gen(function*() {
     }),
     (client) => Effect.promise(() => client.close())
   )
-  /** The SDK call awaited in `Effect.async`: the floor of any bridge built on Effect. */
-  const sdkInAsync = (sdk: Client) =>
-    Effect.async<unknown>((resume) => {
+  /** The SDK call awaited in `Effect.callback`: the floor of any bridge built on Effect. */
+  const sdkInCallback = (sdk: Client) =>
+    Effect.callback<unknown>((resume) => {
       sdk.callTool({ name: "echo", arguments: args }).then(
         (result) => resume(Effect.succeed(result)),
         (error: unknown) => resume(Effect.die(error))
@@ -169,14 +157,14 @@ const program = Effect.gen(function*() {
     })
   const bridgedCall = (name: string) =>
     Effect.flatMap(system.execute(name, args), (r) =>
-      r.success ? Effect.void : Effect.dieMessage(`${name} failed: ${r.error}`))
+      r.success ? Effect.void : Effect.die(new Error(`${name} failed: ${r.error}`)))
   // each way has a server of its own: the direct calls', the floors' and the bridge's two
   const client = yield* connected
   const direct = wayOf(() => client.callTool({ name: "echo", arguments: args }))
   const fiberClient = yield* connected
-  const fiber = wayOf(() => runPromise(sdkInAsync(fiberClient)))
+  const fiber = wayOf(() => runPromise(sdkInCallback(fiberClient)))
   const bridged = wayOf(() => runPromise(bridgedCall("bench__echo")))
-  const agentFloor = yield* inFiber(sdkInAsync(yield* connected))
+  const agentFloor = yield* inFiber(sdkInCallback(yield* connected))
   const agent = yield* inFiber(bridgedCall("agent__echo"))
   const ways = [direct, fiber, bridged, agentFloor, agent]
   // The ways take turns call by call, each first in turn, so that the machine's drift (another
@@ -204,15 +192,16 @@ const line = (label: string, way: { readonly median: number; readonly cpu: numbe
       ` (${(way.median / result.direct.median).toFixed(2)}x${note})`
   )
 console.log(
-  `MCP echo on server-everything, ${N} sequential calls each way, the ways taking turns call by call, library from ${from}/` +
+  `MCP echo on server-everything, ${N} sequential calls each way (after ${WARMUP}), the ways taking turns call by call, ` +
+    `library bundled from src/ (Effect 4, Node ${process.versions.node})` +
     `${serverCpu === undefined ? "" : `, servers on CPU ${serverCpu}`}:`
 )
 line("direct SDK client", result.direct)
 console.log("  from an Effect program (yield* in a running fiber):")
-line("  SDK call in Effect.async", result.agentFloor, ": the floor of an Effect bridge")
+line("  SDK call in Effect.callback", result.agentFloor, ": the floor of an Effect bridge")
 line("  bridge + executor", result.agent)
-console.log("  from async code, Runtime.runPromise per call:")
-line("  SDK call in Effect.async", result.fiber, ": the floor of an Effect bridge")
+console.log("  from async code, Effect.runPromiseWith per call:")
+line("  SDK call in Effect.callback", result.fiber, ": the floor of an Effect bridge")
 line("  bridge + executor", result.bridged)
 console.log(
   `  ratio: ${(result.agent.median / result.direct.median).toFixed(2)}x from an Effect program (goal <= 1.1x), ` +

@@ -1,15 +1,21 @@
 /**
- * `read_pdf` speed: all the text of a 300-page pdf-lib document and of a real text-heavy PDF
- * (Debian's libtasn1-doc manual), warm (best of several runs in a running process), beside
+ * The Effect 4 tree's `read_pdf` speed (a port of the main tree's `bench/pdf.ts`: same files,
+ * runs and comparisons): all the text of a 300-page pdf-lib document and of a real text-heavy
+ * PDF (Debian's libtasn1-doc manual), warm (best of several runs in a running process), beside
  * pypdf (only the reader and extraction loop, timed inside Python) and `pdftotext` (the whole
- * command). Ours goes through the real executor (`ToolSystem.layer`); "1 worker" is the same
+ * command). Ours goes through the real executor (`ToolSystem.layerNode`); "1 worker" is the same
  * extraction with the page split across two workers turned off.
+ *
+ * Run under tsx from the sources, as the main tree's: the PDF worker's script is then
+ * `pdfWorker.ts` transpiled once by TypeScript (`pdf/workerScript.ts`), not tsx, so the
+ * extraction runs the same code as from `dist/`; a bundle of this bench would look for
+ * `pdfWorker.js` beside itself.
  *
  *   npx tsx bench/pdf.ts            (apt-get install -y libtasn1-doc python3-pypdf poppler-utils)
  *
- * A missing tool or file is reported and skipped.
+ * BENCH_RUNS=7. A missing tool or file is reported and skipped.
  */
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -89,7 +95,7 @@ const benchFile = (dir: string, name: string) =>
     const ts = yield* ToolSystem
     const file = path.join(dir, name)
     const viaTool = ts.execute("read_pdf", { filepath: name, ...ALL }).pipe(
-      Effect.tap((r) => (r.success ? Effect.void : Effect.dieMessage(`read_pdf failed: ${r.error}`)))
+      Effect.tap((r) => (r.success ? Effect.void : Effect.die(new Error(`read_pdf failed: ${r.error}`))))
     )
     const ours = yield* timeOurs(viaTool, (r) => String(r.output).length)
     const bytes = new Uint8Array(fs.readFileSync(file))
@@ -119,7 +125,7 @@ const benchFile = (dir: string, name: string) =>
 const main = Effect.gen(function*() {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "bench-pdf-")))
   yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })))
-  console.log(`read_pdf bench: best of ${RUNS} warm runs; ${os.availableParallelism()} cores, load ${os.loadavg()[0]?.toFixed(2)}`)
+  console.log(`read_pdf bench (Effect 4, Node ${process.versions.node}): best of ${RUNS} warm runs; ${os.availableParallelism()} cores, load ${os.loadavg()[0]?.toFixed(2)}`)
   fs.writeFileSync(path.join(dir, "long300.pdf"), yield* Effect.promise(() => longPdf(300)))
   const files = ["long300.pdf"]
   const manual = "/usr/share/doc/libtasn1-doc/libtasn1.pdf"
@@ -130,7 +136,7 @@ const main = Effect.gen(function*() {
     console.log(`${manual} is missing (apt-get install -y libtasn1-doc): skipped`)
   }
   // one worker pool for the tool and for the direct extraction (the system's layer does not output its pool)
-  const pool = yield* makePdfWorkerPool().pipe(Effect.provide(NodeContext.layer))
+  const pool = yield* makePdfWorkerPool().pipe(Effect.provide(NodeServices.layer))
   const system = ToolSystem.layerNode({
     builtins: false,
     tools: [readPdf],

@@ -1,5 +1,7 @@
 /**
- * Per-call cost of `execute_javascript`'s sandbox, against anchors measured in the same process.
+ * The Effect 4 tree's per-call cost of `execute_javascript`'s sandbox (a port of the main tree's
+ * `bench/sandbox.ts`: same anchors, counts, bursts and rounds), against anchors measured in the
+ * same process.
  *
  * 1. A sequential call on the warm pool against the anchor, a call that starts its own Worker and
  *    QuickJS module (a pool that keeps no worker). Goal: warm call <= 0.2x that anchor.
@@ -7,21 +9,31 @@
  *    after the other on the warm pool (the anchor). The first burst starts the Workers (up to
  *    `maxWorkers`); the later ones run on the Workers it started, which stay warm `idleMs`
  *    ("kept"). Beside them, the same bursts on a pool with `idleMs: 0` ("dropped"), where a
- *    Worker beyond `maxIdle` ends with its call (how the pool behaved before), so every burst
- *    starts Workers again. Goal: a later burst <= 1x the anchor.
+ *    Worker beyond `maxIdle` ends with its call, so every burst starts Workers again. Goal: a
+ *    later burst <= 1x the anchor.
  *
- * The library is measured as it ships, compiled, from `dist/`: run `npm run build` first (or
- * `npm run bench`). Run: `npx tsx bench/sandbox.ts`.
+ * The pool is measured as it ships, compiled, from `dist/` (its Worker script `worker.js` is found
+ * beside it): `npm run build` first. The bench itself is bundled by esbuild as `bench/executor.ts`
+ * (the pool is imported from `dist/` at run time, not bundled):
+ *
+ *   esbuild bench/sandbox.ts --bundle --platform=node --format=esm --packages=external --target=node22 \
+ *     --outfile=bench/dist/sandbox.mjs --log-level=warning && node bench/dist/sandbox.mjs
+ *
+ * BENCH_CALLS=300 warm calls.
  */
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
-import { fileURLToPath } from "node:url"
+import * as path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import type * as PoolModule from "../src/tools/builtin/sandbox/pool.js"
 
-const distPool = new URL("../dist/tools/builtin/sandbox/pool.js", import.meta.url)
-if (!fs.existsSync(fileURLToPath(distPool))) throw new Error(`${fileURLToPath(distPool)} is missing: npm run build first`)
-const { DEFAULT_POOL_OPTIONS, SandboxWorkers }: typeof PoolModule = await import(distPool.href)
+/** The tree's root, from `bench/sandbox.ts` or from its bundle `bench/dist/sandbox.mjs`. */
+const here = path.dirname(fileURLToPath(import.meta.url))
+const root = path.resolve(here, path.basename(here) === "dist" ? "../.." : "..")
+const distPool = path.join(root, "dist/tools/builtin/sandbox/pool.js")
+if (!fs.existsSync(distPool)) throw new Error(`${distPool} is missing: npm run build first`)
+const { DEFAULT_POOL_OPTIONS, SandboxWorkers }: typeof PoolModule = await import(pathToFileURL(distPool).href)
 type Pool = InstanceType<typeof SandboxWorkers>
 
 const WARM_CALLS = Number(process.env.BENCH_CALLS ?? 300)

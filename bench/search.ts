@@ -1,70 +1,50 @@
 /**
- * `search_files` and `find_files` on a big tree, beside the command-line tools, in one run:
- * a generated tree of 50,000 files in 500 folders (in a temp directory, removed at the end);
- * `search_files` for a literal that occurs in 1% of the files beside `grep -rn`, and
- * `find_files` by a `*.md` glob (1% of the files) beside `find -name`. Both tools are asked for
- * every match (`max_results` above the count), so they do the same work as the commands.
- * Goal: search_files <= 1.0x grep -rn, find_files <= 2x find. The ratios are of wall times
- * (medians). CPU times are printed beside them (the commands' from `/proc/self/stat`, the tools'
- * from `process.cpuUsage`, worker threads included): on a machine whose cores are busy with
- * other work, the wall times follow the CPU times and a tool's worker threads help little; the
- * load average is printed before and after.
+ * The Effect 4 tree's `search_files` and `find_files` on a big tree, beside the command-line
+ * tools, in one run (a port of the main tree's `bench/search.ts`: same tree, same cases, same
+ * runs and warm-up, same order): a generated tree of 50,000 files in 500 folders (in a temp
+ * directory, removed at the end); `search_files` for a literal that occurs in 1% of the files
+ * beside `grep -rn`, and `find_files` by a `*.md` glob (1% of the files) beside `find -name`.
+ * Both tools are asked for every match (`max_results` above the count), so they do the same work
+ * as the commands. Goal: search_files <= 1.0x grep -rn, find_files <= 2x find. The ratios are of
+ * wall times (medians). CPU times are printed beside them (the commands' from `/proc/self/stat`,
+ * the tools' from `process.cpuUsage`, worker threads included); the load average is printed
+ * before and after.
  *
- *   npx tsx bench/search.ts          (BENCH_RUNS=5: the median of that many runs of each,
- *                                     after BENCH_WARMUP=3 rounds that are not counted)
+ * The tools run through the real executor, bundled by esbuild with the bench (as
+ * `bench/executor.ts`: the library as it ships, without tsx's keep-names wrappers; the search
+ * workers are inline sources, so the bundle starts them as the package does):
  *
- * The tools run through the real executor. They are loaded from the compiled package
- * (`dist/`) when it holds them and is newer than their sources, else from the sources (the
- * first line printed says which).
+ *   esbuild bench/search.ts --bundle --platform=node --format=esm --packages=external --target=node22 \
+ *     --outfile=bench/dist/search.mjs --log-level=warning && node bench/dist/search.mjs
+ *
+ * BENCH_RUNS=5 (the median of that many runs of each), BENCH_WARMUP=3 (rounds not counted).
+ *
+ * Measured beside the main tree's (Node 20, from its dist/), two runs each, load 7-10 on 2 shared
+ * CPUs: search_files/grep 1.52x, 1.43x here (main 1.72x, 1.76x); find_files/find 1.17x, 1.36x
+ * (main 1.25x, 1.62x); search_files' CPU 765 and 723 ms a search here, 1210 and 1020 ms there.
  */
 import { ManagedRuntime } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import type * as Library from "../src/index.js"
-import type * as Reading from "../src/tools/ported/reading/index.js"
-import type * as SearchFiles from "../src/tools/ported/reading/searchFiles.js"
+import { ToolExecutor } from "../src/services/ToolExecutor.js"
+import { ToolSystem } from "../src/services/ToolSystem.js"
+import { Workspace } from "../src/services/Workspace.js"
+import { readingTools } from "../src/tools/ported/reading/index.js"
+import { searchParallelism } from "../src/tools/ported/reading/searchFiles.js"
 
 const FOLDERS = 500
 const FILES_PER_FOLDER = 100
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 /**
  * Rounds before the measured runs (page cache, JIT). A process's first three or four searches
- * are slower than the ones after: measured with BENCH_WARMUP=1 BENCH_RUNS=10, 334, 298 and 354 ms,
+ * are slower than the ones after: measured (the main tree) with BENCH_WARMUP=1 BENCH_RUNS=10, 334, 298 and 354 ms,
  * then 235–273 ms (grep: 257–289 ms throughout). The goal is about the steady state; run with
  * BENCH_WARMUP=0 to see the first searches.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
 const LITERAL = "NEEDLE_7f3a9c"
-
-const root = new URL("..", import.meta.url).pathname
-
-/** The newest modification time of the files under `dir` (ms), or 0. */
-const newest = (dir: string): number =>
-  fs.existsSync(dir)
-    ? Math.max(0, ...fs.readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs))
-    : 0
-
-/** The library and the reading tools: compiled when `dist/` is fresh, else the sources. */
-const load = async (): Promise<
-  { lib: typeof Library; reading: typeof Reading; searchFiles: typeof SearchFiles; from: string }
-> => {
-  const distReading = path.join(root, "dist/tools/ported/reading/index.js")
-  const sources = Math.max(newest(path.join(root, "src/tools/ported/reading")), newest(path.join(root, "src/tools/shared")))
-  if (fs.existsSync(distReading) && fs.statSync(distReading).mtimeMs >= sources) {
-    const lib: typeof Library = await import(path.join(root, "dist/index.js"))
-    const reading: typeof Reading = await import(distReading)
-    const searchFiles: typeof SearchFiles = await import(path.join(root, "dist/tools/ported/reading/searchFiles.js"))
-    return { lib, reading, searchFiles, from: "the compiled package (dist/)" }
-  }
-  const lib: typeof Library = await import("../src/index.js")
-  const reading: typeof Reading = await import("../src/tools/ported/reading/index.js")
-  const searchFiles: typeof SearchFiles = await import("../src/tools/ported/reading/searchFiles.js")
-  return { lib, reading, searchFiles, from: "the sources (dist/ is missing the reading tools or older than their sources)" }
-}
 
 /** Writes the tree: 1% of the files hold the literal, 1% are `.md`. */
 const generate = (dir: string): void => {
@@ -111,13 +91,12 @@ const command = (cmd: string, args: ReadonlyArray<string>, cwd: string): Timed =
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" ")
 
 const main = async () => {
-  const { from, lib, reading, searchFiles } = await load()
-  process.stdout.write(`tools loaded from ${from}\n`)
+  process.stdout.write(`tools bundled from src/ (Effect 4, Node ${process.versions.node})\n`)
   // the machine may be shared: the load it had says how far to trust the numbers
   process.stdout.write(`load average: ${loadAverage()} (${os.cpus().length} cores)\n`)
   const tree = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "bench-search-")))
   const system = ManagedRuntime.make(
-    lib.ToolSystem.layerNode({ builtins: false, tools: [...reading.readingTools], workspace: lib.Workspace.layerFixed(tree) })
+    ToolSystem.layerNode({ builtins: false, tools: [...readingTools], workspace: Workspace.layerFixed(tree) })
   )
   try {
     const started = performance.now()
@@ -125,7 +104,7 @@ const main = async () => {
     process.stdout.write(
       `tree: ${FOLDERS * FILES_PER_FOLDER} files in ${FOLDERS} folders, generated in ${((performance.now() - started) / 1000).toFixed(1)} s\n`
     )
-    const executor = await system.runPromise(lib.ToolExecutor)
+    const executor = await system.runPromise(ToolExecutor)
     const tool = async (name: string, args: Record<string, unknown>): Promise<Timed> => {
       const cpu = process.cpuUsage()
       const start = performance.now()
@@ -140,7 +119,7 @@ const main = async () => {
       grep: () => Promise.resolve(command("grep", ["-rn", LITERAL, "."], tree)),
       search: () => {
         // what the call decides from the load it meets
-        workerCounts.push(searchFiles.searchParallelism().workers)
+        workerCounts.push(searchParallelism().workers)
         return tool("search_files", { pattern: LITERAL, max_results: 1000 })
       },
       find: () => Promise.resolve(command("find", [".", "-name", "*.md"], tree)),

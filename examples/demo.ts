@@ -4,6 +4,12 @@
  * session per mode; `ToolCallHandler` runs its calls through every gate and answers with
  * the tool messages a real model would read. Each step says what it shows, and checks it:
  * the demo exits 1 when a gate does not behave as the step expects.
+ *
+ * Effect 4 tree: the same steps and checks as the main tree's `examples/demo.ts`. The API
+ * differs only where Effect does (`Schema.annotate`, `Ref.makeUnsafe`). Confirmation still goes
+ * through `ToolCallHandler` and the application's `ConfirmationHandler`, as in the main tree;
+ * an `effect/ai` application (`effect-tool-system/effect-ai`) would get the same question as
+ * effect/ai's own approval round instead, which this demo, having no model, does not use.
  */
 import { Console, Effect, Exit, Layer, Option, Ref, Schema } from "effect"
 import * as fs from "node:fs"
@@ -26,7 +32,7 @@ fs.writeFileSync(path.join(workspace, "README.md"), "# Demo project\nA tiny work
 /** An application tool with a rate limit: two calls a minute. */
 const quote = Tool.make("quote", {
   description: "A stock quote (demo data)",
-  parameters: Schema.Struct({ symbol: Schema.String.annotations({ description: "Ticker symbol" }) }),
+  parameters: Schema.Struct({ symbol: Schema.String.annotate({ description: "Ticker symbol" }) }),
   readOnly: true,
   rateLimitRpm: 2,
   handler: ({ symbol }) => Effect.succeed(`${symbol}: 101.25`)
@@ -114,7 +120,7 @@ const preview = (content: string): string => {
 const callText = (c: OpenAIToolCall | undefined) => c === undefined ? "?" : `${c.function.name} ${c.function.arguments}`
 
 /** The user, scripted: says yes to every confirmation; the demo counts the questions. */
-const asked = Ref.unsafeMake(0)
+const asked = Ref.makeUnsafe(0)
 const user = ConfirmationHandler.layer(() => Effect.as(Ref.update(asked, (n) => n + 1), { approved: true }))
 
 const runStep = (step: Step, index: number) =>

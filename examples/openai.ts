@@ -1,7 +1,8 @@
 /**
  * A real model on the tool system: OpenAI's chat completions API (plain HTTP through
- * `@effect/platform`'s `HttpClient`, no SDK), the registry's tools in the strict export, and
- * every call the model makes run by `ToolCallHandler` until the model answers in text.
+ * Effect's `HttpClient`, `effect/http/HttpClient`, no SDK), the registry's tools in the
+ * strict export, and every call the model makes run by `ToolCallHandler` until the model
+ * answers in text.
  *
  *   OPENAI_API_KEY=sk-... npx tsx examples/openai.ts "What does this project do?"
  *
@@ -9,11 +10,16 @@
  * (default https://api.openai.com/v1; any OpenAI-compatible server), AGENT_MODE (explore,
  * plan or default; default explore: read-only), WORKSPACE_ROOT (default: the current
  * directory). In a terminal, confirmations and `ask_user` questions are put to you.
+ *
+ * Effect 4 tree: the main tree's `examples/openai.ts` on Effect 4. The HTTP modules are
+ * `effect/http/*` (Effect 3: `@effect/platform/*`); a request needs no `Scope` any more
+ * (no `Effect.scoped` around it); the terminal layer is `Layer.unwrap` (Effect 3:
+ * `Layer.unwrapScoped`), which takes its scope from the layer's.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import { Console, Effect, Layer, Option, Schema } from "effect"
 import * as readline from "node:readline/promises"
 import {
@@ -77,8 +83,7 @@ const agent = Effect.gen(function*() {
       HttpClientRequest.bearerToken(apiKey),
       HttpClientRequest.bodyJson({ model, messages, tools }),
       Effect.flatMap(client.execute),
-      Effect.flatMap(HttpClientResponse.schemaBodyJson(ChatCompletion)),
-      Effect.scoped
+      Effect.flatMap(HttpClientResponse.schemaBodyJson(ChatCompletion))
     )
     const reply = completion.choices[0].message
     const calls = reply.tool_calls ?? []
@@ -96,7 +101,7 @@ const agent = Effect.gen(function*() {
 })
 
 /** In a terminal, confirmations and questions go to the person at the keyboard. */
-const terminal = Layer.unwrapScoped(Effect.gen(function*() {
+const terminal = Layer.unwrap(Effect.gen(function*() {
   if (process.stdin.isTTY !== true) return Layer.empty
   const rl = yield* Effect.acquireRelease(
     Effect.sync(() => readline.createInterface({ input: process.stdin, output: process.stdout })),

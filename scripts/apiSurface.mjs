@@ -4,7 +4,8 @@
  * each `types` file's source under `src/`) and every declaration a user can reach through one,
  * following re-exports (`export { a } from`, `export { imported }`, `export *`,
  * `export * as ns`) to the declaration itself. Parsed, never type-checked: it runs in a fast
- * test (test/scripts/apiSurface.test.ts) in a fraction of a second.
+ * test (test/scripts/apiSurface.test.ts, the whole surface in apiSurface.slow.test.ts) in a
+ * fraction of a second.
  *
  * What it checks (`surfaceProblems`):
  * - every public declaration carries `@since` and `@category` (one of `CATEGORIES`), and so

@@ -10,12 +10,13 @@
  *                                    public declaration lacks @since or @category, or when an
  *                                    @example does not type-check; writes nothing
  *
- * Each `@example` of the reference is type-checked as a module of its own against the sources
- * (`effect-tool-system` and its subpaths mapped onto `src/`), with the project's compiler
- * options; the examples are checked, not run.
+ * Each `@example` of the reference, and each ```ts block of README.md, is type-checked as a
+ * module of its own against the sources (`effect-tool-system` and its subpaths mapped onto
+ * `src/`), with the project's compiler options; the examples are checked, not run.
  *
- * TypeDoc type-checks the library (~15 s of CPU), so the check runs in `.ci/run`, not in the
- * fast lane; the tags alone are also checked by test/scripts/apiSurface.test.ts.
+ * TypeDoc type-checks the library (~25-35 s of CPU here), so the check runs in the tree's CI
+ * line (`npm run docs:api -- --check` in `.ci/run`), not in the fast lane; the tags alone are
+ * also checked by test/scripts/apiSurface.slow.test.ts.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -55,6 +56,18 @@ const examplesOf = (project) =>
   )
 
 /**
+ * The ```ts code blocks of README.md, each an example of its own (its other blocks are shell).
+ * @returns {Array<{ from: string, code: string }>}
+ */
+const readmeExamples = () => {
+  const text = readFileSync(join(root, "README.md"), "utf8")
+  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match, i) => ({
+    from: `README.md (ts block ${i + 1}, line ${text.slice(0, match.index).split("\n").length})`,
+    code: match[1] ?? ""
+  }))
+}
+
+/**
  * Type-checks each example as a module against the sources; one line per problem.
  * @param {Array<{ from: string, code: string }>} examples
  * @returns {Array<string>}
@@ -92,7 +105,7 @@ const checkExamples = (examples) => {
 /** Converts the sources and writes the reference to `out`; the examples' problems. @param {string} out */
 const generate = async (out) => {
   const app = await td.Application.bootstrapWithPlugins({ options: join(root, "typedoc.json"), out })
-  // a service's tag class (`Context.Tag`) has a constructor of `never` that no one calls: left out
+  // a service's class (Effect 3's `Context.Tag`, Effect 4's `Context.Service`) has a constructor of `never` that no one calls: left out
   app.converter.on(td.Converter.EVENT_RESOLVE_BEGIN, (context) => {
     for (const reflection of context.project.getReflectionsByKind(td.ReflectionKind.Constructor)) {
       if (!(reflection instanceof td.DeclarationReflection)) continue
@@ -107,8 +120,8 @@ const generate = async (out) => {
   if (project === undefined) throw new Error("TypeDoc could not convert the sources (see above)")
   await app.generateOutputs(project)
   if (app.logger.hasErrors()) throw new Error("TypeDoc reported errors (see above)")
-  const found = examplesOf(project)
-  console.log(`${found.length} @example blocks to type-check`)
+  const found = [...examplesOf(project), ...readmeExamples()]
+  console.log(`${found.length} @example and README blocks to type-check`)
   return checkExamples(found)
 }
 

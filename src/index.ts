@@ -1,8 +1,8 @@
 /**
  * effect-tool-system: one safe, fast door to everything an agent can do. The main entry holds
  * what an application runs: the services and their layers, the domain's data and errors, the
- * builtin tools and `Tool.make`. MCP is in `effect-tool-system/mcp`, the `@effect/ai` interop
- * in `effect-tool-system/effect-ai`, the fakes and the attack catalog in
+ * builtin tools and `Tool.make`. MCP is in `effect-tool-system/mcp`, the `effect/ai` interop
+ * in `effect-tool-system/effect-ai`, the fakes and the attack catalogs in
  * `effect-tool-system/testing`.
  *
  * @module effect-tool-system
@@ -18,7 +18,6 @@
  */
 export * as AgentMode from "./domain/AgentMode.js"
 export * from "./domain/errors.js"
-
 /**
  * `Exports`: tool specs in the shapes model APIs take (OpenAI plain and strict, Anthropic,
  * MCP, Gemini).
@@ -27,17 +26,9 @@ export * from "./domain/errors.js"
  * @category exports
  */
 export * as Exports from "./domain/exports.js"
-export {
-  MAX_ARGUMENT_CHARS,
-  MAX_ARGUMENT_DEPTH,
-  MAX_ARGUMENT_NODES
-} from "./domain/argumentLimits.js"
+export { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_NODES } from "./domain/argumentLimits.js"
 export type { BoundCall, PreparedCall, RegisteredTool, ToolInfo } from "./domain/Tool.js"
-export type {
-  ToolExecutionFailure,
-  ToolExecutionResult,
-  ToolExecutionSuccess
-} from "./domain/ToolExecutionResult.js"
+export type { ToolExecutionFailure, ToolExecutionResult, ToolExecutionSuccess } from "./domain/ToolExecutionResult.js"
 export { type JsonSchema, type OpenAITool, ToolSpec } from "./domain/ToolSpec.js"
 export { defaultPath, type PathSlot, type ResolvedPath, WorkspacePath } from "./domain/WorkspacePath.js"
 export {
@@ -52,7 +43,6 @@ export {
   type ToolCall,
   type ToolCallOutcome
 } from "./domain/toolCalls.js"
-
 /**
  * `ToolCalls`: a model's tool calls (OpenAI's and Anthropic's shapes) read into `ToolCall`s,
  * and the messages that answer them.
@@ -61,13 +51,7 @@ export {
  * @category exports
  */
 export * as ToolCalls from "./domain/toolCalls.js"
-export {
-  type CallExplanation,
-  type GateDecision,
-  type GateName,
-  gateOrder
-} from "./domain/GateDecision.js"
-
+export { type CallExplanation, type GateDecision, type GateName, gateOrder } from "./domain/GateDecision.js"
 /**
  * `Gate`: one named decision about a call before its handler runs; an application adds its own
  * after the built-in ones with `ToolGates.layerWith`.
@@ -92,27 +76,27 @@ export {
   type ConfirmationRequest
 } from "./services/ConfirmationHandler.js"
 export { type Answer, type Question, QuestionHandler, type QuestionHandlerService } from "./services/QuestionHandler.js"
+export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
+export { type PdfPoolOptions, type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
+export {
+  type SandboxOutcome,
+  SandboxPool,
+  type SandboxPoolOptions,
+  type SandboxPoolService,
+  type SandboxPoolStats
+} from "./services/SandboxPool.js"
 export {
   type SessionOptions,
   ToolCallHandler,
   type ToolCallHandlerService,
   type ToolCallSession
 } from "./services/ToolCallHandler.js"
-export { ModeGate, type ModeGateService } from "./services/ModeGate.js"
 export {
-  type SandboxOutcome,
-  SandboxPool,
-  type SandboxPoolOptions,
-  type SandboxPoolStats,
-  type SandboxPoolService
-} from "./services/SandboxPool.js"
-export { type PdfPoolOptions, type PdfWorkerStats, PdfWorkers, type PdfWorkersService } from "./services/PdfWorkers.js"
-export {
+  RateLimiter,
+  type RateLimiterService,
   type RedisConnection,
   type RedisRateLimiterOptions,
-  type RedisUnavailablePolicy,
-  RateLimiter,
-  type RateLimiterService
+  type RedisUnavailablePolicy
 } from "./services/RateLimiter.js"
 export { type ExecuteOptions, ToolExecutor, type ToolExecutorService } from "./services/ToolExecutor.js"
 export { type PolicyHook, ToolPolicy, type ToolPolicyService } from "./services/ToolPolicy.js"
@@ -141,7 +125,6 @@ export {
   UrlRefused
 } from "./services/UrlPolicy.js"
 export { Workspace, type WorkspaceService } from "./services/Workspace.js"
-
 /**
  * `Tool`: `Tool.make` defines a tool from a Schema of its parameters and an Effect handler.
  *

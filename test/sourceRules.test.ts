@@ -5,8 +5,9 @@
  * - no import of a package's `internal/` or `dist/` modules (`effect`, `@effect/*`);
  * - no private member read: a property or a string key starting with `_` (other than `_tag`),
  *   or the fiber runtime's `addChild` / `removeChild`;
- * - no synchronous poll of a fiber through its own method (`unsafePoll`; Effect 4's `pollUnsafe`):
- *   `Fiber.poll` is the public way;
+ * - no synchronous poll of a fiber (`pollUnsafe`, Effect 3's `unsafePoll`): the Effect 3 engine
+ *   ran a handler with `Runtime.runFork` and polled it to skip the scheduler (issue 48 names it
+ *   among the runtime tricks); tests may poll, `src` does not;
  * - no identity check against an Effect value (`x === Effect.void`): an effect's identity is
  *   the library's choice, not part of its API.
  */
@@ -86,7 +87,7 @@ export const violationsIn = (fileName: string, code: string): Array<string> => {
 describe("the source uses public APIs only", () => {
   it("no private module, member or effect identity anywhere in src", () => {
     const files = sourceFiles(srcDir)
-    expect(files.length).toBeGreaterThan(200)
+    expect(files.length).toBeGreaterThan(100)
     const violations = files.flatMap((file) =>
       violationsIn(file, fs.readFileSync(file, "utf8")).map((v) => `${path.relative(srcDir, file)}:${v}`)
     )
@@ -100,6 +101,7 @@ describe("the source uses public APIs only", () => {
       `const m = await import("effect/internal/fiberRuntime")`,
       `const refs = fiber._fiberRefs`,
       `const add = Reflect.get(parent, "addChild")`,
+      `const exit = child.pollUnsafe()`,
       `const exit = child.unsafePoll()`,
       `const refs = fiber["_fiberRefs"]`,
       `if (checked === Effect.void) {}`,

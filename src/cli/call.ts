@@ -4,15 +4,15 @@
  *
  * @since 0.2.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { PathTraversalError } from "../domain/errors.js"
 import { readableText } from "../domain/readableJson.js"
 import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
@@ -23,6 +23,7 @@ import {
   modeOf,
   modeOption,
   parseArguments,
+  switchFlag,
   toolVersionOption,
   withSystem,
   workspaceOption
@@ -30,9 +31,9 @@ import {
 import { ExitCode } from "./run.js"
 
 /** `--audit FILE`: the JSON-lines audit log (`AuditLog.layerJsonl`). */
-export const auditOption = Options.file("audit").pipe(
-  Options.withDescription("Append an audit record of each call to this JSON-lines file (created with mode 0600)"),
-  Options.optional
+export const auditOption = Flag.File("audit").pipe(
+  Flag.withDescription("Append an audit record of each call to this JSON-lines file (created with mode 0600)"),
+  Flag.optional
 )
 
 /** The audit layer of an `--audit` value. */
@@ -45,13 +46,18 @@ export const auditLayerOf = (file: Option.Option<string>) =>
  */
 export const resultLine = (result: ToolExecutionResult): string => readableText(result)
 
+/** The arguments of a call (`call` and `explain`): the tool, then its arguments as a JSON object. */
+export const callArguments = (what: { readonly name: string }) => ({
+  name: Argument.String("name").pipe(Argument.withDescription(what.name)),
+  args: Argument.String("args").pipe(Argument.withDescription("The arguments as a JSON object"), Argument.withDefault("{}"))
+})
+
 export const call = Command.make(
   "call",
   {
-    name: Args.text({ name: "name" }).pipe(Args.withDescription("The tool to call")),
-    args: Args.text({ name: "args" }).pipe(Args.withDescription("The arguments as a JSON object"), Args.withDefault("{}")),
+    ...callArguments({ name: "The tool to call" }),
     mode: modeOption,
-    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("Confirm the call")),
+    yes: switchFlag("yes").pipe(Flag.withAlias("y"), Flag.withDescription("Confirm the call")),
     workspace: workspaceOption,
     version: toolVersionOption,
     mcpConfig: mcpConfigOption,
@@ -60,10 +66,10 @@ export const call = Command.make(
   ({ args, audit, mcpConfig, mode, name, version, workspace, yes }) =>
     Effect.gen(function*() {
       const parsed = yield* parseArguments(args)
-      if (Either.isLeft(parsed)) return parsed.left
+      if (Result.isFailure(parsed)) return parsed.failure
       const system = yield* ToolSystem
       const exit = yield* Effect.exit(
-        system.execute(name, parsed.right, {
+        system.execute(name, parsed.success, {
           mode: modeOf(mode),
           confirm: yes,
           versionRange: Option.getOrUndefined(version)
@@ -73,9 +79,9 @@ export const call = Command.make(
         yield* Console.log(resultLine(exit.value))
         return exit.value.success ? ExitCode.ok : ExitCode.failed
       }
-      const defect = Cause.dieOption(exit.cause)
-      if (Option.isSome(defect) && defect.value instanceof PathTraversalError) {
-        yield* Console.error(defect.value.message)
+      const defect = Cause.findDefect(exit.cause)
+      if (Result.isSuccess(defect) && defect.success instanceof PathTraversalError) {
+        yield* Console.error(defect.success.message)
         return ExitCode.pathTraversal
       }
       yield* Console.error(Cause.pretty(exit.cause))

@@ -1,15 +1,16 @@
 /**
- * The command line on `@effect/cli`: list, describe, export, docs and mcp here; call and
- * explain in their own files. A command's handler succeeds with the process exit code.
+ * The command line on `effect/cli`: list, describe, export, docs and mcp here; call and
+ * explain in their own files. A command's handler ends with the process exit code
+ * (`exitWith`).
  *
  * @since 0.1.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import { formats } from "../domain/exports.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
@@ -23,6 +24,7 @@ import {
   modeOption,
   pad,
   printJson,
+  switchFlag,
   tagOption,
   withSystem,
   workspaceOption
@@ -77,18 +79,18 @@ const list = Command.make(
 const describe = Command.make(
   "describe",
   {
-    name: Args.text({ name: "name" }).pipe(Args.withDescription("The tool's name")),
+    name: Argument.String("name").pipe(Argument.withDescription("The tool's name")),
     mcpConfig: mcpConfigOption
   },
   ({ mcpConfig, name }) =>
     withSystem(Effect.gen(function*() {
       const registry = yield* ToolRegistry
-      const found = yield* Effect.either(registry.get(name))
-      if (found._tag === "Left") {
-        yield* Console.error(found.left.message)
+      const found = yield* Effect.result(registry.get(name))
+      if (found._tag === "Failure") {
+        yield* Console.error(found.failure.message)
         return ExitCode.failed
       }
-      const t = found.right
+      const t = found.success
       yield* printJson({
         name: t.name,
         version: t.version,
@@ -109,7 +111,7 @@ const describe = Command.make(
 const exportCommand = Command.make(
   "export",
   {
-    format: Options.choice("format", formats).pipe(Options.withDescription("The model API's shape")),
+    format: Flag.Literals("format", formats).pipe(Flag.withDescription("The model API's shape")),
     tag: tagOption,
     mode: modeOption,
     mcpConfig: mcpConfigOption
@@ -125,8 +127,8 @@ const exportCommand = Command.make(
 const docs = Command.make(
   "docs",
   {
-    check: Options.boolean("check").pipe(Options.withDescription("Exit 1 when the table is stale, write nothing")),
-    file: Options.text("file").pipe(Options.withDescription("The markdown file"), Options.withDefault("docs/tools.md"))
+    check: switchFlag("check").pipe(Flag.withDescription("Exit 1 when the table is stale, write nothing")),
+    file: Flag.String("file").pipe(Flag.withDescription("The markdown file"), Flag.withDefault("docs/tools.md"))
   },
   ({ check, file }) =>
     withSystem(Effect.gen(function*() {
@@ -157,12 +159,13 @@ const mcp = Command.make(
   {
     mode: modeOption,
     workspace: workspaceOption,
-    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("Confirm every call")),
+    yes: switchFlag("yes").pipe(Flag.withAlias("y"), Flag.withDescription("Confirm every call")),
     mcpConfig: mcpConfigOption,
     tag: tagOption,
     audit: auditOption
   },
   ({ audit, mcpConfig, mode, tag, workspace, yes }) =>
+    // the MCP server and SDK load only for this command
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
         runMcpCommand({
@@ -177,8 +180,8 @@ const mcp = Command.make(
       )))
 ).pipe(Command.withDescription("Serve the registry as an MCP server over stdio"))
 
-/** The root command. */
-export const root = Command.make("effect-tool-system", {}, () => Effect.succeed(ExitCode.ok)).pipe(
+/** The root command: by itself it does nothing and exits 0 (`--help` lists the commands). */
+export const root = Command.make("effect-tool-system", {}, () => Effect.void).pipe(
   Command.withDescription("List, describe, call, explain and export the tools of effect-tool-system"),
   Command.withSubcommands([list, describe, call, explain, exportCommand, docs, mcp])
 )

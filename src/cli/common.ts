@@ -4,15 +4,15 @@
  *
  * @since 0.2.0
  */
-import * as Options from "@effect/cli/Options"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import type * as FileSystem from "effect/FileSystem"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Path from "effect/Path"
 import * as Ref from "effect/Ref"
+import * as Result from "effect/Result"
 import * as AgentMode from "../domain/AgentMode.js"
 import type { AuditLog } from "../services/AuditLog.js"
 import type { ToolRegistry } from "../services/ToolRegistry.js"
@@ -24,43 +24,39 @@ import { ExitCode } from "./run.js"
 
 /** Ends a command with an exit code (what `runCommandLine` gives back). */
 export const exitWith = <E, R>(effect: Effect.Effect<number, E, R>): Effect.Effect<void, E, R | CommandExitCode> =>
-  Effect.flatMap(effect, (code) => Effect.flatMap(CommandExitCode, (exitCode) => Ref.set(exitCode, code)))
+  Effect.flatMap(effect, (code) => CommandExitCode.use((exitCode) => Ref.set(exitCode, code)))
 
-export const modeOption = Options.choice("mode", AgentMode.builtins.map((m) => m.name)).pipe(
-  Options.withDescription("Agent mode: default, explore (read-only) or plan (read-only, writes under plans/)"),
-  Options.optional
+/** A flag that is there or not (`--yes`), with no `--no-` form: the main tree's options have none. */
+export const switchFlag = (name: string): Flag.Flag<boolean> =>
+  Flag.Boolean(name).pipe(Flag.withoutNegation, Flag.withDefault(false))
+
+export const modeOption = Flag.Literals("mode", AgentMode.builtins.map((m) => m.name)).pipe(
+  Flag.withDescription("Agent mode: default, explore (read-only) or plan (read-only, writes under plans/)"),
+  Flag.optional
 )
 
-export const tagOption = Options.text("tag").pipe(Options.withDescription("Only tools with this tag"), Options.optional)
+export const tagOption = Flag.String("tag").pipe(Flag.withDescription("Only tools with this tag"), Flag.optional)
 
-export const workspaceOption = Options.directory("workspace").pipe(
-  Options.withDescription("The workspace root"),
-  Options.optional
+export const workspaceOption = Flag.Directory("workspace").pipe(
+  Flag.withDescription("The workspace root"),
+  Flag.optional
 )
 
-export const toolVersionOption = Options.text("tool-version").pipe(
-  Options.withDescription("A semver range of the tool's version (`--version RANGE` also works after the command)"),
-  Options.optional
+export const toolVersionOption = Flag.String("tool-version").pipe(
+  Flag.withDescription("A semver range of the tool's version (`--version RANGE` also works after the command)"),
+  Flag.optional
 )
 
-export const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print JSON"))
+export const jsonOption = switchFlag("json").pipe(Flag.withDescription("Print JSON"))
 
-export const mcpConfigOption = Options.file("mcp-config", { exists: "yes" }).pipe(
-  Options.withDescription("An MCP configuration ({ \"mcpServers\": {...} }): its stdio servers' tools are bridged in"),
-  Options.optional
+export const mcpConfigOption = Flag.File("mcp-config", { mustExist: true }).pipe(
+  Flag.withDescription("An MCP configuration ({ \"mcpServers\": {...} }): its stdio servers' tools are bridged in"),
+  Flag.optional
 )
 
 /** The agent mode of a `--mode` value. */
 export const modeOf = (name: Option.Option<string>) =>
   Option.flatMap(name, AgentMode.fromName).pipe(Option.getOrUndefined)
-
-/** The MCP servers of a configuration file (the MCP code is loaded only when one is given). */
-const mcpServersOf = (file: Option.Option<string>) =>
-  Option.match(file, {
-    onNone: () => Effect.succeed(undefined),
-    onSome: (path) =>
-      Effect.flatMap(Effect.promise(() => import("../tools/mcp/config.js")), (config) => config.loadMcpConfig(path))
-  })
 
 /** What the tool system of a command is built with. */
 export interface SystemOptions {
@@ -78,10 +74,21 @@ export interface SystemOptions {
 /** Whether a command about `tool` needs no ported tool: it names a builtin. */
 const builtinOnly = (tool: string | undefined): boolean => builtinTools.some((t) => t.name === tool)
 
-/** The tool system of a command: its workspace, MCP servers and audit log; no ported tools for a builtin's command. */
+/** The MCP servers of a configuration file (the MCP code is loaded only when one is given). */
+const mcpServersOf = (file: Option.Option<string>) =>
+  Option.match(file, {
+    onNone: () => Effect.succeed(undefined),
+    onSome: (path) =>
+      Effect.flatMap(Effect.promise(() => import("../tools/mcp/config.js")), (config) => config.loadMcpConfig(path))
+  })
+
+/**
+ * The tool system of a command: its workspace, MCP servers and audit log; no ported tools for
+ * a builtin's command.
+ */
 export const graphOf = (
   options: SystemOptions,
-  mcpServers: GraphOptions<readonly []>["mcpServers"]
+  mcpServers?: GraphOptions<readonly []>["mcpServers"]
 ): GraphOptions<readonly []> => ({
   ...Option.match(options.workspace ?? Option.none(), {
     onNone: () => ({}),
@@ -111,17 +118,17 @@ export const pad = (text: string, width: number) =>
  * A call's arguments from their JSON text: an object, or the usage error (printed on stderr)
  * as the exit code.
  */
-export const parseArguments = (text: string): Effect.Effect<Either.Either<object, number>> => {
-  const parsed = Either.try({
+export const parseArguments = (text: string): Effect.Effect<Result.Result<object, number>> => {
+  const parsed = Result.try({
     try: (): unknown => JSON.parse(text),
     catch: (error) => (error instanceof Error ? error.message : String(error))
   })
-  if (Either.isLeft(parsed)) {
-    return Effect.as(Console.error(`Invalid JSON arguments: ${parsed.left}`), Either.left(ExitCode.usage))
+  if (Result.isFailure(parsed)) {
+    return Effect.as(Console.error(`Invalid JSON arguments: ${parsed.failure}`), Result.fail(ExitCode.usage))
   }
-  const value = parsed.right
+  const value = parsed.success
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return Effect.as(Console.error("The arguments must be a JSON object"), Either.left(ExitCode.usage))
+    return Effect.as(Console.error("The arguments must be a JSON object"), Result.fail(ExitCode.usage))
   }
-  return Effect.succeed(Either.right(value))
+  return Effect.succeed(Result.succeed(value))
 }

@@ -7,17 +7,17 @@
  *
  * @since 0.2.0
  */
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import type { CallExplanation, GateDecision } from "../domain/GateDecision.js"
 import { ToolSystem } from "../services/ToolSystem.js"
+import { callArguments } from "./call.js"
 import {
   jsonOption,
   mcpConfigOption,
@@ -25,6 +25,7 @@ import {
   modeOption,
   pad,
   parseArguments,
+  switchFlag,
   toolVersionOption,
   withSystem,
   workspaceOption
@@ -87,9 +88,9 @@ export interface ExplainInput {
 export const explainCall = (input: ExplainInput): Effect.Effect<number, never, ToolSystem> =>
   Effect.gen(function*() {
     const parsed = yield* parseArguments(input.args)
-    if (Either.isLeft(parsed)) return parsed.left
+    if (Result.isFailure(parsed)) return parsed.failure
     const system = yield* ToolSystem
-    const exit = yield* Effect.exit(system.explain(input.name, parsed.right, {
+    const exit = yield* Effect.exit(system.explain(input.name, parsed.success, {
       mode: modeOf(input.mode),
       confirm: input.yes,
       versionRange: Option.getOrUndefined(input.version)
@@ -105,10 +106,9 @@ export const explainCall = (input: ExplainInput): Effect.Effect<number, never, T
 export const explain = Command.make(
   "explain",
   {
-    name: Args.text({ name: "name" }).pipe(Args.withDescription("The tool of the call")),
-    args: Args.text({ name: "args" }).pipe(Args.withDescription("The arguments as a JSON object"), Args.withDefault("{}")),
+    ...callArguments({ name: "The tool of the call" }),
     mode: modeOption,
-    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("Explain the call as confirmed")),
+    yes: switchFlag("yes").pipe(Flag.withAlias("y"), Flag.withDescription("Explain the call as confirmed")),
     workspace: workspaceOption,
     version: toolVersionOption,
     mcpConfig: mcpConfigOption,

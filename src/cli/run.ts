@@ -3,9 +3,9 @@
  * `call`, exactly one JSON object), so Effect's logs (a "Tool died" error, a pool's warning)
  * and the report of an unexpected failure go to stderr.
  *
- * `NodeRuntime.runMain` would install a pretty logger that writes to stdout and report a
- * failure through it, outside any logger the program provides; both are turned off here and
- * done inside the program, under a logger that writes to stderr.
+ * `NodeRuntime.runMain` would report a failure through Effect's default logger, which writes
+ * to stdout, outside any logger the program provides; that is turned off here and done inside
+ * the program, under a logger that writes to stderr.
  *
  * @since 0.1.0
  */
@@ -37,20 +37,18 @@ const cleanMessage = (message: unknown): unknown =>
 
 /**
  * Effect's default logger replaced by the pretty logger on stderr (colored when stderr is a
- * terminal), its messages cleaned of escape sequences and control characters.
+ * terminal), its messages cleaned of escape sequences and control characters. The tracer's
+ * logger (log lines as span events) stays.
  */
-export const stderrLogger: Layer.Layer<never> = Layer.suspend(() =>
-  Logger.replace(
-    Logger.defaultLogger,
-    Logger.prettyLogger({ stderr: true, colors: process.stderr.isTTY === true }).pipe(
-      Logger.mapInputOptions((options) => ({ ...options, message: cleanMessage(options.message) }))
-    )
-  )
-)
+export const stderrLogger: Layer.Layer<never> = Layer.suspend(() => {
+  const pretty = Logger.consolePretty({ colors: process.stderr.isTTY === true, mode: "tty" })
+  const cleaned = Logger.make<unknown, void>((options) => pretty.log({ ...options, message: cleanMessage(options.message) }))
+  return Layer.mergeAll(Logger.layer([cleaned, Logger.tracerLogger]), Layer.succeed(Logger.LogToStderr, true))
+})
 
 /** Logs a failure (not a plain interruption) before it ends the program. */
 const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.tapErrorCause(program, (cause) => (Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError(cause)))
+  Effect.tapCause(program, (cause) => (Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.logError(cause)))
 
 /**
  * Runs the program as the process's main fiber: logs on stderr; the exit code is
@@ -59,6 +57,5 @@ const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>): Effect.Effect<
 export const runCli = <E>(program: Effect.Effect<void, E>): void =>
   NodeRuntime.runMain(Effect.provide(reportFailure(program), stderrLogger), {
     disableErrorReporting: true,
-    disablePrettyLogger: true,
     teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(process.exitCode ?? ExitCode.ok) : ExitCode.failed)
   })

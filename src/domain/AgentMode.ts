@@ -79,4 +79,4 @@ export const builtins: ReadonlyArray<AgentMode> = [Default, Explore, Plan]
  * @category utils
  */
 export const fromName = (name: string): Option.Option<AgentMode> =>
-  Option.fromNullable(builtins.find((m) => m.name === name))
+  Option.fromNullishOr(builtins.find((m) => m.name === name))

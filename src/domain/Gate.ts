@@ -10,6 +10,22 @@
  * answer given at once costs the call no effect step.
  *
  * @since 0.6.0
+ *
+ * @example
+ * ```ts
+ * import { Effect, Ref } from "effect"
+ * import { Gate, RateLimited } from "effect-tool-system"
+ *
+ * // at most 100 calls of web tools: a budget, as a gate (see `ToolGates.layerWith`)
+ * const webBudget = (spent: Ref.Ref<number>) =>
+ *   Gate.make("budget", ({ dryRun, tool }) =>
+ *     !tool.tags.includes("web")
+ *       ? Gate.skip("not a web tool")
+ *       : Ref.modify(spent, (n): [Gate.Verdict, number] =>
+ *         n >= 100
+ *           ? [Gate.refuse(new RateLimited({ tool: tool.name, limitRpm: 100, retryAfterMs: 60_000, reason: "the web budget is spent" })), n]
+ *           : [Gate.pass(`${99 - n} web calls left`), dryRun ? n : n + 1]))
+ * ```
  */
 import * as Effect from "effect/Effect"
 import type { AgentMode } from "./AgentMode.js"
@@ -111,22 +127,6 @@ export interface Gate {
  *
  * @since 0.6.0
  * @category constructors
- *
- * @example
- * ```ts
- * import { Effect, Ref } from "effect"
- * import { Gate, RateLimited } from "effect-tool-system"
- *
- * // at most 100 calls of web tools: a budget, as a gate (see `ToolGates.layerWith`)
- * const webBudget = (spent: Ref.Ref<number>) =>
- *   Gate.make("budget", ({ dryRun, tool }) =>
- *     !tool.tags.includes("web")
- *       ? Gate.skip("not a web tool")
- *       : Ref.modify(spent, (n): [Gate.Verdict, number] =>
- *         n >= 100
- *           ? [Gate.refuse(new RateLimited({ tool: tool.name, limitRpm: 100, retryAfterMs: 60_000, reason: "the web budget is spent" })), n]
- *           : [Gate.pass(`${99 - n} web calls left`), dryRun ? n : n + 1]))
- * ```
  */
 export const make = (name: string, decide: (call: GateCall) => Answer): Gate => ({ name, decide })
 

@@ -4,10 +4,8 @@
  *
  * @since 0.1.0
  */
-import type * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type * as Either from "effect/Either"
-import type * as Tracer from "effect/Tracer"
+import type * as Result from "effect/Result"
 import type {
   ConfirmationRequired,
   InvalidArguments,
@@ -55,16 +53,11 @@ export interface PreparedCall<R> {
    * through `Workspace` and writes the resolved path back before any gate or handler runs.
    */
   readonly paths: ReadonlyArray<PathSlot>
-  /** Runs the handler; its failures are already `ToolError` or `PathTraversalError`. */
-  readonly run: Effect.Effect<unknown, HandlerFailure, R>
   /**
-   * Calls the handler function now and gives the effect `run` would run (`run` is
-   * `Effect.suspend(start)`): an `Exit` when the handler's effect was settled as it was built
-   * (`Effect.succeed(...)`), which the executor then takes without a fiber to guard it (nothing
-   * of it is left to time out). Called only when the call runs, past every gate. Optional:
-   * without it the executor runs `run`.
+   * Runs the handler; its failures are already `ToolError` or `PathTraversalError`. It reads
+   * `args` when it runs, so it sees the resolved paths the executor wrote back through `paths`.
    */
-  readonly start?: (() => Effect.Effect<unknown, HandlerFailure, R>) | undefined
+  readonly run: Effect.Effect<unknown, HandlerFailure, R>
 }
 
 /**
@@ -114,16 +107,12 @@ export interface ToolInfo {
  * @category models
  */
 export interface Tool<out R = never> extends ToolInfo {
-  readonly prepare: (input: unknown) => Either.Either<PreparedCall<R>, InvalidArguments>
+  readonly prepare: (input: unknown) => Result.Result<PreparedCall<R>, InvalidArguments>
 }
 
 /**
- * A validated call of a registered tool, bound to the services captured at registration.
- * `use` hands the handler, a function that completes a caller's context with those services,
- * and the call's `start` (see `PreparedCall`) when it has one, to a runner (the executor's
- * guard forks the handler into its own fiber with that context, which costs far less than
- * `Effect.provide`; a tool registered without services, with no deadline or cap, runs on the
- * caller's fiber instead, and a handler settled as built needs neither).
+ * A validated call of a registered tool, bound to the services captured at registration
+ * (`Effect.provideContext`, cheap in Effect 4): `run` needs nothing more from the caller.
  *
  * @since 0.1.0
  * @category models
@@ -131,13 +120,7 @@ export interface Tool<out R = never> extends ToolInfo {
 export interface BoundCall {
   readonly args: unknown
   readonly paths: ReadonlyArray<PathSlot>
-  readonly use: <X>(
-    f: <R>(
-      run: Effect.Effect<unknown, HandlerFailure, R>,
-      withServices: (caller: Context.Context<never>, span?: Tracer.AnySpan) => Context.Context<R>,
-      start: (() => Effect.Effect<unknown, HandlerFailure, R>) | undefined
-    ) => X
-  ) => X
+  readonly run: Effect.Effect<unknown, HandlerFailure>
 }
 
 /**
@@ -147,5 +130,5 @@ export interface BoundCall {
  * @category models
  */
 export interface RegisteredTool extends ToolInfo {
-  readonly prepare: (input: unknown) => Either.Either<BoundCall, InvalidArguments>
+  readonly prepare: (input: unknown) => Result.Result<BoundCall, InvalidArguments>
 }

@@ -7,16 +7,18 @@
  * @since 0.1.0
  */
 import * as Brand from "effect/Brand"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as SchemaAST from "effect/SchemaAST"
+import type * as SchemaAST from "effect/SchemaAST"
+import { IssueMessageId } from "./argumentLimits.js"
+import { BrandsAnnotationId } from "./schemaView.js"
 
 /**
- * The annotation that marks a schema as a workspace path.
+ * The annotation that marks a schema as a workspace path (a string key: Effect 4's annotations
+ * are keyed by strings).
  *
  * @internal
  */
-export const WorkspacePathId: unique symbol = Symbol.for("effect-tool-system/WorkspacePath")
+export const WorkspacePathId = "effect-tool-system/WorkspacePath"
 
 /**
  * A path the `Workspace` resolved: absolute, real and inside the workspace root when it was
@@ -33,7 +35,7 @@ export type ResolvedPath = string & Brand.Brand<"effect-tool-system/ResolvedPath
  *
  * @internal
  */
-export const unsafeResolvedPath: Brand.Brand.Constructor<ResolvedPath> = Brand.nominal<ResolvedPath>()
+export const unsafeResolvedPath: Brand.Constructor<ResolvedPath> = Brand.nominal<ResolvedPath>()
 
 /** A short form of a value that is not a path, for the argument error. */
 const shown = (value: unknown): string => {
@@ -54,21 +56,24 @@ const shown = (value: unknown): string => {
  * import { Schema } from "effect"
  * import { WorkspacePath } from "effect-tool-system"
  *
- * const parameters = Schema.Struct({ filepath: WorkspacePath.annotations({ description: "The file to read" }) })
+ * const parameters = Schema.Struct({ filepath: WorkspacePath.annotate({ description: "The file to read" }) })
  * ```
  */
-export const WorkspacePath: Schema.brand<typeof Schema.String, "effect-tool-system/ResolvedPath"> = Schema.String
+export const WorkspacePath: Schema.brand<Schema.String, "effect-tool-system/ResolvedPath"> = Schema.String
   .pipe(Schema.brand("effect-tool-system/ResolvedPath"))
-  .annotations({
+  .annotate({
     [WorkspacePathId]: true,
-    message: (issue) => `Expected a path (a string), actual ${shown(issue.actual)}`,
+    // what Effect 4's own formatter says; `issuesOf` (the arguments' problem lines) says more
+    expected: "a path (a string)",
+    [IssueMessageId]: (actual: unknown) => `Expected a path (a string), actual ${shown(actual)}`,
+    [BrandsAnnotationId]: ["effect-tool-system/ResolvedPath"],
     description: "A path inside the workspace (relative to its root)"
   })
 
 /**
  * The default of an optional `WorkspacePath` field, e.g.
- * `Schema.optionalWith(WorkspacePath, { default: defaultPath(".") })`. The executor resolves
- * it like any value the model sends.
+ * `WorkspacePath.pipe(Schema.withDecodingDefaultType(Effect.sync(defaultPath("."))))`. The
+ * executor resolves it like any value the model sends.
  *
  * @since 0.1.0
  * @category schemas
@@ -76,16 +81,19 @@ export const WorkspacePath: Schema.brand<typeof Schema.String, "effect-tool-syst
 export const defaultPath = (path: string): (() => ResolvedPath) => () => unsafeResolvedPath(path)
 
 /** Whether a schema AST node is itself a `WorkspacePath`. */
-const isPathNode = (ast: SchemaAST.AST): boolean => ast.annotations[WorkspacePathId] === true
+const isPathNode = (ast: SchemaAST.AST): boolean => ast.annotations?.[WorkspacePathId] === true
 
 /**
  * How many suspended schemas (`Schema.suspend`) one walk of a schema unfolds. A recursive
  * schema refers to the same nodes again, which a walk sees once; a suspension that builds new
- * nodes at each call (`SchemaAST.typeAST` does, so may a user's) would unfold for ever.
+ * nodes at each call (`SchemaAST.toType` does, so may a user's) would unfold for ever.
  */
 const MAX_UNFOLDS = 50
 
-/** Which sides of transformations a search looks at: both, or the type side (what a handler gets). */
+/**
+ * Which sides of transformations a search looks at: both, or the type side (what a handler
+ * gets). In Effect 4 a node is its type side; its `encoding` links lead to the encoded sides.
+ */
 type Side = "both" | "type"
 
 /** The state of one search: the nodes it has seen and the unfolds it has left. */
@@ -100,16 +108,13 @@ const holdsPath = (ast: SchemaAST.AST, search: Search): boolean => {
   if (search.seen.has(ast)) return false
   search.seen.add(ast)
   const holds = (node: SchemaAST.AST) => holdsPath(node, search)
+  if (search.side === "both" && ast.encoding !== undefined && ast.encoding.some((link) => holds(link.to))) return true
   switch (ast._tag) {
-    case "Refinement":
-      return holds(ast.from)
-    case "Transformation":
-      return (search.side === "both" && holds(ast.from)) || holds(ast.to)
     case "Union":
       return ast.types.some(holds)
-    case "TupleType":
-      return ast.elements.some((e) => holds(e.type)) || ast.rest.some((r) => holds(r.type))
-    case "TypeLiteral":
+    case "Arrays":
+      return ast.elements.some(holds) || ast.rest.some(holds)
+    case "Objects":
       return ast.propertySignatures.some((ps) => holds(ps.type)) || ast.indexSignatures.some((is) => holds(is.type))
     case "Declaration":
       return ast.typeParameters.some(holds)
@@ -117,7 +122,7 @@ const holdsPath = (ast: SchemaAST.AST, search: Search): boolean => {
       // past the budget a path may still be there: say so, the locator then walks the value
       if (search.unfolds <= 0) return true
       search.unfolds--
-      return holds(ast.f())
+      return holds(ast.thunk())
     default:
       return false
   }
@@ -137,20 +142,6 @@ export const containsWorkspacePath = (ast: SchemaAST.AST): boolean =>
 const typeSideHoldsPath = (ast: SchemaAST.AST): boolean =>
   holdsPath(ast, { side: "type", seen: new Set(), unfolds: MAX_UNFOLDS })
 
-/** The struct a schema decodes to, through its refinements and transformations. */
-const decodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefined => {
-  switch (ast._tag) {
-    case "TypeLiteral":
-      return ast
-    case "Refinement":
-      return decodedTypeLiteral(ast.from)
-    case "Transformation":
-      return decodedTypeLiteral(ast.to)
-    default:
-      return undefined
-  }
-}
-
 /**
  * The names of the top-level fields of a struct schema that hold workspace paths (at any depth).
  *
@@ -158,7 +149,9 @@ const decodedTypeLiteral = (ast: SchemaAST.AST): SchemaAST.TypeLiteral | undefin
  */
 export const pathFieldsOf = (ast: SchemaAST.AST): ReadonlyArray<string> => {
   const fields: Array<string> = []
-  for (const ps of decodedTypeLiteral(ast)?.propertySignatures ?? []) {
+  // a node is what it decodes to (its checks and encoding aside): a struct is an `Objects` node
+  if (ast._tag !== "Objects") return fields
+  for (const ps of ast.propertySignatures) {
     if (typeof ps.name === "string" && typeSideHoldsPath(ps.type)) fields.push(ps.name)
   }
   return fields
@@ -202,7 +195,7 @@ const slot: Locate = (holder, key, out) => {
  *
  * @internal
  */
-export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) => Array<PathSlot>) | undefined => {
+export const compilePathLocator = (schema: Schema.Top): ((args: unknown) => Array<PathSlot>) | undefined => {
   // the schema's own nodes, walked on their type side: `typeAST` would build new nodes at each
   // unfold of a suspension, and the cache below could never close a recursive schema's loop
   if (!typeSideHoldsPath(schema.ast)) return undefined
@@ -226,22 +219,19 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
   const lazily = (ast: SchemaAST.Suspend): Locate => {
     let body: Locate | undefined
     return (holder, key, out) => {
-      body ??= compile(ast.f())
+      body ??= compile(ast.thunk())
       body(holder, key, out)
     }
   }
 
   const build = (ast: SchemaAST.AST): Locate => {
+    // a node's checks and encoding aside, its tag says what it decodes to
     switch (ast._tag) {
-      case "Refinement":
-        return compile(ast.from)
-      case "Transformation":
-        return compile(ast.to)
       case "Suspend":
         if (unfolds <= 0) return lazily(ast)
         unfolds--
-        return compile(ast.f())
-      case "TypeLiteral": {
+        return compile(ast.thunk())
+      case "Objects": {
         // a field without a path compiles to `none`
         const fields = ast.propertySignatures.map((ps) => ({ key: ps.name, locate: compile(ps.type) }))
         const records = ast.indexSignatures.map((is) => compile(is.type))
@@ -258,10 +248,10 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
           }
         }
       }
-      case "TupleType": {
+      case "Arrays": {
         // `[a, b, ...rest, y, z]`: the elements, then the rest, then the elements after it (`ast.rest[1..]`)
-        const elements = ast.elements.map((e) => compile(e.type))
-        const [rest, ...after] = ast.rest.map((r) => compile(r.type))
+        const elements = ast.elements.map(compile)
+        const [rest, ...after] = ast.rest.map(compile)
         return (holder, key, out) => {
           const value: unknown = Reflect.get(holder, key)
           if (!Array.isArray(value)) return
@@ -273,7 +263,7 @@ export const compilePathLocator = (schema: Schema.Schema.Any): ((args: unknown) 
         }
       }
       case "Union": {
-        const members = ast.types.map((member) => ({ is: ParseResult.is(Schema.make(member)), locate: compile(member) }))
+        const members = ast.types.map((member) => ({ is: Schema.is(Schema.make(member)), locate: compile(member) }))
         return (holder, key, out) => {
           const value: unknown = Reflect.get(holder, key)
           members.find((m) => m.is(value))?.locate(holder, key, out)

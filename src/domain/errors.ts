@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import * as Cause from "effect/Cause"
+import type * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Option from "effect/Option"
 import { showName } from "./shownText.js"
@@ -325,11 +325,13 @@ export type ToolCallError =
  * })
  * ```
  */
-export const pathTraversalOf = (cause: Cause.Cause<unknown>): Option.Option<PathTraversalError> =>
-  Cause.find(cause, (reason) => {
+export const pathTraversalOf = (cause: Cause.Cause<unknown>): Option.Option<PathTraversalError> => {
+  for (const reason of cause.reasons) {
     const value = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
-    return value instanceof PathTraversalError ? Option.some(value) : Option.none()
-  })
+    if (value instanceof PathTraversalError) return Option.some(value)
+  }
+  return Option.none()
+}
 
 /**
  * Whether a cause holds a workspace escape (`PathTraversalError`, failure or defect).

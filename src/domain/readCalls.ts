@@ -8,7 +8,7 @@
  *
  * @since 0.3.0
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { showText } from "./shownText.js"
 import { parseArguments, type ToolCall } from "./toolCalls.js"
 
@@ -65,7 +65,7 @@ const idOf = (value: unknown, index: number, seen: Set<string>): { readonly id: 
 const rejected = (id: string, name: unknown, problems: ReadonlyArray<string>, strictArguments: boolean): ToolCall => ({
   id,
   name: typeof name === "string" ? name : "",
-  input: Either.right({}),
+  input: Result.succeed({}),
   strictArguments,
   malformed: problems.join("; ")
 })
@@ -115,7 +115,7 @@ export const readAnthropicCalls = (content: unknown): ReadonlyArray<ToolCall> =>
     calls.push(
       problems.length > 0 || typeof block.name !== "string"
         ? rejected(id, block.name, problems, false)
-        : { id, name: block.name, input: Either.right(block.input), strictArguments: false }
+        : { id, name: block.name, input: Result.succeed(block.input), strictArguments: false }
     )
   })
   return calls

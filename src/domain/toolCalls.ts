@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { ToolExecutionResult } from "./ToolExecutionResult.js"
 
 /**
@@ -114,7 +114,7 @@ export interface ToolCall {
   readonly id: string
   readonly name: string
   /** The parsed arguments, or why they could not be parsed. */
-  readonly input: Either.Either<unknown, MalformedArguments>
+  readonly input: Result.Result<unknown, MalformedArguments>
   /**
    * The model saw the OpenAI strict export, so it sends `null` for every optional field it
    * leaves out: those nulls are dropped before validation.
@@ -153,13 +153,13 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
  * @since 0.1.0
  * @category decoding
  */
-export const parseArguments = (text: string): Either.Either<unknown, MalformedArguments> => {
-  if (text.trim() === "") return Either.right({})
+export const parseArguments = (text: string): Result.Result<unknown, MalformedArguments> => {
+  if (text.trim() === "") return Result.succeed({})
   try {
-    return Either.right(JSON.parse(text))
+    return Result.succeed(JSON.parse(text))
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error)
-    return Either.left({ text, problem })
+    return Result.fail({ text, problem })
   }
 }
 
@@ -194,7 +194,7 @@ export const isAnthropicToolUse = (block: AnthropicContentBlock): block is Anthr
 export const fromAnthropic = (block: AnthropicToolUse): ToolCall => ({
   id: block.id,
   name: block.name,
-  input: Either.right(block.input ?? {}),
+  input: Result.succeed(block.input ?? {}),
   strictArguments: false
 })
 

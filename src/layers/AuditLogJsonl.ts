@@ -9,17 +9,15 @@
  *
  * @since 0.2.0
  */
-import type { PlatformError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Cause from "effect/Cause"
-import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
+import type { PlatformError } from "effect/PlatformError"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import { readableText } from "../domain/readableJson.js"
@@ -37,7 +35,7 @@ const isRecord = (item: Item): item is AuditRecord => item !== Stop
 /** The open log file and the scope that closes it. */
 interface OpenFile {
   readonly file: FileSystem.File
-  readonly scope: Scope.CloseableScope
+  readonly scope: Scope.Closeable
   /** Bytes in the file: its size when opened plus what was appended since. */
   size: number
 }
@@ -74,7 +72,7 @@ export const makeJsonl = (
     const open: Effect.Effect<OpenFile, PlatformError | AuditFileError> = Effect.gen(function*() {
       const scope = yield* Scope.make()
       return yield* Effect.gen(function*() {
-        const handle = yield* Scope.extend(openAuditFile(fs, file), scope)
+        const handle = yield* Scope.provide(openAuditFile(fs, file), scope)
         const info = yield* handle.stat
         return { file: handle, scope, size: Number(info.size) }
       }).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
@@ -82,8 +80,8 @@ export const makeJsonl = (
 
     const close = (current: OpenFile) =>
       current.file.sync.pipe(
-        Effect.catchAll((error) => Effect.logWarning(`Audit log ${file}: fsync failed: ${error.message}`)),
-        Effect.zipRight(Scope.close(current.scope, Exit.void))
+        Effect.catch((error) => Effect.logWarning(`Audit log ${file}: fsync failed: ${error.message}`)),
+        Effect.andThen(Scope.close(current.scope, Exit.void))
       )
 
     /** `FILE.(n-1)` → `FILE.n`, …, `FILE` → `FILE.1` (the oldest, `FILE.maxFiles`, is replaced). */
@@ -98,16 +96,16 @@ export const makeJsonl = (
 
     /** Touched by the writer fiber only (and by the finalizer once that fiber is done). */
     let current: OpenFile | undefined = yield* open.pipe(
-      Effect.catchAll((error) =>
-        Effect.dieMessage(
-          `Cannot open the audit log ${file}: ${error._tag === "AuditFileError" ? error.reason : error.message}`
+      Effect.catch((error) =>
+        Effect.die(
+          new Error(`Cannot open the audit log ${file}: ${error._tag === "AuditFileError" ? error.reason : error.message}`)
         )
       )
     )
 
     /** Appends the records, rotating between them as needed; on a failure, logs the unwritten ones. */
-    const writeBatch = (records: Chunk.Chunk<AuditRecord>) => {
-      const lines = Chunk.toReadonlyArray(Chunk.map(records, serialize))
+    const writeBatch = (records: ReadonlyArray<AuditRecord>) => {
+      const lines = records.map(serialize)
       let written = 0
       return Effect.gen(function*() {
         while (written < lines.length) {
@@ -141,10 +139,10 @@ export const makeJsonl = (
           written = end
         }
       }).pipe(
-        Effect.catchAllCause((cause) => {
+        Effect.catchCause((cause) => {
           const lost = current
           current = undefined
-          return Effect.zipRight(
+          return Effect.andThen(
             lost === undefined ? Effect.void : Scope.close(lost.scope, Exit.void),
             Effect.logError(
               `Audit log ${file}: ${lines.length - written} records could not be written (${
@@ -158,20 +156,24 @@ export const makeJsonl = (
     }
 
     const queue = yield* Queue.unbounded<Item>()
-    const queued = () => Option.getOrElse(queue.unsafeSize(), () => 0)
+    const queued = () => Queue.sizeUnsafe(queue)
     let closed = false
     /** Set while the writer waits to fill a batch: `done` when `need` more records wait, or on close. */
     let waiting: { readonly need: number; readonly done: Deferred.Deferred<void> } | undefined
     const wake = () => {
-      if (waiting !== undefined) Deferred.unsafeDone(waiting.done, Effect.void)
+      if (waiting !== undefined) Deferred.doneUnsafe(waiting.done, Exit.void)
       waiting = undefined
     }
+
+    /** Up to `max` items that already wait, without waiting for any (the writer is the only taker). */
+    const takeWaiting = (max: number): Effect.Effect<ReadonlyArray<Item>> =>
+      Effect.suspend(() => queued() > 0 ? Queue.takeBetween(queue, 1, max) : Effect.succeed([]))
 
     /** Up to `batchSize` items: at once when that many wait, else what came within `flushInterval`. */
     const takeBatch = Effect.gen(function*() {
       const first = yield* Queue.takeBetween(queue, 1, batchSize)
       const need = batchSize - first.length
-      if (need === 0 || !Chunk.every(first, isRecord)) return first
+      if (need === 0 || !first.every(isRecord)) return first
       if (!closed && queued() < need) {
         const done = yield* Deferred.make<void>()
         waiting = { need, done }
@@ -179,14 +181,14 @@ export const makeJsonl = (
         yield* Effect.raceFirst(Effect.sleep(flushInterval), Deferred.await(done))
         waiting = undefined
       }
-      return Chunk.appendAll(first, yield* Queue.takeUpTo(queue, need))
+      return [...first, ...(yield* takeWaiting(need))]
     })
 
     const writer = Effect.gen(function*() {
       while (true) {
         const batch = yield* takeBatch
-        const records = Chunk.filter(batch, isRecord)
-        if (Chunk.isNonEmpty(records)) yield* writeBatch(records)
+        const records = batch.filter(isRecord)
+        if (records.length > 0) yield* writeBatch(records)
         if (records.length < batch.length) return
       }
     })
@@ -194,12 +196,12 @@ export const makeJsonl = (
     yield* Effect.acquireRelease(
       // a daemon: the scope's interruption does not cut it off, the finalizer stops it; forked
       // interruptible (an acquire is not), so that the race of its wait can end the loser
-      Effect.forkDaemon(Effect.interruptible(writer)),
+      Effect.forkDetach(Effect.interruptible(writer)),
       (fiber) =>
         Effect.gen(function*() {
           yield* Effect.sync(() => {
             closed = true
-            queue.unsafeOffer(Stop)
+            Queue.offerUnsafe(queue, Stop)
             wake()
           })
           const exit = yield* Fiber.await(fiber)
@@ -218,7 +220,7 @@ export const makeJsonl = (
           if (closed) {
             return Effect.logError(`Audit log ${file} is closed: the record of a call of ${record.tool} is dropped`)
           }
-          queue.unsafeOffer(record)
+          Queue.offerUnsafe(queue, record)
           if (waiting !== undefined && queued() >= waiting.need) wake()
           return Effect.void
         })

@@ -6,7 +6,6 @@
  * @since 0.2.0
  */
 import * as Effect from "effect/Effect"
-import * as LogLevel from "effect/LogLevel"
 import type { AuditLogLoggerOptions, AuditLogService, AuditRecord } from "../services/AuditLog.js"
 
 /** `tool call read_file@1.0.0 (mode default): ok in 3 ms`, or the error code instead of `ok`. */
@@ -18,14 +17,14 @@ export const auditMessage = (record: AuditRecord): string =>
 /** The `AuditLog` service of `AuditLog.layerLogger`. */
 export const makeLogger = (options: AuditLogLoggerOptions): AuditLogService => {
   const includeArguments = options.includeArguments === true
-  const level = options.level ?? LogLevel.Info
+  const log = Effect.logWithLevel(options.level ?? "Info")
   return {
     enabled: true,
     includeArguments,
     write: (record) => {
       const { arguments: args, ...rest } = record
       const shown = includeArguments && args !== undefined ? { ...rest, arguments: args } : rest
-      return Effect.logWithLevel(level, auditMessage(record)).pipe(Effect.annotateLogs("audit", shown))
+      return log(auditMessage(record)).pipe(Effect.annotateLogs("audit", shown))
     }
   }
 }

@@ -1,9 +1,14 @@
 /**
  * The rate limits of `RateLimiter.layerRedis`: token buckets in Redis, shared by every process
- * that uses it, counted by `@effect/experimental`'s `RateLimiter` on a store of ours
- * (`RateLimiterRedisStore.ts`: the package's token-bucket script, run against a deadline) over a
- * connection made outside any call's budget (`RateLimiterRedisLink.ts`, ioredis).
- * `RateLimiter.layerRedis` imports this module when its layer is built: it loads ioredis.
+ * that uses it, counted by `effect/persistence`'s `RateLimiter` on a store of ours
+ * (`RateLimiterRedisStore.ts`: that module's token-bucket script, run against a deadline) over a
+ * connection made outside any call's budget (`RateLimiterRedisLink.ts`, node-redis).
+ * `RateLimiter.layerRedis` imports this module when its layer is built: it loads `redis`.
+ *
+ * What is added on top of `effect/persistence`'s `RateLimiter`: `check` (it asks the store for 0
+ * tokens and refuses when less than one is left: the module's `consume` admits a request of 0
+ * tokens), the mapping of its errors to `RateLimited`, and `onUnavailable` (the module fails with
+ * a `RateLimitStoreError` and has no fallback).
  *
  * Keys: `{prefix}{tool}` and, with a rate-limit key, `{prefix}{tool}/{encodeKey(key)}` (its
  * URI encoding; any string, lone surrogates and NULs included, and a long one hashed)
@@ -12,18 +17,17 @@
  *
  * @since 0.2.0
  */
-import * as ExperimentalRateLimiter from "@effect/experimental/RateLimiter"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as PersistenceRateLimiter from "effect/persistence/RateLimiter"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import type { RedisOptions } from "ioredis"
 import { RateLimited } from "../domain/errors.js"
 import type { ToolInfo } from "../domain/Tool.js"
 import type { RateLimiterService, RedisConnection, RedisRateLimiterOptions } from "../services/RateLimiter.js"
 import { makeTokenBuckets } from "./RateLimiter.js"
-import { makeRedisLink, RECONNECT_MAX_MS, RedisUnavailable } from "./RateLimiterRedisLink.js"
-import { GIVE_BACK, makeBudgetedStore, TOKEN_BUCKET } from "./RateLimiterRedisStore.js"
+import { makeRedisLink, RECONNECT_MAX_MS, type ReconnectStrategy, type RedisEndpoint, RedisUnavailable } from "./RateLimiterRedisLink.js"
+import { GIVE_BACK_LUA, makeBudgetedStore, TOKEN_BUCKET_LUA } from "./RateLimiterRedisStore.js"
 
 export { CONNECT_TIMEOUT_MS, RECONNECT_MAX_MS } from "./RateLimiterRedisLink.js"
 
@@ -69,8 +73,8 @@ const encodeKey = (key: string): string => {
 export const bucketKey = (tool: string, key: string | undefined): string =>
   key === undefined ? tool : `${tool}/${encodeKey(key)}`
 
-/** A `redis://` or `rediss://` URL as ioredis options (throws on another URL). */
-const fromUrl = (url: string): RedisOptions => {
+/** A `redis://` or `rediss://` URL as an endpoint (throws on another URL). */
+const fromUrl = (url: string): RedisEndpoint => {
   const parsed = new URL(url)
   if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
     throw new Error(`expected a redis:// or rediss:// URL, got ${parsed.protocol}`)
@@ -88,17 +92,71 @@ const fromUrl = (url: string): RedisOptions => {
   }
 }
 
-/** The ioredis options of a `RedisConnection` (default `127.0.0.1:6379`); throws on a bad URL. */
-export const connectionOptions = (connection: RedisConnection | undefined): RedisOptions => {
+/** A field of an options object, if it is there. */
+const field = (options: object, name: string): unknown => name in options ? Reflect.get(options, name) : undefined
+const text = (options: object, name: string): string | undefined => {
+  const value = field(options, name)
+  return typeof value === "string" ? value : undefined
+}
+const count = (options: object, name: string): number | undefined => {
+  const value = field(options, name)
+  return typeof value === "number" ? value : undefined
+}
+
+/** What the link sets on the socket itself, left out of a client's TLS options. */
+const OWN_SOCKET_OPTIONS = new Set(["connectTimeout", "reconnectStrategy", "host", "port", "path", "tls"])
+
+/** A client's `reconnectStrategy`, called (a number, `false` or an `Error`; anything else is `false`). */
+const strategyOf = (strategy: unknown): ReconnectStrategy | undefined =>
+  typeof strategy === "function"
+    ? (retries, cause) => {
+      const result: unknown = Reflect.apply(strategy, undefined, [retries, cause])
+      return typeof result === "number" || result instanceof Error ? result : false
+    }
+    : undefined
+
+/** The endpoint of a node-redis client's options (`url`, `socket`, `database`, credentials). */
+const fromClientOptions = (options: object): RedisEndpoint => {
+  const url = text(options, "url")
+  const found = field(options, "socket")
+  const socket: object = typeof found === "object" && found !== null ? found : {}
+  const host = text(socket, "host")
+  const port = count(socket, "port")
+  const path = text(socket, "path")
+  const db = count(options, "database")
+  const username = text(options, "username")
+  const password = text(options, "password")
+  const reconnectStrategy = strategyOf(field(socket, "reconnectStrategy"))
+  const tls = field(socket, "tls") === true
+    ? Object.fromEntries(Object.entries(socket).filter(([name]) => !OWN_SOCKET_OPTIONS.has(name)))
+    : undefined
+  return {
+    ...(url === undefined ? {} : fromUrl(url)),
+    ...(host === undefined ? {} : { host }),
+    ...(port === undefined ? {} : { port }),
+    ...(path === undefined ? {} : { path }),
+    ...(db === undefined ? {} : { db }),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    ...(tls === undefined ? {} : { tls }),
+    ...(reconnectStrategy === undefined ? {} : { reconnectStrategy })
+  }
+}
+
+/** The endpoint of a `RedisConnection` (default `127.0.0.1:6379`); throws on a bad URL. */
+export const connectionOptions = (connection: RedisConnection | undefined): RedisEndpoint => {
   if (connection === undefined) return { host: "127.0.0.1", port: 6379 }
   if (typeof connection === "string") return fromUrl(connection)
-  if ("client" in connection) return { ...connection.client.options }
-  const { tls, ...endpoint } = connection
-  const options: RedisOptions = {}
-  for (const [name, value] of Object.entries(endpoint)) {
-    if (value !== undefined) Object.assign(options, { [name]: value })
+  if ("client" in connection) return fromClientOptions(connection.client.options)
+  const { db, host, password, port, tls, username } = connection
+  return {
+    ...(host === undefined ? {} : { host }),
+    ...(port === undefined ? {} : { port }),
+    ...(db === undefined ? {} : { db }),
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+    ...(tls === true ? { tls: {} } : {})
   }
-  return tls === true ? { ...options, tls: {} } : options
 }
 
 /** What the store's error says, for a `reason`. */
@@ -114,15 +172,15 @@ export const makeRedisRateLimiter = (
   Effect.gen(function*() {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     const policy = options.onUnavailable ?? "fail-closed"
-    const redisOptions = yield* Effect.try({
+    const endpoint = yield* Effect.try({
       try: () => connectionOptions(options.redis),
       catch: (cause) => new Error(`RateLimiter.layerRedis: bad redis connection: ${describe(cause)}`, { cause })
     }).pipe(Effect.orDie)
 
-    const link = yield* makeRedisLink(redisOptions, [TOKEN_BUCKET.lua, GIVE_BACK.lua])
+    const link = yield* makeRedisLink(endpoint, [TOKEN_BUCKET_LUA, GIVE_BACK_LUA])
     const store = yield* makeBudgetedStore(link, { prefix: options.prefix ?? DEFAULT_PREFIX, timeoutMs })
-    const limiter = yield* ExperimentalRateLimiter.make.pipe(
-      Effect.provideService(ExperimentalRateLimiter.RateLimiterStore, store)
+    const limiter = yield* PersistenceRateLimiter.make.pipe(
+      Effect.provideService(PersistenceRateLimiter.RateLimiterStore, store)
     )
     const memory = makeTokenBuckets()
 
@@ -144,7 +202,7 @@ export const makeRedisRateLimiter = (
           : take
           ? memory.acquire(tool, key)
           : memory.check(tool, key)
-        return Effect.zipRight(Effect.annotateLogs(log, { tool: tool.name, reason, onUnavailable: policy }), decision)
+        return Effect.andThen(Effect.annotateLogs(log, { tool: tool.name, reason, onUnavailable: policy }), decision)
       })
 
     /** Takes a token (`take`) or looks whether one is there (asks the store for 0 tokens). */
@@ -163,7 +221,7 @@ export const makeRedisRateLimiter = (
         // the store bounds the wait: the connection, then `timeoutMs` for the command
         Effect.matchEffect({
           onSuccess: (result) =>
-            Effect.zipRight(
+            Effect.andThen(
               answered,
               take || result.remaining >= 1
                 ? Effect.void
@@ -171,12 +229,12 @@ export const makeRedisRateLimiter = (
                   new RateLimited({ tool: tool.name, limitRpm: rpm, retryAfterMs: Math.ceil(60_000 / rpm) })
                 )
             ),
-          onFailure: (error) => {
-            if (error.reason === "StoreError") {
-              return unavailable(tool, rpm, key, take, `Redis unavailable: ${describe(error.cause ?? error.message)}`)
+          onFailure: ({ reason }) => {
+            if (reason._tag === "RateLimitStoreError") {
+              return unavailable(tool, rpm, key, take, `Redis unavailable: ${describe(reason.cause ?? reason.message)}`)
             }
-            const retryAfterMs = Math.ceil(Duration.toMillis(error.retryAfter))
-            return Effect.zipRight(
+            const retryAfterMs = Math.ceil(Duration.toMillis(reason.retryAfter))
+            return Effect.andThen(
               answered,
               Effect.fail(new RateLimited({ tool: tool.name, limitRpm: rpm, retryAfterMs }))
             )

@@ -1,42 +1,35 @@
 /**
- * The token buckets of `RateLimiter.layerRedis`, as a `RateLimiterStore` of
- * `@effect/experimental`'s `RateLimiter` (its public store interface; the package's `RateLimiter`
- * still does the counting around it). The package's own Redis store cannot give a command a
- * deadline, and a command that Redis runs after the caller gave up must not take a token, so this
- * store runs the package's token-bucket script with one check in front: the caller's deadline,
- * on Redis's clock, against `TIME` when the script runs. A script that ran in time but whose
- * answer came after the caller gave up gives its token back when the answer arrives.
+ * The token buckets of `RateLimiter.layerRedis`, as a `RateLimiterStore` of `effect/persistence`'s
+ * `RateLimiter` (its public store interface; that module's `RateLimiter` still does the counting
+ * around it). The module's own Redis store (`makeStoreRedis`) cannot be used as it is: it cannot
+ * give a command a deadline, and a command that Redis runs after the caller gave up must not
+ * take a token; and it escapes `%` in keys, which would change the keys this library writes. So
+ * this store runs that store's token-bucket script (word for word) with one check in front: the
+ * caller's deadline, on Redis's clock, against `TIME` when the script runs. A script that ran in
+ * time but whose answer came after the caller gave up gives its token back when the answer
+ * arrives.
  *
- * Keys are the package store's: `{prefix}{key}` and `{prefix}{key}:refill`.
+ * Keys are the module store's: `{prefix}{key}` and `{prefix}{key}:refill` (with the expiry the
+ * script gives them: once a bucket is full again it is gone, as good as a new one).
  *
  * @since 0.2.0
  */
-import { RateLimiterStore, RateLimitStoreError } from "@effect/experimental/RateLimiter"
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { RateLimiterError, RateLimiterStore, RateLimitStoreError } from "effect/persistence/RateLimiter"
+import * as Redis from "effect/persistence/Redis"
 import type * as Scope from "effect/Scope"
-import { createHash } from "node:crypto"
 import { performance } from "node:perf_hooks"
-import { command, NOT_CONNECTED, type RedisLink, RedisUnavailable } from "./RateLimiterRedisLink.js"
-
-/** A Lua script and its SHA-1 (for `EVALSHA`). */
-interface Script {
-  readonly lua: string
-  readonly sha: string
-}
-
-const script = (lua: string): Script => ({ lua, sha: createHash("sha1").update(lua).digest("hex") })
+import { NOT_CONNECTED, type RedisLink, RedisUnavailable } from "./RateLimiterRedisLink.js"
 
 /**
- * `@effect/experimental`'s token bucket (`RateLimiter/Redis`), word for word after the first
- * lines, which refuse to run past ARGV[6], the caller's deadline in ms on Redis's clock (an
- * error reply starting `LATE`; nothing is read or written).
+ * `effect/persistence`'s token bucket (`makeStoreRedis`), word for word after the first lines,
+ * which refuse to run past ARGV[6], the caller's deadline in ms on Redis's clock (an error reply
+ * starting `LATE`; nothing is read or written).
  */
-export const TOKEN_BUCKET: Script = script(`
-if redis.replicate_commands then redis.replicate_commands() end
+export const TOKEN_BUCKET_LUA = `
 local time = redis.call("TIME")
 local late = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000 - tonumber(ARGV[6])
 if late > 0 then
@@ -44,7 +37,7 @@ if late > 0 then
 end
 
 local key = KEYS[1]
-local last_refill_key = key .. ":refill"
+local last_refill_key = KEYS[2]
 local tokens = tonumber(ARGV[1])
 local refill_ms = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
@@ -53,51 +46,91 @@ local overflow = ARGV[5] == "1"
 local current = tonumber(redis.call("GET", key))
 local last_refill = tonumber(redis.call("GET", last_refill_key))
 
-if not current then
-  current = limit
-  last_refill = now
-  redis.call("SET", key, current)
-  redis.call("SET", last_refill_key, last_refill)
-end
+if not current then current = limit end
+if not last_refill then last_refill = now end
 
 local elapsed = now - last_refill
 local refill_amount = math.floor(elapsed / refill_ms)
 if refill_amount > 0 then
   current = math.min(current + refill_amount, limit)
   last_refill = last_refill + (refill_amount * refill_ms)
-  redis.call("SET", last_refill_key, last_refill)
+end
+if current >= limit then
+  last_refill = now
 end
 
 local next = current - tokens
-if next < 0 and not overflow then
-  redis.call("SET", key, current)
-  return next
+local stored = current
+if next >= 0 or overflow then
+  stored = next
 end
 
-redis.call("SET", key, next)
-return next
-`)
+elapsed = math.max(0, now - last_refill)
+local ttl = math.ceil(math.ceil(limit - stored) * refill_ms - elapsed)
+if ttl < 1 then ttl = 1 end
+redis.call("SET", key, stored, "PX", ttl)
+redis.call("SET", last_refill_key, last_refill, "PX", ttl)
+-- Use 17 significant digits to round-trip both numbers.
+return { string.format("%.17g", next), string.format("%.17g", elapsed) }
+`
 
 /**
- * Gives ARGV[1] tokens back to the bucket KEYS[1], up to its limit ARGV[2] (the count a later
- * refill starts from is then the one it would have been without the take).
+ * Gives ARGV[1] tokens back to the bucket KEYS[1], up to its limit ARGV[2], keeping its expiry
+ * (the count a later refill starts from is then the one it would have been without the take).
  */
-export const GIVE_BACK: Script = script(`
+export const GIVE_BACK_LUA = `
 local current = tonumber(redis.call("GET", KEYS[1]))
 if not current then return 0 end
-redis.call("SET", KEYS[1], math.min(current + tonumber(ARGV[1]), tonumber(ARGV[2])))
+local next = math.min(current + tonumber(ARGV[1]), tonumber(ARGV[2]))
+local ttl = redis.call("PTTL", KEYS[1])
+if ttl > 0 then redis.call("SET", KEYS[1], next, "PX", ttl) else redis.call("SET", KEYS[1], next) end
 return 1
-`)
+`
+
+const tokenBucketScript = Redis.script(
+  (
+    key: string,
+    refillKey: string,
+    tokens: number,
+    refillMs: number,
+    limit: number,
+    now: number,
+    overflow: 0 | 1,
+    deadline: string
+  ) => [key, refillKey, tokens, refillMs, limit, now, overflow, deadline],
+  { numberOfKeys: 2, lua: TOKEN_BUCKET_LUA }
+).withReturnType<unknown>()
+
+const giveBackScript = Redis.script(
+  (key: string, tokens: number, limit: number) => [key, tokens, limit],
+  { numberOfKeys: 1, lua: GIVE_BACK_LUA }
+).withReturnType<unknown>()
+
+/** The error a failed command gave, as an `Error`. */
+const causeOf = (error: Redis.RedisError): Error =>
+  error.cause instanceof Error ? error.cause : new Error(String(error.cause))
 
 /** What a failed command says, for a `reason`. */
 const describe = (error: Error, timeoutMs: number): string => {
-  // ioredis's words for a command in flight when the connection was lost, and for one sent as it
-  // is lost (before its close event reached the link)
-  if (error.name === "MaxRetriesPerRequestError") return NOT_CONNECTED
-  if (error.message.startsWith("Stream isn't writeable") || error.message === "Connection is closed.") return NOT_CONNECTED
+  // node-redis's words for a command sent while (or in flight as) the connection is lost
+  const lost = ["The client is offline", "The client is closed", "Socket closed unexpectedly", "Disconnects client"]
+  if (lost.includes(error.message)) return NOT_CONNECTED
   if (error.message.startsWith("LATE ")) return `no answer within ${timeoutMs} ms`
   return error.message
 }
+
+/** `[remaining, elapsedMillis]` from the script's reply. */
+const parseReply = (reply: unknown): Effect.Effect<readonly [number, number], Redis.RedisError> => {
+  const [remaining, elapsed] = Array.isArray(reply) ? reply.map(Number) : []
+  return remaining !== undefined && elapsed !== undefined && Number.isFinite(remaining) && Number.isFinite(elapsed)
+    ? Effect.succeed([remaining, elapsed])
+    : Effect.fail(
+      new Redis.RedisError({ cause: new Error(`Redis answered the token bucket with ${JSON.stringify(reply)}`) })
+    )
+}
+
+const storeError = (message: string, cause?: unknown) =>
+  new RateLimiterError({ reason: new RateLimitStoreError({ message, cause }) })
 
 /**
  * The store on `link`: each command may take `timeoutMs` from the moment it is sent, and waits
@@ -107,29 +140,16 @@ const describe = (error: Error, timeoutMs: number): string => {
 export const makeBudgetedStore = (
   link: RedisLink,
   options: { readonly prefix: string; readonly timeoutMs: number }
-): Effect.Effect<Context.Tag.Service<RateLimiterStore>, never, Scope.Scope> =>
+): Effect.Effect<RateLimiterStore["Service"], never, Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
     const { prefix, timeoutMs } = options
-    const { client } = link
-
-    const evalScript = (run: Script, key: string, args: ReadonlyArray<string | number>) =>
-      command(() => client.evalsha(run.sha, 1, key, ...args)).pipe(
-        // Redis's script cache was flushed since the connection loaded it
-        Effect.catchIf(
-          (error) => error.message.startsWith("NOSCRIPT"),
-          () => command(() => client.eval(run.lua, 1, key, ...args))
-        )
-      )
-
-    const count = (reply: unknown): Effect.Effect<number, Error> =>
-      typeof reply === "number"
-        ? Effect.succeed(reply)
-        : Effect.fail(new Error(`Redis answered the token bucket with ${JSON.stringify(reply)}`))
+    const tokenBucket = link.redis.eval(tokenBucketScript)
+    const giveBack = link.redis.eval(giveBackScript)
 
     /** After the caller gave up: when the answer comes and says tokens were taken, give them back. */
     const settleLate = (
-      answer: Fiber.Fiber<number, Error>,
+      answer: Fiber.Fiber<readonly [number, number], Redis.RedisError>,
       key: string,
       bucket: { readonly tokens: number; readonly limit: number; readonly allowOverflow: boolean }
     ) =>
@@ -137,17 +157,17 @@ export const makeBudgetedStore = (
         Fiber.join(answer).pipe(
           Effect.matchEffect({
             onFailure: (error) =>
-              error.message.startsWith("LATE ")
-                ? Effect.logDebug(`RateLimiter.layerRedis: a command Redis ran too late took no token (${error.message})`)
+              causeOf(error).message.startsWith("LATE ")
+                ? Effect.logDebug(`RateLimiter.layerRedis: a command Redis ran too late took no token (${causeOf(error).message})`)
                 // lost with the connection: if the script ran in time its token stays taken
                 // (fewer calls, never more); if it ran later, its deadline refused it
-                : Effect.logDebug(`RateLimiter.layerRedis: the answer of a late command was lost (${error.message})`),
-            onSuccess: (remaining) =>
+                : Effect.logDebug(`RateLimiter.layerRedis: the answer of a late command was lost (${causeOf(error).message})`),
+            onSuccess: ([remaining]) =>
               bucket.tokens > 0 && (bucket.allowOverflow || remaining >= 0)
-                ? evalScript(GIVE_BACK, key, [bucket.tokens, bucket.limit]).pipe(
-                  Effect.zipRight(Effect.logDebug("RateLimiter.layerRedis: gave back the token of a call Redis answered late")),
-                  Effect.catchAll((error) =>
-                    Effect.logWarning("RateLimiter.layerRedis: could not give back the token of a call Redis answered late", error)
+                ? giveBack(key, bucket.tokens, bucket.limit).pipe(
+                  Effect.andThen(Effect.logDebug("RateLimiter.layerRedis: gave back the token of a call Redis answered late")),
+                  Effect.catch((error) =>
+                    Effect.logWarning("RateLimiter.layerRedis: could not give back the token of a call Redis answered late", error.cause)
                   )
                 )
                 : Effect.void
@@ -156,41 +176,47 @@ export const makeBudgetedStore = (
         scope
       )
 
-    const tokenBucket: Context.Tag.Service<RateLimiterStore>["tokenBucket"] = (bucket) =>
+    const bucket: RateLimiterStore["Service"]["tokenBucket"] = (request) =>
       Effect.gen(function*() {
         const offsetMs = yield* link.connected
         const now = yield* Clock.currentTimeMillis
-        const key = `${prefix}${bucket.key}`
+        const key = `${prefix}${request.key}`
         // the moment this caller gives up, on Redis's clock
         const deadline = performance.now() + offsetMs + timeoutMs
-        const args = [
-          bucket.tokens,
-          Duration.toMillis(bucket.refillRate),
-          bucket.limit,
-          now,
-          bucket.allowOverflow ? 1 : 0,
-          deadline.toFixed(3)
-        ]
-        const answer = yield* Effect.forkIn(Effect.flatMap(evalScript(TOKEN_BUCKET, key, args), count), scope)
-        const late = settleLate(answer, key, bucket)
+        const answer = yield* Effect.forkIn(
+          Effect.flatMap(
+            tokenBucket(
+              key,
+              `${key}:refill`,
+              request.tokens,
+              Duration.toMillis(request.refillRate),
+              request.limit,
+              now,
+              request.allowOverflow ? 1 : 0,
+              deadline.toFixed(3)
+            ),
+            parseReply
+          ),
+          scope
+        )
+        const late = settleLate(answer, key, request)
         return yield* Fiber.join(answer).pipe(
           Effect.timeout(timeoutMs),
           Effect.onInterrupt(() => late),
-          Effect.catchTag("TimeoutException", () =>
-            Effect.zipRight(late, Effect.fail(new RedisUnavailable({ reason: `no answer within ${timeoutMs} ms` })))),
-          Effect.mapError((error) =>
-            error instanceof RedisUnavailable ? error : new RedisUnavailable({ reason: describe(error, timeoutMs) })
-          )
+          Effect.catchTag("TimeoutError", () =>
+            Effect.andThen(late, Effect.fail(new RedisUnavailable({ reason: `no answer within ${timeoutMs} ms` })))),
+          Effect.catchTag("RedisError", (error) =>
+            Effect.fail(new RedisUnavailable({ reason: describe(causeOf(error), timeoutMs) })))
         )
       }).pipe(
-        Effect.mapError((cause) =>
-          new RateLimitStoreError({ message: "Failed to execute tokenBucket rate limiting command", cause })
-        )
+        Effect.mapError((cause) => storeError("Failed to execute tokenBucket rate limiting command", cause))
       )
 
+    const only = storeError("RateLimiter.layerRedis keeps token buckets only")
     return RateLimiterStore.of({
-      fixedWindow: () =>
-        Effect.fail(new RateLimitStoreError({ message: "RateLimiter.layerRedis keeps token buckets only" })),
-      tokenBucket
+      fixedWindow: () => Effect.fail(only),
+      tokenBucket: bucket,
+      adaptiveConsume: () => Effect.fail(only),
+      adaptiveFeedback: () => Effect.fail(only)
     })
   })

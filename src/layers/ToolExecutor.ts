@@ -1,22 +1,22 @@
 /**
- * The gate pipeline. Hot path: no generator, no span unless a tracer is installed, and a
- * deadline that costs one child fiber and one timer (see `guard.ts`). A call with no path and
- * no gate left (`direct`) starts its handler at once and, when the handler ends synchronously,
- * builds its result without an effect step of its own.
+ * The executor: one call as one pipeline that reads top to bottom, on Effect's public API only:
+ *
+ *   lookup → arguments → paths → gates → run (deadline, memory cap) → result
+ *
+ * Every expected failure of a step becomes the call's `ToolExecutionResult`; a workspace
+ * escape stays a defect. `execute`, `explain` and the audit record ask the same list of gates
+ * (`ToolGates`): an audited call records each decision as it is made, `explain` asks as a dry
+ * run. A call is traced (an `execute_tool {tool}` span) when the application installs a tracer.
  *
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import type * as Fiber from "effect/Fiber"
-import { identity } from "effect/Function"
 import * as Option from "effect/Option"
-import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as Result from "effect/Result"
 import * as Tracer from "effect/Tracer"
 import * as AgentMode from "../domain/AgentMode.js"
 import {
@@ -29,12 +29,11 @@ import {
   ToolTimeout
 } from "../domain/errors.js"
 import { fromStrictArguments } from "../domain/exports.js"
-import { isSettled } from "../domain/settled.js"
+import type { GateDecision } from "../domain/GateDecision.js"
 import { showName } from "../domain/shownText.js"
 import type { BoundCall, HandlerFailure, RegisteredTool } from "../domain/Tool.js"
-import * as Result from "../domain/ToolExecutionResult.js"
+import * as ToolResult from "../domain/ToolExecutionResult.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
-import type { GateDecision } from "../domain/GateDecision.js"
 import { AuditLog, type AuditLogService } from "../services/AuditLog.js"
 import { ConfirmationGate } from "../services/ConfirmationGate.js"
 import { ModeGate } from "../services/ModeGate.js"
@@ -44,57 +43,106 @@ import { ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
 import { Workspace } from "../services/Workspace.js"
-import { auditRecordOfExit } from "./auditedCall.js"
+import { auditRecordOf } from "./auditRecord.js"
 import { builtinGates } from "./builtinGates.js"
-import { argumentsPassed, lookupPassed, pathsPassed, refusedBy } from "./callDecisions.js"
+import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy, withLateRefusal } from "./callDecisions.js"
 import { withCallConfirmation } from "./callConfirmation.js"
-import { type CallSpan, endCallSpan, startCallSpan } from "./callSpan.js"
-import { crashMessage } from "./crashMessage.js"
+import { CallSpanAttributes, spanOptionsOf } from "./callSpan.js"
 import { makeExplain } from "./explainCall.js"
 import { ask, behind, gateCallOf, type Recorder } from "./gateRun.js"
-import { guard, type GuardOptions, type Restore, onCallerOf, type Running, startGuarded, waitGuarded } from "./guard.js"
 import { withoutHostPathDetails, withoutHostPaths } from "./hostPaths.js"
 import { refuseProtected } from "./protectedPaths.js"
-
-/** The tracer every fiber has unless the application installs one. */
-const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 const now = () => performance.now()
 const elapsed = (start: number) => Math.round((performance.now() - start) * 1000) / 1000
 
 const noPaths: ReadonlyArray<ResolvedPath> = []
 
-/** A step of the pipeline, with every expected failure it can raise. */
-type Step = Effect.Effect<unknown, ToolCallError | PathTraversalError>
+/** A call span's trace options: no captured stack (`withSpan` makes an `Error` for one by default). */
+const noStackTrace: Tracer.TraceOptions = { captureStackTrace: false }
+
+/** The message of a defect, bounded (a defect's own formatting may recurse over deep data). */
+const crashMessage = (cause: Cause.Cause<unknown>): string => {
+  try {
+    const text = String(Cause.squash(cause))
+    return text.length > 500 ? `${text.slice(0, 499)}…` : text
+  } catch {
+    return "an unprintable defect"
+  }
+}
 
 /** The audit log when none is in context. */
 const noAudit: AuditLogService = { enabled: false, includeArguments: false, write: () => Effect.void }
 
+/** How often the heap is sampled under a memory cap. */
+const SAMPLE_EVERY_MS = 50
+
+/**
+ * What ends a call under a best-effort memory cap: the growth of the process heap from
+ * `baseline` (taken before the handler starts, so what it allocates before its first wait
+ * counts), sampled on a real timer (a cap is about memory, not time, so it does not follow the
+ * Clock), past the cap.
+ */
+const memoryCapOf = (tool: RegisteredTool, limitMb: number, baseline: number): Effect.Effect<never, MemoryLimitExceeded> =>
+  Effect.callback<never, MemoryLimitExceeded>((resume) => {
+    const limit = limitMb * 1024 * 1024
+    const sampler = setInterval(() => {
+      if (process.memoryUsage().heapUsed - baseline > limit) {
+        resume(Effect.fail(new MemoryLimitExceeded({ tool: tool.name, limitMb })))
+      }
+    }, SAMPLE_EVERY_MS)
+    return Effect.sync(() => clearInterval(sampler))
+  })
+
+/** What ends a call past its deadline, on the fiber's Clock. */
+const deadlineOf = (tool: RegisteredTool, timeoutMs: number): Effect.Effect<never, ToolTimeout> =>
+  Effect.flatMap(Effect.sleep(Duration.millis(timeoutMs)), () => Effect.fail(new ToolTimeout({ tool: tool.name, timeoutMs })))
+
+/**
+ * A tool's handler run under its deadline (on the fiber's Clock) and memory cap, each a
+ * contender that can only fail: the handler and whichever of them apply race in one race, so
+ * the first to end names the result, and the race waits for the handler's finalizers with no
+ * second deadline around it that could rename a cap hit first.
+ */
+const guarded = (tool: RegisteredTool, run: Effect.Effect<unknown, HandlerFailure>) => {
+  // a tool that keeps its own deadline (an MCP proxy) ends itself with `ToolTimeout`
+  const timeoutMs = tool.timeoutMs === undefined || tool.ownDeadline === true ? undefined : tool.timeoutMs
+  const deadline = timeoutMs === undefined ? undefined : deadlineOf(tool, timeoutMs)
+  const limitMb = tool.memoryLimitMb
+  if (limitMb === undefined) return deadline === undefined ? run : Effect.raceFirst(run, deadline)
+  // the heap's baseline is taken before the handler starts: what it allocates before its first wait counts
+  return Effect.suspend(() => {
+    const cap = memoryCapOf(tool, limitMb, process.memoryUsage().heapUsed)
+    return Effect.raceAllFirst(deadline === undefined ? [run, cap] : [run, cap, deadline])
+  })
+}
+
 export const makeExecutor = Effect.gen(function*() {
   const registry = yield* ToolRegistry
-  const modeGate = yield* ModeGate
-  const policy = yield* ToolPolicy
-  const confirmation = yield* ConfirmationGate
-  const rateLimiter = yield* RateLimiter
   const workspace = yield* Workspace
-  const audit: AuditLogService = Option.getOrElse(yield* Effect.serviceOption(AuditLog), () => noAudit)
-  const { gates } = Option.getOrElse(
-    yield* Effect.serviceOption(ToolGates),
-    () => ({ gates: builtinGates({ modeGate, policy, confirmation, rateLimiter }) })
-  )
+  const confirmation = yield* ConfirmationGate
+  const audit = Option.getOrElse(yield* Effect.serviceOption(AuditLog), () => noAudit)
+  const installed = yield* Effect.serviceOption(ToolGates)
+  const gates = Option.isSome(installed)
+    ? installed.value.gates
+    : builtinGates({ modeGate: yield* ModeGate, policy: yield* ToolPolicy, confirmation, rateLimiter: yield* RateLimiter })
+
+  /** A call's arguments, decoded (first converted back from the strict export's form). */
+  const prepare = (tool: RegisteredTool, input: unknown, options: ExecuteOptions | undefined) =>
+    tool.prepare(options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input)
 
   /**
-   * Resolves every path argument of a call through the `Workspace` (an escape dies with
-   * `PathTraversalError`) and writes the resolved path back into the arguments, so the
-   * handler only ever sees resolved paths. A tool with side effects is refused any path under
-   * a `.git` (`protectedPaths.ts`).
+   * Resolves every path argument through the `Workspace` (an escape dies with
+   * `PathTraversalError`) and writes the resolved path back into the arguments, so the handler
+   * only ever sees resolved paths. A tool with side effects is refused any path under a `.git`.
    */
   const resolvePaths = (tool: RegisteredTool, call: BoundCall): Effect.Effect<ReadonlyArray<ResolvedPath>, ProtectedPath> =>
     Effect.forEach(call.paths, (slot) =>
       Effect.flatMap(workspace.resolve(slot.raw), (resolved) =>
         Reflect.set(slot.holder, slot.key, resolved)
           ? Effect.succeed(resolved)
-          : Effect.dieMessage(`cannot place the resolved path of "${slot.raw}" into the arguments`))).pipe(
+          : Effect.die(new Error(`cannot place the resolved path of "${slot.raw}" into the arguments`))
+      )).pipe(
         Effect.flatMap((paths) =>
           tool.spec.readOnly ? Effect.succeed(paths) : Effect.flatMap(workspace.root, (root) => refuseProtected(tool.name, root, paths))
         )
@@ -102,291 +150,171 @@ export const makeExecutor = Effect.gen(function*() {
 
   /** `resolvePaths`, its refusal (an escape included) recorded. */
   const resolveRecorded = (tool: RegisteredTool, call: BoundCall, record: Recorder) =>
-    Effect.tapErrorCause(resolvePaths(tool, call), (cause) =>
+    Effect.tapCause(resolvePaths(tool, call), (cause) =>
       Effect.sync(() => {
-        const traversal = pathTraversalOf(cause)
-        const failure = Option.orElse(traversal, () => Cause.failureOption(cause))
-        if (Option.isSome(failure)) record(refusedBy("paths", failure.value))
+        const refusal = Option.orElse(pathTraversalOf(cause), () => Cause.findErrorOption(cause))
+        if (Option.isSome(refusal)) record(refusedBy("paths", refusal.value))
       }))
 
-  /** Each tool's deadline and memory cap, made once: a call allocates none. */
-  const guardOptions = new WeakMap<RegisteredTool, GuardOptions<ToolTimeout, MemoryLimitExceeded>>()
-  const guardOptionsOf = (tool: RegisteredTool): GuardOptions<ToolTimeout, MemoryLimitExceeded> => {
-    const known = guardOptions.get(tool)
-    if (known !== undefined) return known
-    const made: GuardOptions<ToolTimeout, MemoryLimitExceeded> = {
-      // a tool that keeps its own deadline ends itself with `ToolTimeout`
-      timeoutMs: tool.ownDeadline === true ? undefined : tool.timeoutMs,
-      memoryLimitMb: tool.memoryLimitMb,
-      onTimeout: () => new ToolTimeout({ tool: tool.name, timeoutMs: tool.timeoutMs ?? 0 }),
-      onMemoryLimit: () => new MemoryLimitExceeded({ tool: tool.name, limitMb: tool.memoryLimitMb ?? 0 })
-    }
-    guardOptions.set(tool, made)
-    return made
-  }
-
-  /** A call's arguments, decoded (and first converted back from the strict export's form). */
-  const prepare = (tool: RegisteredTool, input: unknown, options: ExecuteOptions | undefined) =>
-    tool.prepare(options?.strictArguments === true ? fromStrictArguments(tool.spec.parameters, input) : input)
-
-  /**
-   * The handler's run, guarded, under the call's span (its own spans nest under it). `restore`
-   * is applied to each step that may wait (a gate that does work, the paths' resolution, the
-   * handler's run): a traced call runs its steps in an uninterruptible region, so that its span
-   * ends however the call ends, and waits interruptibly only where it waits at all.
-   */
-  const runOf = (
-    tool: RegisteredTool,
-    call: BoundCall,
-    span: Tracer.Span | undefined,
-    restore: Restore,
-    callerInterruptible: boolean
-  ): Step => call.use((handler, context) => guard(handler, context, span, guardOptionsOf(tool), restore, callerInterruptible))
-
-  /**
-   * The steps of a call with paths: they are resolved first, so that the gates are asked about
-   * resolved paths.
-   */
-  const withPaths = (
+  /** The gates, then the run, of a call whose paths are resolved. */
+  const gatedRun = (
     tool: RegisteredTool,
     call: BoundCall,
     options: ExecuteOptions | undefined,
-    span: Tracer.Span | undefined,
-    restore: Restore,
-    callerInterruptible: boolean,
+    paths: ReadonlyArray<ResolvedPath>,
     record: Recorder | undefined
-  ): Step =>
-    Effect.flatMap(
-      restore(record === undefined ? resolvePaths(tool, call) : resolveRecorded(tool, call, record)),
-      (paths) => {
-        record?.(pathsPassed(paths.length))
-        const run = runOf(tool, call, span, restore, callerInterruptible)
-        const answers = ask(gates, gateCallOf(tool, call, options, paths, false), record)
-        return answers === undefined ? run : behind(answers, restore, record, run)
-      }
-    )
+  ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
+    record?.(pathsPassed(paths.length))
+    const run = guarded(tool, call.run)
+    const answers = ask(gates, gateCallOf(tool, call, options, paths, false), record)
+    return answers === undefined ? run : behind(answers, record, run)
+  }
 
-  const onFailure = (tool: RegisteredTool, start: number) => (cause: Cause.Cause<ToolCallError | PathTraversalError>) => {
+  /** The steps after lookup: arguments → paths → gates → run; the handler's output. */
+  const steps = (
+    tool: RegisteredTool,
+    input: unknown,
+    options: ExecuteOptions | undefined,
+    record: Recorder | undefined
+  ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
+    const prepared = prepare(tool, input, options)
+    if (Result.isFailure(prepared)) {
+      record?.(refusedBy("arguments", prepared.failure))
+      return Effect.fail(prepared.failure)
+    }
+    record?.(argumentsPassed)
+    const call = prepared.success
+    if (call.paths.length === 0) return gatedRun(tool, call, options, noPaths, record)
+    const resolved = record === undefined ? resolvePaths(tool, call) : resolveRecorded(tool, call, record)
+    return Effect.flatMap(resolved, (paths) => gatedRun(tool, call, options, paths, record))
+  }
+
+  /** A failed call's result: a refusal or failure as its code; an escape and an interruption passed on. */
+  const failedWith = (tool: RegisteredTool, start: number) =>
+  (cause: Cause.Cause<ToolCallError | PathTraversalError>): Effect.Effect<ToolResult.ToolExecutionResult> => {
     const traversal = pathTraversalOf(cause)
     if (Option.isSome(traversal)) return Effect.die(traversal.value)
-    const failure = Cause.failureOption(cause)
+    const failure = Cause.findErrorOption(cause)
     if (Option.isSome(failure) && failure.value._tag !== "PathTraversalError") {
       const error = failure.value
-      if (error._tag !== "ToolError") return Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))
+      if (error._tag !== "ToolError") return Effect.succeed(ToolResult.fromError(tool.name, tool.version, error, elapsed(start)))
       return Effect.map(workspace.root, (root) =>
-        Result.fromError(
-          tool.name,
-          tool.version,
-          withoutHostPathDetails(error, root),
-          elapsed(start),
-          withoutHostPaths(error.message, root)
-        ))
+        ToolResult.fromError(tool.name, tool.version, withoutHostPathDetails(error, root), elapsed(start), withoutHostPaths(error.message, root)))
     }
-    if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+    if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
     const error = new ToolError({ tool: tool.name, message: `the tool crashed: ${crashMessage(cause)}`, cause })
-    return Effect.zipRight(
+    return Effect.as(
       Effect.logError(`Tool "${tool.name}" died`, cause),
-      Effect.succeed(Result.fromError(tool.name, tool.version, error, elapsed(start)))
+      ToolResult.fromError(tool.name, tool.version, error, elapsed(start))
     )
   }
 
-  /** The result of a call that returned `output`; it ends the call's span. */
-  const succeeded = (tool: RegisteredTool, start: number, callSpan: CallSpan | undefined, output: unknown) => {
-    const result = Result.succeed(tool.name, tool.version, output, elapsed(start))
-    callSpan?.end(Exit.succeed(result))
-    return Effect.succeed(result)
-  }
-
-  /** The result of a call that failed with `cause`; it ends the call's span. */
-  const failed = (tool: RegisteredTool, start: number, callSpan: CallSpan | undefined) =>
-    callSpan === undefined ? onFailure(tool, start) : (cause: Cause.Cause<ToolCallError | PathTraversalError>) =>
-      Effect.onExit(onFailure(tool, start)(cause), (exit) => Effect.sync(() => endCallSpan(callSpan, exit)))
-
   /**
-   * `steps` (given the mask's `restore`) and the result, under the call's span when traced: the
-   * span ends on every way out (an interruption included), in one uninterruptible region whose
-   * single continuation both builds the result and ends the span. The steps are interruptible
-   * only where they wait (see `runOf`): `Effect.onExit`, or `restore` around all of them,
-   * would add regions and continuations that cost more than the rest of tracing a call.
+   * One call of a found tool, as its result; traced when a tracer is installed: a refused or
+   * failed call ends its span as a failure of its code, also set as `error.type`. `seen` (when
+   * audited) learns the call's span.
    */
-  const settle = (
+  const runFound = (
     tool: RegisteredTool,
+    input: unknown,
+    options: ExecuteOptions | undefined,
     start: number,
-    callSpan: CallSpan | undefined,
-    steps: (restore: Restore) => Step
-  ): Effect.Effect<Result.ToolExecutionResult> =>
-    callSpan === undefined
-      ? Effect.matchCauseEffect(steps(identity), {
-        onFailure: onFailure(tool, start),
-        onSuccess: (output) => succeeded(tool, start, undefined, output)
-      })
-      : Effect.uninterruptibleMask((restore) =>
-        Effect.matchCauseEffect(steps(restore), {
-          onFailure: failed(tool, start, callSpan),
-          onSuccess: (output) => succeeded(tool, start, callSpan, output)
-        })
-      )
-
-  /** How a direct call's handler stands once started: ended, waiting, or to be run on the caller's fiber. */
-  type Started = Exit.Exit<unknown, HandlerFailure> | Running<unknown, HandlerFailure, ToolTimeout, MemoryLimitExceeded> | Step
-
-  /**
-   * A call with no path and no gate left is its handler alone: started here, on the caller's
-   * fiber, and its result built at once when the handler ends synchronously, as most do. Only
-   * a handler that waits costs the steps of waiting for it.
-   */
-  const direct = (
-    fiber: Fiber.RuntimeFiber<unknown, unknown>,
-    flags: RuntimeFlags.RuntimeFlags,
-    tool: RegisteredTool,
-    call: BoundCall,
-    start: number,
-    callSpan: CallSpan | undefined
-  ): Effect.Effect<Result.ToolExecutionResult> => {
-    const options = guardOptionsOf(tool)
-    const span = callSpan?.span
-    const interruptible = RuntimeFlags.interruptible(flags)
-    const started = call.use<Started>((handler, context, startHandler) => {
-      const onCaller = onCallerOf(context, span, options)
-      if (onCaller !== undefined) return onCaller(handler)
-      // No gate is left, so the handler function is called now: an effect it built settled
-      // (an exit) has nothing left to time out, and needs no fiber to guard it. Not under a
-      // memory cap, whose baseline is the heap before the handler function runs.
-      const built = options.memoryLimitMb === undefined ? startHandler?.() : undefined
-      if (built !== undefined && isSettled(built)) return built
-      return startGuarded(fiber, flags, built ?? handler, context, span, options)
+    record: Recorder | undefined,
+    seen: Seen | undefined
+  ): Effect.Effect<ToolResult.ToolExecutionResult> => {
+    const call = Effect.matchCauseEffect(steps(tool, input, options, record), {
+      onFailure: failedWith(tool, start),
+      onSuccess: (output) => Effect.succeed(ToolResult.succeed(tool.name, tool.version, output, elapsed(start)))
     })
-    // a settled handler's result is built at once (an exit is an effect too: `settle` would give the same by more steps)
-    if (Exit.isExit(started)) {
-      if (Exit.isSuccess(started)) return succeeded(tool, start, callSpan, started.value)
-      const result = failed(tool, start, callSpan)(started.cause)
-      // a traced failure's span ends in a region no interruption can enter (its steps do not wait)
-      return callSpan === undefined ? result : Effect.uninterruptible(result)
-    }
-    // the handler waits (its wait's steps are paid), or runs on the caller's fiber
-    return settle(tool, start, callSpan, Effect.isEffect(started) ? () => started : (restore) => waitGuarded(started, restore, interruptible))
+    // a tool that asks for confirmation as it acts runs with the call's confirmation set
+    const confirmed = tool.asksConfirmation === undefined ? call : withCallConfirmation(confirmation, tool, options, call)
+    return Effect.withFiber((fiber) => {
+      if (fiber.getRef(Tracer.Tracer) === Tracer.nativeTracer) return confirmed
+      let refused: ToolResult.ToolExecutionFailure | undefined
+      const traced = Effect.flatMap(Effect.currentSpan, (span) => {
+        if (seen !== undefined) seen.span = span
+        return Effect.flatMap(confirmed, (result) => {
+          if (result.success) return Effect.succeed(result)
+          refused = result
+          span.attribute(CallSpanAttributes.errorType, result.errorCode)
+          return Effect.fail(result.errorCode)
+        })
+      })
+      return traced.pipe(
+        Effect.withSpan(
+          `execute_tool ${tool.name}`,
+          spanOptionsOf(tool, (options?.mode ?? AgentMode.Default).name, options?.callId),
+          // the stack of this line is the executor's, the same for every call: not worth an `Error` per call
+          noStackTrace
+        ),
+        Effect.catch(() => refused === undefined ? Effect.die(new Error("a traced call failed without a result")) : Effect.succeed(refused))
+      )
+    })
   }
 
-  /** What an audited `run` learns for the record: the tool, the call's span, and each decision. */
+  /** What an audited call learns for its record: the tool it found and the call's span. */
   interface Seen {
-    tool?: RegisteredTool | undefined
-    span?: Tracer.AnySpan | undefined
-    readonly decisions: Array<GateDecision>
-    readonly record: Recorder
+    tool?: RegisteredTool
+    span?: Tracer.AnySpan
   }
 
-  /**
-   * One call, made on `fiber` running with `flags`; `seen` (when audited) learns the tool, the
-   * call's span and each decision.
-   */
+  /** One call, as its result; `record` and `seen` (when audited) learn each decision, the tool and the span. */
   const run = (
-    fiber: Fiber.RuntimeFiber<unknown, unknown>,
-    flags: RuntimeFlags.RuntimeFlags,
     name: string,
     input: unknown,
     options: ExecuteOptions | undefined,
+    record: Recorder | undefined,
     seen?: Seen
-  ): Effect.Effect<Result.ToolExecutionResult> => {
+  ): Effect.Effect<ToolResult.ToolExecutionResult> => {
     const start = now()
     const found = registry.lookup(name, options?.versionRange)
     // an unknown name is the caller's, of any length: the result names it as its message does
-    if (Either.isLeft(found)) {
-      seen?.record(refusedBy("lookup", found.left))
-      return Effect.succeed(Result.fromError(showName(name), null, found.left, elapsed(start)))
+    if (Result.isFailure(found)) {
+      record?.(refusedBy("lookup", found.failure))
+      return Effect.succeed(ToolResult.fromError(showName(name), null, found.failure, elapsed(start)))
     }
-    const tool = found.right
-    if (seen !== undefined) {
-      seen.tool = tool
-      seen.record(lookupPassed(tool))
-    }
-    // a tool that asks for confirmation as it acts runs with the call's confirmation set
-    if (tool.asksConfirmation !== undefined) {
-      return withCallConfirmation(confirmation, tool, options, Effect.withFiberRuntime((inner, status) =>
-        runFound(inner, status.runtimeFlags, tool, input, options, start, seen)))
-    }
-    return runFound(fiber, flags, tool, input, options, start, seen)
-  }
-
-  /** `run` once the tool is found. */
-  const runFound = (
-    fiber: Fiber.RuntimeFiber<unknown, unknown>,
-    flags: RuntimeFlags.RuntimeFlags,
-    tool: RegisteredTool,
-    input: unknown,
-    options: ExecuteOptions | undefined,
-    start: number,
-    seen: Seen | undefined
-  ): Effect.Effect<Result.ToolExecutionResult> => {
-    // The span is made and ended by hand and the handler's fiber started under it: `withSpan`
-    // would also re-provide the context around the whole pipeline, which costs several times
-    // more. No stack trace: capturing one costs more than the rest of the span together.
-    const callSpan = fiber.currentTracer === nativeTracer
-      ? undefined
-      : startCallSpan(fiber, tool, (options?.mode ?? AgentMode.Default).name, options?.callId)
-    if (callSpan !== undefined && seen !== undefined) seen.span = callSpan.span
-    const record = seen?.record
-    const prepared = prepare(tool, input, options)
-    if (Either.isLeft(prepared)) {
-      record?.(refusedBy("arguments", prepared.left))
-      return settle(tool, start, callSpan, () => Effect.fail(prepared.left))
-    }
-    record?.(argumentsPassed)
-    const call = prepared.right
-    const span = callSpan?.span
-    const interruptible = RuntimeFlags.interruptible(flags)
-    // The two shortcuts below only skip steps: a call with no paths resolves none, and a call
-    // whose gates all let it on at once is its handler alone.
-    if (call.paths.length > 0) {
-      return settle(tool, start, callSpan, (restore) => withPaths(tool, call, options, span, restore, interruptible, record))
-    }
-    record?.(pathsPassed(0))
-    const answers = ask(gates, gateCallOf(tool, call, options, noPaths, false), record)
-    if (answers === undefined) return direct(fiber, flags, tool, call, start, callSpan)
-    return settle(tool, start, callSpan, (restore) => behind(answers, restore, record, runOf(tool, call, span, restore, interruptible)))
+    const tool = found.success
+    if (seen !== undefined) seen.tool = tool
+    record?.(lookupPassed(tool))
+    return runFound(tool, input, options, start, record, seen)
   }
 
   /** `run`, then one audit record of what happened (an escape and an interruption included). */
-  const audited = (
-    fiber: Fiber.RuntimeFiber<unknown, unknown>,
-    flags: RuntimeFlags.RuntimeFlags,
-    name: string,
-    input: unknown,
-    options: ExecuteOptions | undefined
-  ): Effect.Effect<Result.ToolExecutionResult> => {
-    const start = now()
-    const startedAtMillis = Context.get(fiber.getFiberRef(DefaultServices.currentServices), Clock.Clock)
-      .unsafeCurrentTimeMillis()
-    const decisions: Array<GateDecision> = []
-    // the caller's span, unless the call makes its own
-    const seen: Seen = {
-      span: Option.getOrUndefined(Context.getOption(fiber.currentContext, Tracer.ParentSpan)),
-      decisions,
-      record: (decision) => decisions.push(decision)
-    }
-    // `onExit` runs `run` with the caller's own flags restored
-    return Effect.onExit(run(fiber, flags, name, input, options, seen), (exit) =>
-      audit.write(auditRecordOfExit(exit, {
-        startedAtMillis,
-        name,
-        input,
-        options,
-        tool: seen.tool,
-        span: seen.span,
-        decisions,
-        gates,
-        includeArguments: audit.includeArguments,
-        elapsedMs: () => elapsed(start)
-      })))
-  }
+  const audited = (name: string, input: unknown, options: ExecuteOptions | undefined) =>
+    Effect.flatMap(Effect.all([Clock.currentTimeMillis, Effect.option(Effect.currentParentSpan)]), ([startedAtMillis, parent]) => {
+      const start = now()
+      const decisions: Array<GateDecision> = []
+      // the caller's span, unless the call makes its own
+      const seen: Seen = Option.isSome(parent) ? { span: parent.value } : {}
+      return Effect.onExit(run(name, input, options, (decision) => decisions.push(decision), seen), (exit) => {
+        const { span, tool } = seen
+        const traversal = Exit.isFailure(exit) ? pathTraversalOf(exit.cause) : Option.none()
+        const result = Exit.isSuccess(exit) ? exit.value : undefined
+        const errorCode = result?.errorCode ?? (Option.isSome(traversal) ? "PATH_TRAVERSAL" : null)
+        const message = result?.error ?? (Option.isSome(traversal) ? traversal.value.message : null)
+        return audit.write(auditRecordOf({
+          startedAtMillis,
+          tool,
+          name,
+          version: result?.version ?? tool?.version ?? null,
+          options,
+          mode: (options?.mode ?? AgentMode.Default).name,
+          args: input,
+          includeArguments: audit.includeArguments,
+          gates: completed(withLateRefusal(decisions, errorCode, message), gates),
+          success: result?.success === true,
+          errorCode,
+          durationMs: result?.durationMs ?? elapsed(start),
+          traceId: span?.traceId ?? null,
+          spanId: span?.spanId ?? null
+        }))
+      })
+    })
 
-  const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<Result.ToolExecutionResult> =>
-    Effect.withFiberRuntime((fiber, status) =>
-      audit.enabled
-        ? audited(fiber, status.runtimeFlags, name, input, options)
-        : run(fiber, status.runtimeFlags, name, input, options)
-    )
+  const execute = (name: string, input: unknown, options?: ExecuteOptions): Effect.Effect<ToolResult.ToolExecutionResult> =>
+    audit.enabled ? audited(name, input, options) : run(name, input, options, undefined)
 
-  const explain = makeExplain({ registry, workspace, gates, prepare, resolvePaths })
+  const explain = makeExplain({ registry, gates, prepare, resolvePaths })
 
   return { execute, explain } satisfies ToolExecutorService
 })

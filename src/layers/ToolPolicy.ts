@@ -29,8 +29,8 @@ export const makePolicy = (hook: PolicyHook | undefined, failClosed = false): To
   return {
     evaluate: (tool, args) =>
       Effect.suspend(() => hook({ tool, args })).pipe(
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause) ? Effect.interrupt : Effect.zipRight(
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.andThen(
             Effect.logWarning(
               `Policy hook failed for "${tool.name}"; failing ${failClosed ? "closed" : "open"}`,
               cause

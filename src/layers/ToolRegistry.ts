@@ -4,8 +4,13 @@
  *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as References from "effect/References"
+import * as Tracer from "effect/Tracer"
+import * as Result from "effect/Result"
 import maxSatisfying from "semver/ranges/max-satisfying.js"
 import rsort from "semver/functions/rsort.js"
 import type { AgentMode } from "../domain/AgentMode.js"
@@ -13,9 +18,39 @@ import { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
 import { exportSpec } from "../domain/exports.js"
 import type { RegisteredTool, Tool, ToolInfo } from "../domain/Tool.js"
 import type { ListOptions, ToolRegistryService } from "../services/ToolRegistry.js"
+import { CurrentCallConfirmation } from "../services/CallConfirmation.js"
 import { definitionProblem } from "../tools/definition.js"
-import { makeCallContext } from "./callContext.js"
+import { CurrentRootOverride } from "./Workspace.js"
 import { closest } from "./closest.js"
+import { bindServices } from "./registeredServices.js"
+
+/**
+ * What a call's caller decides, not its tool's registration: Effect's fiber-local references
+ * (clock, tracer, the current span, logging) and the library's own (a request's workspace root,
+ * the call's confirmation). Effect 3 kept these in fiber refs, apart from the services a tool is
+ * registered with; Effect 4 keeps both in the context, so the context captured at registration
+ * is stripped of them, and the handler then sees its caller's.
+ */
+const callerDecides = [
+  Clock.Clock,
+  Tracer.Tracer,
+  Tracer.ParentSpan,
+  References.CurrentStackFrame,
+  References.CurrentLogAnnotations,
+  References.CurrentLogLevel,
+  References.CurrentLogSpans,
+  References.CurrentLoggers,
+  References.MinimumLogLevel,
+  References.LogToStderr,
+  References.UnhandledLogLevel,
+  References.TracerEnabled,
+  References.TracerSpanAnnotations,
+  References.TracerSpanLinks,
+  References.TracerTimingEnabled,
+  Layer.CurrentMemoMap,
+  CurrentRootOverride,
+  CurrentCallConfirmation
+] as const
 
 /** Whether a mode lets a tool through at all (scoped writes are checked per call by the mode gate). */
 export const modeAllows = (mode: AgentMode, tool: ToolInfo): boolean =>
@@ -38,24 +73,24 @@ const pick = (versions: Map<string, RegisteredTool>, range: string | undefined):
 /** Builds an empty registry. */
 export const makeRegistry = (): ToolRegistryService => {
   const tools = new Map<string, Map<string, RegisteredTool>>()
-  const cache = new Map<string, Either.Either<RegisteredTool, ToolNotFound>>()
+  const cache = new Map<string, Result.Result<RegisteredTool, ToolNotFound>>()
 
-  const lookup = (name: string, versionRange?: string): Either.Either<RegisteredTool, ToolNotFound> => {
+  const lookup = (name: string, versionRange?: string): Result.Result<RegisteredTool, ToolNotFound> => {
     const key = versionRange === undefined ? name : `${name}@${versionRange}`
     const cached = cache.get(key)
     if (cached !== undefined) return cached
     const versions = tools.get(name)
     const found = versions === undefined ? undefined : pick(versions, versionRange)
     const result = found !== undefined
-      ? Either.right(found)
-      : Either.left(
+      ? Result.succeed(found)
+      : Result.fail(
         new ToolNotFound({
           name,
           versionRange,
           suggestions: versions === undefined ? closest(name, [...tools.keys()]) : []
         })
       )
-    if (Either.isRight(result)) cache.set(key, result)
+    if (Result.isSuccess(result)) cache.set(key, result)
     return result
   }
 
@@ -85,14 +120,16 @@ export const makeRegistry = (): ToolRegistryService => {
           new InvalidToolDefinition({ name: tool.name, reason: `version ${tool.version} is already registered` })
         )
       }
-      const withServices = makeCallContext(context)
+      // the tool's services, captured here, are provided to each call's handler
+      // (as a `Context<R>` again: a tool that needs the current span gets its caller's)
+      const bind = bindServices(Context.makeUnsafe<R>(Context.omit(...callerDecides)(context).mapUnsafe))
       const stored: RegisteredTool = {
         ...tool,
         prepare: (input) =>
-          Either.map(tool.prepare(input), (call) => ({
+          Result.map(tool.prepare(input), (call) => ({
             args: call.args,
             paths: call.paths,
-            use: (f) => f(call.run, withServices, call.start)
+            run: bind(call.run)
           }))
       }
       versions.set(tool.version, stored)
@@ -110,7 +147,7 @@ export const makeRegistry = (): ToolRegistryService => {
         if (tools.get(name)?.size === 0) tools.delete(name)
         cache.clear()
       }),
-    get: (name, versionRange) => Effect.suspend(() => lookup(name, versionRange)),
+    get: (name, versionRange) => Effect.suspend(() => Effect.fromResult(lookup(name, versionRange))),
     lookup,
     list: (options) => Effect.sync(() => latest(options)),
     versions: (name) => Effect.sync(() => rsort([...(tools.get(name)?.keys() ?? [])])),

@@ -1,20 +1,19 @@
 /**
- * Wiring of the whole tool system: which layers make the graph, and the facade itself.
+ * Wiring of the tool system: which layers make the graph, and the facade itself.
  *
- * The graph outputs the library's services only (`ToolSystem`, `ToolRegistry`,
- * `ToolExecutor`, `Workspace`). The platform services (`FileSystem`, `Path`,
- * `CommandExecutor`, `HttpClient`) and whatever the given tools' handlers need are its
- * requirements, as `@effect/ai-openai` does it: the application provides them, or uses
- * `ToolSystem.layerNode`, which provides Node's.
+ * The graph outputs the library's services only (`ToolSystem`, `ToolRegistry`, `ToolExecutor`,
+ * `Workspace`). The platform's services (`FileSystem`, `Path`, `ChildProcessSpawner`,
+ * `HttpClient`) and whatever the given tools' handlers need are its requirements: the
+ * application provides them, or uses `ToolSystem.layerNode`, which provides Node's.
  *
  * @since 0.1.0
  */
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpClient from "@effect/platform/HttpClient"
-import type * as Path from "@effect/platform/Path"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as HttpClient from "effect/http/HttpClient"
+import type * as Path from "effect/Path"
+import type { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
 import * as Layer from "effect/Layer"
 import type { InvalidToolDefinition } from "../domain/errors.js"
 import type { Tool } from "../domain/Tool.js"
@@ -30,22 +29,19 @@ import { ToolExecutor } from "../services/ToolExecutor.js"
 import { type BuiltinGateServices, ToolGates } from "../services/ToolGates.js"
 import { ToolPolicy } from "../services/ToolPolicy.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
-import { UrlPolicy } from "../services/UrlPolicy.js"
 import type { ToolSystemService } from "../services/ToolSystem.js"
+import { UrlPolicy } from "../services/UrlPolicy.js"
 import { Workspace } from "../services/Workspace.js"
 import { builtinTools } from "../tools/builtin/index.js"
 
 /**
- * The platform services the graph requires; `ToolSystem.layerNode` provides Node's.
+ * The platform services the graph requires (the file system; path and child processes for the
+ * tools that run programs; an HTTP client); `ToolSystem.layerNode` provides Node's.
  *
  * @since 0.1.0
  * @category models
  */
-export type PlatformServices =
-  | FileSystem.FileSystem
-  | Path.Path
-  | CommandExecutor.CommandExecutor
-  | HttpClient.HttpClient
+export type PlatformServices = FileSystem.FileSystem | Path.Path | ChildProcessSpawner | HttpClient.HttpClient
 
 /**
  * The library's services that tool handlers may ask for; the graph provides them.
@@ -56,7 +52,7 @@ export type PlatformServices =
 export type LibraryServices = Workspace | SandboxPool | PdfWorkers | UrlPolicy
 
 /**
- * The services a builtin tool handler may ask for.
+ * The services a tool handler may ask for without the application providing them.
  *
  * @since 0.1.0
  * @category models
@@ -93,7 +89,7 @@ export interface CoreOptions<Tools extends ReadonlyArray<Tool<unknown>> = Readon
 }
 
 /**
- * The facade's options plus the layers that replace the defaults.
+ * The layers the graph is built from.
  *
  * @since 0.1.0
  * @category models
@@ -121,8 +117,6 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
   readonly sandbox?: Layer.Layer<SandboxPool>
   /** Default `PdfWorkers.layer` (the workers of `read_pdf`). */
   readonly pdfWorkers?: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem>
-  /** Default `UrlPolicy.layer` (public addresses only); `TestUrlPolicy.layerAllowLoopback` (`effect-tool-system/testing`) in tests. */
-  readonly urlPolicy?: Layer.Layer<UrlPolicy>
   /** Default `ModeGate.layer`. */
   readonly modeGate?: Layer.Layer<ModeGate, never, Workspace>
   /**
@@ -130,6 +124,8 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
    * limit); `ToolGates.layerWith(...)` adds an application's own after them.
    */
   readonly gates?: Layer.Layer<ToolGates, never, BuiltinGateServices>
+  /** Default `UrlPolicy.layer` (public addresses only); `TestUrlPolicy.layerAllowLoopback` in tests. */
+  readonly urlPolicy?: Layer.Layer<UrlPolicy>
   /**
    * MCP servers (the `mcpServers` object of an MCP configuration) whose tools are bridged in
    * as proxies `"{server}__{tool}"` for the layer's lifetime; fail-open. The bridge stays
@@ -143,15 +139,20 @@ export interface GraphOptions<Tools extends ReadonlyArray<Tool<unknown>> = Reado
 
 /**
  * The MCP bridge of `options.mcpServers`, or nothing. The MCP SDK is loaded only when servers
- * are configured, so importing the library does not load it.
+ * are configured (a dynamic import when the layer is built), so importing the library does not
+ * load it. The bridge's service is not an output: it is built in the layer's scope (the servers
+ * live as long as the layer) and dropped.
+ *
+ * @since 0.1.0
+ * @category layers
  */
 export const mcpBridge = (options: GraphOptions<ReadonlyArray<Tool<unknown>>>): Layer.Layer<never, never, ToolRegistry> => {
   const servers = options.mcpServers
   if (servers === undefined) return Layer.empty
-  return Layer.unwrapEffect(
+  return Layer.unwrap(
     Effect.map(
       Effect.promise(() => import("../services/McpBridge.js")),
-      ({ McpBridge }) => Layer.discard(McpBridge.layer(servers, options.mcp))
+      ({ McpBridge }) => Layer.effectDiscard(Layer.build(McpBridge.layer(servers, options.mcp)))
     )
   )
 }
@@ -159,11 +160,7 @@ export const mcpBridge = (options: GraphOptions<ReadonlyArray<Tool<unknown>>>): 
 /** The facade: registers the builtins and the given tools with the services of the context. */
 export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
   options: CoreOptions<Tools>
-): Effect.Effect<
-  ToolSystemService,
-  InvalidToolDefinition,
-  ToolRegistry | ToolExecutor | ToolServices | RequirementsOf<Tools>
-> =>
+): Effect.Effect<ToolSystemService, InvalidToolDefinition, ToolRegistry | ToolExecutor | ToolServices | RequirementsOf<Tools>> =>
   Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const executor = yield* ToolExecutor
@@ -177,8 +174,8 @@ export const makeToolSystem = <Tools extends ReadonlyArray<Tool<unknown>>>(
     // `RequirementsOf<Tools>` in this effect's type makes the application provide every one
     // of them; the list is typed `Tool<unknown>`, so the context is handed over untyped.
     const context = yield* Effect.context<ToolServices | RequirementsOf<Tools>>()
-    const untyped = Context.unsafeMake<unknown>(context.unsafeMap)
-    yield* Effect.forEach(tools, (tool) => Effect.provide(registry.register(tool), untyped), { discard: true })
+    const untyped = Context.makeUnsafe<unknown>(context.mapUnsafe)
+    yield* Effect.forEach(tools, (tool) => Effect.provideContext(registry.register(tool), untyped), { discard: true })
     return {
       registry,
       execute: executor.execute,
@@ -217,23 +214,22 @@ export const makeGraph = <A, E, Extra>(
 }
 
 /**
- * Node's platform services: file system, path, child processes, and a fetch-based HTTP client.
- * `@effect/platform-node` and the fetch client are loaded when the layer is built, not when the library is imported.
+ * Node's platform services: file system, path, child processes and a fetch-based HTTP client,
+ * loaded when the layer is built, not when the library is imported.
  */
-export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrapEffect(
+export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrap(
   Effect.map(
     Effect.promise(() =>
       Promise.all([
         import("@effect/platform-node/NodeFileSystem"),
         import("@effect/platform-node/NodePath"),
-        import("@effect/platform-node/NodeCommandExecutor"),
-        import("@effect/platform/FetchHttpClient")
+        import("@effect/platform-node/NodeChildProcessSpawner"),
+        import("effect/http/FetchHttpClient")
       ])
     ),
-    ([NodeFileSystem, NodePath, NodeCommandExecutor, FetchHttpClient]) =>
+    ([NodeFileSystem, NodePath, NodeChildProcessSpawner, FetchHttpClient]) =>
       Layer.mergeAll(
-        NodeCommandExecutor.layer.pipe(Layer.provideMerge(NodeFileSystem.layer)),
-        NodePath.layer,
+        NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))),
         FetchHttpClient.layer
       )
   )

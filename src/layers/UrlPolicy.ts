@@ -28,14 +28,15 @@
  *
  * @since 0.1.0
  */
-import * as Headers from "@effect/platform/Headers"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type * as Undici from "@effect/platform-node/Undici"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Headers from "effect/http/Headers"
+import * as HttpBody from "effect/http/HttpBody"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Dns from "node:dns"
@@ -169,6 +170,18 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): Option.Option<Uin
   }
 }
 
+/**
+ * undici's answer as the platform's `Response` that `HttpClientResponse.fromWeb` takes (the
+ * installed undici and the one Node's own types describe differ in version): the same body
+ * stream (cancelling it aborts the request), status and headers (`Set-Cookie` lines kept apart).
+ */
+const asGlobalResponse = (response: Undici.Response): Response =>
+  new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: Array.from(response.headers)
+  })
+
 interface Loaded {
   readonly fetch: typeof Undici.fetch
   readonly dispatcher: Undici.Dispatcher
@@ -202,15 +215,20 @@ const singleHopClient = (
   HttpClient.make((request, url, signal) => {
     const refusal = check(url)
     if (Option.isSome(refusal)) {
-      return Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: refusal.value }))
+      return Effect.fail(
+        new HttpClientError.HttpClientError({
+          reason: new HttpClientError.InvalidUrlError({ request, cause: refusal.value })
+        })
+      )
     }
     const body = bodyOf(request)
     if (Option.isNone(body)) {
       return Effect.fail(
-        new HttpClientError.RequestError({
-          request,
-          reason: "Encode",
-          description: "the URL policy's client sends byte and text bodies only"
+        new HttpClientError.HttpClientError({
+          reason: new HttpClientError.EncodeError({
+            request,
+            description: "the URL policy's client sends byte and text bodies only"
+          })
         })
       )
     }
@@ -222,8 +240,10 @@ const singleHopClient = (
           return fetch(url, body.value === undefined ? init : { ...init, body: body.value })
         },
         catch: (cause) =>
-          new HttpClientError.RequestError({ request, reason: "Transport", cause: refusalIn(cause) ?? cause })
-      })).pipe(Effect.map((response) => HttpClientResponse.fromWeb(request, response)))
+          new HttpClientError.HttpClientError({
+            reason: new HttpClientError.TransportError({ request, cause: refusalIn(cause) ?? cause })
+          })
+      })).pipe(Effect.map((response) => HttpClientResponse.fromWeb(request, asGlobalResponse(response))))
   })
 
 /** The request for the next hop of a redirect to `next`, as fetch builds it. */
@@ -236,11 +256,18 @@ const redirected = (
   const toGet = (status === 303 && request.method !== "HEAD") ||
     ((status === 301 || status === 302) && request.method === "POST")
   let headers = request.headers
-  if (next.origin !== from.origin) headers = Headers.remove(headers, CREDENTIAL_HEADERS)
-  if (toGet) headers = Headers.remove(headers, BODY_HEADERS)
-  const method = toGet ? "GET" : request.method
-  const base = HttpClientRequest.make(method)(next, { headers })
-  return toGet ? base : HttpClientRequest.setBody(base, request.body)
+  if (next.origin !== from.origin) headers = Headers.removeMany(headers, CREDENTIAL_HEADERS)
+  if (toGet) headers = Headers.removeMany(headers, BODY_HEADERS)
+  // (the URL split into its path, parameters and hash as `HttpClientRequest.get` splits it)
+  const target = HttpClientRequest.get(next)
+  return HttpClientRequest.makeWith(
+    toGet ? "GET" : request.method,
+    target.url,
+    target.urlParams,
+    target.hash,
+    headers,
+    toGet ? HttpBody.empty : request.body
+  )
 }
 
 /** Follows redirects by hand through `client`, at most `max`. */
@@ -259,23 +286,25 @@ const followRedirects = (client: HttpClient.HttpClient, max: number): HttpClient
       try {
         next = new URL(location, from)
       } catch (cause) {
-        return yield* new HttpClientError.ResponseError({
-          request,
-          response,
-          reason: "Decode",
-          cause,
-          description: `the redirect's Location is not a URL`
+        return yield* new HttpClientError.HttpClientError({
+          reason: new HttpClientError.DecodeError({
+            request,
+            response,
+            cause,
+            description: `the redirect's Location is not a URL`
+          })
         })
       }
       if (hops >= max) {
-        return yield* new HttpClientError.ResponseError({
-          request,
-          response,
-          reason: "StatusCode",
-          cause: new TooManyRedirects({
-            url: next.href,
-            max,
-            message: `more than ${max} redirects (the last one to ${next.href} was not followed)`
+        return yield* new HttpClientError.HttpClientError({
+          reason: new HttpClientError.StatusCodeError({
+            request,
+            response,
+            cause: new TooManyRedirects({
+              url: next.href,
+              max,
+              message: `more than ${max} redirects (the last one to ${next.href} was not followed)`
+            })
           })
         })
       }
@@ -298,7 +327,7 @@ export const makeUrlPolicy = (
         const agent = dispatcher
         if (agent === undefined) return Effect.void
         return Effect.tryPromise(() => agent.destroy()).pipe(
-          Effect.catchAll((error) => Effect.logWarning("could not close the URL policy's HTTP agent", error))
+          Effect.catch((error) => Effect.logWarning("could not close the URL policy's HTTP agent", error))
         )
       })
     )

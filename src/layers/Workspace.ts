@@ -5,18 +5,23 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as NodePath from "node:path"
 import { PathTraversalError } from "../domain/errors.js"
 import { type ResolvedPath, unsafeResolvedPath } from "../domain/WorkspacePath.js"
 import type { WorkspaceService } from "../services/Workspace.js"
 
-/** The request-scoped root override set by `Workspace.withRoot`. */
-export const currentRootOverride: FiberRef.FiberRef<Option.Option<string>> = FiberRef.unsafeMake(
-  Option.none<string>()
+/**
+ * The request-scoped root override set by `Workspace.withRoot`: `None` unless an effect runs
+ * with it provided (`Effect.provideService`), which the fibers it forks inherit. (Effect 3's
+ * fiber ref `currentRootOverride`.)
+ */
+export const CurrentRootOverride: Context.Reference<Option.Option<string>> = Context.Reference(
+  "effect-tool-system/Workspace/CurrentRootOverride",
+  { defaultValue: () => Option.none<string>() }
 )
 
 /** Longest path (in bytes) a tool may pass; longer ones are refused before any I/O. */
@@ -50,7 +55,7 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
   }
 
   const lexicalRoot: Effect.Effect<string> = Effect.flatMap(
-    FiberRef.get(currentRootOverride),
+    CurrentRootOverride,
     Option.match({ onNone: () => baseRoot, onSome: Effect.succeed })
   ).pipe(Effect.map((root) => NodePath.resolve(root)))
 
@@ -127,7 +132,7 @@ const make = (fs: FileSystem.FileSystem, baseRoot: Effect.Effect<string>): Works
           : undefined
         if (rel === undefined) return refuse("resolves outside the root")
         return realResolve(rootReal, rel).pipe(
-          Effect.catchAll(refuse),
+          Effect.catch(refuse),
           Effect.flatMap((real) =>
             isInside(rootReal, real)
               ? Effect.succeed(unsafeResolvedPath(real))

@@ -12,10 +12,10 @@
  *
  * @since 0.9.0
  */
-import type { PlatformError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
 import type * as Scope from "effect/Scope"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -54,7 +54,7 @@ const checkedDescriptor = (file: string): Effect.Effect<number, AuditFileError, 
   Effect.acquireRelease(
     Effect.mapError(SafeFsNode.open(file, APPEND_FLAGS, 0o600), (error) => refusal(file, error)),
     (fd) =>
-      Effect.catchAll(
+      Effect.catch(
         SafeFsNode.close(fd, file),
         (error) => Effect.logWarning(`Audit log ${file}: closing its checked descriptor failed: ${error.message}`)
       )

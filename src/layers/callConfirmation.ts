@@ -1,13 +1,13 @@
 /**
  * The confirmation of a call of a tool that asks for it as it acts (`asksConfirmation`): the
- * call runs with it set (see `CallConfirmation`), its handler's fiber inherits it, and asks
- * the `ConfirmationGate` only when an effect needs it.
+ * call runs with it set (see `CallConfirmation`), and its handler asks the `ConfirmationGate`
+ * only when an effect needs it.
  *
  * @since 0.5.0
  */
 import * as Effect from "effect/Effect"
 import type { RegisteredTool, ToolInfo } from "../domain/Tool.js"
-import { currentCallConfirmation } from "../services/CallConfirmation.js"
+import { CurrentCallConfirmation } from "../services/CallConfirmation.js"
 import type { ConfirmationGateService } from "../services/ConfirmationGate.js"
 import type { ExecuteOptions } from "../services/ToolExecutor.js"
 
@@ -27,13 +27,13 @@ const confirmingView = (tool: RegisteredTool): ToolInfo => {
  * refusal there would have taken a token: none of these tools has a rate limit today ("an
  * unconfirmed call consumes no token" holds).
  */
-export const withCallConfirmation = <A, E>(
+export const withCallConfirmation = <A, E, R>(
   confirmation: ConfirmationGateService,
   tool: RegisteredTool,
   options: ExecuteOptions | undefined,
-  effect: Effect.Effect<A, E>
-): Effect.Effect<A, E> =>
-  Effect.locally(effect, currentCallConfirmation, {
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, CurrentCallConfirmation, {
     tool: tool.name,
     confirmed: Effect.isSuccess(confirmation.check(confirmingView(tool), options?.confirm === true))
   })

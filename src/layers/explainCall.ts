@@ -8,9 +8,8 @@
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import { identity } from "effect/Function"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as AgentMode from "../domain/AgentMode.js"
 import { type InvalidArguments, type PathTraversalError, pathTraversalOf, type ProtectedPath } from "../domain/errors.js"
 import type { Gate } from "../domain/Gate.js"
@@ -19,21 +18,19 @@ import type { BoundCall, RegisteredTool } from "../domain/Tool.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import type { ExecuteOptions } from "../services/ToolExecutor.js"
 import type { ToolRegistryService } from "../services/ToolRegistry.js"
-import type { WorkspaceService } from "../services/Workspace.js"
 import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy } from "./callDecisions.js"
 import { ask, behind, gateCallOf } from "./gateRun.js"
 
 /** What `explain` shares with `execute`. */
 export interface ExplainServices {
   readonly registry: ToolRegistryService
-  readonly workspace: WorkspaceService
   readonly gates: ReadonlyArray<Gate>
   /** The call's arguments decoded, as `execute` decodes them. */
   readonly prepare: (
     tool: RegisteredTool,
     input: unknown,
     options: ExecuteOptions | undefined
-  ) => Either.Either<BoundCall, InvalidArguments>
+  ) => Result.Result<BoundCall, InvalidArguments>
   /** The call's paths resolved (written back into its arguments), as `execute` resolves them. */
   readonly resolvePaths: (tool: RegisteredTool, call: BoundCall) => Effect.Effect<ReadonlyArray<ResolvedPath>, ProtectedPath>
 }
@@ -60,41 +57,40 @@ export const makeExplain = (services: ExplainServices) =>
     }
 
     const found = services.registry.lookup(name, options?.versionRange)
-    if (Either.isLeft(found)) {
-      record(refusedBy("lookup", found.left))
+    if (Result.isFailure(found)) {
+      record(refusedBy("lookup", found.failure))
       return explanation(undefined)
     }
-    const tool = found.right
+    const tool = found.success
     record(lookupPassed(tool))
 
     const prepared = services.prepare(tool, input, options)
-    if (Either.isLeft(prepared)) {
-      record(refusedBy("arguments", prepared.left))
+    if (Result.isFailure(prepared)) {
+      record(refusedBy("arguments", prepared.failure))
       return explanation(tool)
     }
     record(argumentsPassed)
-    const call = prepared.right
+    const call = prepared.success
 
     // paths: an escape is a defect in `execute`; here it is the `paths` step's refusal
     const resolved = yield* services.resolvePaths(tool, call).pipe(
-      Effect.map(Either.right<ReadonlyArray<ResolvedPath>>),
-      Effect.catchAllCause((cause): Effect.Effect<Either.Either<ReadonlyArray<ResolvedPath>, PathTraversalError | ProtectedPath>> => {
+      Effect.map(Result.succeed<ReadonlyArray<ResolvedPath>>),
+      Effect.catchCause((cause): Effect.Effect<Result.Result<ReadonlyArray<ResolvedPath>, PathTraversalError | ProtectedPath>> => {
         const traversal = pathTraversalOf(cause)
-        if (Option.isSome(traversal)) return Effect.succeed(Either.left(traversal.value))
-        return Either.match(Cause.failureOrCause(cause), {
-          onLeft: (refusal) => Effect.succeed(Either.left(refusal)),
-          onRight: Effect.failCause
-        })
+        if (Option.isSome(traversal)) return Effect.succeed(Result.fail(traversal.value))
+        // a refusal of the paths step, or (no failure in it) a defect or an interruption passed on
+        const refusal = Cause.findError(cause)
+        return Result.isSuccess(refusal) ? Effect.succeed(Result.fail(refusal.success)) : Effect.failCause(refusal.failure)
       })
     )
-    if (Either.isLeft(resolved)) {
-      record(refusedBy("paths", resolved.left))
+    if (Result.isFailure(resolved)) {
+      record(refusedBy("paths", resolved.failure))
       return explanation(tool)
     }
-    record(pathsPassed(resolved.right.length))
+    record(pathsPassed(resolved.success.length))
 
-    const answers = ask(services.gates, gateCallOf(tool, call, options, resolved.right, true), record)
+    const answers = ask(services.gates, gateCallOf(tool, call, options, resolved.success, true), record)
     // a refusal ends the dry run: it is recorded, and the explanation says so
-    if (answers !== undefined) yield* Effect.ignore(behind(answers, identity, record, Effect.void))
+    if (answers !== undefined) yield* Effect.ignore(behind(answers, record, Effect.void))
     return explanation(tool)
   })

@@ -14,7 +14,6 @@ import type { GateDecision } from "../domain/GateDecision.js"
 import type { BoundCall, RegisteredTool } from "../domain/Tool.js"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import type { ExecuteOptions } from "../services/ToolExecutor.js"
-import type { Restore } from "./guard.js"
 
 /** Learns each decision of a call as it is made. */
 export type Recorder = (decision: GateDecision) => void
@@ -81,19 +80,17 @@ export const ask = (
 }
 
 /**
- * `run` behind `answers`: each awaited in order (under `restore`: see `ToolExecutor.ts`'s
- * `settle`, a traced call's steps are interruptible only where they wait), recorded, and the
- * first refusal ends the call with its error.
+ * `run` behind `answers`: each awaited in order and recorded; the first refusal ends the call
+ * with its error.
  */
 export const behind = <A, E>(
   answers: Answers,
-  restore: Restore,
   record: Recorder | undefined,
   run: Effect.Effect<A, E>
 ): Effect.Effect<A, E | ToolCallError> =>
   answers.reduceRight<Effect.Effect<A, E | ToolCallError>>(
     (next, { answer, gate }) =>
-      Effect.flatMap(restore(answer), (verdict) => {
+      Effect.flatMap(answer, (verdict) => {
         record?.(decisionOf(gate, verdict))
         return verdict._tag === "Refuse" ? Effect.fail(verdict.error) : next
       }),

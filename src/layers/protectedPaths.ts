@@ -30,7 +30,7 @@ export const isDotGit = (component: string): boolean =>
 
 /** The first `.git` component of `path` below `root` (both real paths), if any. */
 export const protectedComponent = (root: string, path: string): Option.Option<string> =>
-  Option.fromNullable(NodePath.relative(root, path).split(NodePath.sep).find(isDotGit))
+  Option.fromUndefinedOr(NodePath.relative(root, path).split(NodePath.sep).find(isDotGit))
 
 /** Fails with `ProtectedPath` for the first of `paths` under a `.git` of `root`; otherwise gives `paths` back. */
 export const refuseProtected = <P extends ResolvedPath | string>(

@@ -7,11 +7,12 @@
  */
 import type * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as HashSet from "effect/HashSet"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as Semaphore from "effect/Semaphore"
 import * as AgentMode from "../domain/AgentMode.js"
 import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments } from "../domain/errors.js"
@@ -43,7 +44,7 @@ export interface SessionDeps {
   readonly questions: Effect.Effect<Option.Option<QuestionHandlerService>>
 }
 
-const decodeQuestion = Schema.decodeUnknownEither(AskUserParameters, { errors: "all", onExcessProperty: "error" })
+const decodeQuestion = Schema.decodeUnknownResult(AskUserParameters, { errors: "all", onExcessProperty: "error" })
 
 const outcome = (
   call: ToolCall,
@@ -87,13 +88,13 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
     const approved = yield* Ref.make(HashSet.empty<string>())
     // shared calls take one permit, exclusive calls all of them: a read-write lock that also
     // holds across turns handled at the same time
-    const lock = yield* Effect.makeSemaphore(concurrency)
+    const lock = yield* Semaphore.make(concurrency)
 
     /** Calls that change something or involve a person run alone. */
     const isExclusive = (call: ToolCall): boolean =>
-      call.malformed === undefined && (call.name === ASK_USER_TOOL_NAME || Either.match(registry.lookup(call.name), {
-        onLeft: () => false,
-        onRight: (tool) => !tool.spec.readOnly || tool.requiresConfirmation
+      call.malformed === undefined && (call.name === ASK_USER_TOOL_NAME || Result.match(registry.lookup(call.name), {
+        onFailure: () => false,
+        onSuccess: (tool) => !tool.spec.readOnly || tool.requiresConfirmation
       }))
 
     const execute = (call: ToolCall, args: unknown, confirm: boolean) =>
@@ -104,7 +105,7 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
       Effect.gen(function*() {
         const handler = yield* deps.confirmation
         if (Option.isNone(handler)) return fromResult(call, refused)
-        const spec = Either.getOrUndefined(registry.lookup(call.name))?.spec
+        const spec = Result.getOrUndefined(registry.lookup(call.name))?.spec
         const decision = yield* handler.value.confirm({
           tool: refused.tool,
           version: refused.version,
@@ -119,10 +120,10 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
       })
 
     const runTool = (call: ToolCall): Effect.Effect<ToolCallOutcome> => {
-      if (Either.isLeft(call.input)) {
-        return Effect.succeed(outcome(call, Text.malformedText(call.name, call.input.left), true, null))
+      if (Result.isFailure(call.input)) {
+        return Effect.succeed(outcome(call, Text.malformedText(call.name, call.input.failure), true, null))
       }
-      const args = call.input.right
+      const args = call.input.success
       return Effect.flatMap(Ref.get(approved), (remembered) =>
         Effect.flatMap(execute(call, args, HashSet.has(remembered, call.name)), (result) =>
           !result.success && result.errorCode === "CONFIRMATION_REQUIRED"
@@ -134,19 +135,21 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
       Effect.gen(function*() {
         const handler = yield* deps.questions
         if (Option.isNone(handler)) return outcome(call, Text.askUserUnavailableText, true, null)
-        if (Either.isLeft(call.input)) return outcome(call, Text.malformedText(call.name, call.input.left), true, null)
+        if (Result.isFailure(call.input)) {
+          return outcome(call, Text.malformedText(call.name, call.input.failure), true, null)
+        }
         const input = call.strictArguments
-          ? fromStrictArguments(ASK_USER_TOOL_SPEC.parameters, call.input.right)
-          : call.input.right
+          ? fromStrictArguments(ASK_USER_TOOL_SPEC.parameters, call.input.success)
+          : call.input.success
         const tooBig = argumentsProblem(input)
         const decoded = tooBig === undefined
-          ? Either.mapLeft(decodeQuestion(input ?? {}), issuesOf)
-          : Either.left([tooBig])
-        if (Either.isLeft(decoded)) {
-          const invalid = new InvalidArguments({ tool: ASK_USER_TOOL_NAME, issues: decoded.left })
+          ? Result.mapError(decodeQuestion(input ?? {}), issuesOf)
+          : Result.fail([tooBig])
+        if (Result.isFailure(decoded)) {
+          const invalid = new InvalidArguments({ tool: ASK_USER_TOOL_NAME, issues: decoded.failure })
           return outcome(call, Text.askUserInvalidText(invalid.message), true, null)
         }
-        const answer = yield* handler.value.ask(decoded.right)
+        const answer = yield* handler.value.ask(decoded.success)
         return outcome(call, Text.answerText(answer), false, null)
       })
 
@@ -172,7 +175,7 @@ export const makeSession = (deps: SessionDeps, options: SessionOptions | undefin
     const runOne = (call: ToolCall): Effect.Effect<ToolCallOutcome> =>
       call.malformed !== undefined
         ? Effect.succeed(outcome(call, Text.malformedCallText(call.malformed), true, null))
-        : Effect.catchAllCause(call.name === ASK_USER_TOOL_NAME ? askUser(call) : runTool(call), onEscape(call))
+        : Effect.catchCause(call.name === ASK_USER_TOOL_NAME ? askUser(call) : runTool(call), onEscape(call))
 
     const handle = (calls: ReadonlyArray<ToolCall>): Effect.Effect<ReadonlyArray<ToolCallOutcome>> =>
       Effect.map(

@@ -13,8 +13,8 @@
  */
 import ipaddr from "ipaddr.js"
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { isIP } from "node:net"
 
 /**
@@ -213,9 +213,9 @@ const splitPort = (entry: string): { readonly host: string; readonly port: numbe
 const isStrictAddress = (host: string): boolean =>
   ipaddr.IPv4.isValidFourPartDecimal(host) || (host.includes(":") && ipaddr.IPv6.isValid(host))
 
-const compileEntry = (entry: string): Either.Either<AllowEntry, InvalidUrlPolicy> => {
+const compileEntry = (entry: string): Result.Result<AllowEntry, InvalidUrlPolicy> => {
   const invalid = (why: string) =>
-    Either.left(new InvalidUrlPolicy({ entry, message: `invalid URL policy allow entry "${entry}": ${why}` }))
+    Result.fail(new InvalidUrlPolicy({ entry, message: `invalid URL policy allow entry "${entry}": ${why}` }))
   const trimmed = entry.trim()
   if (trimmed.includes("/")) {
     const [host = "", bits = ""] = trimmed.split("/")
@@ -223,7 +223,7 @@ const compileEntry = (entry: string): Either.Either<AllowEntry, InvalidUrlPolicy
       return invalid("expected a range like 10.0.0.0/8 or fd00::/8")
     }
     const [base, prefix] = ipaddr.parseCIDR(trimmed)
-    return Either.right({ range: [base, prefix], port: undefined, exact: false })
+    return Result.succeed({ range: [base, prefix], port: undefined, exact: false })
   }
   const split = splitPort(trimmed)
   if (!isStrictAddress(split.host)) {
@@ -232,12 +232,12 @@ const compileEntry = (entry: string): Either.Either<AllowEntry, InvalidUrlPolicy
   if (split.port !== undefined && (split.port < 1 || split.port > 65535)) return invalid("the port must be 1 to 65535")
   const address = ipaddr.parse(split.host)
   const ip = address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() ? address.toIPv4Address() : address
-  return Either.right({ range: [ip, ip.kind() === "ipv4" ? 32 : 128], port: split.port, exact: true })
+  return Result.succeed({ range: [ip, ip.kind() === "ipv4" ? 32 : 128], port: split.port, exact: true })
 }
 
 /** Compiles the rules, or fails with the first invalid allow entry. */
-export const compileRules = (rules: UrlPolicyRules): Either.Either<CompiledRules, InvalidUrlPolicy> =>
-  Either.map(Either.all((rules.allow ?? []).map(compileEntry)), (allow) => ({
+export const compileRules = (rules: UrlPolicyRules): Result.Result<CompiledRules, InvalidUrlPolicy> =>
+  Result.map(Result.all((rules.allow ?? []).map(compileEntry)), (allow) => ({
     allowLoopback: rules.allowLoopback === true,
     allow,
     ports: new Set(allow.flatMap((entry) => (entry.port === undefined ? [] : [entry.port])))

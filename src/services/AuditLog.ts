@@ -1,15 +1,18 @@
 /**
- * The `AuditLog` service: its interface, its tag and its layers.
+ * `AuditLog`: a record of every call the executor decides on — which tool and version, in
+ * which mode, a hash of the arguments, each gate's outcome, the error code, the duration and
+ * the caller's trace. The default is `layerNoop`, which costs nothing: the executor builds
+ * no record when the log is not `enabled`.
  *
  * @since 0.2.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import type * as LogLevel from "effect/LogLevel"
+import type * as Path from "effect/Path"
 import type { ErrorCode } from "../domain/errors.js"
 import type { GateDecision } from "../domain/GateDecision.js"
 import { makeJsonl } from "../layers/AuditLogJsonl.js"
@@ -83,7 +86,7 @@ export interface AuditLogJsonlOptions {
   /** Write as soon as this many records wait. Default 512. */
   readonly batchSize?: number | undefined
   /** Or at the latest this long after the first waiting record arrived. Default 50 ms. */
-  readonly flushInterval?: Duration.DurationInput | undefined
+  readonly flushInterval?: Duration.Input | undefined
 }
 
 /**
@@ -95,20 +98,17 @@ export interface AuditLogJsonlOptions {
 export interface AuditLogLoggerOptions {
   /** Keep each record's arguments. Default `false`: only their hash. */
   readonly includeArguments?: boolean | undefined
-  /** The level of the log lines. Default `Info`. */
-  readonly level?: LogLevel.LogLevel | undefined
+  /** The level of the log lines. Default `"Info"`. */
+  readonly level?: LogLevel.Severity | undefined
 }
 
 /**
- * A record of every call the executor decides on — which tool and version, in
- * which mode, a hash of the arguments, each gate's outcome, the error code, the duration and
- * the caller's trace. The default is `layerNoop`, which costs nothing: the executor builds
- * no record when the log is not `enabled`.
+ * The audit trail of the executor's calls: none (`layerNoop`), a JSON-lines file or Effect's logger.
  *
  * @since 0.2.0
  * @category services
  */
-export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLog, AuditLogService>() {
+export class AuditLog extends Context.Service<AuditLog, AuditLogService>()("effect-tool-system/AuditLog") {
   /** No audit trail (the default). */
   static readonly layerNoop: Layer.Layer<AuditLog> = Layer.succeed(AuditLog, {
     enabled: false,
@@ -142,7 +142,7 @@ export class AuditLog extends Context.Tag("effect-tool-system/AuditLog")<AuditLo
   static readonly layerJsonl = (
     options: AuditLogJsonlOptions | string
   ): Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> =>
-    Layer.scoped(AuditLog, makeJsonl(typeof options === "string" ? { file: options } : options))
+    Layer.effect(AuditLog, makeJsonl(typeof options === "string" ? { file: options } : options))
 
   /**
    * Each record to Effect's logger, from the calling fiber: a one-line message

@@ -6,7 +6,7 @@
  * (when it asks), and its handler asks `confirmEffect` right where it would act, so that no
  * check made earlier can be outrun by the file system.
  *
- * The executor sets `currentCallConfirmation` for each call of such a tool (the handler's fiber
+ * The executor sets `CurrentCallConfirmation` for each call of such a tool (the handler's fiber
  * inherits it). Whether the call is confirmed is the call's `ConfirmationGate`'s answer about
  * the tool as one that requires confirmation, so a gate that confirms every call
  * (`ConfirmationGate.layerAutoConfirm`) confirms these effects too. An unconfirmed call ends as
@@ -15,8 +15,8 @@
  *
  * @since 0.6.0
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import { ConfirmationRequired } from "../domain/errors.js"
 
 /** The confirmation of the running call, as the executor sets it. */
@@ -29,16 +29,17 @@ export interface CallConfirmation {
 
 /**
  * The running call's confirmation; `undefined` outside a call of a tool that asks (its handler
- * run on its own, say), where nothing is confirmed.
+ * run on its own, say), where nothing is confirmed. The executor provides it around the call
+ * (`Effect.provideService`); it is Effect 3's fiber ref `currentCallConfirmation`.
  */
-export const currentCallConfirmation: FiberRef.FiberRef<CallConfirmation | undefined> = FiberRef.unsafeMake<
+export const CurrentCallConfirmation: Context.Reference<CallConfirmation | undefined> = Context.Reference<
   CallConfirmation | undefined
->(undefined)
+>("effect-tool-system/CallConfirmation/CurrentCallConfirmation", { defaultValue: () => undefined })
 
 /** Whether the running call of `tool` is confirmed (`false` outside one). */
 export const isConfirmed = (tool: string): Effect.Effect<boolean> =>
   Effect.flatMap(
-    FiberRef.get(currentCallConfirmation),
+    CurrentCallConfirmation,
     (call) => call !== undefined && call.tool === tool ? call.confirmed : Effect.succeed(false)
   )
 

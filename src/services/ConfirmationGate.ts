@@ -1,5 +1,12 @@
 /**
- * The `ConfirmationGate` service: its interface, its tag and its layers.
+ * `ConfirmationGate`: a tool that requires confirmation runs only when called with
+ * `confirm: true`; otherwise the call ends `CONFIRMATION_REQUIRED` with `confirmed: false`.
+ *
+ * The gate is also asked at the moment of an effect: a tool that asks for confirmation as it
+ * acts (`asksConfirmation`: `append_to_file` creating a file, `move_file` / `copy_file`
+ * replacing one or putting an executable file in place, `download_file` / `generate_image`
+ * overwriting one) asks `check` about itself as a tool that requires confirmation (see
+ * `CallConfirmation`), so one gate (`layerAutoConfirm`, or an application's) decides both.
  *
  * @since 0.1.0
  */
@@ -25,22 +32,14 @@ export interface ConfirmationGateService {
 }
 
 /**
- * A tool that requires confirmation runs only when called with
- * `confirm: true`; otherwise the call ends `CONFIRMATION_REQUIRED` with `confirmed: false`.
- *
- * The gate is also asked at the moment of an effect: a tool that asks for confirmation as it
- * acts (`asksConfirmation`: `append_to_file` creating a file, `move_file` / `copy_file`
- * replacing one or putting an executable file in place, `download_file` / `generate_image`
- * overwriting one) asks `check` about itself as a tool that requires confirmation (see
- * `CallConfirmation`), so one gate (`layerAutoConfirm`, or an application's) decides both.
+ * Pauses calls that need a person's yes.
  *
  * @since 0.1.0
  * @category services
  */
-export class ConfirmationGate extends Context.Tag("effect-tool-system/ConfirmationGate")<
-  ConfirmationGate,
-  ConfirmationGateService
->() {
+export class ConfirmationGate extends Context.Service<ConfirmationGate, ConfirmationGateService>()(
+  "effect-tool-system/ConfirmationGate"
+) {
   /** Requires `confirm: true` for tools flagged `requiresConfirmation`. */
   static readonly layer: Layer.Layer<ConfirmationGate> = Layer.succeed(ConfirmationGate, {
     check: (tool, confirm) =>

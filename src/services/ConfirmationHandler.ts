@@ -1,5 +1,7 @@
 /**
- * The `ConfirmationHandler` service: its interface, its tag and its layers.
+ * `ConfirmationHandler`: an optional service the application installs (a web UI, a terminal
+ * prompt) so that `ToolCallHandler` can ask a person before a call that needs confirmation
+ * runs. Without one, such a call stays refused (`CONFIRMATION_REQUIRED`).
  *
  * @since 0.1.0
  */
@@ -54,9 +56,7 @@ export interface ConfirmationHandlerService {
 }
 
 /**
- * An optional service the application installs (a web UI, a terminal
- * prompt) so that `ToolCallHandler` can ask a person before a call that needs confirmation
- * runs. Without one, such a call stays refused (`CONFIRMATION_REQUIRED`).
+ * Asks a person to confirm a call.
  *
  * @since 0.1.0
  * @category services
@@ -75,10 +75,9 @@ export interface ConfirmationHandlerService {
  * )
  * ```
  */
-export class ConfirmationHandler extends Context.Tag("effect-tool-system/ConfirmationHandler")<
-  ConfirmationHandler,
-  ConfirmationHandlerService
->() {
+export class ConfirmationHandler extends Context.Service<ConfirmationHandler, ConfirmationHandlerService>()(
+  "effect-tool-system/ConfirmationHandler"
+) {
   /** Decides with `confirm`. */
   static readonly layer = (
     confirm: (request: ConfirmationRequest) => Effect.Effect<ConfirmationDecision>

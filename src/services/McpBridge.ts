@@ -1,6 +1,8 @@
 /**
  * The `McpBridge` service: its interface, its tag and its layers.
  *
+ * Effect 4: a `Context.Service`, and its layer `Layer.effect` (scoped in Effect 4).
+ *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
@@ -72,7 +74,7 @@ export type { ServerStatus as McpServerStatus } from "../tools/mcp/serverHandle.
  *   ))
  * ```
  */
-export class McpBridge extends Context.Tag("effect-tool-system/McpBridge")<McpBridge, McpBridgeService>() {
+export class McpBridge extends Context.Service<McpBridge, McpBridgeService>()("effect-tool-system/McpBridge") {
   /**
    * Bridges `servers` into the `ToolRegistry` for the layer's lifetime. Never fails: a
    * server that cannot be used is logged and listed in `skipped`.
@@ -81,5 +83,5 @@ export class McpBridge extends Context.Tag("effect-tool-system/McpBridge")<McpBr
     servers: McpServersConfig,
     options?: McpBridgeOptions
   ): Layer.Layer<McpBridge, never, ToolRegistry> =>
-    Layer.scoped(McpBridge, makeBridge(servers, options))
+    Layer.effect(McpBridge, makeBridge(servers, options))
 }

@@ -1,5 +1,6 @@
 /**
- * The `ModeGate` service: its interface, its tag and its layers.
+ * `ModeGate`: the first gate. In a read-only mode only read-only tools pass, except a vetted
+ * scoped-write tool whose every path argument resolves inside the mode's `scopedWriteDirs`.
  *
  * @since 0.1.0
  */
@@ -33,13 +34,12 @@ export interface ModeGateService {
 }
 
 /**
- * The first gate. In a read-only mode only read-only tools pass, except a vetted
- * scoped-write tool whose every path argument resolves inside the mode's `scopedWriteDirs`.
+ * Enforces agent modes.
  *
  * @since 0.1.0
  * @category services
  */
-export class ModeGate extends Context.Tag("effect-tool-system/ModeGate")<ModeGate, ModeGateService>() {
+export class ModeGate extends Context.Service<ModeGate, ModeGateService>()("effect-tool-system/ModeGate") {
   /** The enforcing gate (resolves scoped-write paths through `Workspace`). */
   static readonly layer: Layer.Layer<ModeGate, never, Workspace> = Layer.effect(ModeGate, makeModeGate)
 }

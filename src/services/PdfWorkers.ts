@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as FileSystem from "effect/FileSystem"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -37,14 +37,14 @@ export interface PdfWorkersService {
  * @since 0.1.0
  * @category services
  */
-export class PdfWorkers extends Context.Tag("effect-tool-system/PdfWorkers")<PdfWorkers, PdfWorkersService>() {
+export class PdfWorkers extends Context.Service<PdfWorkers, PdfWorkersService>()("effect-tool-system/PdfWorkers") {
   /** A pool owned by the layer's scope; no worker starts before the first request. */
-  static readonly layer: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> = Layer.scoped(
+  static readonly layer: Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> = Layer.effect(
     PdfWorkers,
     makePdfWorkerPool()
   )
 
   /** `layer` with other sizes or idle time. */
   static readonly layerWith = (options: Partial<PdfPoolOptions>): Layer.Layer<PdfWorkers, never, FileSystem.FileSystem> =>
-    Layer.scoped(PdfWorkers, makePdfWorkerPool(options))
+    Layer.effect(PdfWorkers, makePdfWorkerPool(options))
 }

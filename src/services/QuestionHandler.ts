@@ -1,5 +1,8 @@
 /**
- * The `QuestionHandler` service: its interface, its tag and its layers.
+ * `QuestionHandler`: an optional service the application installs so that a model can ask
+ * the user a question (`ask_user`). With one installed, `ToolCallHandler` offers the
+ * `ask_user` spec to the model and routes its calls here; without one the tool is not
+ * offered and a call to it is answered as unavailable.
  *
  * @since 0.1.0
  */
@@ -40,10 +43,7 @@ export interface QuestionHandlerService {
 }
 
 /**
- * An optional service the application installs so that a model can ask
- * the user a question (`ask_user`). With one installed, `ToolCallHandler` offers the
- * `ask_user` spec to the model and routes its calls here; without one the tool is not
- * offered and a call to it is answered as unavailable.
+ * Puts the model's questions to the user.
  *
  * @since 0.1.0
  * @category services
@@ -63,10 +63,9 @@ export interface QuestionHandlerService {
  * )
  * ```
  */
-export class QuestionHandler extends Context.Tag("effect-tool-system/QuestionHandler")<
-  QuestionHandler,
-  QuestionHandlerService
->() {
+export class QuestionHandler extends Context.Service<QuestionHandler, QuestionHandlerService>()(
+  "effect-tool-system/QuestionHandler"
+) {
   /** Answers with `ask`. */
   static readonly layer = (ask: (question: Question) => Effect.Effect<Answer>): Layer.Layer<QuestionHandler> =>
     Layer.succeed(QuestionHandler, { ask })

@@ -1,5 +1,6 @@
 /**
- * The `RateLimiter` service: its interface, its tag and its layers.
+ * `RateLimiter`: admits or refuses a call of a tool with `rateLimitRpm`. A refused call fails
+ * at once with `RateLimited` and `retryAfterMs` (it never waits).
  *
  * @since 0.1.0
  */
@@ -30,9 +31,10 @@ export interface RateLimiterService {
 
 /**
  * Where `RateLimiter.layerRedis` finds Redis: a URL (`redis://[user:password@]host[:port][/db]`,
- * `rediss://` for TLS), a host and port, or an existing ioredis client, whose connection
- * options are reused for a connection of the limiter's own (the limiter opens and closes its
- * connection itself).
+ * `rediss://` for TLS), a host and port, or an existing node-redis client (`redis`'s
+ * `createClient`), whose connection options (`url`, `socket`, `database`, credentials and its
+ * `socket.reconnectStrategy`) are reused for a connection of the limiter's own (the limiter opens
+ * and closes its connection itself).
  *
  * @since 0.1.0
  * @category models
@@ -83,13 +85,12 @@ export interface RedisRateLimiterOptions {
 }
 
 /**
- * Admits or refuses a call of a tool with `rateLimitRpm`. A refused call fails
- * at once with `RateLimited` and `retryAfterMs` (it never waits).
+ * Per-tool rate limits.
  *
  * @since 0.1.0
  * @category services
  */
-export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<RateLimiter, RateLimiterService>() {
+export class RateLimiter extends Context.Service<RateLimiter, RateLimiterService>()("effect-tool-system/RateLimiter") {
   /**
    * A token bucket per tool name in memory: up to `rateLimitRpm` calls at once, refilled at
    * `rateLimitRpm` per minute (on the Effect `Clock`, so `TestClock` drives it in tests).
@@ -103,15 +104,21 @@ export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<R
   /**
    * The limits shared by every process that uses the same Redis (and `prefix`): a token bucket
    * per tool (and rate-limit key) of `rateLimitRpm` per minute in Redis, counted by
-   * `@effect/experimental`'s `RateLimiter` on a store that runs that package's token-bucket
-   * script behind a deadline check. A refused call fails with `RateLimited` and
-   * `retryAfterMs`, as with `layerMemory`. A call's command waits on Redis `timeoutMs` at most;
-   * past that, or while Redis is unreachable, `onUnavailable` decides (logged with
-   * `Effect.logWarning` when it starts, `Effect.logInfo` when Redis answers again). A command
-   * that Redis runs after its caller gave up takes no token (the script is given the caller's
-   * deadline on Redis's clock, learnt with `TIME` at each connection, and refuses to run past
-   * it); one that ran in time but whose answer came too late gives its token back when the
-   * answer arrives (until then the bucket has one token fewer: it errs towards fewer calls).
+   * `effect/persistence`'s `RateLimiter` on a store that runs that module's token-bucket script
+   * behind a deadline check. A refused call fails with `RateLimited` and `retryAfterMs`, as with
+   * `layerMemory`. A call's command waits on Redis `timeoutMs` at most; past that, or while Redis
+   * is unreachable, `onUnavailable` decides (logged with `Effect.logWarning` when it starts,
+   * `Effect.logInfo` when Redis answers again). A command that Redis runs after its caller gave
+   * up takes no token (the script is given the caller's deadline on Redis's clock, learnt with
+   * `TIME` at each connection, and refuses to run past it); one that ran in time but whose answer
+   * came too late gives its token back when the answer arrives (until then the bucket has one
+   * token fewer: it errs towards fewer calls).
+   *
+   * What `effect/persistence` does not give and this layer adds: the deadline (its Redis store
+   * has none, and escapes `%` in keys), `check` without taking a token (its `consume` of 0
+   * tokens admits), `onUnavailable`, and a connection that is made in the background and
+   * re-made after a drop (`@effect/platform-node`'s `NodeRedis.layer` fails to build while Redis
+   * is down): see `layers/RateLimiterRedis*.ts`.
    *
    * Connecting is outside that budget: the connection is made when the layer is built and
    * re-made after a drop, and a call that comes meanwhile waits for it, up to 5 s from when it
@@ -119,10 +126,10 @@ export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<R
    * connection attempt that fails (refused, reset) ends the wait at once. The connection is
    * closed with the layer's scope.
    *
-   * Needs the packages `ioredis` (5) and `@effect/experimental`; they are loaded when the
-   * layer is built, so importing the library does not load them. The clocks of the processes
-   * should agree (the bucket is refilled on the caller's time); Redis's clock need not agree
-   * with theirs (deadlines are set on Redis's own clock).
+   * Needs the package `redis` (node-redis, 5.1 to 6); it is loaded when the layer is built, so
+   * importing the library does not load it. The clocks of the processes should agree (the
+   * bucket is refilled on the caller's time); Redis's clock need not agree with theirs
+   * (deadlines are set on Redis's own clock).
    *
    * @example
    * ```ts
@@ -138,14 +145,14 @@ export class RateLimiter extends Context.Tag("effect-tool-system/RateLimiter")<R
    * ```
    */
   static readonly layerRedis = (options: RedisRateLimiterOptions = {}): Layer.Layer<RateLimiter> =>
-    Layer.unwrapScoped(
-      Effect.map(
-        Effect.tryPromise({
-          try: () => import("../layers/RateLimiterRedis.js"),
-          catch: (cause) =>
-            new Error("RateLimiter.layerRedis needs the packages ioredis@5 and @effect/experimental", { cause })
-        }).pipe(Effect.orDie),
-        ({ makeRedisRateLimiter }) => Layer.scoped(RateLimiter, makeRedisRateLimiter(options))
+    Layer.effect(
+      RateLimiter,
+      Effect.tryPromise({
+        try: () => import("../layers/RateLimiterRedis.js"),
+        catch: (cause) => new Error("RateLimiter.layerRedis needs the package redis (node-redis 5.1 to 6)", { cause })
+      }).pipe(
+        Effect.orDie,
+        Effect.flatMap(({ makeRedisRateLimiter }) => makeRedisRateLimiter(options))
       )
     )
 }

@@ -41,8 +41,8 @@ export interface SandboxPoolService {
  * const outcome = Effect.flatMap(SandboxPool, (pool) => pool.run("1 + 1", 1000))
  * ```
  */
-export class SandboxPool extends Context.Tag("effect-tool-system/SandboxPool")<SandboxPool, SandboxPoolService>() {
+export class SandboxPool extends Context.Service<SandboxPool, SandboxPoolService>()("effect-tool-system/SandboxPool") {
   /** A pool owned by the layer's scope; no Worker starts before the first call. */
   static readonly layer = (options: Partial<SandboxPoolOptions> = {}): Layer.Layer<SandboxPool> =>
-    Layer.scoped(SandboxPool, makeSandboxPool(options))
+    Layer.effect(SandboxPool, makeSandboxPool(options))
 }

@@ -140,10 +140,9 @@ export interface ToolCallHandlerService {
  *   })
  * ```
  */
-export class ToolCallHandler extends Context.Tag("effect-tool-system/ToolCallHandler")<
-  ToolCallHandler,
-  ToolCallHandlerService
->() {
+export class ToolCallHandler extends Context.Service<ToolCallHandler, ToolCallHandlerService>()(
+  "effect-tool-system/ToolCallHandler"
+) {
   /** Over the registry and executor of a `ToolSystem` layer. */
   static readonly layer: Layer.Layer<ToolCallHandler, never, ToolRegistry | ToolExecutor> = Layer.effect(
     ToolCallHandler,

@@ -1,5 +1,7 @@
 /**
- * The `ToolExecutor` service: its interface, its tag and its layers.
+ * `ToolExecutor`: runs one call through the gate pipeline and returns a
+ * `ToolExecutionResult`. Lookup, argument validation, mode gate, policy hook, confirmation
+ * gate, rate limit, then the handler under its timeout and memory cap.
  *
  * @since 0.1.0
  */
@@ -64,14 +66,12 @@ export interface ToolExecutorService {
 }
 
 /**
- * Runs one call through the gate pipeline and returns a
- * `ToolExecutionResult`. Lookup, argument validation, mode gate, policy hook, confirmation
- * gate, rate limit, then the handler under its timeout and memory cap.
+ * The gated executor.
  *
  * @since 0.1.0
  * @category services
  */
-export class ToolExecutor extends Context.Tag("effect-tool-system/ToolExecutor")<ToolExecutor, ToolExecutorService>() {
+export class ToolExecutor extends Context.Service<ToolExecutor, ToolExecutorService>()("effect-tool-system/ToolExecutor") {
   static readonly layer: Layer.Layer<
     ToolExecutor,
     never,

@@ -1,7 +1,25 @@
 /**
- * The `ToolGates` service: its interface, its tag and its layers.
+ * `ToolGates`: the executor's one ordered list of gates, asked about every call after its
+ * arguments are decoded and its paths resolved: the built-in mode, policy, confirmation and
+ * rate-limit gates, then an application's own (a budget, an approval service). `execute`,
+ * `explain` and the audit record run this same list. Without this service in context the
+ * executor uses `layer`'s list.
  *
  * @since 0.6.0
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Gate, PolicyVeto, ToolGates, ToolSystem } from "effect-tool-system"
+ *
+ * // no shell after office hours
+ * const officeHours = Gate.make("officeHours", ({ tool }) =>
+ *   !tool.tags.includes("shell") || new Date().getHours() < 18
+ *     ? Gate.pass("within office hours")
+ *     : Gate.refuse(new PolicyVeto({ tool: tool.name, reason: "no shell after 18:00" })))
+ *
+ * const tools = ToolSystem.layerNode({ gates: ToolGates.layerWith(officeHours) })
+ * ```
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -39,7 +57,7 @@ const stepNames: ReadonlyArray<string> = ["lookup", "arguments", "paths"]
 const listOf = (gates: ReadonlyArray<Gate>): Effect.Effect<ToolGatesService> => {
   const seen = new Set(stepNames)
   for (const gate of gates) {
-    if (seen.has(gate.name)) return Effect.dieMessage(`ToolGates: the gate name "${gate.name}" is taken twice`)
+    if (seen.has(gate.name)) return Effect.die(new Error(`ToolGates: the gate name "${gate.name}" is taken twice`))
     seen.add(gate.name)
   }
   return Effect.succeed({ gates })
@@ -56,30 +74,12 @@ export const builtin: Effect.Effect<ReadonlyArray<Gate>, never, BuiltinGateServi
 )
 
 /**
- * The executor's one ordered list of gates, asked about every call after its
- * arguments are decoded and its paths resolved: the built-in mode, policy, confirmation and
- * rate-limit gates, then an application's own (a budget, an approval service). `execute`,
- * `explain` and the audit record run this same list. Without this service in context the
- * executor uses `layer`'s list.
+ * The executor's gates.
  *
  * @since 0.6.0
  * @category services
- *
- * @example
- * ```ts
- * import { Effect } from "effect"
- * import { Gate, PolicyVeto, ToolGates, ToolSystem } from "effect-tool-system"
- *
- * // no shell after office hours
- * const officeHours = Gate.make("officeHours", ({ tool }) =>
- *   !tool.tags.includes("shell") || new Date().getHours() < 18
- *     ? Gate.pass("within office hours")
- *     : Gate.refuse(new PolicyVeto({ tool: tool.name, reason: "no shell after 18:00" })))
- *
- * const tools = ToolSystem.layerNode({ gates: ToolGates.layerWith(officeHours) })
- * ```
  */
-export class ToolGates extends Context.Tag("effect-tool-system/ToolGates")<ToolGates, ToolGatesService>() {
+export class ToolGates extends Context.Service<ToolGates, ToolGatesService>()("effect-tool-system/ToolGates") {
   /** The built-in gates: mode, policy, confirmation, rate limit. */
   static readonly layer: Layer.Layer<ToolGates, never, BuiltinGateServices> = Layer.effect(
     ToolGates,

@@ -1,5 +1,6 @@
 /**
- * The `ToolPolicy` service: its interface, its tag and its layers.
+ * `ToolPolicy`: the application's veto, consulted after the mode gate and before the
+ * confirmation gate. A `Some(reason)` vetoes the call.
  *
  * @since 0.1.0
  */
@@ -25,8 +26,7 @@ export interface ToolPolicyService {
 }
 
 /**
- * The application's veto, consulted after the mode gate and before the
- * confirmation gate. A `Some(reason)` vetoes the call.
+ * The policy hook.
  *
  * @since 0.1.0
  * @category services
@@ -42,7 +42,7 @@ export interface ToolPolicyService {
  * const system = ToolSystem.layerNode({ policy: noSecrets })
  * ```
  */
-export class ToolPolicy extends Context.Tag("effect-tool-system/ToolPolicy")<ToolPolicy, ToolPolicyService>() {
+export class ToolPolicy extends Context.Service<ToolPolicy, ToolPolicyService>()("effect-tool-system/ToolPolicy") {
   /** Vetoes nothing. */
   static readonly layerAllowAll: Layer.Layer<ToolPolicy> = Layer.succeed(ToolPolicy, makePolicy(undefined))
   /**

@@ -1,11 +1,12 @@
 /**
- * The `ToolRegistry` service: its interface, its tag and its layers.
+ * `ToolRegistry`: the central catalog, `{ name: { version: Tool } }`. `get(name)` returns the
+ * latest semver version; a range selects among versions.
  *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type * as Either from "effect/Either"
+import type * as Result from "effect/Result"
 import * as Layer from "effect/Layer"
 import type { AgentMode } from "../domain/AgentMode.js"
 import type { InvalidToolDefinition, ToolNotFound } from "../domain/errors.js"
@@ -46,7 +47,7 @@ export interface ToolRegistryService {
   /** The latest version (or the latest in `versionRange`). */
   readonly get: (name: string, versionRange?: string) => Effect.Effect<RegisteredTool, ToolNotFound>
   /** `get`, synchronously, for hot paths. */
-  readonly lookup: (name: string, versionRange?: string) => Either.Either<RegisteredTool, ToolNotFound>
+  readonly lookup: (name: string, versionRange?: string) => Result.Result<RegisteredTool, ToolNotFound>
   /** The latest version of each tool that passes the filters, sorted by name. */
   readonly list: (options?: ListOptions) => Effect.Effect<ReadonlyArray<RegisteredTool>>
   /** Every registered version of a name, newest first. */
@@ -59,8 +60,7 @@ export interface ToolRegistryService {
 }
 
 /**
- * The central catalog, `{ name: { version: Tool } }`. `get(name)` returns the
- * latest semver version; a range selects among versions.
+ * The central tool catalog.
  *
  * @since 0.1.0
  * @category services
@@ -85,7 +85,7 @@ export interface ToolRegistryService {
  * })
  * ```
  */
-export class ToolRegistry extends Context.Tag("effect-tool-system/ToolRegistry")<ToolRegistry, ToolRegistryService>() {
+export class ToolRegistry extends Context.Service<ToolRegistry, ToolRegistryService>()("effect-tool-system/ToolRegistry") {
   /** An empty in-memory registry. */
   static readonly layerEmpty: Layer.Layer<ToolRegistry> = Layer.sync(ToolRegistry, makeRegistry)
 }

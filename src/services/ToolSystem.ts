@@ -1,5 +1,7 @@
 /**
- * The `ToolSystem` service: its interface, its tag and its layers.
+ * `ToolSystem`: the facade an agent talks to. Registry, executor and exports behind one
+ * service. `ToolSystem.layer(options)` builds the whole graph over the platform services
+ * the application provides; `ToolSystem.layerNode(options)` provides Node's.
  *
  * @since 0.1.0
  */
@@ -15,8 +17,8 @@ import {
   type CoreOptions,
   type GraphOptions,
   makeGraph,
-  mcpBridge,
   makeToolSystem,
+  mcpBridge,
   nodePlatform,
   type PlatformServices,
   type RequirementsOf,
@@ -76,9 +78,7 @@ export interface ToolSystemService {
 export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspace
 
 /**
- * The facade an agent talks to. Registry, executor and exports behind one
- * service. `ToolSystem.layer(options)` builds the whole graph over the platform services
- * the application provides; `ToolSystem.layerNode(options)` provides Node's.
+ * The tool system.
  *
  * @since 0.1.0
  * @category services
@@ -95,7 +95,7 @@ export type SystemServices = ToolSystem | ToolRegistry | ToolExecutor | Workspac
  * Effect.runPromise(program.pipe(Effect.tap(Effect.log), Effect.provide(ToolSystem.layerNode())))
  * ```
  */
-export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<ToolSystem, ToolSystemService>() {
+export class ToolSystem extends Context.Service<ToolSystem, ToolSystemService>()("effect-tool-system/ToolSystem") {
   /**
    * The facade over services you provide (registry, executor, workspace, workers, platform):
    * registers the builtin tools (unless `builtins: false`) and `tools`.
@@ -117,12 +117,12 @@ export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<Too
    *
    * @example
    * ```ts
-   * import { FetchHttpClient } from "@effect/platform"
-   * import { NodeContext } from "@effect/platform-node"
+   * import * as NodeServices from "@effect/platform-node/NodeServices"
    * import { Context, Effect, Layer, Schema } from "effect"
+   * import * as FetchHttpClient from "effect/http/FetchHttpClient"
    * import { Tool, ToolSystem } from "effect-tool-system"
    *
-   * class Greeter extends Context.Tag("app/Greeter")<Greeter, { readonly greet: (name: string) => string }>() {}
+   * class Greeter extends Context.Service<Greeter, { readonly greet: (name: string) => string }>()("app/Greeter") {}
    *
    * const greet = Tool.make("greet", {
    *   description: "Greets someone",
@@ -133,7 +133,7 @@ export class ToolSystem extends Context.Tag("effect-tool-system/ToolSystem")<Too
    *
    * const AppTools = ToolSystem.layer({ tools: [greet] }).pipe(
    *   Layer.provide(Layer.succeed(Greeter, { greet: (name) => `Hello, ${name}!` })),
-   *   Layer.provide(NodeContext.layer),
+   *   Layer.provide(NodeServices.layer),
    *   Layer.provide(FetchHttpClient.layer)
    * )
    * ```

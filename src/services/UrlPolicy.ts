@@ -3,12 +3,12 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import type * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { makeUrlPolicy } from "../layers/UrlPolicy.js"
 import {
   compileRules,
@@ -41,9 +41,10 @@ export interface UrlPolicyService {
    */
   readonly check: (url: URL) => Option.Option<UrlRefused>
   /**
-   * An `HttpClient` under the policy. A refused URL or address fails the request with a
-   * `RequestError` whose `cause` is the `UrlRefused`, before anything is sent; redirects are
-   * followed (at most `MAX_REDIRECTS`, else a `ResponseError` whose `cause` is
+   * An `HttpClient` under the policy. A refused URL or address fails the request with an
+   * `HttpClientError` whose reason (an `InvalidUrlError` or `TransportError`) has the
+   * `UrlRefused` as its `cause`, before anything is sent; redirects are
+   * followed (at most `MAX_REDIRECTS`, else a `StatusCodeError` reason whose `cause` is
    * `TooManyRedirects`), each hop checked again; answers are decompressed as they stream.
    * Bodies: empty, bytes or text.
    */
@@ -72,9 +73,9 @@ export interface UrlPolicyService {
  * const system = ToolSystem.layerNode({ urlPolicy: UrlPolicy.layerAllowList(["10.0.0.5:8080"]) })
  * ```
  */
-export class UrlPolicy extends Context.Tag("effect-tool-system/UrlPolicy")<UrlPolicy, UrlPolicyService>() {
+export class UrlPolicy extends Context.Service<UrlPolicy, UrlPolicyService>()("effect-tool-system/UrlPolicy") {
   /** The default: only global unicast addresses, http(s) only. */
-  static readonly layer: Layer.Layer<UrlPolicy> = Layer.scoped(UrlPolicy, makeUrlPolicy(DEFAULT_RULES))
+  static readonly layer: Layer.Layer<UrlPolicy> = Layer.effect(UrlPolicy, makeUrlPolicy(DEFAULT_RULES))
 
   /**
    * The default loosened by `rules`. An invalid allow entry is a defect (`InvalidUrlPolicy`),
@@ -82,7 +83,10 @@ export class UrlPolicy extends Context.Tag("effect-tool-system/UrlPolicy")<UrlPo
    * configuration with `UrlPolicy.validateRules` first.
    */
   static readonly layerWith = (rules: UrlPolicyRules): Layer.Layer<UrlPolicy> =>
-    Layer.scoped(UrlPolicy, Effect.flatMap(Effect.orDie(compileRules(rules)), (compiled) => makeUrlPolicy(compiled)))
+    Layer.effect(
+      UrlPolicy,
+      Effect.flatMap(Effect.orDie(Effect.fromResult(compileRules(rules))), (compiled) => makeUrlPolicy(compiled))
+    )
 
   /**
    * The default plus exceptions: addresses (`"10.0.0.5"`), addresses with a port
@@ -93,6 +97,6 @@ export class UrlPolicy extends Context.Tag("effect-tool-system/UrlPolicy")<UrlPo
     UrlPolicy.layerWith({ allow: entries })
 
   /** `rules` as they are, or the first invalid allow entry: for rules read from configuration. */
-  static readonly validateRules = (rules: UrlPolicyRules): Either.Either<UrlPolicyRules, InvalidUrlPolicy> =>
-    Either.map(compileRules(rules), () => rules)
+  static readonly validateRules = (rules: UrlPolicyRules): Result.Result<UrlPolicyRules, InvalidUrlPolicy> =>
+    Result.map(compileRules(rules), () => rules)
 }

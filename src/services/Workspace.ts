@@ -1,16 +1,17 @@
 /**
- * The `Workspace` service: its interface, its tag and its layers.
+ * `Workspace`: the root every path argument is resolved against, and the resolver that no
+ * path can escape (lexically, or through symlinks).
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import * as Function from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ResolvedPath } from "../domain/WorkspacePath.js"
-import { currentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"
+import { CurrentRootOverride, makeFixed, makeLive } from "../layers/Workspace.js"
 
 /**
  * The `Workspace` service interface.
@@ -40,8 +41,7 @@ export interface WorkspaceService {
 }
 
 /**
- * The root every path argument is resolved against, and the resolver that no
- * path can escape (lexically, or through symlinks). The root is the request-scoped override
+ * Resolves tool paths inside the workspace root: the request-scoped override
  * (`Workspace.withRoot(dir)`), else `WORKSPACE_ROOT`, else `process.cwd()`, read at each call.
  *
  * @since 0.1.0
@@ -56,7 +56,7 @@ export interface WorkspaceService {
  * const absolute = Effect.flatMap(Workspace, (workspace) => workspace.resolve("src/index.ts"))
  * ```
  */
-export class Workspace extends Context.Tag("effect-tool-system/Workspace")<Workspace, WorkspaceService>() {
+export class Workspace extends Context.Service<Workspace, WorkspaceService>()("effect-tool-system/Workspace") {
   /** The live resolver: override, then `WORKSPACE_ROOT`, then `process.cwd()`, at each call. */
   static readonly layer: Layer.Layer<Workspace, never, FileSystem.FileSystem> = Layer.effect(Workspace, makeLive)
 
@@ -71,6 +71,6 @@ export class Workspace extends Context.Tag("effect-tool-system/Workspace")<Works
   } = Function.dual(
     2,
     <A, E, R>(self: Effect.Effect<A, E, R>, root: string): Effect.Effect<A, E, R> =>
-      Effect.locally(self, currentRootOverride, Option.some(root))
+      Effect.provideService(self, CurrentRootOverride, Option.some(root))
   )
 }

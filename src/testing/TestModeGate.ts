@@ -14,5 +14,13 @@ import { ModeGate } from "../services/ModeGate.js"
  *
  * @since 0.6.0
  * @category layers
+ * @example
+ * ```ts
+ * import { ToolSystem } from "effect-tool-system"
+ * import { TestModeGate } from "effect-tool-system/testing"
+ *
+ * // a test of the confirmation gate that calls write_file in Explore mode
+ * const system = ToolSystem.layerNode({ modeGate: TestModeGate.layerOpen })
+ * ```
  */
 export const layerOpen: Layer.Layer<ModeGate> = Layer.succeed(ModeGate, { check: () => Effect.void })

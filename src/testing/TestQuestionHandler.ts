@@ -36,7 +36,7 @@ export const layerScripted = (answers: ReadonlyArray<Answer>): Layer.Layer<Quest
         Effect.flatMap(Ref.getAndUpdate(next, (n) => n + 1), (n) => {
           const answer = answers[n]
           return answer === undefined
-            ? Effect.dieMessage(`TestQuestionHandler.layerScripted: no answer scripted for question ${n + 1} ("${question.question}")`)
+            ? Effect.die(new Error(`TestQuestionHandler.layerScripted: no answer scripted for question ${n + 1} ("${question.question}")`))
             : Effect.succeed(answer)
         })
     }))

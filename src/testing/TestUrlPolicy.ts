@@ -25,4 +25,4 @@ import { UrlPolicy } from "../services/UrlPolicy.js"
  * const system = ToolSystem.layerNode({ urlPolicy: TestUrlPolicy.layerAllowLoopback })
  * ```
  */
-export const layerAllowLoopback: Layer.Layer<UrlPolicy> = Layer.scoped(UrlPolicy, makeUrlPolicy(LOOPBACK_RULES))
+export const layerAllowLoopback: Layer.Layer<UrlPolicy> = Layer.effect(UrlPolicy, makeUrlPolicy(LOOPBACK_RULES))

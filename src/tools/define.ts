@@ -5,15 +5,13 @@
  *
  * @since 0.1.0
  */
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
+import { argumentParseOptions, argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
 import { parametersJsonSchema } from "../domain/parametersSchema.js"
-import { isSettled } from "../domain/settled.js"
 import type { HandlerFailure, PreparedCall, Tool } from "../domain/Tool.js"
 import { ToolSpec } from "../domain/ToolSpec.js"
 import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
@@ -36,9 +34,9 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
    * (at any depth) reach the handler resolved: absolute, real, inside the workspace.
    * Properties the schema does not name are refused.
    */
-  readonly parameters: Schema.Schema<A, I, never>
+  readonly parameters: Schema.Codec<A, I, never, never>
   /** When given, the output is encoded with it (e.g. to turn a `Date` into a string). */
-  readonly success?: Schema.Schema<O, OI, never>
+  readonly success?: Schema.Codec<O, OI, never, never>
   /** No side effects: allowed in read-only modes. Default `false`. */
   readonly readOnly?: boolean
   /** The executor pauses the call until it is made with `confirm: true`. Default `false`. */
@@ -58,7 +56,7 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
   /** A semver version. Default `1.0.0`. */
   readonly version?: string
   /** Run timeout; default 60 s; `"none"` for no timeout. */
-  readonly timeout?: Duration.DurationInput | "none"
+  readonly timeout?: Duration.Input | "none"
   readonly rateLimitRpm?: number
   readonly memoryLimitMb?: number
   /** Marks the version deprecated, with the reason or replacement. */
@@ -87,7 +85,7 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  *
  * const greet = Tool.make("greet", {
  *   description: "Greets someone",
- *   parameters: Schema.Struct({ name: Schema.String.annotations({ description: "Who" }) }),
+ *   parameters: Schema.Struct({ name: Schema.String.annotate({ description: "Who" }) }),
  *   readOnly: true,
  *   handler: ({ name }) => Effect.succeed(`Hello, ${name}!`)
  * })
@@ -116,8 +114,8 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
   } catch (cause) {
     throw new InvalidToolDefinition({ name, reason: `parameters: ${messageOf(cause)}` })
   }
-  const decode = Schema.decodeUnknownEither(options.parameters, { errors: "all", onExcessProperty: "error" })
-  const encode = options.success === undefined ? undefined : Schema.encode(options.success)
+  const decode = Schema.decodeUnknownResult(options.parameters, argumentParseOptions)
+  const encode = options.success === undefined ? undefined : Schema.encodeEffect(options.success)
   const toFailure = (error: unknown): HandlerFailure => {
     if (error instanceof PathTraversalError || isOwnFailure(name, error)) return error
     const details = detailsOf(error)
@@ -131,13 +129,26 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
   // `Schema.Struct({})` lets any property through, even with `onExcessProperty: "error"`
   const noParameters = Object.keys(parameters.properties ?? {}).length === 0 && parameters.additionalProperties === false
 
-  const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> => {
+  /**
+   * The handler's run of decoded arguments, read when it runs (the executor writes the resolved
+   * paths into `args` first); a handler that throws as it builds its effect dies, as
+   * `Effect.suspend` has it.
+   */
+  const runOf = (args: A): Effect.Effect<unknown, HandlerFailure, R> =>
+    Effect.suspend((): Effect.Effect<unknown, HandlerFailure, R> => {
+      const built = options.handler(args)
+      return encode === undefined
+        ? Effect.mapError(built, toFailure)
+        : Effect.mapError(Effect.flatMap(built, encode), toFailure)
+    })
+
+  const prepare = (input: unknown): Result.Result<PreparedCall<R>, InvalidArguments> => {
     const tooBig = argumentsProblem(input)
-    if (tooBig !== undefined) return Either.left(new InvalidArguments({ tool: name, issues: [tooBig] }))
+    if (tooBig !== undefined) return Result.fail(new InvalidArguments({ tool: name, issues: [tooBig] }))
     if (noParameters && typeof input === "object" && input !== null && !Array.isArray(input)) {
       const extra = Object.keys(input)
       if (extra.length > 0) {
-        return Either.left(
+        return Result.fail(
           new InvalidArguments({
             tool: name,
             issues: extra.slice(0, 20).map((key) => ({ path: [key], message: "unknown property; this tool takes no arguments" }))
@@ -145,29 +156,13 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
         )
       }
     }
-    return Either.match(decode(input ?? {}), {
-      onLeft: (error) => Either.left(new InvalidArguments({ tool: name, issues: issuesOf(error) })),
-      onRight: (args) => {
-        const start = (): Effect.Effect<unknown, HandlerFailure, R> => {
-          let built: Effect.Effect<O, E, R>
-          try {
-            built = options.handler(args)
-          } catch (defect) {
-            return Exit.die(defect) // as `Effect.suspend` has it
-          }
-          // settled as built, nothing to encode: the exit itself, which needs no fiber to run
-          if (encode === undefined && isSettled(built) && Exit.isSuccess(built)) return Exit.succeed(built.value)
-          return encode === undefined
-            ? Effect.mapError(built, toFailure)
-            : Effect.mapError(Effect.flatMap(built, encode), toFailure)
-        }
-        return Either.right({
-          args,
-          paths: locatePaths === undefined ? noPaths : locatePaths(args),
-          run: Effect.suspend(start),
-          start
-        })
-      }
+    const decoded = decode(input ?? {})
+    if (Result.isFailure(decoded)) return Result.fail(new InvalidArguments({ tool: name, issues: issuesOf(decoded.failure) }))
+    const args = decoded.success
+    return Result.succeed({
+      args,
+      paths: locatePaths === undefined ? noPaths : locatePaths(args),
+      run: runOf(args)
     })
   }
 

@@ -63,8 +63,8 @@ const jsonCopy = (value: unknown): unknown => {
 
 /**
  * Whether `message` is only a dump of the error's fields (`{ id: 2 }`), as a
- * `Schema.TaggedError` without a `message` field makes it: such an error is shown by its tag
- * and fields instead, so the model learns which error it was.
+ * `Schema.TaggedError` without a `message` field made it on Effect 3 (on Effect 4 it is empty):
+ * such an error is shown by its tag and fields instead, so the model learns which error it was.
  */
 const isFieldDump = (error: object, message: string): boolean =>
   typeof Reflect.get(error, "_tag") === "string" && !Object.hasOwn(error, "message") &&
@@ -129,13 +129,13 @@ export const definitionProblem = (tool: {
  */
 export const definitionBasics = (name: string, options: {
   readonly version?: string | undefined
-  readonly timeout?: Duration.DurationInput | "none" | undefined
+  readonly timeout?: Duration.Input | "none" | undefined
   readonly rateLimitRpm?: number | undefined
 }): { readonly version: string; readonly timeoutMs: number | undefined } => {
   const version = options.version ?? "1.0.0"
   const timeoutMs = options.timeout === "none"
     ? undefined
-    : Duration.toMillis(Duration.decode(options.timeout ?? DEFAULT_TIMEOUT))
+    : Duration.toMillis(options.timeout ?? DEFAULT_TIMEOUT)
   const problem = definitionProblem({ name, version, timeoutMs, rateLimitRpm: options.rateLimitRpm })
   if (problem !== undefined) throw new InvalidToolDefinition({ name, reason: problem })
   return { version, timeoutMs }

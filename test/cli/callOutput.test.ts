@@ -22,7 +22,7 @@ const odd = Tool.make("odd_output", {
 })
 
 describe("call: the printed result", () => {
-  it.scoped("a bigint, a Map, a cycle in the output: one line of JSON with the readable output", () =>
+  it.effect("a bigint, a Map, a cycle in the output: one line of JSON with the readable output", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("cli-readable-")
       const lines = yield* Effect.flatMap(ToolSystem, (system) =>

@@ -2,7 +2,7 @@
  * What the commands print, exactly, run in process: `list`'s table (its header, flags, first
  * sentences, the column cut, the count), `list --mcp-config`, `describe`'s fields that may be
  * absent, `docs`' messages, the usage error of arguments that are not JSON, and `--version`
- * left to @effect/cli outside `call` and `explain`.
+ * left to `effect/cli` outside `call` and `explain`.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { nodeServer } from "../tools/mcp/helpers.js"
 import { cliInProcess as cli } from "./helpers.js"
+import { VERSION } from "../../src/version.js"
 
 const dir = makeTempDirSync("ets-commands-")
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -77,7 +78,7 @@ describe("list", { timeout: 120_000 }, () => {
   })
 
   it("--version prints the program's version (only after call and explain is it the tool's range)", async () => {
-    expect(await cli("list", "--version")).toEqual({ code: 0, stdout: "0.1.0\n\n", stderr: "" })
+    expect(await cli("list", "--version")).toEqual({ code: 0, stdout: `${VERSION}\n\n`, stderr: "" })
   })
 })
 

@@ -13,21 +13,21 @@ const namesOf = (options: Parameters<typeof graphOf>[0]) =>
   Effect.scoped(
     Effect.flatMap(ToolRegistry, (registry) => registry.list()).pipe(
       Effect.map((tools) => tools.map((t) => t.name)),
-      Effect.provide(ToolSystem.layerNode(graphOf(options, undefined)))
+      Effect.provide(ToolSystem.layerNode(graphOf(options)))
     )
   )
 
 describe("graphOf", () => {
   it("leaves the ported tools out of a command about a builtin", () => {
-    expect(graphOf({ tool: "read_file" }, undefined)).toMatchObject({ ported: false })
-    expect(graphOf({ tool: "execute_javascript", workspace: Option.some("/tmp") }, undefined)).toMatchObject({ ported: false })
+    expect(graphOf({ tool: "read_file" })).toMatchObject({ ported: false })
+    expect(graphOf({ tool: "execute_javascript", workspace: Option.some("/tmp") })).toMatchObject({ ported: false })
   })
 
   it("keeps them for a ported tool, a name no tool has, and a command about no one tool", () => {
     for (const tool of ["diff_text", "read_fil", ""]) {
-      expect(graphOf({ tool }, undefined)).not.toHaveProperty("ported")
+      expect(graphOf({ tool })).not.toHaveProperty("ported")
     }
-    expect(graphOf({}, undefined)).not.toHaveProperty("ported")
+    expect(graphOf({})).not.toHaveProperty("ported")
   })
 
   it.effect("builds a system of the 6 builtins for a builtin's command, and of all 52 otherwise", () =>

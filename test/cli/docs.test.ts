@@ -28,9 +28,9 @@ describe("docs/tools.md", () => {
     const b = Tool.make("b_tool", {
       description: "Does b | or c\n  on two lines",
       parameters: Schema.Struct({
-        needed: Schema.String.annotations({ description: "needed" }),
-        maybe: Schema.optional(Schema.Number.annotations({ description: "maybe" })),
-        counted: Schema.optionalWith(Schema.Number.annotations({ description: "counted" }), { default: () => 3 })
+        needed: Schema.String.annotate({ description: "needed" }),
+        maybe: Schema.optional(Schema.Number.annotate({ description: "maybe" })),
+        counted: Schema.Number.annotate({ description: "counted" }).pipe(Schema.withDecodingDefaultType(Effect.succeed(3)))
       }),
       tags: ["x|y", "z"],
       readOnly: true,

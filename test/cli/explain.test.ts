@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Console, Effect, Layer, Option, Schema } from "effect"
 import { explainCall, exitCodeOf, renderExplanation } from "../../src/cli/explain.js"
 import { Tool, ToolPolicy, ToolSystem, Workspace } from "../../src/index.js"
 import type { CallExplanation } from "../../src/domain/GateDecision.js"
@@ -169,7 +169,7 @@ describe("explainCall", () => {
         version: Option.none(),
         json: false
       }).pipe(
-        Effect.withConsole(captured.console),
+        Effect.provideService(Console.Console, captured.console),
         Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [probe], policy: dying, workspace: Workspace.layerFixed(ws) }))
       )
       expect(code).toBe(1)

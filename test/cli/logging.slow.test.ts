@@ -18,35 +18,13 @@ const runFixture = (env: Record<string, string> = {}) =>
     )
   })
 
-/** A Console whose `unsafe.log` and `unsafe.error` (what loggers call) record their lines. */
+/** A Console whose `log` and `error` (what loggers call) record their lines. */
 const recordingConsole = () => {
   const lines: Array<{ method: "log" | "error"; text: string }> = []
   const record = (method: "log" | "error") => (...args: ReadonlyArray<unknown>) => {
     lines.push({ method, text: args.map(String).join(" ") })
   }
-  const none = () => Effect.void
-  const console: Console.Console = {
-    [Console.TypeId]: Console.TypeId,
-    assert: none,
-    clear: Effect.void,
-    count: none,
-    countReset: none,
-    debug: none,
-    dir: none,
-    dirxml: none,
-    error: none,
-    group: none,
-    groupEnd: Effect.void,
-    info: none,
-    log: none,
-    table: none,
-    time: none,
-    timeEnd: none,
-    timeLog: none,
-    trace: none,
-    warn: none,
-    unsafe: { ...globalThis.console, log: record("log"), error: record("error") }
-  }
+  const console: Console.Console = { ...globalThis.console, log: record("log"), error: record("error") }
   return { console, lines }
 }
 
@@ -54,8 +32,8 @@ describe("the CLI's logger", () => {
   it.effect("writes Effect's logs to the error stream, never to the output stream", () =>
     Effect.gen(function*() {
       const { console, lines } = recordingConsole()
-      yield* Effect.logError("Tool \"x\" died").pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
-      yield* Effect.logWarning("a pool warning").pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+      yield* Effect.logError("Tool \"x\" died").pipe(Effect.provide(stderrLogger), Effect.provideService(Console.Console, console))
+      yield* Effect.logWarning("a pool warning").pipe(Effect.provide(stderrLogger), Effect.provideService(Console.Console, console))
       expect(lines.filter((l) => l.method === "log")).toEqual([])
       expect(lines.filter((l) => l.method === "error").map((l) => l.text).join("\n")).toMatch(/Tool "x" died[\s\S]*a pool warning/)
     }))
@@ -64,7 +42,7 @@ describe("the CLI's logger", () => {
     Effect.gen(function*() {
       const { console, lines } = recordingConsole()
       const long = `\u001b[31m${"x".repeat(20_000)}\u001b[0m END`
-      yield* Effect.logError(long).pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+      yield* Effect.logError(long).pipe(Effect.provide(stderrLogger), Effect.provideService(Console.Console, console))
       const text = lines.map((l) => l.text).join("\n")
       expect(text).toContain(`${"x".repeat(20_000)} END`)
       expect(text).not.toContain("\u001b[31m")
@@ -82,7 +60,7 @@ describe("the CLI's logger", () => {
           () =>
             Effect.gen(function*() {
               const { console, lines } = recordingConsole()
-              yield* Effect.logWarning("a pool warning").pipe(Effect.provide(stderrLogger), Effect.withConsole(console))
+              yield* Effect.logWarning("a pool warning").pipe(Effect.provide(stderrLogger), Effect.provideService(Console.Console, console))
               return lines.map((l) => l.text).join("\n")
             }),
           (saved) =>

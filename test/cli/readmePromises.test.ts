@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ToolRegistry, ToolSystem } from "../../src/index.js"
+import { ToolRegistry, type ToolRegistryService, ToolSystem } from "../../src/index.js"
 import { cliInProcess as cli } from "./helpers.js"
 
 /** The registry of the default system (the builtins and the ported tools), in process. */
-const inProcess = <A>(f: (registry: ToolRegistry["Type"]) => Effect.Effect<A>) =>
+const inProcess = <A>(f: (registry: ToolRegistryService) => Effect.Effect<A>) =>
   Effect.runPromise(Effect.flatMap(ToolRegistry, f).pipe(Effect.provide(ToolSystem.layerNode())))
 
 describe("the README's command line", { timeout: 120_000 }, () => {

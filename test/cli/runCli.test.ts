@@ -40,11 +40,20 @@ afterEach(() => {
   process.exitCode = undefined
 })
 
-/** Runs the program under `runCli` and waits until its teardown has run (it removes its SIGINT handler first). */
+/**
+ * Runs the program under `runCli` and waits until its teardown has run (it removes its SIGINT
+ * handler first). On Effect 4 the main fiber starts (and installs the handler) after `runCli`
+ * returns, not within its call: the handler's installation is waited for, then its removal.
+ */
 const runToEnd = async (program: Effect.Effect<void, unknown>) => {
   const before = process.listenerCount("SIGINT")
+  const on = vi.spyOn(process, "on")
+  const installed = () => on.mock.calls.some(([event]) => event === "SIGINT")
   runCli(program)
-  expect(process.listenerCount("SIGINT")).toBe(before + 1)
+  for (let i = 0; i < 10_000 && !installed(); i++) {
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  expect(installed()).toBe(true)
   for (let i = 0; i < 10_000 && process.listenerCount("SIGINT") > before; i++) {
     await new Promise((resolve) => setImmediate(resolve))
   }
@@ -69,7 +78,7 @@ describe("runCli", () => {
   })
 
   it("a success exits with the code the command set, its logs on stderr only", async () => {
-    await runToEnd(Effect.logWarning("a pool warning").pipe(Effect.zipRight(Effect.sync(() => {
+    await runToEnd(Effect.logWarning("a pool warning").pipe(Effect.andThen(Effect.sync(() => {
       process.exitCode = 2
     }))))
     expect(exits).toEqual([2])

@@ -4,25 +4,29 @@
  * values of a call's arguments; what it refuses; the message of a value that is not a path.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Result, Schema, SchemaTransformation } from "effect"
+import { argumentParseOptions, issuesOf } from "../../src/domain/argumentLimits.js"
 import {
   compilePathLocator,
   containsWorkspacePath,
   defaultPath,
+  type ResolvedPath,
   pathFieldsOf,
   unsafeResolvedPath,
   UnsupportedPathPosition,
   WorkspacePath
 } from "../../src/domain/WorkspacePath.js"
 
-const raws = (schema: Schema.Schema.Any, args: unknown) => compilePathLocator(schema)?.(args).map((s) => s.raw)
+const raws = (schema: Schema.Top, args: unknown) => compilePathLocator(schema)?.(args).map((s) => s.raw)
 
 describe("WorkspacePath", () => {
   it("a value that is not a string: the message says what it is", () => {
-    const decode = Schema.decodeUnknownEither(Schema.Struct({ p: WorkspacePath }))
+    // the argument problem a call gets (Effect 4's `message` annotation is a fixed string, so
+    // the decode error's own message cannot quote the value; `issuesOf` does)
+    const decode = Schema.decodeUnknownResult(Schema.Struct({ p: WorkspacePath }), argumentParseOptions)
     const message = (p: unknown) => {
       const decoded = decode({ p })
-      return Either.isLeft(decoded) ? decoded.left.message : "decoded"
+      return Result.isFailure(decoded) ? issuesOf(decoded.failure).map((i) => i.message).join("; ") : "decoded"
     }
     expect(message(5)).toContain("Expected a path (a string), actual 5")
     expect(message(["a"])).toContain("Expected a path (a string), actual an array")
@@ -38,19 +42,26 @@ describe("WorkspacePath", () => {
 
 describe("containsWorkspacePath", () => {
   it("finds a path through every kind of schema that can hold one", () => {
-    const cases: ReadonlyArray<Schema.Schema.Any> = [
+    const cases: ReadonlyArray<Schema.Top> = [
       WorkspacePath,
-      WorkspacePath.pipe(Schema.filter(() => true)),
-      Schema.transform(WorkspacePath, Schema.String, { decode: (s) => s, encode: (s) => unsafeResolvedPath(s) }),
-      Schema.transform(Schema.String, WorkspacePath, { decode: (s) => unsafeResolvedPath(s), encode: (s) => s }),
-      Schema.Union(Schema.Number, WorkspacePath),
-      Schema.Tuple(Schema.Number, WorkspacePath),
-      Schema.Tuple([Schema.Number], WorkspacePath),
+      WorkspacePath.pipe(Schema.check(Schema.makeFilter(() => true))),
+      WorkspacePath.pipe(
+        Schema.decodeTo(
+          Schema.String,
+          SchemaTransformation.transform<string, ResolvedPath>({ decode: (s) => s, encode: (s) => unsafeResolvedPath(s) })
+        )
+      ),
+      Schema.String.pipe(
+        Schema.decodeTo(WorkspacePath, SchemaTransformation.transform<string, string>({ decode: (s) => s, encode: (s) => s }))
+      ),
+      Schema.Union([Schema.Number, WorkspacePath]),
+      Schema.Tuple([Schema.Number, WorkspacePath]),
+      Schema.TupleWithRest(Schema.Tuple([Schema.Number]), [WorkspacePath]),
       Schema.Struct({ a: Schema.Number, p: WorkspacePath }),
-      Schema.Record({ key: Schema.String, value: WorkspacePath }),
+      Schema.Record(Schema.String, WorkspacePath),
       Schema.Option(WorkspacePath),
       // a declaration with two type parameters, one of them a path
-      Schema.ReadonlyMapFromSelf({ key: Schema.String, value: WorkspacePath }),
+      Schema.ReadonlyMap(Schema.String, WorkspacePath),
       Schema.suspend(() => WorkspacePath)
     ]
     for (const schema of cases) expect(containsWorkspacePath(schema.ast), String(schema.ast)).toBe(true)
@@ -63,7 +74,7 @@ describe("containsWorkspacePath", () => {
     interface Tree {
       readonly children: ReadonlyArray<Tree>
     }
-    const Tree: Schema.Schema<Tree> = Schema.Struct({ children: Schema.Array(Schema.suspend(() => Tree)) })
+    const Tree: Schema.Codec<Tree> = Schema.Struct({ children: Schema.Array(Schema.suspend(() => Tree)) })
     expect(containsWorkspacePath(Tree.ast)).toBe(false)
   })
 
@@ -79,14 +90,14 @@ describe("compilePathLocator", () => {
   })
 
   it("finds paths in tuples (elements and rest), records beside named fields, unions", () => {
-    const tuple = Schema.Struct({ t: Schema.Tuple([Schema.Number, WorkspacePath], WorkspacePath) })
+    const tuple = Schema.Struct({ t: Schema.TupleWithRest(Schema.Tuple([Schema.Number, WorkspacePath]), [WorkspacePath]) })
     expect(raws(tuple, { t: [1, "a", "b", "c"] })).toEqual(["a", "b", "c"])
     expect(raws(tuple, { t: "not an array" })).toEqual([])
-    const fixedTuple = Schema.Struct({ t: Schema.Tuple(WorkspacePath, Schema.Number) })
+    const fixedTuple = Schema.Struct({ t: Schema.Tuple([WorkspacePath, Schema.Number]) })
     expect(raws(fixedTuple, { t: ["a", 1, "extra"] })).toEqual(["a"])
-    const record = Schema.Struct({ named: Schema.String }, Schema.Record({ key: Schema.String, value: WorkspacePath }))
+    const record = Schema.StructWithRest(Schema.Struct({ named: Schema.String }), [Schema.Record(Schema.String, WorkspacePath)])
     expect(raws(record, { named: "not a path", x: "p1", y: "p2" })).toEqual(["p1", "p2"])
-    const union = Schema.Struct({ u: Schema.Union(Schema.Number, Schema.Struct({ f: WorkspacePath })) })
+    const union = Schema.Struct({ u: Schema.Union([Schema.Number, Schema.Struct({ f: WorkspacePath })]) })
     expect(raws(union, { u: { f: "in" } })).toEqual(["in"])
     expect(raws(union, { u: 3 })).toEqual([])
     // a value that is not an object where a struct is expected holds no path

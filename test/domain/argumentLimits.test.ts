@@ -4,8 +4,9 @@
  * properties said plainly, and no "Expected undefined" beside a field's own problems.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import {
+  argumentParseOptions,
   argumentsProblem,
   issuesOf,
   MAX_ARGUMENT_CHARS,
@@ -20,10 +21,10 @@ const nested = (levels: number): unknown => {
   return value
 }
 
-const issues = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
-  const decoded = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })(input)
-  if (Either.isRight(decoded)) throw new Error("decoded")
-  return issuesOf(decoded.left)
+const issues = <A, I>(schema: Schema.Codec<A, I>, input: unknown) => {
+  const decoded = Schema.decodeUnknownResult(schema, argumentParseOptions)(input)
+  if (Result.isSuccess(decoded)) throw new Error("decoded")
+  return issuesOf(decoded.failure)
 }
 
 describe("argumentsProblem", () => {
@@ -86,24 +87,24 @@ describe("issuesOf", () => {
   })
 
   it("a long message is flattened to one line and cut at 200 characters", () => {
-    const long = Schema.String.pipe(Schema.filter(() => `line one\n\n   line two ${"z".repeat(500)}`))
+    const long = Schema.String.pipe(Schema.check(Schema.makeFilter(() => `line one\n\n   line two ${"z".repeat(500)}`)))
     const [issue] = issues(Schema.Struct({ s: long }), { s: "x" })
     expect(issue?.message.startsWith("line one line two zzz")).toBe(true)
     expect(issue?.message).toHaveLength(200)
     expect(issue?.message.endsWith("…")).toBe(true)
     expect(issue?.message).not.toContain("\n")
     // over 200 characters, though under the 400 read before flattening: cut too
-    const mid = Schema.String.pipe(Schema.filter(() => "y".repeat(300)))
+    const mid = Schema.String.pipe(Schema.check(Schema.makeFilter(() => "y".repeat(300))))
     expect(issues(Schema.Struct({ s: mid }), { s: "x" })).toEqual([{ path: ["s"], message: `${"y".repeat(199)}…` }])
-    const short = Schema.String.pipe(Schema.filter(() => "  two\tparts  "))
+    const short = Schema.String.pipe(Schema.check(Schema.makeFilter(() => "  two\tparts  ")))
     expect(issues(Schema.Struct({ s: short }), { s: "x" })).toEqual([{ path: ["s"], message: "two parts" }])
   })
 
   it("a message of exactly 200 characters is whole; one read past 400 characters says it was cut", () => {
-    const exact = Schema.String.pipe(Schema.filter(() => "e".repeat(200)))
+    const exact = Schema.String.pipe(Schema.check(Schema.makeFilter(() => "e".repeat(200))))
     expect(issues(Schema.Struct({ s: exact }), { s: "x" })).toEqual([{ path: ["s"], message: "e".repeat(200) }])
     // only the first 400 characters are flattened: what follows the blanks is not read, and the cut is said
-    const spaced = Schema.String.pipe(Schema.filter(() => `a${" ".repeat(500)}b`))
+    const spaced = Schema.String.pipe(Schema.check(Schema.makeFilter(() => `a${" ".repeat(500)}b`)))
     expect(issues(Schema.Struct({ s: spaced }), { s: "x" })).toEqual([{ path: ["s"], message: "a…" }])
   })
 
@@ -116,7 +117,7 @@ describe("issuesOf", () => {
     expect(listed.some((i) => i.path.join(".") === "o.p" && i.message.startsWith("Expected undefined"))).toBe(true)
     expect(listed.some((i) => i.path.join(".") === "o.q.r")).toBe(true)
     // a union's member says what it expected at the field, beside the other member's deeper issue
-    const union = issues(Schema.Struct({ u: Schema.Union(Schema.String, Schema.Struct({ n: Schema.Number })) }), { u: { n: "x" } })
+    const union = issues(Schema.Struct({ u: Schema.Union([Schema.String, Schema.Struct({ n: Schema.Number })]) }), { u: { n: "x" } })
     expect(union.map((i) => i.path.join("."))).toEqual(["u", "u.n"])
   })
 

@@ -3,7 +3,7 @@
  * workspace escape in a cause, as a failure, as a defect, or not at all.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, FiberId, Option } from "effect"
+import { Cause, Option } from "effect"
 import {
   ConfirmationRequired,
   InvalidArguments,
@@ -85,7 +85,7 @@ describe("pathTraversalOf", () => {
   it("finds the escape as a failure or as a defect, also inside a composed cause", () => {
     expect(Option.getOrUndefined(pathTraversalOf(Cause.fail(escape)))).toBe(escape)
     expect(Option.getOrUndefined(pathTraversalOf(Cause.die(escape)))).toBe(escape)
-    const composed = Cause.parallel(Cause.fail("other"), Cause.sequential(Cause.interrupt(FiberId.none), Cause.die(escape)))
+    const composed = Cause.combine(Cause.fail("other"), Cause.combine(Cause.interrupt(), Cause.die(escape)))
     expect(isPathTraversal(composed)).toBe(true)
   })
 

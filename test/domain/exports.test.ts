@@ -4,7 +4,7 @@
  * `Tool.make` refuses.
  */
 import { beforeEach, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import * as AgentMode from "../../src/domain/AgentMode.js"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import {
@@ -21,7 +21,7 @@ import type { JsonSchema } from "../../src/domain/ToolSpec.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { ToolRegistry } from "../../src/services/ToolRegistry.js"
 import { make } from "../../src/tools/define.js"
-import { isRecord, keysDeep, Rich as SearchParams } from "../helpers/richSchema.js"
+import { isRecord, keysDeep, Rich as SearchParams } from "./richSchema.js"
 
 // ---------------------------------------------------------------------------------------------
 // Tools with every kind of field
@@ -48,7 +48,9 @@ const shell = make("shell", {
   description: "Run a command",
   parameters: Schema.Struct({
     command: Schema.String,
-    timeout_s: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 600)), { default: () => 30 })
+    timeout_s: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600 })).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed(30))
+    )
   }),
   requiresConfirmation: true,
   tags: ["exec"],
@@ -67,13 +69,13 @@ const now = make("now", {
 const constrained = make("constrained", {
   description: "Constraints strict mode has no keyword for",
   parameters: Schema.Struct({
-    name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10)).annotations({ description: "A short name" }),
+    name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10)).annotate({ description: "A short name" }),
     ids: Schema.NonEmptyArray(Schema.String),
-    env: Schema.Record({ key: Schema.String.pipe(Schema.minLength(2)), value: Schema.String }),
-    pair: Schema.Tuple(Schema.String, Schema.Number),
-    code: Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.pattern(/x/)),
-    when: Schema.Date,
-    either: Schema.optional(Schema.Union(Schema.String, Schema.Number)),
+    env: Schema.Record(Schema.String.check(Schema.isMinLength(2)), Schema.String),
+    pair: Schema.Tuple([Schema.String, Schema.Number]),
+    code: Schema.String.check(Schema.isPattern(/^[a-z]+$/), Schema.isPattern(/x/)),
+    when: Schema.DateFromString,
+    either: Schema.optional(Schema.Union([Schema.String, Schema.Number])),
     maybeName: Schema.optional(Schema.NullOr(Schema.String))
   }),
   readOnly: true,
@@ -352,7 +354,7 @@ describe("fromStrictArguments", () => {
       recursive: null,
       note: null
     }
-    expect(Either.isLeft(search.prepare(sent))).toBe(true)
+    expect(Result.isFailure(search.prepare(sent))).toBe(true)
     const args = fromStrictArguments(search.spec.parameters, sent)
     expect(args).toEqual({
       path: "a.txt",
@@ -364,9 +366,9 @@ describe("fromStrictArguments", () => {
       note: null
     })
     const call = search.prepare(args)
-    expect(Either.isRight(call)).toBe(true)
-    if (Either.isRight(call)) {
-      expect(call.right.args).toMatchObject({ mode: "fast", recursive: false, origin: { x: 1, y: 0 }, note: null })
+    expect(Result.isSuccess(call)).toBe(true)
+    if (Result.isSuccess(call)) {
+      expect(call.success.args).toMatchObject({ mode: "fast", recursive: false, origin: { x: 1, y: 0 }, note: null })
     }
   })
 

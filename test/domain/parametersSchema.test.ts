@@ -3,11 +3,11 @@
  * with defaults at every depth, and what `Tool.make` refuses.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
 import { make } from "../../src/tools/define.js"
-import { isRecord, keysDeep, Rich } from "../helpers/richSchema.js"
+import { isRecord, keysDeep, Rich } from "./richSchema.js"
 
 
 /** `node.properties[name]`, failing the test when it is missing. */
@@ -100,8 +100,10 @@ describe("parametersJsonSchema", () => {
   it("puts the type of a refined, defaulted field at the top (Effect emits an allOf)", () => {
     const s = parametersJsonSchema(
       Schema.Struct({
-        timeout: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 600)), { default: () => 30 }),
-        code: Schema.String.pipe(Schema.pattern(/^[a-z]+$/), Schema.pattern(/x/))
+        timeout: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600 })).pipe(
+          Schema.withDecodingDefaultType(Effect.succeed(30))
+        ),
+        code: Schema.String.check(Schema.isPattern(/^[a-z]+$/), Schema.isPattern(/x/))
       })
     )
     expect(prop(s, "timeout")).toMatchObject({ type: "integer", minimum: 1, maximum: 600, default: 30 })
@@ -113,10 +115,10 @@ describe("parametersJsonSchema", () => {
   it("finds defaults in the struct branches of a union", () => {
     const s = parametersJsonSchema(
       Schema.Struct({
-        shape: Schema.Union(
+        shape: Schema.Union([
           Schema.Struct({ kind: Schema.Literal("circle"), r: Schema.Number }),
-          Schema.Struct({ kind: Schema.Literal("square"), side: Schema.optionalWith(Schema.Number, { default: () => 1 }) })
-        )
+          Schema.Struct({ kind: Schema.Literal("square"), side: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(1))) })
+        ])
       })
     )
     const branches = prop(s, "shape").anyOf
@@ -126,20 +128,20 @@ describe("parametersJsonSchema", () => {
   })
 
   it("annotates each union member where it is: an array member by its place, a struct among literals by its keys", () => {
-    const defaulted = (value: string) => Schema.optionalWith(Schema.String, { default: () => value })
+    const defaulted = (value: string) => Schema.String.pipe(Schema.withDecodingDefaultType(Effect.succeed(value)))
     const byPlace = parametersJsonSchema(Schema.Struct({
-      u: Schema.Union(Schema.Array(Schema.Struct({ a: defaulted("an item's a") })), Schema.Number)
+      u: Schema.Union([Schema.Array(Schema.Struct({ a: defaulted("an item's a") })), Schema.Number])
     }))
     const members = prop(byPlace, "u").anyOf
     expect(Array.isArray(members) && prop(members[0], "[]", "a").default).toBe("an item's a")
     // literals are merged into one enum: the struct members are found by their exact keys
     const byKeys = parametersJsonSchema(Schema.Struct({
-      u: Schema.Union(
+      u: Schema.Union([
         Schema.Literal("x"),
         Schema.Literal("y"),
         Schema.Struct({ a: defaulted("a beside b"), b: defaulted("b") }),
         Schema.Struct({ a: defaulted("a alone") })
-      )
+      ])
     }))
     const alternatives = prop(byKeys, "u").anyOf
     if (!Array.isArray(alternatives)) throw new Error("no anyOf")
@@ -173,9 +175,9 @@ describe("parametersJsonSchema", () => {
   it("describes what the Schema decodes: a default given by the schema is what the handler sees", () => {
     const tool = make("rich", { description: "d", parameters: Rich, handler: () => Effect.succeed("ok") })
     const call = tool.prepare({ path: "a", query: "q", level: 2, origin: { x: 1 }, tags: [], note: null })
-    expect(Either.isRight(call)).toBe(true)
-    if (Either.isRight(call)) {
-      expect(call.right.args).toMatchObject({ mode: "fast", recursive: false, origin: { x: 1, y: 0 } })
+    expect(Result.isSuccess(call)).toBe(true)
+    if (Result.isSuccess(call)) {
+      expect(call.success.args).toMatchObject({ mode: "fast", recursive: false, origin: { x: 1, y: 0 } })
     }
   })
 })
@@ -187,9 +189,9 @@ describe("Tool.make refuses bad definitions", () => {
     interface Tree {
       readonly children: ReadonlyArray<Tree>
     }
-    const Tree: Schema.Schema<Tree> = Schema.Struct({
-      children: Schema.Array(Schema.suspend((): Schema.Schema<Tree> => Tree))
-    }).annotations({ identifier: "Tree" })
+    const Tree: Schema.Codec<Tree> = Schema.Struct({
+      children: Schema.Array(Schema.suspend((): Schema.Codec<Tree> => Tree))
+    }).annotate({ identifier: "Tree" })
     expect(() => make("tree", { ...ok, parameters: Schema.Struct({ tree: Tree }) })).toThrow(InvalidToolDefinition)
     expect(() => make("tree", { ...ok, parameters: Schema.Struct({ tree: Tree }) })).toThrow(/recursive/)
   })
@@ -204,8 +206,8 @@ describe("titles", () => {
   it("Effect's refinement titles are dropped, a parameter named title is kept", () => {
     const schema = parametersJsonSchema(
       Schema.Struct({
-        title: Schema.String.pipe(Schema.minLength(1)),
-        count: Schema.Int.pipe(Schema.positive())
+        title: Schema.String.check(Schema.isMinLength(1)),
+        count: Schema.Int.check(Schema.isGreaterThan(0))
       })
     )
     expect(JSON.stringify(schema)).not.toContain("minLength(1)")

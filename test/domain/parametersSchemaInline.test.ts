@@ -9,7 +9,7 @@ import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
 import { make } from "../../src/tools/define.js"
 
-const Point = Schema.Struct({ x: Schema.Number.annotations({ description: "x coordinate" }) }).annotations({
+const Point = Schema.Struct({ x: Schema.Number.annotate({ description: "x coordinate" }) }).annotate({
   identifier: "Point"
 })
 const pointSchema = {
@@ -39,7 +39,7 @@ describe("property names that look like keywords", () => {
   })
 
   it("also in nested structs and in a referenced definition; the definition's keywords still go", () => {
-    const Named = Schema.Struct({ $ref: Schema.String, title: Schema.Number }).annotations({ identifier: "Named" })
+    const Named = Schema.Struct({ $ref: Schema.String, title: Schema.Number }).annotate({ identifier: "Named" })
     const schema = parametersJsonSchema(Schema.Struct({ $ref: Point, $id: Named, list: Schema.Array(Named) }))
     const named = { type: "object", required: ["$ref", "title"], properties: { $ref: { type: "string" }, title: { type: "number" } }, additionalProperties: false }
     expect(schema).toEqual({
@@ -52,7 +52,7 @@ describe("property names that look like keywords", () => {
 
   it("pattern keys of patternProperties are kept as they are, also in a hand-written schema", () => {
     const generated = parametersJsonSchema(
-      Schema.Struct({ env: Schema.Record({ key: Schema.String.pipe(Schema.pattern(/^[A-Z]+$/)), value: Schema.String }) })
+      Schema.Struct({ env: Schema.Record(Schema.String.check(Schema.isPattern(/^[A-Z]+$/)), Schema.String) })
     )
     expect(generated.properties).toEqual({
       env: {
@@ -65,7 +65,7 @@ describe("property names that look like keywords", () => {
     })
     // a pattern is a name, however odd; the schema under it loses its title like any other
     const handWritten = { type: "object", patternProperties: { $ref: { type: "number" }, $id: { title: "dropped" } } }
-    const schema = parametersJsonSchema(Schema.Struct({ odd: Schema.Unknown.annotations({ jsonSchema: handWritten }) }))
+    const schema = parametersJsonSchema(Schema.Struct({ odd: Schema.Unknown.annotate({ jsonSchema: handWritten }) }))
     expect(schema.properties).toEqual({ odd: { type: "object", patternProperties: { $ref: { type: "number" }, $id: {} } } })
   })
 })
@@ -75,7 +75,7 @@ describe("data keywords", () => {
     const value = { title: "d", $id: "j" }
     const schema = parametersJsonSchema(
       Schema.Struct({
-        x: Schema.Struct({ title: Schema.String, $id: Schema.String }).annotations({ examples: [{ title: "t", $id: "i" }], default: value })
+        x: Schema.Struct({ title: Schema.String, $id: Schema.String }).annotate({ examples: [{ title: "t", $id: "i" }], default: value })
       })
     )
     expect(schema.properties).toEqual({
@@ -94,7 +94,7 @@ describe("data keywords", () => {
 describe("data keywords of a hand-written schema", () => {
   it("const and enum values are copied as they are", () => {
     const jsonSchema = { const: { title: "t", $ref: "#/$defs/X" }, enum: [{ $id: "i", title: "u" }] }
-    const schema = parametersJsonSchema(Schema.Struct({ k: Schema.Unknown.annotations({ jsonSchema }) }))
+    const schema = parametersJsonSchema(Schema.Struct({ k: Schema.Unknown.annotate({ jsonSchema }) }))
     expect(schema.properties).toStrictEqual({ k: jsonSchema })
   })
 })
@@ -102,8 +102,8 @@ describe("data keywords of a hand-written schema", () => {
 describe("references", () => {
   it("each use of a definition gets a copy of it; its identifier may hold /, ~ and %", () => {
     for (const identifier of ["Point", "geo/Point~1 50%", "a~01"]) {
-      const P = Point.annotations({ identifier })
-      const schema = parametersJsonSchema(Schema.Struct({ from: P, to: Schema.optional(P).annotations({ description: "Where to" }) }))
+      const P = Point.annotate({ identifier })
+      const schema = parametersJsonSchema(Schema.Struct({ from: P, to: Schema.optional(P).annotateKey({ description: "Where to" }) }))
       expect(schema, identifier).toEqual({
         type: "object",
         required: ["from"],
@@ -114,7 +114,7 @@ describe("references", () => {
   })
 
   it("a reference whose definition is missing is refused, with its id", () => {
-    const dangling = Schema.Struct({ p: Schema.String.annotations({ jsonSchema: { $ref: "#/$defs/Nowhere" } }) })
+    const dangling = Schema.Struct({ p: Schema.String.annotate({ jsonSchema: { $ref: "#/$defs/Nowhere" } }) })
     expect(() => parametersJsonSchema(dangling)).toThrow(`missing definition "Nowhere"`)
     const tool = () => make("dangling", { description: "d", parameters: dangling, handler: () => Effect.void })
     expect(tool).toThrow(InvalidToolDefinition)
@@ -128,8 +128,8 @@ describe("references", () => {
     interface B {
       readonly a: A | null
     }
-    const A: Schema.Schema<A> = Schema.Struct({ b: Schema.Array(Schema.suspend((): Schema.Schema<B> => B)) }).annotations({ identifier: "A" })
-    const B: Schema.Schema<B> = Schema.Struct({ a: Schema.NullOr(Schema.suspend((): Schema.Schema<A> => A)) }).annotations({ identifier: "B" })
+    const A: Schema.Codec<A> = Schema.Struct({ b: Schema.Array(Schema.suspend((): Schema.Codec<B> => B)) }).annotate({ identifier: "A" })
+    const B: Schema.Codec<B> = Schema.Struct({ a: Schema.NullOr(Schema.suspend((): Schema.Codec<A> => A)) }).annotate({ identifier: "B" })
     expect(() => parametersJsonSchema(Schema.Struct({ root: A }))).toThrow(/recursive schema "(A|B)" cannot be inlined/)
   })
 })

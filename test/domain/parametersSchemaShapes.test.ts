@@ -4,13 +4,13 @@
  * optional or `UndefinedOr` struct, a refined struct; and how `allOf` members are merged.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
 
 /** A struct with a default and a described optional field. */
 const Opts = Schema.Struct({
-  a: Schema.optionalWith(Schema.Number, { default: () => 1 }),
-  b: Schema.optional(Schema.String).annotations({ description: "B" })
+  a: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(1))),
+  b: Schema.optional(Schema.String).annotateKey({ description: "B" })
 })
 const opts = {
   type: "object",
@@ -19,10 +19,10 @@ const opts = {
   additionalProperties: false
 }
 /** Another, told apart from `Opts` by its keys. */
-const Other = Schema.Struct({ c: Schema.optionalWith(Schema.Number, { default: () => 2 }) })
+const Other = Schema.Struct({ c: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(2))) })
 const other = { type: "object", required: [], properties: { c: { type: "number", default: 2 } }, additionalProperties: false }
 
-const fieldOf = (schema: Schema.Schema.Any): unknown => {
+const fieldOf = (schema: Schema.Top): unknown => {
   const properties = parametersJsonSchema(Schema.Struct({ f: schema })).properties
   return typeof properties === "object" && properties !== null ? Reflect.get(properties, "f") : undefined
 }
@@ -30,45 +30,47 @@ const fieldOf = (schema: Schema.Schema.Any): unknown => {
 describe("defaults and descriptions in every shape", () => {
   it("arrays, tuple elements and a tuple's rest", () => {
     expect(fieldOf(Schema.Array(Opts))).toStrictEqual({ type: "array", items: opts })
-    expect(fieldOf(Schema.Tuple([Opts, Schema.String], Opts))).toStrictEqual({
+    expect(fieldOf(Schema.TupleWithRest(Schema.Tuple([Opts, Schema.String]), [Opts]))).toStrictEqual({
       type: "array",
       minItems: 2,
       items: [opts, { type: "string" }],
       additionalItems: opts
     })
-    expect(fieldOf(Schema.Tuple(Opts))).toStrictEqual({ type: "array", minItems: 1, items: [opts], additionalItems: false })
+    expect(fieldOf(Schema.Tuple([Opts]))).toStrictEqual({ type: "array", minItems: 1, items: [opts], additionalItems: false })
   })
 
   it("the struct branches of a union, matched by position or, beside merged literals, by their keys", () => {
     expect(fieldOf(Schema.NullOr(Opts))).toStrictEqual({ anyOf: [opts, { type: "null" }] })
-    expect(fieldOf(Schema.Union(Opts, Other))).toStrictEqual({ anyOf: [opts, other] })
+    expect(fieldOf(Schema.Union([Opts, Other]))).toStrictEqual({ anyOf: [opts, other] })
     // the two literals are one `enum`: three members, two alternatives
-    expect(fieldOf(Schema.Union(Schema.Literal("x"), Schema.Literal("y"), Other, Opts))).toStrictEqual({
+    expect(fieldOf(Schema.Union([Schema.Literal("x"), Schema.Literal("y"), Other, Opts]))).toStrictEqual({
       anyOf: [{ type: "string", enum: ["x", "y"] }, other, opts]
     })
     // a branch whose keys match no member stays as it is
-    expect(fieldOf(Schema.Union(Schema.Literal("x"), Schema.Literal("y"), Opts.annotations({ jsonSchema: { type: "object" } }))))
+    expect(fieldOf(Schema.Union([Schema.Literal("x"), Schema.Literal("y"), Opts.annotate({ jsonSchema: { type: "object" } })])))
       .toStrictEqual({ anyOf: [{ type: "string", enum: ["x", "y"] }, { type: "object" }] })
   })
 
   it("an optional or UndefinedOr struct, a refined struct, a struct under a transformation", () => {
     expect(parametersJsonSchema(Schema.Struct({ f: Schema.optional(Opts) })).properties).toStrictEqual({ f: opts })
     expect(fieldOf(Schema.UndefinedOr(Opts))).toStrictEqual(opts)
-    expect(parametersJsonSchema(Opts.pipe(Schema.filter(() => true)))).toStrictEqual(opts)
-    expect(fieldOf(Opts.pipe(Schema.filter(() => true)))).toStrictEqual(opts)
-    const renamed = Schema.Struct({ n: Schema.optionalWith(Schema.Number, { default: () => 3 }).pipe(Schema.fromKey("m")) })
+    expect(parametersJsonSchema(Opts.pipe(Schema.check(Schema.makeFilter(() => true))))).toStrictEqual(opts)
+    expect(fieldOf(Opts.pipe(Schema.check(Schema.makeFilter(() => true))))).toStrictEqual(opts)
+    const renamed = Schema.Struct({ n: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(3))) }).pipe(
+      Schema.encodeKeys({ n: "m" })
+    )
     expect(fieldOf(renamed)).toStrictEqual({ type: "object", required: [], properties: { m: { type: "number", default: 3 } }, additionalProperties: false })
   })
 
   it("a default the schema gives itself is kept; an empty struct is an object with no properties", () => {
-    const own = Schema.Struct({ n: Schema.optionalWith(Schema.Number.annotations({ default: 9 }), { default: () => 4 }) })
+    const own = Schema.Struct({ n: Schema.Number.annotate({ default: 9 }).pipe(Schema.withDecodingDefaultType(Effect.succeed(4))) })
     expect(parametersJsonSchema(own).properties).toStrictEqual({ n: { type: "number", default: 9 } })
     expect(parametersJsonSchema(Schema.Struct({}))).toStrictEqual({ type: "object", properties: {}, required: [], additionalProperties: false })
     // a hand-written top-level schema gets the lists the spec needs
-    expect(parametersJsonSchema(Schema.Struct({ a: Schema.String }).annotations({ jsonSchema: { type: "object" } })))
+    expect(parametersJsonSchema(Schema.Struct({ a: Schema.String }).annotate({ jsonSchema: { type: "object" } })))
       .toStrictEqual({ type: "object", properties: {}, required: [] })
     // a struct with only an index signature is not empty
-    expect(parametersJsonSchema(Schema.Record({ key: Schema.String, value: Schema.Number }))).toStrictEqual({
+    expect(parametersJsonSchema(Schema.Record(Schema.String, Schema.Number))).toStrictEqual({
       type: "object",
       required: [],
       properties: {},
@@ -78,7 +80,7 @@ describe("defaults and descriptions in every shape", () => {
 })
 
 describe("allOf members", () => {
-  const flattened = (jsonSchema: object) => fieldOf(Schema.Unknown.annotations({ jsonSchema }))
+  const flattened = (jsonSchema: object) => fieldOf(Schema.Unknown.annotate({ jsonSchema }))
 
   it("a member that repeats the schema's own keywords is merged", () => {
     expect(flattened({ type: "string", allOf: [{ type: "string", minLength: 2 }] })).toStrictEqual({ type: "string", minLength: 2 })
@@ -103,14 +105,14 @@ describe("parametersJsonSchema: a union of literals and structs", () => {
     // the literals become one enum, so the alternatives no longer line up with the members:
     // each struct is found by its keys, and {x, y} is not {x, z}
     const A = Schema.Struct({
-      x: Schema.optional(Schema.String).annotations({ description: "A's x" }),
-      z: Schema.optional(Schema.Number).annotations({ description: "A's z" })
+      x: Schema.optional(Schema.String).annotateKey({ description: "A's x" }),
+      z: Schema.optional(Schema.Number).annotateKey({ description: "A's z" })
     })
     const B = Schema.Struct({
-      x: Schema.optional(Schema.String).annotations({ description: "B's x" }),
-      y: Schema.optional(Schema.Number).annotations({ description: "B's y" })
+      x: Schema.optional(Schema.String).annotateKey({ description: "B's x" }),
+      y: Schema.optional(Schema.Number).annotateKey({ description: "B's y" })
     })
-    const json = parametersJsonSchema(Schema.Struct({ u: Schema.Union(Schema.Literal("a"), Schema.Literal("b"), A, B) }))
+    const json = parametersJsonSchema(Schema.Struct({ u: Schema.Union([Schema.Literal("a"), Schema.Literal("b"), A, B]) }))
     const u = (json.properties as Record<string, { readonly anyOf: ReadonlyArray<Record<string, unknown>> }>).u
     expect(u?.anyOf.map((alt) => alt.properties)).toEqual([
       undefined,

@@ -1,10 +1,10 @@
 /**
  * Paths in recursive schemas (`Schema.suspend`): the locator finds them at every depth of the
  * value, the schema walks end (also on suspensions that build new nodes at each call, as
- * `SchemaAST.typeAST` does), and the executor resolves a deep path before the handler runs.
+ * `SchemaAST.toType` does), and the executor resolves a deep path before the handler runs.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Option, Schema, SchemaAST } from "effect"
+import { Cause, Effect, Exit, Schema, SchemaAST, SchemaTransformation } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -18,7 +18,7 @@ import {
 import { isPathTraversal, Tool, ToolSystem, Workspace } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
-const raws = (schema: Schema.Schema.Any, args: unknown) => compilePathLocator(schema)?.(args).map((s) => s.raw)
+const raws = (schema: Schema.Top, args: unknown) => compilePathLocator(schema)?.(args).map((s) => s.raw)
 
 interface Node {
   readonly path: ResolvedPath
@@ -29,13 +29,13 @@ interface NodeEncoded {
   readonly children: ReadonlyArray<NodeEncoded>
 }
 /** A tree node: its path first, then its children. */
-const Node: Schema.Schema<Node, NodeEncoded> = Schema.Struct({
+const Node: Schema.Codec<Node, NodeEncoded> = Schema.Struct({
   path: WorkspacePath,
-  children: Schema.Array(Schema.suspend((): Schema.Schema<Node, NodeEncoded> => Node))
+  children: Schema.Array(Schema.suspend((): Schema.Codec<Node, NodeEncoded> => Node))
 })
 /** The same tree, children first: a walk must go through the recursion before it meets the path. */
-const ChildrenFirst: Schema.Schema<Node, NodeEncoded> = Schema.Struct({
-  children: Schema.Array(Schema.suspend((): Schema.Schema<Node, NodeEncoded> => ChildrenFirst)),
+const ChildrenFirst: Schema.Codec<Node, NodeEncoded> = Schema.Struct({
+  children: Schema.Array(Schema.suspend((): Schema.Codec<Node, NodeEncoded> => ChildrenFirst)),
   path: WorkspacePath
 })
 
@@ -56,10 +56,10 @@ interface ChainEncoded {
   readonly next?: ChainEncoded | undefined
 }
 /** A recursive schema whose suspension builds new nodes at each call. */
-const chain = (): Schema.Schema<Chain, ChainEncoded> => Schema.Struct({ file: WorkspacePath, next: Schema.optional(Schema.suspend(chain)) })
+const chain = (): Schema.Codec<Chain, ChainEncoded> => Schema.Struct({ file: WorkspacePath, next: Schema.optional(Schema.suspend(chain)) })
 
 /** `depth` nested structs, new ones at each level, with a path only at the bottom. */
-const deepOnly = (depth: number): Schema.Schema.Any =>
+const deepOnly = (depth: number): Schema.Top =>
   depth === 0 ? WorkspacePath : Schema.Struct({ next: Schema.suspend(() => deepOnly(depth - 1)) })
 
 const nested = (depth: number, leaf: unknown): unknown => depth === 0 ? leaf : { next: nested(depth - 1, leaf) }
@@ -87,13 +87,13 @@ describe("paths in recursive schemas", () => {
 
   it("the schema walks end: containsWorkspacePath and pathFieldsOf on recursive schemas", () => {
     expect(containsWorkspacePath(ChildrenFirst.ast)).toBe(true)
-    // typeAST builds new nodes at every unfold of a suspension
-    expect(containsWorkspacePath(SchemaAST.typeAST(ChildrenFirst.ast))).toBe(true)
+    // toType builds new nodes at every unfold of a suspension
+    expect(containsWorkspacePath(SchemaAST.toType(ChildrenFirst.ast))).toBe(true)
     expect(pathFieldsOf(Schema.Struct({ n: Schema.Number, root: ChildrenFirst }).ast)).toEqual(["root"])
     interface Plain {
       readonly children: ReadonlyArray<Plain>
     }
-    const Plain: Schema.Schema<Plain> = Schema.Struct({ children: Schema.Array(Schema.suspend((): Schema.Schema<Plain> => Plain)) })
+    const Plain: Schema.Codec<Plain> = Schema.Struct({ children: Schema.Array(Schema.suspend((): Schema.Codec<Plain> => Plain)) })
     expect(pathFieldsOf(Schema.Struct({ plain: Plain, p: WorkspacePath }).ast)).toEqual(["p"])
     expect(compilePathLocator(Schema.Struct({ plain: Plain }))).toBeUndefined()
   })
@@ -117,17 +117,24 @@ describe("paths in recursive schemas", () => {
   })
 
   it("only the type side counts: a path decoded to something else is not located", () => {
-    const toString = Schema.transform(WorkspacePath, Schema.String, { decode: (s) => s, encode: (s) => unsafeResolvedPath(s) })
+    const toString = WorkspacePath.pipe(
+      Schema.decodeTo(
+          Schema.String,
+          SchemaTransformation.transform<string, ResolvedPath>({ decode: (s) => s, encode: (s) => unsafeResolvedPath(s) })
+        )
+    )
     expect(compilePathLocator(Schema.Struct({ s: toString }))).toBeUndefined()
     expect(pathFieldsOf(Schema.Struct({ s: toString, p: WorkspacePath }).ast)).toEqual(["p"])
-    const toPath = Schema.transform(Schema.String, WorkspacePath, { decode: (s) => unsafeResolvedPath(s), encode: (s) => s })
+    const toPath = Schema.String.pipe(
+      Schema.decodeTo(WorkspacePath, SchemaTransformation.transform<string, string>({ decode: (s) => s, encode: (s) => s }))
+    )
     expect(raws(Schema.Struct({ s: toPath }), { s: "x" })).toEqual(["x"])
   })
 
   it("pathFieldsOf sees through a refined struct and a struct with defaults", () => {
-    const refined = Schema.Struct({ p: WorkspacePath, n: Schema.Number }).pipe(Schema.filter(() => true))
+    const refined = Schema.Struct({ p: WorkspacePath, n: Schema.Number }).pipe(Schema.check(Schema.makeFilter(() => true)))
     expect(pathFieldsOf(refined.ast)).toEqual(["p"])
-    const defaulted = Schema.Struct({ n: Schema.optionalWith(Schema.Number, { default: () => 1 }), q: Schema.Array(WorkspacePath) })
+    const defaulted = Schema.Struct({ n: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(1))), q: Schema.Array(WorkspacePath) })
     expect(pathFieldsOf(defaulted.ast)).toEqual(["q"])
     expect(raws(refined, { p: "r", n: 1 })).toEqual(["r"])
   })
@@ -135,31 +142,31 @@ describe("paths in recursive schemas", () => {
 
 describe("paths in other positions", () => {
   it("a tuple's elements after its rest: each item located by its own schema", () => {
-    const trailing = Schema.Struct({ t: Schema.Tuple([Schema.Number], Schema.Number, WorkspacePath) })
+    const trailing = Schema.Struct({ t: Schema.TupleWithRest(Schema.Tuple([Schema.Number]), [Schema.Number, WorkspacePath]) })
     expect(containsWorkspacePath(trailing.ast)).toBe(true)
     expect(raws(trailing, { t: [1, 2, 3, "last"] })).toEqual(["last"])
     expect(raws(trailing, { t: [1, "only"] })).toEqual(["only"])
-    const around = Schema.Struct({ t: Schema.Tuple([WorkspacePath], Schema.Number, WorkspacePath, Schema.Number) })
+    const around = Schema.Struct({ t: Schema.TupleWithRest(Schema.Tuple([WorkspacePath]), [Schema.Number, WorkspacePath, Schema.Number]) })
     expect(raws(around, { t: ["first", 7, 8, "second", 9] })).toEqual(["first", "second"])
-    const restPaths = Schema.Struct({ t: Schema.Tuple([Schema.Number], WorkspacePath, Schema.Number) })
+    const restPaths = Schema.Struct({ t: Schema.TupleWithRest(Schema.Tuple([Schema.Number]), [WorkspacePath, Schema.Number]) })
     expect(raws(restPaths, { t: [1, "a", "b", 2] })).toEqual(["a", "b"])
   })
 
   it("an absent exact-optional field holds no path, whatever its shape", () => {
     const schema = Schema.Struct({
-      p: Schema.optionalWith(WorkspacePath, { exact: true }),
-      s: Schema.optionalWith(Schema.Struct({ f: WorkspacePath }), { exact: true }),
-      u: Schema.optionalWith(Schema.Union(Schema.Number, WorkspacePath), { exact: true }),
-      l: Schema.optionalWith(Schema.Array(WorkspacePath), { exact: true })
+      p: Schema.optionalKey(WorkspacePath),
+      s: Schema.optionalKey(Schema.Struct({ f: WorkspacePath })),
+      u: Schema.optionalKey(Schema.Union([Schema.Number, WorkspacePath])),
+      l: Schema.optionalKey(Schema.Array(WorkspacePath))
     })
     expect(raws(schema, {})).toEqual([])
     expect(raws(schema, { p: "p", s: { f: "f" }, u: "u", l: ["l"] })).toEqual(["p", "f", "u", "l"])
   })
 
   it("containsWorkspacePath: a declaration with a path in any of its type parameters", () => {
-    expect(containsWorkspacePath(Schema.Map({ key: Schema.String, value: WorkspacePath }).ast)).toBe(true)
-    expect(containsWorkspacePath(Schema.Map({ key: WorkspacePath, value: Schema.Number }).ast)).toBe(true)
-    expect(containsWorkspacePath(Schema.Map({ key: Schema.String, value: Schema.Number }).ast)).toBe(false)
+    expect(containsWorkspacePath(Schema.ReadonlyMap(Schema.String, WorkspacePath).ast)).toBe(true)
+    expect(containsWorkspacePath(Schema.ReadonlyMap(WorkspacePath, Schema.Number).ast)).toBe(true)
+    expect(containsWorkspacePath(Schema.ReadonlyMap(Schema.String, Schema.Number).ast)).toBe(false)
   })
 })
 
@@ -173,10 +180,10 @@ describe("a tool with a recursive parameter", () => {
   /** A tool whose parameter is a tree of paths; made in the test, so that each run checks `Tool.make`. */
   const makeWalk = (seen: Array<Node>) => {
     // the recursion is described to the model as a plain object: parameter schemas are inlined
-    const Described: Schema.Schema<Node, NodeEncoded> = Schema.Struct({
+    const Described: Schema.Codec<Node, NodeEncoded> = Schema.Struct({
       path: WorkspacePath,
       children: Schema.Array(
-        Schema.suspend((): Schema.Schema<Node, NodeEncoded> => Described).annotations({ jsonSchema: { type: "object" } })
+        Schema.suspend((): Schema.Codec<Node, NodeEncoded> => Described).annotate({ jsonSchema: { type: "object" } })
       )
     })
     return Tool.make("walk_tree", {
@@ -209,7 +216,7 @@ describe("a tool with a recursive parameter", () => {
       expect(Exit.isFailure(escape)).toBe(true)
       if (Exit.isFailure(escape)) {
         expect(isPathTraversal(escape.cause)).toBe(true)
-        expect(Option.isSome(Cause.dieOption(escape.cause))).toBe(true)
+        expect(Cause.hasDies(escape.cause)).toBe(true)
       }
       expect(seen).toEqual([])
       expect(walk.pathFields).toEqual(["root"])

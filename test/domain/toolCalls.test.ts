@@ -3,7 +3,7 @@
  * test layers of the optional handlers.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Either, Exit } from "effect"
+import { Cause, Effect, Exit, Result } from "effect"
 import * as AgentMode from "../../src/domain/AgentMode.js"
 import {
   fromAnthropic,
@@ -20,21 +20,21 @@ import { TestQuestionHandler } from "../../src/testing.js"
 
 describe("tool call shapes", () => {
   it("parses OpenAI argument text: empty is {}, malformed says why", () => {
-    expect(parseArguments("")).toEqual(Either.right({}))
-    expect(parseArguments("  ")).toEqual(Either.right({}))
-    expect(parseArguments("{\"a\":1}")).toEqual(Either.right({ a: 1 }))
+    expect(parseArguments("")).toEqual(Result.succeed({}))
+    expect(parseArguments("  ")).toEqual(Result.succeed({}))
+    expect(parseArguments("{\"a\":1}")).toEqual(Result.succeed({ a: 1 }))
     const bad = parseArguments("{\"a\":")
-    expect(Either.isLeft(bad) && bad.left.text).toBe("{\"a\":")
-    expect(Either.isLeft(bad) && bad.left.problem).toMatch(/JSON/)
+    expect(Result.isFailure(bad) && bad.failure.text).toBe("{\"a\":")
+    expect(Result.isFailure(bad) && bad.failure.problem).toMatch(/JSON/)
   })
 
   it("maps both providers' calls to ToolCall and outcomes back to their messages", () => {
     const call = fromOpenAI({ id: "c1", type: "function", function: { name: "t", arguments: "{}" } }, true)
-    expect(call).toEqual({ id: "c1", name: "t", input: Either.right({}), strictArguments: true })
+    expect(call).toEqual({ id: "c1", name: "t", input: Result.succeed({}), strictArguments: true })
     expect(isAnthropicToolUse({ type: "text" })).toBe(false)
     const block = { type: "tool_use" as const, id: "u1", name: "t", input: { x: 1 } }
     expect(isAnthropicToolUse(block)).toBe(true)
-    expect(fromAnthropic(block)).toEqual({ id: "u1", name: "t", input: Either.right({ x: 1 }), strictArguments: false })
+    expect(fromAnthropic(block)).toEqual({ id: "u1", name: "t", input: Result.succeed({ x: 1 }), strictArguments: false })
     const outcome = { id: "u1", name: "t", content: "no", isError: true, result: null }
     expect(toOpenAIMessage(outcome)).toEqual({ role: "tool", tool_call_id: "u1", content: "no" })
     expect(toAnthropicResult(outcome)).toEqual({ type: "tool_result", tool_use_id: "u1", content: "no", is_error: true })
@@ -79,7 +79,7 @@ describe("handler layers", () => {
       expect(yield* ask("one?")).toBe("1")
       expect(yield* ask("two?")).toEqual(["a", "b"])
       const past = yield* Effect.exit(ask("three?"))
-      expect(Exit.isFailure(past) && Cause.isDie(past.cause)).toBe(true)
+      expect(Exit.isFailure(past) && Cause.hasDies(past.cause)).toBe(true)
       expect(Exit.isFailure(past) && Cause.pretty(past.cause)).toContain("three?")
     }).pipe(Effect.provide(TestQuestionHandler.layerScripted(["1", ["a", "b"]]))))
 })

@@ -46,7 +46,7 @@ describe("an unknown tool name of 1 MB", () => {
     expect(new ToolNotFound({ name: "a\u202Eb\nc", suggestions: [] }).message).toBe("Tool \"a\\u202Eb\\nc\" not found")
   })
 
-  it.scoped("the result, the model's tool message, an MCP reply and the audit record are short", () =>
+  it.effect("the result, the model's tool message, an MCP reply and the audit record are short", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("huge-name-")
       const records: Array<AuditRecord> = []

@@ -2,6 +2,8 @@
  * `examples/openai.ts` as a child process. Without a key it explains how to run it and exits 0;
  * with one it talks to an OpenAI-compatible server — here a scripted one on 127.0.0.1, never
  * the network — and runs the model's tool calls through `ToolCallHandler`.
+ * Effect 4 tree: the main tree's test with Effect 4's names (`Effect.callback` for
+ * `Effect.async`; `it.effect`, which is scoped in Effect 4, for `it.scoped`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -18,7 +20,7 @@ afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 fs.writeFileSync(path.join(ws, "README.md"), "# Widget\nMakes widgets.\n")
 
 const run = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) =>
-  Effect.async<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resume) => {
+  Effect.callback<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resume) => {
     const child = execFile(
       "npx",
       ["tsx", "examples/openai.ts", ...args],
@@ -44,7 +46,7 @@ describe("examples/openai.ts", () => {
       expect(stdout).toContain("npm run demo")
     }), 120_000)
 
-  it.scoped("with a key it runs the model's tool calls until the model answers (scripted server on 127.0.0.1)", () =>
+  it.effect("with a key it runs the model's tool calls until the model answers (scripted server on 127.0.0.1)", () =>
     Effect.gen(function*() {
       let turn = 0
       const server = yield* testServer((_request, response) => {

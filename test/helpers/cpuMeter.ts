@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach } from "vitest"
 
-declare module "@vitest/runner" {
+declare module "vitest" {
   interface TaskMeta {
     /** CPU time (user + system) the test process spent in the test, in ms. */
     cpuMs?: number

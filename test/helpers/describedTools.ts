@@ -6,14 +6,16 @@
  * writes those in lower case, and every description of ours starts with a capital, a digit or a
  * quote, so one that starts in lower case is not the tool's own. Likewise a path parameter whose
  * own annotation is lost shows `WorkspacePath`'s description, which says only that it is a path.
+ *
+ * (The main tree's `test/helpers/describedTools.ts` on Effect 4: `SchemaAST.resolveDescription` for
+ * `getDescriptionAnnotation`.)
  */
 import { expect } from "@effect/vitest"
-import * as Option from "effect/Option"
 import * as SchemaAST from "effect/SchemaAST"
 import { type ToolSpec, WorkspacePath } from "../../src/index.js"
 
 /** What every path parameter would say without a description of its own. */
-const PATH_DESCRIPTION = Option.getOrThrow(SchemaAST.getDescriptionAnnotation(WorkspacePath.ast))
+const PATH_DESCRIPTION = SchemaAST.resolveDescription(WorkspacePath.ast)
 
 interface Described {
   readonly name: string

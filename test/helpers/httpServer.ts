@@ -3,7 +3,7 @@
  * It records every request (method, path, headers, body) and whether the client closed the
  * connection before the response was finished.
  */
-import { Deferred, Effect, FiberId, type Scope } from "effect"
+import { Deferred, Effect, type Scope } from "effect"
 import * as Http from "node:http"
 import { pipeline, Readable, type Transform } from "node:stream"
 
@@ -31,13 +31,13 @@ export interface TestServer {
 /** Starts a server answering with `respond`; it is closed (connections too) when the scope ends. */
 export const testServer = (respond: Respond): Effect.Effect<TestServer, Error, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.async<{ readonly server: Http.Server; readonly info: TestServer }, Error>((resume) => {
+    Effect.callback<{ readonly server: Http.Server; readonly info: TestServer }, Error>((resume) => {
       const requests: Array<ReceivedRequest> = []
       const server = Http.createServer((req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (chunk: Buffer) => chunks.push(chunk))
         req.on("end", () => {
-          const abandoned = Deferred.unsafeMake<void>(FiberId.none)
+          const abandoned = Deferred.makeUnsafe<void>()
           const request: ReceivedRequest = {
             method: req.method ?? "",
             path: req.url ?? "",
@@ -47,7 +47,7 @@ export const testServer = (respond: Respond): Effect.Effect<TestServer, Error, S
           }
           requests.push(request)
           res.on("close", () => {
-            if (!res.writableFinished) Deferred.unsafeDone(abandoned, Effect.void)
+            if (!res.writableFinished) Deferred.doneUnsafe(abandoned, Effect.void)
           })
           respond(request, res)
         })
@@ -63,7 +63,7 @@ export const testServer = (respond: Respond): Effect.Effect<TestServer, Error, S
       })
     }),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })

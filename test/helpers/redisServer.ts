@@ -35,7 +35,7 @@ export interface RedisServer {
 }
 
 /** A free port on 127.0.0.1 (the OS's pick for port 0, released at once). */
-const freePort = Effect.async<number, Error>((resume) => {
+const freePort = Effect.callback<number, Error>((resume) => {
   const server = net.createServer()
   server.on("error", (error) => resume(Effect.fail(error)))
   server.listen(0, "127.0.0.1", () => {
@@ -47,7 +47,7 @@ const freePort = Effect.async<number, Error>((resume) => {
 
 /** One PING; succeeds on `+PONG`. */
 const ping = (port: number) =>
-  Effect.async<void, Error>((resume) => {
+  Effect.callback<void, Error>((resume) => {
     const socket = net.connect(port, "127.0.0.1")
     socket.setTimeout(500)
     let answer = ""
@@ -66,7 +66,7 @@ const ping = (port: number) =>
   })
 
 const exited = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
     child.once("exit", () => resume(Effect.void))
   })
@@ -90,7 +90,7 @@ export const redisServer = (): Effect.Effect<RedisServer, Error, Scope.Scope> =>
       server.stderr?.on("data", (chunk: Buffer) => void (output += chunk.toString("utf8")))
       child = server
       yield* ping(port).pipe(
-        Effect.retry(Schedule.spaced("20 millis").pipe(Schedule.upTo("5 seconds"))),
+        Effect.retry(Schedule.spaced("20 millis").pipe(Schedule.upTo({ duration: "5 seconds" }))),
         Effect.mapError((error) => new Error(`redis-server did not start: ${error.message}\n${output}`))
       )
     })
@@ -110,7 +110,7 @@ export const redisServer = (): Effect.Effect<RedisServer, Error, Scope.Scope> =>
       kill,
       pause: signal("SIGSTOP"),
       resume: signal("SIGCONT"),
-      restart: Effect.zipRight(kill, start)
+      restart: Effect.andThen(kill, start)
     }
   })
 

@@ -1,11 +1,14 @@
 /**
  * The audit trail through the whole system: `ToolSystem.layer({ audit: AuditLog.layerJsonl })`
  * under 10,000 concurrent calls, successes and refusals mixed.
+ *
+ * On Effect 4: this tree's `ToolSystem` `audit` option is a `Layer<AuditLog>` (the main tree's
+ * takes one needing `FileSystem | Path`), so `layerJsonl` gets `NodeServices.layer` here.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { gateOrder } from "../../src/domain/GateDecision.js"
@@ -22,15 +25,21 @@ const echo = Tool.make("echo", {
   handler: ({ text }) => Effect.succeed(text)
 })
 
+// this tree's `audit` option takes a layer without requirements: the jsonl log gets Node's file system here
 const systemWith = (ws: string, audit: AuditLogJsonlOptions) =>
-  ToolSystem.layer({ builtins: false, tools: [echo], workspace: Workspace.layerFixed(ws), audit: AuditLog.layerJsonl(audit) })
-    .pipe(Layer.provide(NodeContext.layer), Layer.provide(FetchHttpClient.layer))
+  ToolSystem.layer({
+    builtins: false,
+    tools: [echo],
+    workspace: Workspace.layerFixed(ws),
+    audit: AuditLog.layerJsonl(audit).pipe(Layer.provide(NodeServices.layer))
+  })
+    .pipe(Layer.provide(NodeServices.layer), Layer.provide(FetchHttpClient.layer))
 
 const recordsOf = (file: string): Array<AuditRecord> =>
   fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l): AuditRecord => JSON.parse(l))
 
 describe("the audit trail of ToolSystem", () => {
-  it.scopedLive("10,000 concurrent calls: exactly 10,000 parseable records, one per call", () =>
+  it.live("10,000 concurrent calls: exactly 10,000 parseable records, one per call", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("audit-system-")
       const file = path.join(ws, "audit.jsonl")
@@ -58,7 +67,7 @@ describe("the audit trail of ToolSystem", () => {
       expect(sample?.arguments).toBeUndefined()
     }), 60_000)
 
-  it.scopedLive("includeArguments: the records carry the arguments", () =>
+  it.live("includeArguments: the records carry the arguments", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("audit-system-")
       const file = path.join(ws, "audit.jsonl")

@@ -8,10 +8,10 @@ import { Effect } from "effect"
 import * as path from "node:path"
 import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
 import { tempDir } from "../helpers/tempDir.js"
-import { countingFileSystem, type Counter, readLines, record, withJsonl } from "./auditLogHarness.js"
+import { countingFileSystem, type Counter, readLines, record, withJsonl } from "../helpers/auditLogHarness.js"
 
 describe("AuditLog.layerJsonl", () => {
-  it.scoped("10,000 concurrent writes: exactly 10,000 parseable lines, in full batches, none waiting for the interval", () =>
+  it.effect("10,000 concurrent writes: exactly 10,000 parseable lines, in full batches, none waiting for the interval", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }

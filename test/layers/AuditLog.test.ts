@@ -1,22 +1,36 @@
 /**
  * The audit log's layers on their own: the JSON-lines file (order, batching, rotation, the
  * drain on close, arguments kept or not, a failing disk) and the logger layer. 10,000
- * concurrent writers are in `AuditLog.slow.test.ts`.
+ * concurrent writers are in the main tree's `AuditLog.slow.test.ts` (not ported: no slow lane here).
  *
  * The writer waits for its flush interval on the fiber's Clock: these tests run on the test's
  * `TestClock`, so a batch waits for the interval only when the test moves the clock (once the
- * writer is asleep), and otherwise for a full batch or the close. The file itself is real:
- * what the writer wrote is awaited in real time (`waitUntil`).
+ * writer is asleep), and otherwise for a full batch or the close. The tests that wait for the
+ * writer's sleep run under `countingSleeps` (Effect 4's TestClock does not list its sleepers).
+ * The file itself is real: what the writer wrote is awaited in real time (`waitUntil`).
+ *
+ * Effect 4: log levels are strings (`"Warn"` for Effect 3's `LogLevel.Warning`), a logged
+ * message is always the list of what was logged.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Clock, Deferred, Effect, Exit, Fiber, Logger, LogLevel, TestClock } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cause, Clock, Deferred, Effect, Exit, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
+import {
+  countingFileSystem,
+  type Counter,
+  messageText,
+  openDescriptors,
+  readLines,
+  record,
+  recordingLogger,
+  withJsonl
+} from "../helpers/auditLogHarness.js"
 import { tempDir } from "../helpers/tempDir.js"
-import { countingFileSystem, type Counter, readLines, record, withJsonl } from "./auditLogHarness.js"
-import { sleepersUntil } from "../helpers/testClock.js"
+import { countingSleeps, sleepersUntil } from "../helpers/testClock.js"
 
 const HOUR = 3_600_000
 
@@ -30,29 +44,8 @@ const waitUntil = (done: () => boolean, ms = 3_000) =>
     return done()
   })
 
-/** How many of this process's file descriptors are open on `file`. */
-const openDescriptors = (file: string): number =>
-  fs.readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`) === file
-    } catch {
-      return false
-    }
-  }).length
-
-/** A logger that keeps what it is given. */
-const recordingLogger = () => {
-  const logs: Array<{ level: LogLevel.LogLevel; message: unknown; annotations: Record<string, unknown> }> = []
-  const logger = Logger.make(({ annotations, logLevel, message }) => {
-    logs.push({ level: logLevel, message, annotations: Object.fromEntries(annotations) })
-  })
-  return { logs, layer: Logger.replace(Logger.defaultLogger, logger) }
-}
-
-const messageText = (message: unknown) => (Array.isArray(message) ? message.map(String).join(" ") : String(message))
-
 describe("AuditLog.layerJsonl", () => {
-  it.scoped("one parseable line per record, in order, file mode 0600, arguments left out by default", () =>
+  it.effect("one parseable line per record, in order, file mode 0600, arguments left out by default", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
@@ -73,7 +66,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scoped("includeArguments keeps the arguments; arguments JSON refuses are kept readable", () =>
+  it.effect("includeArguments keeps the arguments; arguments JSON refuses are kept readable", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
@@ -96,19 +89,19 @@ describe("AuditLog.layerJsonl", () => {
       expect(third).toEqual(record(2))
     }))
 
-  it.scoped("appends to an existing file (the options may be just its path)", () =>
+  it.effect("appends to an existing file (the options may be just its path)", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl({ file }, Effect.flatMap(AuditLog, (log) => log.write(record(0))))
       yield* Effect.flatMap(AuditLog, (log) => log.write(record(1))).pipe(
         Effect.provide(AuditLog.layerJsonl(file)),
-        Effect.provide(NodeContext.layer)
+        Effect.provide(NodeServices.layer)
       )
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0", "call-1"])
     }))
 
-  it.scoped("batches by count: a full batch is written at once, the rest waits for the interval", () =>
-    Effect.gen(function*() {
+  it.effect("batches by count: a full batch is written at once, the rest waits for the interval", () =>
+    countingSleeps(Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter = { writes: 0, failNext: 0 }
       yield* withJsonl(
@@ -139,10 +132,10 @@ describe("AuditLog.layerJsonl", () => {
       // the close had nothing left to write
       expect(readRecords(file).map((r) => r.callId)).toEqual(Array.from({ length: 250 }, (_, i) => `call-${i}`))
       expect(counter.writes).toBe(3)
-    }))
+    })))
 
-  it.scoped("batches by time: a lone record is written within the interval, without a close", () =>
-    Effect.gen(function*() {
+  it.effect("batches by time: a lone record is written within the interval, without a close", () =>
+    countingSleeps(Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
         { file, batchSize: 1_000, flushInterval: "30 millis" },
@@ -158,10 +151,10 @@ describe("AuditLog.layerJsonl", () => {
         })
       )
       expect(readLines(file).length).toBe(3)
-    }))
+    })))
 
-  it.scoped("under a TestClock that never moves, the close still writes everything (no hang)", () =>
-    Effect.gen(function*() {
+  it.effect("under a TestClock that never moves, the close still writes everything (no hang)", () =>
+    countingSleeps(Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
         { file, batchSize: 1_000, flushInterval: "1 second" },
@@ -177,9 +170,9 @@ describe("AuditLog.layerJsonl", () => {
         })
       )
       expect(readLines(file).length).toBe(6)
-    }))
+    })))
 
-  it.scoped("rotates by size: files never pass maxBytes, maxFiles old ones kept, the newest records last", () =>
+  it.effect("rotates by size: files never pass maxBytes, maxFiles old ones kept, the newest records last", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       const file = path.join(dir, "audit.jsonl")
@@ -204,7 +197,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(kept.flat().map((r) => r.callId)).toEqual(Array.from({ length: 30 }, (_, i) => `call-${170 + i}`))
     }))
 
-  it.scoped("maxFiles 0 keeps no old file; a record larger than maxBytes gets a file of its own", () =>
+  it.effect("maxFiles 0 keeps no old file; a record larger than maxBytes gets a file of its own", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       const file = path.join(dir, "audit.jsonl")
@@ -220,7 +213,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-2"])
     }))
 
-  it.scoped("nothing is lost when the scope closes, nor when the fiber that holds it is interrupted", () =>
+  it.effect("nothing is lost when the scope closes, nor when the fiber that holds it is interrupted", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       const closed = path.join(dir, "closed.jsonl")
@@ -234,7 +227,7 @@ describe("AuditLog.layerJsonl", () => {
       // interrupted once its writes are done (a fixed delay may pass before they are, on a
       // loaded machine: the file is opened on libuv's thread pool, which others' lookups share)
       const written = yield* Deferred.make<void>()
-      const fiber = yield* Effect.fork(withJsonl(
+      const fiber = yield* Effect.forkChild(withJsonl(
         { file: interrupted, batchSize: 100_000, flushInterval: "1 hour" },
         Effect.gen(function*() {
           const log = yield* AuditLog
@@ -248,7 +241,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(interrupted).map((r) => r.callId)).toEqual(Array.from({ length: 500 }, (_, i) => `call-${i}`))
     }))
 
-  it.scoped("a batch the disk refuses is logged with its records; the next batch is written", () =>
+  it.effect("a batch the disk refuses is logged with its records; the next batch is written", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter = { writes: 0, failNext: 1 }
@@ -262,22 +255,22 @@ describe("AuditLog.layerJsonl", () => {
         countingFileSystem(counter)
       ).pipe(Effect.provide(layer))
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-2", "call-3"])
-      const errors = logs.filter((l) => l.level._tag === "Error").map((l) => messageText(l.message))
+      const errors = logs.filter((l) => l.level === "Error").map((l) => messageText(l.message))
       expect(errors).toHaveLength(1)
       expect(errors[0]).toContain("2 records could not be written")
       expect(errors[0]).toContain("\"callId\":\"call-0\"")
       expect(errors[0]).toContain("\"callId\":\"call-1\"")
       // the lost records follow the message as they would have been written, one a line
-      const lost = logs.find((l) => l.level._tag === "Error")?.message
+      const lost = logs.find((l) => l.level === "Error")?.message
       expect(Array.isArray(lost) && lost[1]).toBe(`${JSON.stringify(record(0))}\n${JSON.stringify(record(1))}\n`)
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scoped("a write after the close is dropped and logged, and never fails", () =>
+  it.effect("a write after the close is dropped and logged, and never fails", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const { layer, logs } = recordingLogger()
-      const log = yield* withJsonl({ file }, AuditLog)
+      const log = yield* withJsonl({ file }, Effect.service(AuditLog))
       yield* log.write(record(0)).pipe(Effect.provide(layer))
       expect(readLines(file)).toEqual([])
       expect(logs.map((l) => messageText(l.message))).toEqual([
@@ -285,18 +278,18 @@ describe("AuditLog.layerJsonl", () => {
       ])
     }))
 
-  it.scoped("a file that cannot be opened fails the layer, naming the file", () =>
+  it.effect("a file that cannot be opened fails the layer, naming the file", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-")
       // its folder would have to be made under a regular file
       fs.writeFileSync(path.join(dir, "a-file"), "")
       const file = path.join(dir, "a-file", "audit.jsonl")
-      const exit = yield* Effect.exit(withJsonl({ file }, AuditLog))
+      const exit = yield* Effect.exit(withJsonl({ file }, Effect.service(AuditLog)))
       expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain(`Cannot open the audit log ${file}`)
     }))
 
-  it.scoped("a waiting batch is written once exactly the missing records arrive, not a record before", () =>
-    Effect.gen(function*() {
+  it.effect("a waiting batch is written once exactly the missing records arrive, not a record before", () =>
+    countingSleeps(Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
       yield* withJsonl(
@@ -318,9 +311,9 @@ describe("AuditLog.layerJsonl", () => {
         countingFileSystem(counter)
       )
       expect(counter.writes).toBe(1)
-    }))
+    })))
 
-  it.scoped("records that already wait when the writer looks for more complete its batch at once", () =>
+  it.effect("records that already wait when the writer looks for more complete its batch at once", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       yield* withJsonl(
@@ -338,7 +331,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0", "call-1"])
     }))
 
-  it.scoped("an fsync that fails on close is logged as a warning; the records are in the file, the file closed", () =>
+  it.effect("an fsync that fails on close is logged as a warning; the records are in the file, the file closed", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0, failSyncs: 1 }
@@ -347,15 +340,15 @@ describe("AuditLog.layerJsonl", () => {
         Effect.provide(layer)
       )
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0"])
-      const warnings = logs.filter((l) => l.level._tag === "Warning").map((l) => messageText(l.message))
+      const warnings = logs.filter((l) => l.level === "Warn").map((l) => messageText(l.message))
       expect(warnings).toHaveLength(1)
       expect(warnings[0]).toContain(`Audit log ${file}: fsync failed: `)
       expect(warnings[0]).toContain("disk full (test)")
-      expect(logs.filter((l) => l.level._tag === "Error")).toEqual([])
+      expect(logs.filter((l) => l.level === "Error")).toEqual([])
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scoped("after a refused batch the file is reopened; a reopen that fails too is logged, and the next one writes", () =>
+  it.effect("after a refused batch the file is reopened; a reopen that fails too is logged, and the next one writes", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
@@ -373,7 +366,7 @@ describe("AuditLog.layerJsonl", () => {
         countingFileSystem(counter)
       ).pipe(Effect.provide(layer))
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-2"])
-      const errors = logs.filter((l) => l.level._tag === "Error").map((l) => messageText(l.message))
+      const errors = logs.filter((l) => l.level === "Error").map((l) => messageText(l.message))
       expect(errors).toHaveLength(2)
       expect(errors[0]).toContain("1 records could not be written")
       expect(errors[0]).toContain("\"callId\":\"call-0\"")
@@ -382,7 +375,7 @@ describe("AuditLog.layerJsonl", () => {
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scoped("a close right after a refused batch (no file open) closes cleanly", () =>
+  it.effect("a close right after a refused batch (no file open) closes cleanly", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const counter: Counter = { writes: 0, failNext: 0 }
@@ -401,11 +394,11 @@ describe("AuditLog.layerJsonl", () => {
       ).pipe(Effect.provide(layer)))
       expect(exit).toEqual(Exit.void)
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0"])
-      expect(logs.map((l) => l.level._tag)).toEqual(["Error"])
+      expect(logs.map((l) => l.level)).toEqual(["Error"])
       expect(openDescriptors(file)).toBe(0)
     }))
 
-  it.scoped("a record the writer cannot even read stops it: the close says so in the log", () =>
+  it.effect("a record the writer cannot even read stops it: the close says so in the log", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-"), "audit.jsonl")
       const { layer, logs } = recordingLogger()
@@ -425,7 +418,7 @@ describe("AuditLog.layerJsonl", () => {
         })
       ).pipe(Effect.provide(layer))
       expect(readRecords(file).map((r) => r.callId)).toEqual(["call-0"])
-      const errors = logs.filter((l) => l.level._tag === "Error").map((l) => messageText(l.message))
+      const errors = logs.filter((l) => l.level === "Error").map((l) => messageText(l.message))
       expect(errors).toHaveLength(1)
       expect(errors[0]).toBe(`Audit log ${file}: the writer stopped`)
       expect(openDescriptors(file)).toBe(0)
@@ -442,7 +435,7 @@ describe("AuditLog.layerLogger", () => {
         yield* log.write(record(1, { filepath: "secret.txt" }))
         yield* log.write({ ...record(2), success: false, errorCode: "MODE_BLOCKED", mode: "explore" })
       }).pipe(Effect.provide(AuditLog.layerLogger()), Effect.provide(layer))
-      expect(logs.map((l) => l.level._tag)).toEqual(["Info", "Info"])
+      expect(logs.map((l) => l.level)).toEqual(["Info", "Info"])
       expect(logs.map((l) => messageText(l.message))).toEqual([
         "tool call read_file@1.0.0 (mode default): ok in 2 ms",
         "tool call read_file@1.0.0 (mode explore): MODE_BLOCKED in 2 ms"
@@ -455,10 +448,10 @@ describe("AuditLog.layerLogger", () => {
     Effect.gen(function*() {
       const { layer, logs } = recordingLogger()
       yield* Effect.flatMap(AuditLog, (log) => log.write(record(1, { filepath: "a.txt" }))).pipe(
-        Effect.provide(AuditLog.layerLogger({ includeArguments: true, level: LogLevel.Warning })),
+        Effect.provide(AuditLog.layerLogger({ includeArguments: true, level: "Warn" })),
         Effect.provide(layer)
       )
-      expect(logs.map((l) => l.level._tag)).toEqual(["Warning"])
+      expect(logs.map((l) => l.level)).toEqual(["Warn"])
       expect(logs[0]?.annotations.audit).toEqual(record(1, { filepath: "a.txt" }))
     }))
 })

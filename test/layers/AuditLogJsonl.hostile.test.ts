@@ -3,10 +3,13 @@
  * without a reader, a directory, a file others can read, no folder at all. The log never follows
  * the link, never hangs, refuses what is not a regular file with a message that says why, makes
  * the file private, and creates its folder.
+ *
+ * Effect 4: the bound on real time is a race with a real timer (Effect 3's
+ * `TestServices.provideWithLive` is gone); the layer's defect is found with `Cause.hasDies`.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Duration, Effect, Exit, TestServices } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -29,6 +32,13 @@ const record: AuditRecord = {
   spanId: null
 }
 
+/** Fails with "the audit log hung" after `ms` of real time (whatever the fiber's clock). */
+const realTimeout = (ms: number) =>
+  Effect.callback<never, Error>((resume) => {
+    const timer = setTimeout(() => resume(Effect.fail(new Error("the audit log hung"))), ms)
+    return Effect.sync(() => clearTimeout(timer))
+  })
+
 /**
  * Opens the log at `file`, writes one record and closes it; within 5 s or the test fails. The
  * bound is on real time (an open of a FIFO may block in the OS, whatever the clock); the log
@@ -37,19 +47,17 @@ const record: AuditRecord = {
 const writeOne = (file: string) =>
   Effect.scoped(Effect.flatMap(AuditLog, (log) => log.write(record))).pipe(
     Effect.provide(AuditLog.layerJsonl({ file })),
-    Effect.provide(NodeContext.layer),
-    TestServices.provideWithLive(
-      Effect.timeoutFail({ duration: Duration.seconds(5), onTimeout: () => new Error("the audit log hung") })
-    ),
+    Effect.provide(NodeServices.layer),
+    Effect.raceFirst(realTimeout(5_000)),
     Effect.exit
   )
 
 /** The defect's text when the layer refused, else `undefined`. */
 const refusal = (exit: Exit.Exit<unknown, unknown>): string | undefined =>
-  Exit.isFailure(exit) && Cause.isDie(exit.cause) ? Cause.pretty(exit.cause) : undefined
+  Exit.isFailure(exit) && Cause.hasDies(exit.cause) ? Cause.pretty(exit.cause) : undefined
 
 describe("AuditLog.layerJsonl at a hostile path", () => {
-  it.scoped("a symbolic link at the path is not followed: refused, its target untouched", () =>
+  it.effect("a symbolic link at the path is not followed: refused, its target untouched", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const target = path.join(dir, "elsewhere.txt")
@@ -61,7 +69,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.readFileSync(target, "utf8")).toBe("keep me\n")
     }))
 
-  it.scoped("a dangling symbolic link is not followed either: nothing is created at its target", () =>
+  it.effect("a dangling symbolic link is not followed either: nothing is created at its target", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const target = path.join(dir, "planted.jsonl")
@@ -71,7 +79,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.existsSync(target)).toBe(false)
     }))
 
-  it.scoped("a FIFO without a reader: refused at once, no hang", () =>
+  it.effect("a FIFO without a reader: refused at once, no hang", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -79,7 +87,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(refusal(yield* writeOne(file))).toContain("it is a FIFO or socket, not a regular file")
     }))
 
-  it.scoped("a FIFO with a reader: refused, nothing written into it", () =>
+  it.effect("a FIFO with a reader: refused, nothing written into it", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -95,7 +103,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.readSync(reader, buffer)).toBe(0)
     }))
 
-  it.scoped("a directory at the path: refused with what it is", () =>
+  it.effect("a directory at the path: refused with what it is", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -103,7 +111,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(refusal(yield* writeOne(file))).toContain(`Cannot open the audit log ${file}`)
     }))
 
-  it.scoped("an existing file others can read is made private (0600) and appended to", () =>
+  it.effect("an existing file others can read is made private (0600) and appended to", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "audit.jsonl")
@@ -115,7 +123,7 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(record)
     }))
 
-  it.scoped("a missing folder is created (private), and the log written in it", () =>
+  it.effect("a missing folder is created (private), and the log written in it", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-hostile-")
       const file = path.join(dir, "logs", "today", "audit.jsonl")

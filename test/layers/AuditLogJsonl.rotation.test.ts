@@ -4,17 +4,18 @@
  * behind; a batch split across two files costs two writes, not one a record; a write that
  * fails after a rotation logs exactly the records it lost; every rotated file is closed.
  * On the test's `TestClock`, which nothing moves: a batch ends full or at the close, never at
- * the flush interval.
+ * the flush interval. (Effect 4: the counting file system and the logger are the harness's;
+ * log levels are strings.)
  */
-import { SystemError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger } from "effect"
+import { Effect, type Layer } from "effect"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AuditLog, type AuditLogJsonlOptions, type AuditRecord } from "../../src/services/AuditLog.js"
+import { countingFileSystem, openDescriptors, recordingLogger } from "../helpers/auditLogHarness.js"
 import { tempDir } from "../helpers/tempDir.js"
 
 /** Records 100..999 all serialize to the same length. */
@@ -44,44 +45,13 @@ const idsIn = (file: string): Array<string | null> =>
 const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `call-${from + i}`)
 
 /** How many of this process's file descriptors are open on a file of `dir`. */
-const openDescriptorsIn = (dir: string): number =>
-  fs.readdirSync("/proc/self/fd").filter((fd) => {
-    try {
-      return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir + path.sep)
-    } catch {
-      return false
-    }
-  }).length
-
-/** Node's file system, counting `writeAll` calls and failing the `failAt`-th (1-based) one. */
-const countingFileSystem = (counter: { writes: number; failAt: number }) =>
-  Layer.effect(
-    FileSystem.FileSystem,
-    Effect.map(FileSystem.FileSystem, (real): FileSystem.FileSystem => ({
-      ...real,
-      open: (p, options) =>
-        Effect.map(real.open(p, options), (file) =>
-          new Proxy(file, {
-            get: (target, key) =>
-              key === "writeAll"
-                ? (buffer: Uint8Array) => {
-                  counter.writes++
-                  return counter.writes === counter.failAt
-                    ? Effect.fail(
-                      new SystemError({ reason: "Unknown", module: "FileSystem", method: "writeAll", description: "disk full (test)" })
-                    )
-                    : target.writeAll(buffer)
-                }
-                : Reflect.get(target, key, target)
-          }))
-    }))
-  ).pipe(Layer.provideMerge(NodeContext.layer))
+const openDescriptorsIn = (dir: string): number => openDescriptors(dir, true)
 
 /** Writes `records` (one batch when `batchSize` is their number), then closes the log. */
 const writeAll = (
   options: AuditLogJsonlOptions,
   records: ReadonlyArray<AuditRecord>,
-  platform: Layer.Layer<FileSystem.FileSystem | Path.Path> = NodeContext.layer
+  platform: Layer.Layer<FileSystem.FileSystem | Path.Path> = NodeServices.layer
 ) =>
   Effect.flatMap(AuditLog, (log) => Effect.forEach(records, log.write, { discard: true })).pipe(
     Effect.provide(AuditLog.layerJsonl(options)),
@@ -89,7 +59,7 @@ const writeAll = (
   )
 
 describe("AuditLog.layerJsonl rotation", () => {
-  it.scoped("keeps five old files by default, the oldest records dropped, the newest last", () =>
+  it.effect("keeps five old files by default, the oldest records dropped, the newest last", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -101,7 +71,7 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(openDescriptorsIn(dir)).toBe(0)
     }))
 
-  it.scoped("a record larger than maxBytes goes into the empty file as it is: no empty file is rotated", () =>
+  it.effect("a record larger than maxBytes goes into the empty file as it is: no empty file is rotated", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -111,7 +81,7 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(idsIn(file)).toEqual(["call-101"])
     }))
 
-  it.scoped("a file filled to exactly maxBytes is rotated only at the next record", () =>
+  it.effect("a file filled to exactly maxBytes is rotated only at the next record", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
@@ -124,11 +94,11 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(idsIn(file)).toEqual(["call-110"])
     }))
 
-  it.scoped("a batch split across two files is two writes: what fits, then the rest", () =>
+  it.effect("a batch split across two files is two writes: what fits, then the rest", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
-      const counter = { writes: 0, failAt: 0 }
+      const counter = { writes: 0, failNext: 0, failAt: 0 }
       yield* writeAll(
         { file, maxBytes: lineBytes * 10, batchSize: 15, flushInterval: "1 hour" },
         ids(100, 115).map((_, i) => record(100 + i)),
@@ -140,16 +110,12 @@ describe("AuditLog.layerJsonl rotation", () => {
       expect(openDescriptorsIn(dir)).toBe(0)
     }))
 
-  it.scoped("a write that fails after a rotation logs exactly the records that were not written", () =>
+  it.effect("a write that fails after a rotation logs exactly the records that were not written", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("audit-rot-")
       const file = path.join(dir, "audit.jsonl")
-      const counter = { writes: 0, failAt: 2 }
-      const logs: Array<{ level: string; message: unknown }> = []
-      const logger = Logger.replace(
-        Logger.defaultLogger,
-        Logger.make(({ logLevel, message }) => void logs.push({ level: logLevel._tag, message }))
-      )
+      const counter = { writes: 0, failNext: 0, failAt: 2 }
+      const { layer: logger, logs } = recordingLogger()
       yield* writeAll(
         { file, maxBytes: lineBytes * 10, batchSize: 15, flushInterval: "1 hour" },
         ids(100, 115).map((_, i) => record(100 + i)),

@@ -3,9 +3,12 @@
  * found, the error code or `failed`, the duration rounded), the record as the `audit`
  * annotation (its arguments only when kept and given), and a call's record through
  * `ToolSystem` logged from the calling fiber.
+ *
+ * Effect 4: log levels are strings, and a line's annotations are read from the logging fiber's
+ * `CurrentLogAnnotations`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger, type LogLevel, Schema } from "effect"
+import { Effect, Logger, type LogLevel, References, Schema } from "effect"
 import { AuditLog, type AuditRecord, Tool, ToolSystem, Workspace } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -29,14 +32,14 @@ const record = (overrides: Partial<AuditRecord> = {}): AuditRecord => ({
 /** A logger that keeps the message, level and annotations of each line. */
 const recordingLogger = () => {
   const logs: Array<{ level: LogLevel.LogLevel; message: string; annotations: Record<string, unknown> }> = []
-  const logger = Logger.make(({ annotations, logLevel, message }) => {
+  const logger = Logger.make(({ fiber, logLevel, message }) => {
     logs.push({
       level: logLevel,
       message: Array.isArray(message) ? message.map(String).join(" ") : String(message),
-      annotations: Object.fromEntries(annotations)
+      annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
     })
   })
-  return { logs, layer: Logger.replace(Logger.defaultLogger, logger) }
+  return { logs, layer: Logger.layer([logger]) }
 }
 
 const writeAll = (records: ReadonlyArray<AuditRecord>, options?: Parameters<typeof AuditLog.layerLogger>[0]) =>
@@ -62,7 +65,7 @@ describe("AuditLog.layerLogger's message", () => {
         "tool call hangs@0.3.0 (mode plan): failed in 1 ms",
         "tool call read_file@1.0.0 (mode default): ok in 3 ms"
       ])
-      expect(logs.map((l) => l.level._tag)).toEqual(["Info", "Info", "Info"])
+      expect(logs.map((l) => l.level)).toEqual(["Info", "Info", "Info"])
     }))
 })
 

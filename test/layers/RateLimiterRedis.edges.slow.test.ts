@@ -6,8 +6,8 @@
  * Every Redis here is a `redis-server` of the test's own, or a TCP server on 127.0.0.1.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Context, Deferred, Duration, Effect, Exit, FiberId, Layer, Logger, LogLevel, Schedule, Schema, type Scope } from "effect"
-import { Redis } from "ioredis"
+import { Cause, Context, Deferred, Duration, Effect, Exit, Layer, Logger, References, Result, Schedule, Schema, type Scope } from "effect"
+import { createClient } from "redis"
 import * as net from "node:net"
 import { RateLimited } from "../../src/domain/errors.js"
 import { RateLimiter, Tool } from "../../src/index.js"
@@ -28,13 +28,13 @@ const redisLimiter = (options: RedisRateLimiterOptions) =>
   Effect.map(Layer.build(RateLimiter.layerRedis(options)), (context) => Context.get(context, RateLimiter))
 
 const failureOf = <A>(exit: Exit.Exit<A, RateLimited>): RateLimited | undefined =>
-  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+  Exit.isFailure(exit) ? Result.getOrUndefined(Cause.findError(exit.cause)) : undefined
 
-/** A plain ioredis client on the test server, closed with the scope. */
+/** A plain node-redis client on the test server, closed with the scope. */
 const rawClient = (port: number) =>
   Effect.acquireRelease(
-    Effect.sync(() => new Redis(port, "127.0.0.1", { lazyConnect: true })),
-    (client) => Effect.sync(() => client.disconnect())
+    Effect.promise(() => createClient({ socket: { host: "127.0.0.1", port } }).on("error", () => undefined).connect()),
+    (client) => Effect.sync(() => client.destroy())
   )
 
 interface LogLine {
@@ -46,23 +46,23 @@ interface LogLine {
 /** The log lines (debug and up) of the effect. */
 const withLogs = <A, E, R>(body: (logs: ReadonlyArray<LogLine>) => Effect.Effect<A, E, R>) => {
   const logs: Array<LogLine> = []
-  const logger = Logger.make(({ annotations, logLevel, message }) => {
+  const logger = Logger.make(({ fiber, logLevel, message }) => {
     logs.push({
-      level: logLevel.label,
+      level: logLevel.toUpperCase(),
       message: Array.isArray(message) ? message.map(String).join(" ") : String(message),
-      annotations: Object.fromEntries(annotations)
+      annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
     })
   })
   return body(logs).pipe(
-    Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
-    Logger.withMinimumLogLevel(LogLevel.Debug)
+    Effect.provide(Logger.layer([logger])),
+    Effect.provideService(References.MinimumLogLevel, "Debug")
   )
 }
 
 /** A TCP server on 127.0.0.1 that closes every connection at once, counting them. */
 const slammingServer: Effect.Effect<{ readonly url: string; readonly connections: () => number }, Error, Scope.Scope> =
   Effect.acquireRelease(
-    Effect.async<{ readonly server: net.Server; readonly port: number; readonly count: { n: number } }, Error>((resume) => {
+    Effect.callback<{ readonly server: net.Server; readonly port: number; readonly count: { n: number } }, Error>((resume) => {
       const count = { n: 0 }
       const server = net.createServer((socket) => {
         count.n++
@@ -75,7 +75,7 @@ const slammingServer: Effect.Effect<{ readonly url: string; readonly connections
         resume(Effect.succeed({ server, port: address.port, count }))
       })
     }),
-    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+    ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
   ).pipe(Effect.map(({ count, port }) => ({ url: `redis://127.0.0.1:${port}`, connections: () => count.n })))
 
 /** The commands (arrays of bulk strings) complete in `buffer`, and what is left of it. */
@@ -103,22 +103,22 @@ const parseCommands = (buffer: string): { readonly commands: ReadonlyArray<Reado
 
 /**
  * A fake Redis on 127.0.0.1 whose script cache is flaky: it passes the client's handshake (and
- * answers TIME),
- * answers the first `EVAL` of a connection (9 tokens left), answers `EVALSHA` with NOSCRIPT
- * after `noscriptAfterMs` (so the client sends `EVAL` again, on a timer of its own), and never
- * answers a later `EVAL`.
+ * answers TIME and SCRIPT LOAD),
+ * answers the first `EVALSHA` of a connection (9 tokens left), answers the next one with NOSCRIPT
+ * after `noscriptAfterMs` (so the client loads the script and sends `EVALSHA` again, on a timer
+ * of its own), and never answers a later one.
  */
 const INFO = "# Server\r\nloading:0\r\n"
 
 const slowScriptServer = (noscriptAfterMs: number): Effect.Effect<{ readonly url: string }, Error, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.async<{ readonly server: net.Server; readonly port: number; readonly sockets: Set<net.Socket> }, Error>((resume) => {
+    Effect.callback<{ readonly server: net.Server; readonly port: number; readonly sockets: Set<net.Socket> }, Error>((resume) => {
       const sockets = new Set<net.Socket>()
       const server = net.createServer((socket) => {
         sockets.add(socket)
         socket.on("close", () => sockets.delete(socket))
         let buffer = ""
-        let evals = 0
+        let evalshas = 0
         socket.on("error", () => undefined)
         socket.on("data", (chunk: Buffer) => {
           const parsed = parseCommands(buffer + chunk.toString("utf8"))
@@ -129,9 +129,12 @@ const slowScriptServer = (noscriptAfterMs: number): Effect.Effect<{ readonly url
             // the limiter reads Redis's clock when it connects
             else if (command === "TIME") socket.write("*2\r\n$10\r\n1700000000\r\n$1\r\n0\r\n")
             else if (command === "EVALSHA") {
-              setTimeout(() => socket.writable && socket.write("-NOSCRIPT No matching script.\r\n"), noscriptAfterMs)
-            } else if (command === "EVAL") {
-              if (evals++ === 0) socket.write(":9\r\n")
+              const nth = evalshas++
+              // the token bucket's answer: 9 left, 0 ms into the refill interval
+              if (nth === 0) socket.write("*2\r\n$1\r\n9\r\n$1\r\n0\r\n")
+              else if (nth === 1) {
+                setTimeout(() => socket.writable && socket.write("-NOSCRIPT No matching script.\r\n"), noscriptAfterMs)
+              }
             } else socket.write("+OK\r\n")
           }
         })
@@ -144,7 +147,7 @@ const slowScriptServer = (noscriptAfterMs: number): Effect.Effect<{ readonly url
       })
     }),
     ({ server, sockets }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         for (const socket of sockets) socket.destroy()
         server.close(() => resume(Effect.void))
       })
@@ -180,7 +183,7 @@ describe("RateLimiter.layerRedis: the connection options", () => {
     expect(connectionOptions({ host: "cache", port: undefined, db: undefined })).toStrictEqual({ host: "cache" })
     expect(connectionOptions({ port: 7000, password: "pw", tls: true })).toStrictEqual({ port: 7000, password: "pw", tls: {} })
     expect(connectionOptions({ host: "cache", tls: false })).toStrictEqual({ host: "cache" })
-    expect(connectionOptions({ client: { options: { host: "cache", port: 7002, db: 4 } } })).toStrictEqual({
+    expect(connectionOptions({ client: { options: { socket: { host: "cache", port: 7002 }, database: 4 } } })).toStrictEqual({
       host: "cache",
       port: 7002,
       db: 4
@@ -201,7 +204,7 @@ describe("RateLimiter.layerRedis: the connection options", () => {
 })
 
 describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimiter.layerRedis against redis-server", { timeout: 30_000 }, () => {
-  it.scopedLive("writes {prefix}{tool} and {prefix}{tool}/{encoded key}; the default prefix is effect-tool-system:ratelimit:", () =>
+  it.live("writes {prefix}{tool} and {prefix}{tool}/{encoded key}; the default prefix is effect-tool-system:ratelimit:", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const client = yield* rawClient(redis.port)
@@ -225,7 +228,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       expect(yield* Effect.promise(() => client.get("effect-tool-system:ratelimit:keyed"))).toBe("9")
     }))
 
-  it.scopedLive("check admits while one token is left, and refuses once none is", () =>
+  it.live("check admits while one token is left, and refuses once none is", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("edges") })
@@ -239,7 +242,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       expect(refused?.retryAfterMs).toBe(20_000)
     }))
 
-  it.scopedLive("a tool without a limit is admitted without asking Redis, even when it is down", () =>
+  it.live("a tool without a limit is admitted without asking Redis, even when it is down", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       yield* redis.kill
@@ -251,7 +254,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       expect(limited?.reason).toBe("Redis unavailable: not connected (reconnecting)")
     }))
 
-  it.scopedLive("TLS (rediss:// or tls: true) is not spoken to a plain server: calls are refused, not sent in clear", () =>
+  it.live("TLS (rediss:// or tls: true) is not spoken to a plain server: calls are refused, not sent in clear", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const client = yield* rawClient(redis.port)
@@ -267,7 +270,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       yield* plain.acquire(tool)
     }))
 
-  it.scopedLive("unavailable: warned once with the tool, reason and policy, then debug lines; answering again: one info line", () =>
+  it.live("unavailable: warned once with the tool, reason and policy, then debug lines; answering again: one info line", () =>
     withLogs((logs) =>
       Effect.gen(function*() {
         const redis = yield* redisServer()
@@ -291,7 +294,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
           })
         }
         yield* redis.restart
-        yield* limiter.acquire(tool).pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("6 seconds"))))
+        yield* limiter.acquire(tool).pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo({ duration: "6 seconds" }))))
         yield* limiter.acquire(tool)
         yield* limiter.check(tool)
         expect(ours().filter((l) => l.level === "INFO").map((l) => l.message)).toEqual([
@@ -304,7 +307,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       })
     ))
 
-  it.scopedLive("a stalled Redis: the reason says how long the call waited", () =>
+  it.live("a stalled Redis: the reason says how long the call waited", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("edges"), timeoutMs: 150 })
@@ -318,24 +321,23 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       yield* redis.resume
     }))
 
-  it.scopedLive("a client's own retry strategy is kept for the limiter's connection", () =>
+  it.live("a client's own retry strategy is kept for the limiter's connection", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const attempts: Array<number> = []
-      const reconnecting = Deferred.unsafeMake<void>(FiberId.none)
-      const client = yield* Effect.acquireRelease(
-        Effect.sync(() =>
-          new Redis(redis.port, "127.0.0.1", {
-            lazyConnect: true,
-            retryStrategy: (attempt) => {
-              attempts.push(attempt)
-              Deferred.unsafeDone(reconnecting, Effect.void)
-              return 50
-            }
-          })
-        ),
-        (client) => Effect.sync(() => client.disconnect())
-      )
+      const reconnecting = Deferred.makeUnsafe<void>()
+      // a node-redis client, never connected: the limiter reads its options
+      const client = createClient({
+        socket: {
+          host: "127.0.0.1",
+          port: redis.port,
+          reconnectStrategy: (attempt) => {
+            attempts.push(attempt)
+            Deferred.doneUnsafe(reconnecting, Effect.void)
+            return 50
+          }
+        }
+      })
       const limiter = yield* redisLimiter({ redis: { client }, prefix: freshPrefix("edges") })
       yield* limiter.acquire(limitedTool("own-strategy", 10))
       yield* redis.kill
@@ -346,7 +348,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
 })
 
 describe("RateLimiter.layerRedis: a Redis that does not answer in time", () => {
-  it.scopedLive("a call gives up after timeoutMs even while the client still waits on a later command", () =>
+  it.live("a call gives up after timeoutMs even while the client still waits on a later command", () =>
     Effect.gen(function*() {
       const server = yield* slowScriptServer(150)
       const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix("edges"), timeoutMs: 300 })
@@ -362,7 +364,7 @@ describe("RateLimiter.layerRedis: a Redis that does not answer in time", () => {
 })
 
 describe("RateLimiter.layerRedis: reconnecting", () => {
-  it.scopedLive("pauses between attempts grow, and stop when the layer closes", () =>
+  it.live("pauses between attempts grow, and stop when the layer closes", () =>
     Effect.gen(function*() {
       const server = yield* slammingServer
       yield* Effect.scoped(Effect.gen(function*() {
@@ -378,7 +380,7 @@ describe("RateLimiter.layerRedis: reconnecting", () => {
       expect(server.connections() - during).toBeLessThanOrEqual(1)
     }))
 
-  it.scopedLive("closed while a call waits for a connection: it stops reconnecting, and says the close failed", () =>
+  it.live("closed while a call waits for a connection: it stops reconnecting, and says the close failed", () =>
     withLogs((logs) =>
       Effect.gen(function*() {
         const server = yield* slammingServer
@@ -386,7 +388,7 @@ describe("RateLimiter.layerRedis: reconnecting", () => {
           const limiter = yield* redisLimiter({ redis: server.url, prefix: freshPrefix("edges"), timeoutMs: 5_000 })
           yield* Effect.exit(limiter.acquire(limitedTool("nowhere", 10)))
           // this call's command waits in the client's queue when the layer closes
-          yield* Effect.fork(limiter.acquire(limitedTool("nowhere", 10)))
+          yield* Effect.forkChild(limiter.acquire(limitedTool("nowhere", 10)))
           yield* Effect.sleep("20 millis")
         }))
         const closed = server.connections()

@@ -4,24 +4,103 @@
  * is killed, stalled and started again.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Exit, Layer, Logger, Schedule } from "effect"
-import { Redis } from "ioredis"
+import { Cause, Context, Duration, Effect, Exit, Layer, Logger, Result, Schedule } from "effect"
 import { spawn } from "node:child_process"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { createClient } from "redis"
 import { RateLimited } from "../../src/domain/errors.js"
 import { RateLimiter, ToolSystem, Workspace } from "../../src/index.js"
 import type { RedisRateLimiterOptions } from "../../src/services/RateLimiter.js"
 import { freshPrefix, limitedTool, type RedisServer, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const workerScript = path.join(root, "test/fixtures/ratelimit/worker.ts")
+
+/**
+ * One process of the multi-process test (run with `node --import tsx`, its config in
+ * `ETS_WORKER`): builds the tool system with the Redis limiter, connects (a call of another
+ * tool), prints `ready`, waits for a line on stdin, then makes `calls` calls of `ping` at once
+ * through the executor and prints one JSON line: how many ran, how many were RATE_LIMITED (and
+ * their `retryAfterMs` range), how many of those Redis did not count ("not checked"), anything
+ * else. With `now`, every worker's Effect `Clock` stands at that instant (its sleeps stay real):
+ * the buckets are refilled on the callers' time, so no token comes back during the run.
+ */
+const workerSource = `
+import { Clock, Effect, Schema } from "effect"
+import * as os from "node:os"
+import * as readline from "node:readline"
+const { RateLimiter, Tool, ToolSystem, Workspace } = await import(${JSON.stringify(pathToFileURL(path.join(root, "src/index.ts")).href)})
+const config = JSON.parse(process.env.ETS_WORKER ?? "{}")
+const ping = Tool.make("ping", {
+  description: "Answers pong, rateLimitRpm times a minute",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  rateLimitRpm: config.rpm,
+  handler: () => Effect.succeed("pong")
+})
+const warmup = Tool.make("warmup", {
+  description: "Opens the connection to Redis",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  rateLimitRpm: 1_000_000,
+  handler: () => Effect.succeed("ok")
+})
+const frozen = (effect) => config.now === undefined ? effect : Effect.clockWith((live) => {
+  const nanos = BigInt(config.now) * 1_000_000n
+  return Effect.provideService(effect, Clock.Clock, {
+    currentTimeMillisUnsafe: () => config.now,
+    currentTimeMillis: Effect.succeed(config.now),
+    currentTimeNanosUnsafe: () => nanos,
+    currentTimeNanos: Effect.succeed(nanos),
+    monotonicTimeNanosUnsafe: () => live.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: live.monotonicTimeNanos,
+    sleep: (duration) => live.sleep(duration)
+  })
+})
+const go = Effect.callback((resume) => {
+  const lines = readline.createInterface({ input: process.stdin })
+  lines.once("line", () => {
+    lines.close()
+    resume(Effect.void)
+  })
+})
+const program = Effect.gen(function*() {
+  const tools = yield* ToolSystem
+  const first = yield* tools.execute("warmup", {})
+  if (!first.success) return yield* Effect.die(new Error("warmup failed: " + first.error))
+  process.stdout.write("ready\\n")
+  yield* go
+  const options = config.key === undefined ? {} : { rateLimitKey: config.key }
+  const results = yield* frozen(Effect.all(
+    Array.from({ length: config.calls }, () => tools.execute("ping", {}, options)),
+    { concurrency: "unbounded" }
+  ))
+  const refused = results.filter((r) => !r.success && r.errorCode === "RATE_LIMITED")
+  const limited = refused.map((r) => r.retryAfterMs ?? -1)
+  const other = results.filter((r) => !r.success && r.errorCode !== "RATE_LIMITED").map((r) => r.error)
+  process.stdout.write(JSON.stringify({
+    admitted: results.filter((r) => r.success).length,
+    limited: limited.length,
+    retryAfterMs: limited.length === 0 ? null : [Math.min(...limited), Math.max(...limited)],
+    unchecked: refused.filter((r) => r.error.includes("not checked")).length,
+    other
+  }) + "\\n")
+})
+Effect.runPromise(program.pipe(Effect.provide(ToolSystem.layerNode({
+  builtins: false,
+  tools: [ping, warmup],
+  workspace: Workspace.layerFixed(os.tmpdir()),
+  rateLimiter: RateLimiter.layerRedis({ redis: config.url, prefix: config.prefix, timeoutMs: config.timeoutMs })
+})))).then(() => process.exit(0), (error) => {
+  process.stderr.write(String(error) + "\\n")
+  process.exit(1)
+})
+`
 
 const TIMEOUT_MS = 200
 /** What a call may take beyond `timeoutMs` on this shared 2-core machine. */
 const MARGIN_MS = 500
-
 
 /** The limiter of a `layerRedis`, open for the scope. */
 const redisLimiter = (options: RedisRateLimiterOptions) =>
@@ -31,9 +110,9 @@ const redisLimiter = (options: RedisRateLimiterOptions) =>
 const withLogs = <A, E, R>(body: (logs: ReadonlyArray<string>) => Effect.Effect<A, E, R>) => {
   const logs: Array<string> = []
   const logger = Logger.make(({ logLevel, message }) => {
-    logs.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+    logs.push(`${logLevel.toUpperCase()} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
   })
-  return body(logs).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+  return body(logs).pipe(Effect.provide(Logger.layer([logger])))
 }
 
 /** The exit of `effect` and how long it took, in ms. */
@@ -41,11 +120,11 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.timed(Effect.exit(effect)), ([duration, exit]) => ({ exit, ms: Duration.toMillis(duration) }))
 
 const failureOf = <A>(exit: Exit.Exit<A, RateLimited>): RateLimited | undefined =>
-  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+  Exit.isFailure(exit) ? Result.getOrUndefined(Cause.findError(exit.cause)) : undefined
 
 /** Retries `acquire` until Redis counts again (bounded). */
 const untilAdmitted = (effect: Effect.Effect<void, RateLimited>) =>
-  effect.pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("6 seconds"))))
+  effect.pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo({ duration: "6 seconds" }))))
 
 interface WorkerResult {
   readonly admitted: number
@@ -55,12 +134,13 @@ interface WorkerResult {
   readonly other: ReadonlyArray<string>
 }
 
-/** One worker process (`test/fixtures/ratelimit/worker.ts` through tsx), killed with the scope. */
+/** One worker process (`workerSource` through tsx), killed with the scope. */
 const startWorker = (config: Record<string, unknown>) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const child = spawn(process.execPath, ["--import", "tsx", workerScript, JSON.stringify(config)], {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", workerSource], {
         cwd: root,
+        env: { ...process.env, ETS_WORKER: JSON.stringify(config) },
         stdio: ["pipe", "pipe", "pipe"]
       })
       let stdout = ""
@@ -87,7 +167,7 @@ const startWorker = (config: Record<string, unknown>) =>
 
 // Without redis-server the tests are skipped on a developer's machine; under CI they must run.
 describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimiter.layerRedis", { timeout: 60_000 }, () => {
-  it.scopedLive("4 processes making 1,000 calls together against 100/min admit exactly 100", () =>
+  it.live("4 processes making 1,000 calls together against 100/min admit exactly 100", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const prefix = freshPrefix("test")
@@ -114,7 +194,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       }
     }))
 
-  it.scopedLive("a tenant key is a bucket of its own; the RATE_LIMITED results are the memory layer's", () =>
+  it.live("a tenant key is a bucket of its own; the RATE_LIMITED results are the memory layer's", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const limited = limitedTool("limited", 3)
@@ -165,14 +245,12 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       }
     }))
 
-  it.scopedLive("check takes no token; limiters on one Redis (URL, host and port, a client's options) share the bucket", () =>
+  it.live("check takes no token; limiters on one Redis (URL, host and port, a client's options) share the bucket", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const prefix = freshPrefix("test")
-      const client = yield* Effect.acquireRelease(
-        Effect.sync(() => new Redis(redis.port, "127.0.0.1", { lazyConnect: true })),
-        (client) => Effect.sync(() => client.disconnect())
-      )
+      // a node-redis client, never connected: the limiter reads its options
+      const client = createClient({ socket: { host: "127.0.0.1", port: redis.port } })
       const one = yield* redisLimiter({ redis: redis.url, prefix })
       const two = yield* redisLimiter({ redis: { host: "127.0.0.1", port: redis.port }, prefix })
       const three = yield* redisLimiter({ redis: { client }, prefix })
@@ -193,7 +271,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       yield* one.acquire(tool)
     }))
 
-  it.scopedLive("fail-closed (default): Redis killed, every call refused with the reason in bounded time; restarted, it counts again", () =>
+  it.live("fail-closed (default): Redis killed, every call refused with the reason in bounded time; restarted, it counts again", () =>
     withLogs((logs) =>
       Effect.gen(function*() {
         const redis = yield* redisServer()
@@ -226,7 +304,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       })
     ))
 
-  it.scopedLive("a stalled Redis (SIGSTOP): calls give up after timeoutMs; resumed, they count again", () =>
+  it.live("a stalled Redis (SIGSTOP): calls give up after timeoutMs; resumed, they count again", () =>
     Effect.gen(function*() {
       const redis = yield* redisServer()
       const limiter = yield* redisLimiter({ redis: redis.url, prefix: freshPrefix("test"), timeoutMs: TIMEOUT_MS })
@@ -248,7 +326,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       yield* untilAdmitted(limiter.acquire(tool))
     }))
 
-  it.scopedLive("fallback-memory: Redis killed, the limits apply per process in bounded time; restarted, they are shared again", () =>
+  it.live("fallback-memory: Redis killed, the limits apply per process in bounded time; restarted, they are shared again", () =>
     withLogs((logs) =>
       Effect.gen(function*() {
         const redis = yield* redisServer()
@@ -285,7 +363,7 @@ describe.skipIf(!redisServerInstalled && process.env.CI === undefined)("RateLimi
       })
     ))
 
-  it.scopedLive("a limiter whose Redis never started refuses at once and closes without hanging", () =>
+  it.live("a limiter whose Redis never started refuses at once and closes without hanging", () =>
     Effect.gen(function*() {
       const redis: RedisServer = yield* redisServer()
       yield* redis.kill
@@ -302,7 +380,7 @@ describe("RateLimiter.layerRedis options", () => {
   it.effect("a bad URL is a defect with the reason", () =>
     Effect.gen(function*() {
       const exit = yield* Effect.exit(Effect.scoped(redisLimiter({ redis: "http://127.0.0.1:6379" })))
-      expect(Exit.isFailure(exit) && exit.cause._tag === "Die" ? String(exit.cause.defect) : "").toContain(
+      expect(Exit.isFailure(exit) ? String(Result.getOrUndefined(Cause.findDefect(exit.cause))) : "").toContain(
         "expected a redis:// or rediss:// URL"
       )
     }))

@@ -4,6 +4,10 @@
  * on the test's `TestClock`: each step waits until the calls that should be asleep are, then
  * moves the clock just far enough to wake them (`wakeAfter`), so "at once" and "one after
  * another" are what the clock shows, with no real waiting.
+ *
+ * Effect 4 tree: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
+ * TestClock does not list them), and `ToolSystem.layerNode()` is given the ported builtin file
+ * tools (`read_file`, `write_file`) with `builtins: false` (it registers no builtins yet).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Schema } from "effect"
@@ -15,9 +19,11 @@ import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
 import { ToolCallHandler, type SessionOptions } from "../../src/services/ToolCallHandler.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
+import { readFile } from "../../src/tools/builtin/readFile.js"
+import { writeFile } from "../../src/tools/builtin/writeFile.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { wakeAfter } from "../helpers/testClock.js"
+import { countingSleeps, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("calls-conc-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
@@ -56,7 +62,7 @@ const appendSlowly = Tool.make("append_slowly", {
 
 const live = ToolCallHandler.layer.pipe(
   Layer.provide(ConfirmationHandler.layerAutoApprove),
-  Layer.provideMerge(ToolSystem.layerNode({ tools: [nap, appendSlowly], workspace: Workspace.layerFixed(ws) }))
+  Layer.provideMerge(ToolSystem.layerNode({ builtins: false, tools: [readFile, writeFile, nap, appendSlowly], workspace: Workspace.layerFixed(ws) }))
 )
 
 let nextId = 0
@@ -74,7 +80,7 @@ describe("ToolCallHandler concurrency", () => {
       const s = yield* session()
       flight.max = 0
       const calls = Array.from({ length: 20 }, (_, n) => call("nap", { n }))
-      const turn = yield* Effect.fork(s.handleOpenAI(calls))
+      const turn = yield* Effect.forkChild(s.handleOpenAI(calls))
       // all 20 asleep at once, and one nap's time ends the turn (the sum would be 4,000 ms)
       yield* wakeAfter(SLEEP_MS, 20)
       const messages = yield* Fiber.join(turn)
@@ -82,19 +88,19 @@ describe("ToolCallHandler concurrency", () => {
       expect(messages.map((m) => m.content)).toEqual(calls.map((_, n) => String(n)))
       expect(messages.map((m) => m.tool_call_id)).toEqual(calls.map((c) => c.id))
       expect(flight.max).toBe(20)
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("the session's limit bounds how many run at once", () =>
     Effect.gen(function*() {
       const s = yield* session({ concurrency: 3 })
       flight.max = 0
-      const turn = yield* Effect.fork(s.handleOpenAI(Array.from({ length: 9 }, (_, n) => call("nap", { n }))))
+      const turn = yield* Effect.forkChild(s.handleOpenAI(Array.from({ length: 9 }, (_, n) => call("nap", { n }))))
       // three rounds of three
       for (let round = 0; round < 3; round++) yield* wakeAfter(SLEEP_MS, 3)
       const messages = yield* Fiber.join(turn)
       expect(messages).toHaveLength(9)
       expect(flight.max).toBe(3)
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("two write_file calls to one path in one turn apply in their given order", () =>
     Effect.gen(function*() {
@@ -112,31 +118,31 @@ describe("ToolCallHandler concurrency", () => {
         "second"
       ])
       expect(fs.readFileSync(path.join(ws, "order.txt"), "utf8")).toBe("second")
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("calls with side effects never overlap: a slow read-modify-write loses nothing", () =>
     Effect.gen(function*() {
       const s = yield* session()
       const letters = ["a", "b", "c", "d", "e", "f"]
-      const turn = yield* Effect.fork(s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "log.txt", text }))))
+      const turn = yield* Effect.forkChild(s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "log.txt", text }))))
       // one pause after another
       for (const _ of letters) yield* wakeAfter(30)
       const messages = yield* Fiber.join(turn)
       expect(fs.readFileSync(path.join(ws, "log.txt"), "utf8")).toBe("abcdef")
       expect(messages.map((m) => m.content)).toEqual(["a", "ab", "abc", "abcd", "abcde", "abcdef"])
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("two turns handled at the same time by one session do not overlap their writes either", () =>
     Effect.gen(function*() {
       const s = yield* session()
       const turn = (letters: ReadonlyArray<string>) =>
         s.handleOpenAI(letters.map((text) => call("append_slowly", { filepath: "two-turns.txt", text })))
-      const both = yield* Effect.fork(Effect.all([turn(["1", "2", "3"]), turn(["x", "y", "z"])], { concurrency: 2 }))
+      const both = yield* Effect.forkChild(Effect.all([turn(["1", "2", "3"]), turn(["x", "y", "z"])], { concurrency: 2 }))
       for (let i = 0; i < 6; i++) yield* wakeAfter(30)
       yield* Fiber.join(both)
       const text = fs.readFileSync(path.join(ws, "two-turns.txt"), "utf8")
       expect(text).toHaveLength(6)
       expect(text.replace(/[xyz]/g, "")).toBe("123")
       expect(text.replace(/[123]/g, "")).toBe("xyz")
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 })

@@ -2,9 +2,11 @@
  * `ToolCallHandler`: a model's tool calls in, the conversation's tool messages out, in
  * OpenAI's and Anthropic's shapes; refusals as messages the model can act on; a workspace
  * escape as a defect; confirmations and `ask_user` through the optional handlers.
+ *
+ * Effect 4 tree: calls' inputs are `Result`s (Effect 3's `Either`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Layer, Option, Ref, Schema } from "effect"
+import { Effect, Exit, Layer, Option, Ref, Result, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as AgentMode from "../../src/domain/AgentMode.js"
@@ -91,7 +93,7 @@ describe("ToolCallHandler, OpenAI shape", () => {
   it.effect("a rate limit says when to come back", () =>
     Effect.gen(function*() {
       const s = yield* session()
-      const outcomes = yield* s.handle([1, 2, 3].map((n) => ({ id: `${n}`, name: "limited", input: Either.right({}), strictArguments: false })))
+      const outcomes = yield* s.handle([1, 2, 3].map((n) => ({ id: `${n}`, name: "limited", input: Result.succeed({}), strictArguments: false })))
       const refused = outcomes.filter((o) => o.isError)
       expect(refused).toHaveLength(1)
       expect(refused[0]?.content).toMatch(/^Error \[RATE_LIMITED\]: .*retry after \d+ ms/)
@@ -245,7 +247,7 @@ describe("ToolCallHandler, confirmation", () => {
 })
 
 describe("ToolCallHandler, ask_user", () => {
-  const ask = (args: unknown): ToolCall => ({ id: `q${++nextId}`, name: "ask_user", input: Either.right(args), strictArguments: false })
+  const ask = (args: unknown): ToolCall => ({ id: `q${++nextId}`, name: "ask_user", input: Result.succeed(args), strictArguments: false })
 
   it.effect("without a QuestionHandler ask_user is not offered and answers that it is unavailable", () =>
     Effect.gen(function*() {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Option, Schema, TestClock, Tracer } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Result, Schema, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -17,7 +18,7 @@ import {
   WorkspacePath
 } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync()
 fs.writeFileSync(path.join(ws, "hello.txt"), "hello\n")
@@ -69,7 +70,7 @@ const limited = Tool.make("limited", {
 
 const failing = Tool.make("failing", {
   description: "Fails or dies",
-  parameters: Schema.Struct({ how: Schema.Literal("fail", "die", "escape", "escapeDefect") }),
+  parameters: Schema.Struct({ how: Schema.Literals(["fail", "die", "escape", "escapeDefect"]) }),
   readOnly: true,
   handler: ({ how }): Effect.Effect<string, ToolError | PathTraversalError> => {
     switch (how) {
@@ -207,7 +208,7 @@ describe("ToolExecutor", () => {
       Effect.gen(function*() {
         const exit = yield* Effect.exit(exec("touch", { filepath: "../../etc/x" }, { mode: AgentMode.Plan }))
         expect(Exit.isFailure(exit)).toBe(true)
-        if (Exit.isFailure(exit)) expect(Option.getOrNull(Cause.dieOption(exit.cause))).toBeInstanceOf(PathTraversalError)
+        if (Exit.isFailure(exit)) expect(Result.getOrNull(Cause.findDefect(exit.cause))).toBeInstanceOf(PathTraversalError)
       }).pipe(Effect.provide(system())))
   })
 
@@ -292,26 +293,26 @@ describe("ToolExecutor", () => {
   describe("run", () => {
     it.effect("a 10 s handler under a 100 ms timeout ends TIMEOUT at 100 ms, its finalizer run", () =>
       Effect.gen(function*() {
-        const fiber = yield* Effect.fork(exec("sleepy", { id: "t1" }))
+        const fiber = yield* Effect.forkChild(exec("sleepy", { id: "t1" }))
         // the handler sleeps its 10 s
         yield* sleepersUntil(10_000)
         yield* TestClock.adjust("99 millis")
-        expect(fiber.unsafePoll()).toBeNull()
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("1 millis")
         const r = yield* joinUnmoved(fiber)
         expect(r.errorCode).toBe("TIMEOUT")
         expect(r.error).toContain("100 ms")
         expect(finalized).toContain("t1")
-      }).pipe(Effect.provide(system())))
+      }).pipe(Effect.provide(system()), countingSleeps))
 
     it.effect("interrupting the caller interrupts the handler and runs its finalizer", () =>
       Effect.gen(function*() {
-        const fiber = yield* Effect.fork(exec("sleepy", { id: "t2" }))
+        const fiber = yield* Effect.forkChild(exec("sleepy", { id: "t2" }))
         // interrupted once the handler sleeps
         yield* sleepersUntil(10_000)
         yield* Fiber.interrupt(fiber)
         expect(finalized).toContain("t2")
-      }).pipe(Effect.provide(system())))
+      }).pipe(Effect.provide(system()), countingSleeps))
 
     // live clock: the memory cap is a real setInterval sampling the heap while the handler grows it
     it.live("a handler that grows the heap past its cap ends MEMORY_LIMIT", () =>
@@ -337,8 +338,8 @@ describe("ToolExecutor", () => {
           const exit = yield* Effect.exit(exec("failing", { how }))
           expect(Exit.isFailure(exit)).toBe(true)
           if (Exit.isFailure(exit)) {
-            expect(Cause.isDie(exit.cause)).toBe(true)
-            const defect = Option.getOrNull(Cause.dieOption(exit.cause))
+            expect(Cause.hasDies(exit.cause)).toBe(true)
+            const defect = Result.getOrNull(Cause.findDefect(exit.cause))
             expect(defect).toBeInstanceOf(PathTraversalError)
             expect(defect).toMatchObject({ code: "PATH_TRAVERSAL" })
           }
@@ -379,9 +380,9 @@ describe("ToolExecutor", () => {
       const spans: Array<{ name: string; attributes: Record<string, unknown> }> = []
       const recording = Tracer.make({
         context: native.context,
-        span: (name, parent, context, links, startTime, kind, options) => {
-          const span = native.span(name, parent, context, links, startTime, kind, options)
-          spans.push({ name, attributes: Object.fromEntries(span.attributes) })
+        span: (options) => {
+          const span = native.span(options)
+          spans.push({ name: options.name, attributes: Object.fromEntries(span.attributes) })
           return span
         }
       })

@@ -96,7 +96,7 @@ describe("an application's own gate", () => {
             expect(explained.errorCode).toBe(exit.value.errorCode)
             expect(explained.message).toBe(exit.value.error)
           } else {
-            expect(Cause.isDie(exit.cause)).toBe(true)
+            expect(Cause.hasDies(exit.cause)).toBe(true)
             expect(explained.errorCode).toBe("PATH_TRAVERSAL")
           }
         }
@@ -150,7 +150,7 @@ describe("an application's own gate", () => {
       const open = Gate.make("open", () => Gate.pass("open"))
       for (const gates of [ToolGates.layerOnly(open, open), ToolGates.layerOnly(Gate.make("paths", () => Gate.pass("no")))]) {
         const exit = yield* Effect.exit(Layer.build(gates).pipe(Effect.scoped))
-        expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+        expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
         expect(Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "").toMatch(/the gate name "(open|paths)" is taken twice/)
       }
     }))

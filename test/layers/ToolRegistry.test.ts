@@ -6,7 +6,7 @@
  * caller's span when no tracer is installed).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Either, Layer, Option, Schema, Tracer } from "effect"
+import { Context, Effect, Result, Layer, Option, Schema, Tracer } from "effect"
 import * as fs from "node:fs"
 import { InvalidToolDefinition, ToolNotFound } from "../../src/domain/errors.js"
 import { ToolExecutor } from "../../src/services/ToolExecutor.js"
@@ -95,7 +95,7 @@ describe("ToolRegistry lookups", () => {
       yield* register(plain("alpha"), plain("alpha", { version: "1.10.0" }), plain("alphas"))
       expect((yield* r.get("alpha", "^1.2.0")).version).toBe("1.10.0")
       expect(yield* notFound(r.get("alpha", "^9.0.0"))).toEqual({ name: "alpha", versionRange: "^9.0.0", suggestions: [] })
-      expect(Either.isLeft(r.lookup("alpha", "^9.0.0"))).toBe(true)
+      expect(Result.isFailure(r.lookup("alpha", "^9.0.0"))).toBe(true)
       // an unknown name gets the close ones
       expect(yield* notFound(r.get("alpah"))).toEqual({ name: "alpah", versionRange: undefined, suggestions: ["alpha", "alphas"] })
     }).pipe(Effect.provide(registry)))
@@ -184,7 +184,7 @@ describe("ToolRegistry.register", () => {
     }).pipe(Effect.provide(registry)))
 })
 
-class Greeting extends Context.Tag("test/ToolRegistry/Greeting")<Greeting, string>() {}
+class Greeting extends Context.Service<Greeting, string>()("test/ToolRegistry/Greeting") {}
 
 /** Returns the caller's `Greeting`, if it has one. */
 const callerGreeting = Tool.make("caller_greeting", {

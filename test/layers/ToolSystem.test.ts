@@ -3,12 +3,12 @@
  * services, a layer that outputs only the library's services, platform services as
  * requirements, and a clear failure for a tool defined twice.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpClient from "effect/http/HttpClient"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { afterAll, describe, expect, expectTypeOf, it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Option, Schema } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Schema } from "effect"
 import * as fs from "node:fs"
 import {
   InvalidToolDefinition,
@@ -25,12 +25,12 @@ const ws = makeTempDirSync("system-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 
 /** An application's own service. */
-class Greeter extends Context.Tag("app/Greeter")<Greeter, { readonly greet: (name: string) => string }>() {
+class Greeter extends Context.Service<Greeter, { readonly greet: (name: string) => string }>()("app/Greeter") {
   static readonly layer = Layer.succeed(Greeter, { greet: (name) => `Hello, ${name}!` })
 }
 
 /** Another one, to check that requirements of several tools add up. */
-class Clock2 extends Context.Tag("app/Clock2")<Clock2, { readonly now: string }>() {}
+class Clock2 extends Context.Service<Clock2, { readonly now: string }>()("app/Clock2") {}
 
 const greet = Tool.make("greet", {
   description: "Greets someone",
@@ -57,7 +57,7 @@ describe("ToolSystem.layer", () => {
     // provided, nothing is left to require
     const provided = ToolSystem.layer({ tools: [greet] }).pipe(
       Layer.provide(Greeter.layer),
-      Layer.provide(NodeContext.layer),
+      Layer.provide(NodeServices.layer),
       Layer.provide(FetchHttpClient.layer)
     )
     expectTypeOf(provided).toEqualTypeOf<Layer.Layer<SystemServices, InvalidToolDefinition, never>>()
@@ -72,7 +72,7 @@ describe("ToolSystem.layer", () => {
       Effect.provide(
         ToolSystem.layer({ tools: [greet], workspace: Workspace.layerFixed(ws) }).pipe(
           Layer.provide(Greeter.layer),
-          Layer.provide(NodeContext.layer),
+          Layer.provide(NodeServices.layer),
           Layer.provide(FetchHttpClient.layer)
         )
       )
@@ -99,7 +99,7 @@ describe("ToolSystem.layer", () => {
             return real.readFileString(path, encoding)
           }
         }))
-      ).pipe(Layer.provide(NodeContext.layer))
+      ).pipe(Layer.provide(NodeServices.layer))
       fs.writeFileSync(`${ws}/app.txt`, "app")
       const catTool = Tool.make("cat_app", {
         description: "Reads with the FileSystem of the application",
@@ -108,7 +108,7 @@ describe("ToolSystem.layer", () => {
         handler: ({ file }) => Effect.flatMap(FileSystem.FileSystem, (f) => f.readFileString(`${ws}/${file}`))
       })
       const layer = ToolSystem.layer({ builtins: false, tools: [catTool], workspace: Workspace.layerFixed(ws) }).pipe(
-        Layer.provide(Layer.mergeAll(appFs, NodeContext.layer.pipe(Layer.map((c) => Context.omit(FileSystem.FileSystem)(c))), FetchHttpClient.layer))
+        Layer.provide(Layer.mergeAll(appFs, Layer.effectContext(Effect.map(Effect.context<NodeServices.NodeServices>(), Context.omit(FileSystem.FileSystem))).pipe(Layer.provide(NodeServices.layer)), FetchHttpClient.layer))
       )
       const result = yield* Effect.flatMap(ToolSystem, (t) => t.execute("cat_app", { file: "app.txt" })).pipe(
         Effect.provide(layer)
@@ -129,7 +129,8 @@ describe("ToolSystem.layer", () => {
       )
       expect(Exit.isFailure(exit)).toBe(true)
       if (Exit.isFailure(exit)) {
-        const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+        const [reason] = exit.cause.reasons
+        const error = exit.cause.reasons.length === 1 && reason !== undefined && Cause.isFailReason(reason) ? reason.error : undefined
         expect(error).toBeInstanceOf(InvalidToolDefinition)
         expect(error?.message).toMatch(/greet.*1\.0\.0.*already registered/)
       }

@@ -8,12 +8,12 @@
  * Every socket goes to 127.0.0.1: names resolve (through a fake resolver) to loopback only, and
  * the connectors that see other addresses are spies that open nothing.
  */
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpBody from "effect/http/HttpBody"
+import * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Undici from "@effect/platform-node/Undici"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Either, FiberId, Option, type Scope, Stream } from "effect"
+import { Deferred, Effect, Result, Option, type Scope, Stream } from "effect"
 import * as Http from "node:http"
 import { isIP } from "node:net"
 import { makeUrlPolicy, type Resolve, TooManyRedirects, type UrlPolicyInternals } from "../../src/layers/UrlPolicy.js"
@@ -23,7 +23,7 @@ import { testServer } from "../helpers/httpServer.js"
 
 /** The policy's service for `rules`, open for the scope. */
 const policyWith = (rules: UrlPolicyRules, internals: UrlPolicyInternals = {}) =>
-  Effect.flatMap(Effect.orDie(compileRules(rules)), (compiled) => makeUrlPolicy(compiled, internals))
+  Effect.flatMap(Effect.orDie(Effect.fromResult(compileRules(rules))), (compiled) => makeUrlPolicy(compiled, internals))
 
 /** Runs `request` through the policy's client: status, body text and final URL, or the error. */
 const send = (policy: UrlPolicyService, request: HttpClientRequest.HttpClientRequest) =>
@@ -36,7 +36,7 @@ const send = (policy: UrlPolicyService, request: HttpClientRequest.HttpClientReq
         method: response.request.method
       }))
     ),
-    Effect.either
+    Effect.result
   )
 
 /** The errors of a cause chain, outermost first (at most 10). */
@@ -91,14 +91,14 @@ const trackedServer = (respond: Http.RequestListener): Effect.Effect<
   Scope.Scope
 > =>
   Effect.acquireRelease(
-    Effect.async<{ readonly server: Http.Server; readonly origin: string; readonly closed: Array<Deferred.Deferred<void>> }, Error>(
+    Effect.callback<{ readonly server: Http.Server; readonly origin: string; readonly closed: Array<Deferred.Deferred<void>> }, Error>(
       (resume) => {
         const closed: Array<Deferred.Deferred<void>> = []
         const server = Http.createServer(respond)
         server.on("connection", (socket) => {
-          const done = Deferred.unsafeMake<void>(FiberId.none)
+          const done = Deferred.makeUnsafe<void>()
           closed.push(done)
-          socket.on("close", () => Deferred.unsafeDone(done, Effect.void))
+          socket.on("close", () => Deferred.doneUnsafe(done, Effect.void))
         })
         server.on("error", (error) => resume(Effect.fail(error)))
         server.listen(0, "127.0.0.1", () => {
@@ -109,14 +109,14 @@ const trackedServer = (respond: Http.RequestListener): Effect.Effect<
       }
     ),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
   )
 
 describe("UrlPolicy.check", () => {
-  it.scoped("refuses IPv4 literals as well as IPv6 ones", () =>
+  it.effect("refuses IPv4 literals as well as IPv6 ones", () =>
     Effect.gen(function*() {
       const policy = yield* policyWith({})
       const cases = [
@@ -133,7 +133,7 @@ describe("UrlPolicy.check", () => {
       }
     }))
 
-  it.scoped("names the refused scheme", () =>
+  it.effect("names the refused scheme", () =>
     Effect.gen(function*() {
       const policy = yield* policyWith({})
       for (const scheme of ["file", "ftp", "gopher"]) {
@@ -143,7 +143,7 @@ describe("UrlPolicy.check", () => {
       }
     }))
 
-  it.scoped("a URL without a port is on 80 (http) or 443 (https) for the allow list", () =>
+  it.effect("a URL without a port is on 80 (http) or 443 (https) for the allow list", () =>
     Effect.gen(function*() {
       const on80 = yield* policyWith({ allow: ["10.0.0.5:80"] })
       expect(on80.check(new URL("http://10.0.0.5/"))).toEqual(Option.none())
@@ -164,7 +164,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
           const policy = yield* policyWith({ allow: [allow] }, { resolve, buildConnector: spy.buildConnector })
           const refusals = yield* Effect.forEach(["http://svc.test/", "https://svc.test/"], (url) =>
             Effect.map(send(policy, HttpClientRequest.get(url)), (outcome) =>
-              Either.isLeft(outcome) && outcome.left.cause instanceof UrlRefused ? outcome.left.cause.range : "passed"))
+              Result.isFailure(outcome) && outcome.failure.cause instanceof UrlRefused ? outcome.failure.cause.range : "passed"))
           return { refusals, passed: spy.passed }
         }).pipe(Effect.scoped)
       expect(yield* outcomes("127.0.0.1:80")).toEqual({ refusals: ["passed", "loopback"], passed: ["http://svc.test"] })
@@ -172,7 +172,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("one connector serves every connection of a port group", () =>
+  it.live("one connector serves every connection of a port group", () =>
     Effect.gen(function*() {
       // the server closes each connection: every request opens a new one
       const server = yield* testServer((_, response) => {
@@ -186,14 +186,14 @@ describe("UrlPolicy client: lookup and connectors", () => {
       }
       const policy = yield* policyWith({ allowLoopback: true }, { buildConnector })
       for (const path of ["/1", "/2", "/3"]) {
-        expect(Either.map(yield* send(policy, HttpClientRequest.get(`${server.origin}${path}`)), (r) => r.text)).toEqual(Either.right("ok"))
+        expect(Result.map(yield* send(policy, HttpClientRequest.get(`${server.origin}${path}`)), (r) => r.text)).toEqual(Result.succeed("ok"))
       }
       expect(server.requests).toHaveLength(3)
       expect(builds).toBe(1)
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("a resolution error reaches the caller as it is; an empty answer is ENOTFOUND", () =>
+  it.live("a resolution error reaches the caller as it is; an empty answer is ENOTFOUND", () =>
     Effect.gen(function*() {
       const resolve: Resolve = (hostname, options, callback) =>
         hostname === "flaky.test"
@@ -203,17 +203,17 @@ describe("UrlPolicy client: lookup and connectors", () => {
       const port = new URL(server.origin).port
       const policy = yield* policyWith({ allowLoopback: true }, { resolve })
       const flaky = yield* send(policy, HttpClientRequest.get(`http://flaky.test:${port}/`))
-      expect(Either.isLeft(flaky) && flaky.left.reason).toBe("Transport")
-      expect(Either.isLeft(flaky) && codeIn(flaky.left)).toBe("EAI_AGAIN")
+      expect(Result.isFailure(flaky) && flaky.failure.reason._tag).toBe("TransportError")
+      expect(Result.isFailure(flaky) && codeIn(flaky.failure)).toBe("EAI_AGAIN")
       const empty = yield* send(policy, HttpClientRequest.get(`http://empty.test:${port}/`))
-      expect(Either.isLeft(empty) && codeIn(empty.left)).toBe("ENOTFOUND")
-      const messages = Either.isLeft(empty) ? chain(empty.left).map((link) => link instanceof Error ? link.message : "") : []
+      expect(Result.isFailure(empty) && codeIn(empty.failure)).toBe("ENOTFOUND")
+      const messages = Result.isFailure(empty) ? chain(empty.failure).map((link) => link instanceof Error ? link.message : "") : []
       expect(messages).toContain("getaddrinfo ENOTFOUND empty.test")
       expect(server.requests).toHaveLength(0)
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("the lookup answers both forms: all addresses, and one address when net asks for one", () =>
+  it.live("the lookup answers both forms: all addresses, and one address when net asks for one", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`at ${request.path}`))
       const port = new URL(server.origin).port
@@ -226,7 +226,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
           policyWith({ allowLoopback: true }, { resolve, buildConnector }),
           (policy) => send(policy, HttpClientRequest.get(`http://here.test:${port}/x`))
         ))
-        expect(Either.map(outcome, (r) => r.text)).toEqual(Either.right("at /x"))
+        expect(Result.map(outcome, (r) => r.text)).toEqual(Result.succeed("at /x"))
       }
       // and a refused answer is refused in both
       for (const buildConnector of [oneAddress, Undici.buildConnector]) {
@@ -234,7 +234,7 @@ describe("UrlPolicy client: lookup and connectors", () => {
           policyWith({}, { resolve, buildConnector }),
           (policy) => send(policy, HttpClientRequest.get(`http://here.test:${port}/y`))
         ))
-        expect(Either.isLeft(outcome) && outcome.left.cause instanceof UrlRefused && outcome.left.cause.range).toBe("loopback")
+        expect(Result.isFailure(outcome) && outcome.failure.cause instanceof UrlRefused && outcome.failure.cause.range).toBe("loopback")
       }
       expect(server.requests.map((r) => r.path)).toEqual(["/x", "/x"])
     }))
@@ -250,24 +250,23 @@ describe("UrlPolicy client: transport errors", () => {
           Effect.forEach(["http://10.0.0.1/", "http://[::1]:8080/"], (url) => send(policy, HttpClientRequest.get(url)))
       ))
       const refusals = outcomes.map((o) =>
-        Either.isLeft(o) && o.left.cause instanceof UrlRefused ? [o.left.reason, o.left.cause.range] : o
+        Result.isFailure(o) && o.failure.cause instanceof UrlRefused ? [o.failure.reason._tag, o.failure.cause.range] : o
       )
-      expect(refusals).toEqual([["InvalidUrl", "private"], ["InvalidUrl", "loopback"]])
+      expect(refusals).toEqual([["InvalidUrlError", "private"], ["InvalidUrlError", "loopback"]])
       // no lookup ran: the check came first
       expect(spy.passed).toEqual([])
     }))
 
   // live clock: a real connection to a port of 127.0.0.1 that a real server has just left
-  it.scopedLive("a connection refused is a Transport error, not a refusal", () =>
+  it.live("a connection refused is a Transport error, not a refusal", () =>
     Effect.gen(function*() {
       // a port nothing listens on any more
       const closedPort = yield* Effect.scoped(Effect.map(testServer(() => undefined), (s) => new URL(s.origin).port))
       const policy = yield* policyWith({ allowLoopback: true })
       const outcome = yield* send(policy, HttpClientRequest.get(`http://127.0.0.1:${closedPort}/`))
-      expect(Either.isLeft(outcome) && outcome.left._tag).toBe("RequestError")
-      expect(Either.isLeft(outcome) && outcome.left.reason).toBe("Transport")
-      expect(Either.isLeft(outcome) && outcome.left.cause instanceof UrlRefused).toBe(false)
-      expect(Either.isLeft(outcome) && codeIn(outcome.left)).toBe("ECONNREFUSED")
+      expect(Result.isFailure(outcome) && outcome.failure.reason._tag).toBe("TransportError")
+      expect(Result.isFailure(outcome) && outcome.failure.cause instanceof UrlRefused).toBe(false)
+      expect(Result.isFailure(outcome) && codeIn(outcome.failure)).toBe("ECONNREFUSED")
     }))
 
   it.effect("a refusal wrapped in the connector's errors is found; odd cause chains do not trip it", () =>
@@ -282,11 +281,11 @@ describe("UrlPolicy client: transport errors", () => {
           policyWith({ allowLoopback: true }, { buildConnector: failingConnector(error) }),
           (policy) => send(policy, HttpClientRequest.get("http://127.0.0.1:65000/"))
         )))
-      const [found, withNull, withCycle] = outcomes.map((o) => Either.isLeft(o) ? o.left : undefined)
-      expect(found?.reason).toBe("Transport")
+      const [found, withNull, withCycle] = outcomes.map((o) => Result.isFailure(o) ? o.failure : undefined)
+      expect(found?.reason._tag).toBe("TransportError")
       expect(found?.cause).toBe(refusal)
       for (const error of [withNull, withCycle]) {
-        expect(error?.reason).toBe("Transport")
+        expect(error?.reason._tag).toBe("TransportError")
         expect(error?.cause).toBeInstanceOf(TypeError)
       }
       expect(chain(withNull)).toContain(nullCause)
@@ -296,15 +295,15 @@ describe("UrlPolicy client: transport errors", () => {
 
 describe("UrlPolicy client: bodies", () => {
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("sends raw text and bytes; refuses other raw values and streams before connecting", () =>
+  it.live("sends raw text and bytes; refuses other raw values and streams before connecting", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`${request.method} ${request.body}`))
       const policy = yield* policyWith({ allowLoopback: true })
       const post = HttpClientRequest.post(`${server.origin}/in`)
       const text = yield* send(policy, HttpClientRequest.setBody(post, HttpBody.raw("raw text")))
-      expect(Either.map(text, (r) => r.text)).toEqual(Either.right("POST raw text"))
+      expect(Result.map(text, (r) => r.text)).toEqual(Result.succeed("POST raw text"))
       const bytes = yield* send(policy, HttpClientRequest.setBody(post, HttpBody.raw(new TextEncoder().encode("raw bytes"))))
-      expect(Either.map(bytes, (r) => r.text)).toEqual(Either.right("POST raw bytes"))
+      expect(Result.map(bytes, (r) => r.text)).toEqual(Result.succeed("POST raw bytes"))
       expect(server.requests).toHaveLength(2)
       const refused = [
         HttpClientRequest.setBody(post, HttpBody.raw({ not: "bytes" })),
@@ -312,17 +311,17 @@ describe("UrlPolicy client: bodies", () => {
       ]
       for (const request of refused) {
         const outcome = yield* send(policy, request)
-        expect(Either.isLeft(outcome) && outcome.left._tag).toBe("RequestError")
-        if (Either.isLeft(outcome) && outcome.left._tag === "RequestError") {
-          expect(outcome.left.reason).toBe("Encode")
-          expect(outcome.left.description).toBe("the URL policy's client sends byte and text bodies only")
+        const reason = Result.isFailure(outcome) ? outcome.failure.reason : undefined
+        expect(reason?._tag).toBe("EncodeError")
+        if (reason?._tag === "EncodeError") {
+          expect(reason.description).toBe("the URL policy's client sends byte and text bodies only")
         }
       }
       expect(server.requests).toHaveLength(2)
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("a stale content-length header does not cut or break the body", () =>
+  it.live("a stale content-length header does not cut or break the body", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) =>
         response.end(`${request.headers["content-length"]} ${request.body}`)
@@ -332,13 +331,13 @@ describe("UrlPolicy client: bodies", () => {
         HttpClientRequest.bodyText("the whole body"),
         HttpClientRequest.setHeader("content-length", "3")
       )
-      expect(Either.map(yield* send(policy, request), (r) => r.text)).toEqual(Either.right("14 the whole body"))
+      expect(Result.map(yield* send(policy, request), (r) => r.text)).toEqual(Result.succeed("14 the whole body"))
     }))
 })
 
 describe("UrlPolicy client: redirects", () => {
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("301 and 302 turn a POST into a GET without body; other methods keep theirs; 303 keeps HEAD", () =>
+  it.live("301 and 302 turn a POST into a GET without body; other methods keep theirs; 303 keeps HEAD", () =>
     Effect.gen(function*() {
       const target = yield* testServer((request, response) =>
         response.end(`${request.method} ${request.body} ${request.headers["content-type"] ?? "-"}`)
@@ -364,17 +363,17 @@ describe("UrlPolicy client: redirects", () => {
       ]
       for (const [status, method, seen] of cases) {
         // the answer's request is the last hop's, as sent
-        expect(Either.map(yield* hop(status, method), (r) => [r.method, r.text]), `${status} ${method}`).toEqual(
-          Either.right([seen.split(" ")[0], seen])
+        expect(Result.map(yield* hop(status, method), (r) => [r.method, r.text]), `${status} ${method}`).toEqual(
+          Result.succeed([seen.split(" ")[0], seen])
         )
       }
       const head = yield* hop(303, "HEAD")
-      expect(Either.map(head, (r) => [r.method, r.status])).toEqual(Either.right(["HEAD", 200]))
+      expect(Result.map(head, (r) => [r.method, r.status])).toEqual(Result.succeed(["HEAD", 200]))
       expect(target.requests.map((r) => r.method)).toEqual([...cases.map(([, , seen]) => seen.split(" ")[0]), "HEAD"])
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("a redirect to another origin drops the credentials (Authorization, Cookie); one to the same origin keeps them", () =>
+  it.live("a redirect to another origin drops the credentials (Authorization, Cookie); one to the same origin keeps them", () =>
     Effect.gen(function*() {
       const other = yield* testServer((_request, response) => response.end("other"))
       const origin = yield* testServer((request, response) => {
@@ -388,8 +387,8 @@ describe("UrlPolicy client: redirects", () => {
         HttpClientRequest.get(`${origin.origin}${to}`).pipe(
           HttpClientRequest.setHeaders({ authorization: "Bearer secret", cookie: "session=1", "x-trace": "t-1" })
         )
-      expect(Either.map(yield* send(policy, request("/away")), (r) => r.text)).toEqual(Either.right("other"))
-      expect(Either.map(yield* send(policy, request("/here")), (r) => r.text)).toEqual(Either.right("same"))
+      expect(Result.map(yield* send(policy, request("/away")), (r) => r.text)).toEqual(Result.succeed("other"))
+      expect(Result.map(yield* send(policy, request("/here")), (r) => r.text)).toEqual(Result.succeed("same"))
       const [away] = other.requests
       expect([away?.headers.authorization, away?.headers.cookie, away?.headers["x-trace"]]).toEqual([undefined, undefined, "t-1"])
       const here = origin.requests.find((r) => r.path === "/in")
@@ -397,7 +396,7 @@ describe("UrlPolicy client: redirects", () => {
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("a redirect status without Location, or a Location without a redirect status, is the answer", () =>
+  it.live("a redirect status without Location, or a Location without a redirect status, is the answer", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
         if (request.path === "/no-location") response.writeHead(302)
@@ -407,14 +406,14 @@ describe("UrlPolicy client: redirects", () => {
       })
       const policy = yield* policyWith({ allowLoopback: true })
       const noLocation = yield* send(policy, HttpClientRequest.get(`${server.origin}/no-location`))
-      expect(Either.map(noLocation, (r) => [r.status, r.text])).toEqual(Either.right([302, "at /no-location"]))
+      expect(Result.map(noLocation, (r) => [r.status, r.text])).toEqual(Result.succeed([302, "at /no-location"]))
       const located = yield* send(policy, HttpClientRequest.get(`${server.origin}/ok-with-location`))
-      expect(Either.map(located, (r) => [r.status, r.text])).toEqual(Either.right([200, "at /ok-with-location"]))
+      expect(Result.map(located, (r) => [r.status, r.text])).toEqual(Result.succeed([200, "at /ok-with-location"]))
       expect(server.requests.map((r) => r.path)).toEqual(["/no-location", "/ok-with-location"])
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("a Location that is not a URL is a Decode error", () =>
+  it.live("a Location that is not a URL is a Decode error", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
         response.writeHead(302, { location: "http://[not-an-address/" })
@@ -422,18 +421,18 @@ describe("UrlPolicy client: redirects", () => {
       })
       const policy = yield* policyWith({ allowLoopback: true })
       const outcome = yield* send(policy, HttpClientRequest.get(`${server.origin}/`))
-      const error = Either.isLeft(outcome) ? outcome.left : undefined
-      expect(error).toBeInstanceOf(HttpClientError.ResponseError)
-      if (error?._tag === "ResponseError") {
-        expect(error.reason).toBe("Decode")
-        expect(error.description).toBe("the redirect's Location is not a URL")
-        expect(error.response.status).toBe(302)
+      const error = Result.isFailure(outcome) ? outcome.failure : undefined
+      expect(error).toBeInstanceOf(HttpClientError.HttpClientError)
+      expect(error?.reason).toBeInstanceOf(HttpClientError.DecodeError)
+      if (error?.reason._tag === "DecodeError") {
+        expect(error.reason.description).toBe("the redirect's Location is not a URL")
+        expect(error.reason.response.status).toBe(302)
       }
       expect(server.requests).toHaveLength(1)
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.scopedLive("more than 5 redirects: a StatusCode error naming the hop not followed", () =>
+  it.live("more than 5 redirects: a StatusCode error naming the hop not followed", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
         response.writeHead(302, { location: `/${Number(request.path.slice(1)) + 1}` })
@@ -441,9 +440,9 @@ describe("UrlPolicy client: redirects", () => {
       })
       const policy = yield* policyWith({ allowLoopback: true })
       const outcome = yield* send(policy, HttpClientRequest.get(`${server.origin}/0`))
-      const error = Either.isLeft(outcome) ? outcome.left : undefined
-      expect(error?._tag).toBe("ResponseError")
-      expect(error?.reason).toBe("StatusCode")
+      const error = Result.isFailure(outcome) ? outcome.failure : undefined
+      expect(error?._tag).toBe("HttpClientError")
+      expect(error?.reason._tag).toBe("StatusCodeError")
       const cause = error?.cause
       expect(cause).toBeInstanceOf(TooManyRedirects)
       if (cause instanceof TooManyRedirects) {
@@ -456,13 +455,13 @@ describe("UrlPolicy client: redirects", () => {
 
 describe("UrlPolicy client: its connections", () => {
   // live clock: a real HTTP server's sockets, and a bound of real time on their close
-  it.scopedLive("are closed when the policy's scope closes", () =>
+  it.live("are closed when the policy's scope closes", () =>
     Effect.gen(function*() {
       const server = yield* trackedServer((_, response) => response.end("kept alive"))
       yield* Effect.scoped(Effect.gen(function*() {
         const policy = yield* policyWith({ allowLoopback: true })
-        expect(Either.map(yield* send(policy, HttpClientRequest.get(`${server.origin}/`)), (r) => r.text)).toEqual(
-          Either.right("kept alive")
+        expect(Result.map(yield* send(policy, HttpClientRequest.get(`${server.origin}/`)), (r) => r.text)).toEqual(
+          Result.succeed("kept alive")
         )
       }))
       expect(server.closed).toHaveLength(1)

@@ -5,10 +5,9 @@
  * limit, `tryResolve`, and the file-system work a resolution costs (the root's real path is
  * cached, at most 256 roots; an existing path is one `realpath`).
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import { NodeFileSystem } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, FileSystem, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { MAX_PATH_BYTES } from "../../src/layers/Workspace.js"
@@ -26,8 +25,8 @@ const recordingFs = (calls: Calls): Layer.Layer<FileSystem.FileSystem> =>
     Effect.map(FileSystem.FileSystem, (fs) =>
       FileSystem.FileSystem.of({
         ...fs,
-        realPath: (p) => Effect.zipRight(Effect.sync(() => calls.push(`realPath ${p}`)), fs.realPath(p)),
-        readLink: (p) => Effect.zipRight(Effect.sync(() => calls.push(`readLink ${p}`)), fs.readLink(p))
+        realPath: (p) => Effect.andThen(Effect.sync(() => calls.push(`realPath ${p}`)), fs.realPath(p)),
+        readLink: (p) => Effect.andThen(Effect.sync(() => calls.push(`readLink ${p}`)), fs.readLink(p))
       }))
   ).pipe(Layer.provide(NodeFileSystem.layer))
 
@@ -46,7 +45,7 @@ const write = (p: string, text = "x") => {
 }
 
 describe("a workspace root that does not exist yet", () => {
-  it.scoped("is taken as written, keeps paths inside it, and works once it is created", () =>
+  it.effect("is taken as written, keeps paths inside it, and works once it is created", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-later-")
       const later = path.join(base, "later")
@@ -71,7 +70,7 @@ describe("a workspace root that does not exist yet", () => {
       }).pipe(Effect.provide(fixed(later)))
     }))
 
-  it.scoped("below a symlinked parent: taken as written, then its real path once it exists", () =>
+  it.effect("below a symlinked parent: taken as written, then its real path once it exists", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-parent-")
       const real = path.join(base, "real")
@@ -97,7 +96,7 @@ describe("a workspace root that does not exist yet", () => {
       }).pipe(Effect.provide(fixed(spelled)))
     }))
 
-  it.scoped("as a dangling symlink: the link itself until its target is created", () =>
+  it.effect("as a dangling symlink: the link itself until its target is created", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-dangling-root-")
       const target = path.join(base, "target")
@@ -128,7 +127,7 @@ describe("dangling symlinks: the target is walked name by name", () => {
   ]
 
   for (const [name, target, expected] of cases) {
-    it.scoped(name, () =>
+    it.effect(name, () =>
       Effect.gen(function*() {
         const ws = yield* tempDir("ws-dangling-")
         fs.mkdirSync(path.join(ws, "dir"))
@@ -140,7 +139,7 @@ describe("dangling symlinks: the target is walked name by name", () => {
 })
 
 describe("dangling symlinks with absolute or roundabout targets", () => {
-  it.scoped("an absolute target inside, a climb out of the root and back in, a target outside", () =>
+  it.effect("an absolute target inside, a climb out of the root and back in, a target outside", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-roundabout-")
       const ws = path.join(base, "ws")
@@ -175,13 +174,13 @@ const chain = (count: number) =>
   })
 
 describe("symlink hops", () => {
-  it.scoped("a chain of 40 dangling links is followed to its end", () =>
+  it.effect("a chain of 40 dangling links is followed to its end", () =>
     Effect.gen(function*() {
       const ws = yield* chain(40)
       expect(yield* Effect.provide(resolve("link1"), fixed(ws))).toBe(path.join(ws, "end.txt"))
     }))
 
-  it.scoped("a chain of 41 is refused as a loop would be", () =>
+  it.effect("a chain of 41 is refused as a loop would be", () =>
     Effect.gen(function*() {
       const ws = yield* chain(41)
       const error = yield* Effect.provide(refuse("link1"), fixed(ws))
@@ -205,7 +204,7 @@ describe("path arguments the resolver refuses before any I/O, or not", () => {
     return names.join("/")
   }
 
-  it.scoped("a path of exactly MAX_PATH_BYTES bytes is accepted, one byte more is refused", () =>
+  it.effect("a path of exactly MAX_PATH_BYTES bytes is accepted, one byte more is refused", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("ws-long-")
       const exact = pathOf(MAX_PATH_BYTES)
@@ -220,7 +219,7 @@ describe("path arguments the resolver refuses before any I/O, or not", () => {
       }).pipe(Effect.provide(fixed(ws)))
     }))
 
-  it.scoped("only a path that starts with a scheme is a URL", () =>
+  it.effect("only a path that starts with a scheme is a URL", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("ws-url-")
       yield* Effect.gen(function*() {
@@ -234,7 +233,7 @@ describe("path arguments the resolver refuses before any I/O, or not", () => {
 })
 
 describe("Workspace.tryResolve", () => {
-  it.scoped("is Some real path inside the root and None for what leads out", () =>
+  it.effect("is Some real path inside the root and None for what leads out", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-try-")
       const ws = path.join(base, "ws")
@@ -254,7 +253,7 @@ describe("Workspace.tryResolve", () => {
 })
 
 describe("the file-system work of a resolution", () => {
-  it.scoped("the root's real path is looked up once, not at each call", () =>
+  it.effect("the root's real path is looked up once, not at each call", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-cost-")
       const ws = path.join(base, "ws")
@@ -270,7 +269,7 @@ describe("the file-system work of a resolution", () => {
       expect(calls.filter((c) => c === `realPath ${path.join(base, "link")}`)).toHaveLength(1)
     }))
 
-  it.scoped("at most 256 roots are remembered: the 257th forgets them", () =>
+  it.effect("at most 256 roots are remembered: the 257th forgets them", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-roots-")
       const roots = Array.from({ length: 257 }, (_, i) => path.join(base, `r${i}`))
@@ -290,7 +289,7 @@ describe("the file-system work of a resolution", () => {
       }).pipe(Effect.provide(fixed(base, calls)))
     }))
 
-  it.scoped("an existing path is one realpath; a new file in an existing directory, two and a readlink", () =>
+  it.effect("an existing path is one realpath; a new file in an existing directory, two and a readlink", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("ws-cost-")
       write(path.join(ws, "a", "b.txt"))
@@ -310,7 +309,7 @@ describe("the file-system work of a resolution", () => {
       }).pipe(Effect.provide(fixed(ws, calls)))
     }))
 
-  it.scoped("the root of a workspace that does not exist yet: looked up, nothing more", () =>
+  it.effect("the root of a workspace that does not exist yet: looked up, nothing more", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("ws-cost-")
       const later = path.join(base, "later")

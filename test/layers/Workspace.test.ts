@@ -2,9 +2,9 @@
  * The workspace resolver against real directories: every escape vector must fail with a
  * `PathTraversalError`, and every legitimate path must resolve to its real absolute path.
  */
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Deferred, Effect, Exit, Layer, Option } from "effect"
+import { Cause, Deferred, Effect, Exit, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -70,7 +70,7 @@ fs.symlinkSync("../made.txt", path.join(ws, "deep", "x", "y", "rel-dangling")) /
 
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
 
-const fixed = (root: string) => Workspace.layerFixed(root).pipe(Layer.provide(NodeContext.layer))
+const fixed = (root: string) => Workspace.layerFixed(root).pipe(Layer.provide(NodeServices.layer))
 
 
 /** Resolves `input` in a workspace fixed at `root`, expecting the escape defect. */
@@ -274,10 +274,10 @@ describe("Workspace roots", () => {
       const [a, b] = yield* Effect.all(
         [
           Workspace.withRoot(
-            Deferred.succeed(inside, undefined).pipe(Effect.zipRight(Deferred.await(read)), Effect.zipRight(workspace.root)),
+            Deferred.succeed(inside, undefined).pipe(Effect.andThen(Deferred.await(read)), Effect.andThen(workspace.root)),
             other
           ),
-          Deferred.await(inside).pipe(Effect.zipRight(workspace.root), Effect.zipLeft(Deferred.succeed(read, undefined)))
+          Deferred.await(inside).pipe(Effect.andThen(workspace.root), Effect.tap(Deferred.succeed(read, undefined)))
         ],
         { concurrency: 2 }
       )
@@ -285,7 +285,7 @@ describe("Workspace roots", () => {
       expect(b).toBe(ws)
     }).pipe(Effect.provide(fixed(ws))))
 
-  it.scoped("Workspace.layer reads WORKSPACE_ROOT, then process.cwd(), at each call", () =>
+  it.effect("Workspace.layer reads WORKSPACE_ROOT, then process.cwd(), at each call", () =>
     Effect.gen(function*() {
       const saved = process.env.WORKSPACE_ROOT
       const savedCwd = process.cwd()
@@ -320,29 +320,17 @@ describe("Workspace roots", () => {
       // the request-scoped override beats the variable
       process.env.WORKSPACE_ROOT = ws
       expect(yield* Workspace.withRoot(workspace.root, other)).toBe(other)
-    }).pipe(Effect.provide(Workspace.layer.pipe(Layer.provide(NodeContext.layer)))))
+    }).pipe(Effect.provide(Workspace.layer.pipe(Layer.provide(NodeServices.layer)))))
 })
 
 describe("the executor never turns an escape into a result", () => {
   const system = ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws) })
 
-  const dieOf = <A>(exit: Exit.Exit<A>): PathTraversalError => {
-    expect(Exit.isFailure(exit)).toBe(true)
-    if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-    const defect = Cause.dieOption(exit.cause)
-    expect(Option.isSome(defect)).toBe(true)
-    if (Option.isNone(defect)) throw new Error("expected a defect")
-    expect(defect.value).toBeInstanceOf(PathTraversalError)
-    if (!(defect.value instanceof PathTraversalError)) throw new Error("expected a PathTraversalError")
-    return defect.value
-  }
-
   it.effect("read_file of ../outside/secret dies with PathTraversalError", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       const exit = yield* Effect.exit(tools.execute("read_file", { filepath: "../outside/secret" }))
-      const error = dieOf(exit)
-      expectTraversal(error, "../outside/secret")
+      expectTraversal(yield* traversalOf(exit), "../outside/secret")
       expect(Cause.pretty(Exit.isFailure(exit) ? exit.cause : Cause.empty)).not.toContain("TOP SECRET")
     }).pipe(Effect.provide(system)))
 
@@ -350,10 +338,10 @@ describe("the executor never turns an escape into a result", () => {
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       const before = fs.readdirSync(outside).sort()
-      const exit = yield* Effect.exit(
+      const error = yield* traversalOf(
         tools.execute("write_file", { filepath: "link-out/x", content: "pwned" }, { confirm: true })
       )
-      expectTraversal(dieOf(exit), "link-out/x")
+      expectTraversal(error, "link-out/x")
       expect(fs.existsSync(path.join(outside, "x"))).toBe(false)
       expect(fs.readdirSync(outside).sort()).toEqual(before)
       expect(fs.readFileSync(path.join(outside, "secret"), "utf8")).toBe("TOP SECRET")
@@ -362,10 +350,10 @@ describe("the executor never turns an escape into a result", () => {
   it.effect("write_file through a dangling symlink leading out dies and creates nothing", () =>
     Effect.gen(function*() {
       const tools = yield* ToolSystem
-      const exit = yield* Effect.exit(
+      const error = yield* traversalOf(
         tools.execute("write_file", { filepath: "dangling-out", content: "pwned" }, { confirm: true })
       )
-      expectTraversal(dieOf(exit), "dangling-out")
+      expectTraversal(error, "dangling-out")
       expect(fs.existsSync(path.join(outside, "not-yet"))).toBe(false)
     }).pipe(Effect.provide(system)))
 

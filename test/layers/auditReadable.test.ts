@@ -3,9 +3,12 @@
  * own call may pass a bigint or a `Map` to a tool that takes any value — is written and
  * readable: its arguments kept as readable JSON (never dropped, never a `Map` as `{}`), their
  * hash telling different arguments apart, on the JSON-lines log and on the logger alike.
+ *
+ * Effect 4: `NodeServices` for `NodeContext`; the JSON logger is `Logger.formatJson`, installed
+ * with `Logger.layer`.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Schema } from "effect"
 import { createHash } from "node:crypto"
@@ -35,19 +38,19 @@ const runAll = (audit: Layer.Layer<AuditLog>, ws: string) =>
   Effect.flatMap(ToolSystem, (tools) => Effect.forEach(calls, (args) => tools.execute("keep", args))).pipe(
     Effect.provide(
       ToolSystem.layer({ builtins: false, tools: [keep], workspace: Workspace.layerFixed(ws), audit })
-        .pipe(Layer.provide(NodeContext.layer), Layer.provide(FetchHttpClient.layer))
+        .pipe(Layer.provide(NodeServices.layer), Layer.provide(FetchHttpClient.layer))
     )
   )
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 describe("the audit record of arguments with no JSON form", () => {
-  it.scoped("JSON lines: every record written, its arguments readable, their hashes apart", () =>
+  it.effect("JSON lines: every record written, its arguments readable, their hashes apart", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("audit-readable-")
       const file = path.join(ws, "audit.jsonl")
       const results = yield* runAll(
-        AuditLog.layerJsonl({ file, includeArguments: true }).pipe(Layer.provide(NodeContext.layer)),
+        AuditLog.layerJsonl({ file, includeArguments: true }).pipe(Layer.provide(NodeServices.layer)),
         ws
       )
       expect(results.map((r) => r.success)).toEqual([true, true, true])
@@ -59,11 +62,11 @@ describe("the audit record of arguments with no JSON form", () => {
       expect(new Set(records.map((r) => r.argumentsHash)).size).toBe(3)
     }))
 
-  it.scoped("the logger: the record a JSON logger prints carries the readable arguments", () =>
+  it.effect("the logger: the record a JSON logger prints carries the readable arguments", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("audit-readable-")
       const lines: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.map(Logger.jsonLogger, (line) => void lines.push(line)))
+      const capture = Logger.layer([Logger.map(Logger.formatJson, (line) => void lines.push(line))])
       yield* runAll(AuditLog.layerLogger({ includeArguments: true }), ws).pipe(Effect.provide(capture))
       const printed = lines.map((line): { readonly annotations: { readonly audit: AuditRecord } } => JSON.parse(line))
       expect(printed.map((p) => p.annotations.audit.arguments)).toEqual(readable)

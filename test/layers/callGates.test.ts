@@ -2,12 +2,15 @@
  * The executor asks the policy hook once per call, whether the call takes a path or not and
  * whether it then runs or is refused, and a call with no gate left (the direct path) still
  * honours its deadline when its handler waits.
+ *
+ * Effect 4: the deadline's sleep is seen through `countingSleeps` (Effect 4's TestClock lists none).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Schema, TestClock } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import { AgentMode, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("gates-")
 
@@ -52,14 +55,14 @@ describe("the gates of a call", () => {
       const layer = ToolSystem.layerNode({ builtins: false, tools: [slow], workspace: Workspace.layerFixed(ws) })
       const result = yield* Effect.gen(function*() {
         const tools = yield* ToolSystem
-        const call = yield* Effect.fork(tools.execute("slow", {}, { mode: AgentMode.Explore }))
+        const call = yield* Effect.forkChild(tools.execute("slow", {}, { mode: AgentMode.Explore }))
         // the deadline waits on the TestClock: 50 ms of it, and the handler's second is far off
         yield* sleepersUntil(50)
         yield* TestClock.adjust("49 millis")
-        expect(call.unsafePoll()).toBeNull()
+        expect(call.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("1 millis")
         return yield* joinUnmoved(call)
       }).pipe(Effect.provide(layer))
       expect(result).toMatchObject({ success: false, errorCode: "TIMEOUT" })
-    }), 5000)
+    }).pipe(countingSleeps), 5000)
 })

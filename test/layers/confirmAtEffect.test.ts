@@ -4,6 +4,9 @@
  * (`CONFIRMATION_REQUIRED`, nothing sent, the file intact; a file appearing during the download
  * is not clobbered); `ConfirmationGate.layerAutoConfirm` confirms these effects too; a
  * `ToolCallHandler` with an approving `ConfirmationHandler` retries and the call succeeds.
+ *
+ * Effect 4 tree: the tests on a real server run under `it.live` (Effect 3's `it.scopedLive`;
+ * the test's scope is there), and the config is given as a `ConfigProvider` service.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
@@ -30,7 +33,7 @@ const PNG = Buffer.from(
 
 describe("confirmation at the moment of the effect", () => {
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets), there to show it gets no request
-  it.scopedLive("download_file onto an existing file, unconfirmed: refused before any request, the file intact", () =>
+  it.live("download_file onto an existing file, unconfirmed: refused before any request, the file intact", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "new"))
       Fs.writeFileSync(at("d.txt"), "old")
@@ -41,7 +44,7 @@ describe("confirmation at the moment of the effect", () => {
     }))
 
   // live clock: a real download from a real HTTP server on 127.0.0.1 (Node sockets and streams)
-  it.scopedLive("download_file: a file that appears during the download is not clobbered unconfirmed", () =>
+  it.live("download_file: a file that appears during the download is not clobbered unconfirmed", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
         Fs.writeFileSync(at("race.txt"), "theirs")
@@ -54,14 +57,14 @@ describe("confirmation at the moment of the effect", () => {
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets), there to show it gets no request
-  it.scopedLive("generate_image onto an existing file, unconfirmed: refused before the API call, the file intact", () =>
+  it.live("generate_image onto an existing file, unconfirmed: refused before the API call, the file intact", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) =>
         sendJson(response, 200, { data: { image_base64: [PNG.toString("base64")] }, base_resp: { status_code: 0 } }))
       Fs.writeFileSync(at("img.png"), "old")
       const r = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", { prompt: "p", filepath: "img.png" })).pipe(
         Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [generateImage], workspace: Workspace.layerFixed(ws) })),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["MINIMAX_API_KEY", "k-0123456789"], ["MINIMAX_API_URL", server.origin]])))
+        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ MINIMAX_API_KEY: "k-0123456789", MINIMAX_API_URL: server.origin }))
       )
       expect(r).toMatchObject({ success: false, errorCode: "CONFIRMATION_REQUIRED", confirmed: false })
       expect(server.requests).toHaveLength(0)

@@ -21,7 +21,7 @@ const stamper = (name: string, stamped: Array<string>, asksConfirmation?: string
     readOnly: false,
     ...(asksConfirmation === undefined ? {} : { asksConfirmation }),
     handler: () =>
-      Effect.zipRight(
+      Effect.andThen(
         confirmEffect(name, "would stamp"),
         Effect.sync(() => {
           stamped.push(name)

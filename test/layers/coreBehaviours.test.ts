@@ -2,14 +2,15 @@
  * Behaviours of the core that are promised and built, each pinned by a test that fails when
  * the behaviour breaks (found by deliberately breaking them one at a time).
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Fiber, Layer, Schema, TestClock, Tracer } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Schema, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AgentMode, RateLimiter, Tool, ToolRegistry, ToolSystem, Workspace } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { joinUnmoved, sleepersUntil, wakeAfter } from "../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("core-")
 
@@ -42,7 +43,7 @@ const dated = Tool.make("dated", {
   description: "Returns a Date, encoded by its success schema",
   parameters: Schema.Struct({}),
   readOnly: true,
-  success: Schema.Date,
+  success: Schema.DateFromString,
   handler: () => Effect.succeed(new Date(Date.UTC(2026, 0, 2)))
 })
 
@@ -78,9 +79,9 @@ describe("tracing", () => {
     Effect.map(Effect.tracer, (native) =>
       Tracer.make({
         context: native.context,
-        span: (name, parent, context, links, startTime, kind, options) => {
-          const span = native.span(name, parent, context, links, startTime, kind, options)
-          spans.push({ name, attributes: span.attributes })
+        span: (options) => {
+          const span = native.span(options)
+          spans.push({ name: options.name, attributes: span.attributes })
           return span
         }
       }))
@@ -123,23 +124,23 @@ describe("interruption", () => {
         parameters: Schema.Struct({}),
         readOnly: true,
         handler: () =>
-          Effect.zipRight(Deferred.succeed(started, undefined), Effect.never).pipe(
-            Effect.ensuring(Effect.zipRight(Effect.sleep("100 millis"), Effect.sync(() => void events.push("finalized"))))
+          Effect.andThen(Deferred.succeed(started, undefined), Effect.never).pipe(
+            Effect.ensuring(Effect.andThen(Effect.sleep("100 millis"), Effect.sync(() => void events.push("finalized"))))
           )
       })
       const layer = ToolSystem.layerNode({ builtins: false, tools: [slowFinalizer], workspace: Workspace.layerFixed(ws) })
       yield* Effect.gen(function*() {
-        const fiber = yield* Effect.fork(exec("slow_finalizer", {}))
+        const fiber = yield* Effect.forkChild(exec("slow_finalizer", {}))
         yield* Deferred.await(started)
-        const interrupting = yield* Effect.fork(
-          Effect.zipRight(Fiber.interrupt(fiber), Effect.sync(() => void events.push("caller resumed")))
+        const interrupting = yield* Effect.forkChild(
+          Effect.andThen(Fiber.interrupt(fiber), Effect.sync(() => void events.push("caller resumed")))
         )
         // the finalizer's wait: the caller is not back before it ends
         yield* wakeAfter(100)
         yield* joinUnmoved(interrupting)
       }).pipe(Effect.provide(layer))
       expect(events).toEqual(["finalized", "caller resumed"])
-    }))
+    }).pipe(countingSleeps))
 })
 
 describe("timeout", () => {
@@ -154,8 +155,8 @@ describe("timeout", () => {
         readOnly: true,
         timeout: "50 millis",
         handler: () =>
-          Effect.zipRight(Effect.sync(() => (real.handlerStarted = performance.now())), Effect.never).pipe(
-            Effect.ensuring(Effect.zipRight(
+          Effect.andThen(Effect.sync(() => (real.handlerStarted = performance.now())), Effect.never).pipe(
+            Effect.ensuring(Effect.andThen(
               Effect.sleep("100 millis"),
               Effect.sync(() => {
                 real.finalized = performance.now()
@@ -166,13 +167,13 @@ describe("timeout", () => {
       })
       const layer = ToolSystem.layerNode({ builtins: false, tools: [slowFinalizer], workspace: Workspace.layerFixed(ws) })
       const r = yield* Effect.gen(function*() {
-        const fiber = yield* Effect.fork(exec("slow_finalizer_timeout", {}))
+        const fiber = yield* Effect.forkChild(exec("slow_finalizer_timeout", {}))
         // the deadline, at 50 ms
         yield* wakeAfter(50)
         // the handler's finalizer then waits until 150 ms: no result before
         yield* sleepersUntil(150)
         yield* TestClock.adjust("99 millis")
-        expect(fiber.unsafePoll()).toBeNull()
+        expect(fiber.pollUnsafe()).toBeUndefined()
         yield* TestClock.adjust("1 millis")
         return yield* joinUnmoved(fiber)
       }).pipe(Effect.provide(layer))
@@ -181,7 +182,7 @@ describe("timeout", () => {
       expect(events).toEqual(["finalized", "result"])
       // the duration it reports covers the finalizer too (3 decimals: rounded by at most 0.0005 ms)
       expect(r.durationMs).toBeGreaterThanOrEqual(real.finalized - real.handlerStarted - 0.001)
-    }))
+    }).pipe(countingSleeps))
 })
 
 describe("registry", () => {
@@ -210,7 +211,7 @@ describe("registry", () => {
 
   it.effect("a service captured when a tool is registered reaches its handler", () =>
     Effect.gen(function*() {
-      class Prefix extends Context.Tag("test/Prefix")<Prefix, string>() {}
+      class Prefix extends Context.Service<Prefix, string>()("test/Prefix") {}
       const greet = Tool.make("greet_prefix", {
         description: "Uses a captured service",
         parameters: Schema.Struct({ name: Schema.String }),
@@ -245,7 +246,7 @@ describe("workspace root", () => {
           fs.writeFileSync(path.join(root, "f.txt"), "x")
           expect(yield* workspace.root).toBe(fs.realpathSync(root))
           expect(yield* workspace.resolve("f.txt")).toBe(path.join(fs.realpathSync(root), "f.txt"))
-        }).pipe(Effect.provide(Workspace.layerFixed(root).pipe(Layer.provide(NodeContext.layer))))
+        }).pipe(Effect.provide(Workspace.layerFixed(root).pipe(Layer.provide(NodeServices.layer))))
       }
       fs.rmSync(base, { recursive: true, force: true })
     }))

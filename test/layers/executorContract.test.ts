@@ -5,7 +5,8 @@
  * the fiber's `Clock`, and error messages name workspace-relative paths.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Effect, Fiber, Layer, Schema, TestClock } from "effect"
+import { Data, Effect, Fiber, Layer, Schema } from "effect"
+import { TestClock } from "effect/testing"
 import * as fs from "node:fs"
 import {
   ConfirmationGate,
@@ -173,9 +174,9 @@ describe("timeouts", () => {
   it.effect("follow the fiber's Clock: TestClock.adjust times a tool out with no real waiting", () =>
     Effect.gen(function*() {
       const started = Date.now()
-      const fiber = yield* Effect.fork(exec("slow", {}))
+      const fiber = yield* Effect.forkChild(exec("slow", {}))
       yield* TestClock.adjust("4 seconds")
-      expect(fiber.unsafePoll()).toBeNull()
+      expect(fiber.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust("1 second")
       const r = yield* Fiber.join(fiber)
       expect(r).toMatchObject({ success: false, errorCode: "TIMEOUT" })

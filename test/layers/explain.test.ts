@@ -4,7 +4,7 @@
  * rate-limit token.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option, Schema } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Result, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AgentMode, RateLimiter, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
@@ -63,9 +63,9 @@ const executeCode = (name: string, args: unknown, options?: ExecuteOptions) =>
   Effect.flatMap(ToolSystem, (tools) => Effect.exit(tools.execute(name, args, options))).pipe(
     Effect.map((exit) => {
       if (Exit.isSuccess(exit)) return exit.value.errorCode
-      const defect = Cause.dieOption(exit.cause)
-      return Option.isSome(defect) && defect.value instanceof Error && "code" in defect.value
-        ? String(defect.value.code)
+      const defect = Cause.findDefect(exit.cause)
+      return Result.isSuccess(defect) && defect.success instanceof Error && "code" in defect.success
+        ? String(defect.success.code)
         : "DEFECT"
     })
   )
@@ -285,8 +285,8 @@ describe("ToolSystem.explain: the reason of each gate", () => {
         tools: [reader, guarded],
         workspace: Layer.succeed(Workspace, {
           root: Effect.succeed(ws),
-          resolve: () => Effect.dieMessage("the disk is gone"),
-          tryResolve: () => Effect.dieMessage("the disk is gone"),
+          resolve: () => Effect.die(new Error("the disk is gone")),
+          tryResolve: () => Effect.die(new Error("the disk is gone")),
           display: (absolute) => Effect.succeed(absolute)
         })
       }))

@@ -4,7 +4,7 @@
  * the call ends as a crash that names the path it could not place.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Tool, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
@@ -27,7 +27,7 @@ describe("arguments that cannot take the resolved path", () => {
       const frozen: Tool.Tool<never> = {
         ...base,
         prepare: (input) =>
-          Either.map(base.prepare(input), (call) => {
+          Result.map(base.prepare(input), (call) => {
             Object.freeze(call.args)
             return call
           })

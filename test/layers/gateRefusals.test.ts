@@ -86,7 +86,7 @@ describe("a gate that dies", () => {
     Effect.gen(function*() {
       const records: Array<AuditRecord> = []
       const runs: Array<string> = []
-      const broken = Gate.make("approval", () => Effect.dieMessage("the approval service is down"))
+      const broken = Gate.make("approval", () => Effect.die(new Error("the approval service is down")))
       const after = Gate.make("after", () => Gate.pass("seen"))
       const r = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute("report", {})).pipe(
         Effect.provide(system(ToolGates.layerOnly(broken, after), records, runs))

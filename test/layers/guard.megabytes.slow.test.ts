@@ -19,7 +19,6 @@ import { exec, layersIn } from "./guardHarness.js"
 const layerOf = layersIn("guard-")
 
 describe("a memory cap", () => {
-
   // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("is counted in megabytes: a handler keeping 48 MB under a 128 MB cap runs to its end", () =>
     Effect.gen(function*() {
@@ -40,5 +39,4 @@ describe("a memory cap", () => {
       const r = yield* exec("keeper").pipe(Effect.provide(layerOf(keeper)))
       expect(r).toMatchObject({ success: true, output: 48 * 131_072 })
     }))
-
 })

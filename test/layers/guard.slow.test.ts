@@ -1,6 +1,6 @@
 /**
  * The memory cap's proofs that keep more than the heap in use (`beyondGarbage`): a handler that
- * allocates before its first wait is counted, and the heap is sampled every `sampleEveryMs`.
+ * allocates before its first wait is counted.
  * In the slow lane: where test files share a process the heap in use is hundreds of MB, and
  * allocating past it cost 3-9 s of CPU per test; here each file has a process of its own.
  * Also the races of a memory cap and a deadline: the cap must be seen (64 MB past the heap at
@@ -11,7 +11,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Tool, ToolSystem, Workspace } from "../../src/index.js"
-import { guard } from "../../src/layers/guard.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { allocate, allocateChunked, beyondGarbage } from "./guardHeap.js"
 
@@ -46,31 +45,6 @@ describe("a memory cap, counted from before the handler starts", () => {
     }))
 })
 
-describe("guard", () => {
-  // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
-  it.live("samples the heap every sampleEveryMs: growth between two samples goes unseen", () =>
-    Effect.gen(function*() {
-      const grow = Effect.gen(function*() {
-        yield* Effect.sleep("5 millis")
-        // (sized when it runs: the first run leaves its own garbage behind for the second)
-        const kept = allocateChunked(beyondGarbage(32))
-        yield* Effect.sleep("200 millis")
-        return kept.length
-      })
-      const run = (sampleEveryMs: number) =>
-        guard(grow, (caller) => caller, undefined, {
-          timeoutMs: undefined,
-          memoryLimitMb: 16,
-          onTimeout: () => "timeout" as const,
-          onMemoryLimit: () => "memory" as const,
-          sampleEveryMs
-        })
-      // the first sample would be a minute in: the run ends long before
-      expect(yield* run(60_000)).toBeGreaterThanOrEqual(1)
-      expect(yield* Effect.flip(run(20))).toBe("memory")
-    }))
-})
-
 describe("a memory cap and a deadline", () => {
   // live clock: the heap is sampled by a real setInterval; the handler holds its memory for real time
   it.live("hit first names the result, though the deadline passes while the handler's finalizer runs", () =>
@@ -85,11 +59,11 @@ describe("a memory cap and a deadline", () => {
         handler: () => {
           let kept: Array<number> | undefined
           return Effect.sleep("5 millis").pipe(
-            Effect.zipRight(Effect.sync(() => (kept = allocate(64)))),
-            Effect.zipRight(Effect.never),
+            Effect.andThen(Effect.sync(() => (kept = allocate(64)))),
+            Effect.andThen(Effect.never),
             Effect.ensuring(
               Effect.sleep("1200 millis").pipe(
-                Effect.zipRight(Effect.sync(() => {
+                Effect.andThen(Effect.sync(() => {
                   events.push(`released ${kept?.length}`)
                   kept = undefined
                 }))
@@ -120,7 +94,7 @@ describe("a memory cap and a deadline", () => {
           Effect.never.pipe(
             Effect.ensuring(Effect.suspend(() => {
               const kept = allocate(64)
-              return Effect.sleep("400 millis").pipe(Effect.zipRight(Effect.sync(() => events.push(`released ${kept.length}`))))
+              return Effect.sleep("400 millis").pipe(Effect.andThen(Effect.sync(() => events.push(`released ${kept.length}`))))
             }))
           )
       })

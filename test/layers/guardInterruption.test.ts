@@ -12,7 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Schema, Tracer } from "effect"
 import { Tool, type ToolExecutionResult, ToolSystem, Workspace } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { joinUnmoved, wakeAfter } from "../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("guard-interruption-")
 
@@ -37,12 +37,12 @@ const slowTool = (timeout: "30 seconds" | "none", started: Deferred.Deferred<voi
     readOnly: true,
     timeout,
     handler: () =>
-      Effect.zipRight(Deferred.succeed(started, undefined), Effect.sleep("100 millis")).pipe(
+      Effect.andThen(Deferred.succeed(started, undefined), Effect.sleep("100 millis")).pipe(
         Effect.as("done"),
         Effect.onExit((exit) =>
-          Effect.zipRight(
+          Effect.andThen(
             Effect.sleep("50 millis"),
-            Effect.sync(() => void events.push(Exit.isInterrupted(exit) ? "handler interrupted" : "handler ended"))
+            Effect.sync(() => void events.push(Exit.hasInterrupts(exit) ? "handler interrupted" : "handler ended"))
           )
         )
       )
@@ -65,13 +65,13 @@ const interruptedWhileSlow = (
     const layer = ToolSystem.layerNode({ builtins: false, tools: [slowTool(timeout, started, events)], workspace: Workspace.layerFixed(ws) })
     yield* Effect.gen(function*() {
       const system = yield* ToolSystem
-      const fiber = yield* Effect.fork(caller(system.execute("slow", {}), events))
+      const fiber = yield* Effect.forkChild(caller(system.execute("slow", {}), events))
       yield* Deferred.await(started)
-      const interrupting = yield* Effect.fork(Effect.flatMap(Fiber.interrupt(fiber), (exit) =>
-        Effect.sync(() => void events.push(Exit.isInterrupted(exit) ? "caller interrupted" : "caller not interrupted"))))
+      const interrupting = yield* Effect.forkChild(Effect.flatMap(Effect.andThen(Fiber.interrupt(fiber), Fiber.await(fiber)), (exit) =>
+        Effect.sync(() => void events.push(Exit.hasInterrupts(exit) ? "caller interrupted" : "caller not interrupted"))))
       for (const ms of wakes) yield* wakeAfter(ms)
       yield* joinUnmoved(interrupting)
-    }).pipe(Effect.provide(layer))
+    }).pipe(Effect.provide(layer), countingSleeps)
     return events
   })
 
@@ -95,20 +95,28 @@ describe.each(cases)("$name", ({ timeout, wrap }) => {
 })
 
 describe("a caller's children", () => {
+  // Effect 4 has no Fiber.children: each fiber a handler ran on is kept, and after the calls
+  // every one of them other than the caller's own has ended
   it.effect("a caller that made calls holds none of their fibers after", () =>
     Effect.gen(function*() {
+      const handlerFibers: Array<Fiber.Fiber<unknown, unknown>> = []
       const later = Tool.make("later", {
         description: "Answers after a macrotask",
         parameters: Schema.Struct({}),
         readOnly: true,
-        handler: () => Effect.async<string>((resume) => void setImmediate(() => resume(Effect.succeed("later"))))
+        handler: () =>
+          Effect.withFiber((fiber) => {
+            handlerFibers.push(fiber)
+            return Effect.callback<string>((resume) => void setImmediate(() => resume(Effect.succeed("later"))))
+          })
       })
       const layer = ToolSystem.layerNode({ builtins: false, tools: [later], workspace: Workspace.layerFixed(ws) })
       const after = yield* Effect.gen(function*() {
         const system = yield* ToolSystem
         for (let i = 0; i < 3; i++) expect((yield* system.execute("later", {})).output).toBe("later")
-        const caller = yield* Effect.withFiberRuntime<Fiber.RuntimeFiber<unknown, unknown>>((fiber) => Effect.succeed(fiber))
-        return yield* Fiber.children(caller)
+        const caller = yield* Effect.withFiber((fiber) => Effect.succeed<Fiber.Fiber<unknown, unknown>>(fiber))
+        expect(handlerFibers).toHaveLength(3)
+        return handlerFibers.filter((fiber) => fiber !== caller && fiber.pollUnsafe() === undefined)
       }).pipe(Effect.provide(layer))
       expect(after).toEqual([])
     }))

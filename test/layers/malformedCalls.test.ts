@@ -4,6 +4,9 @@
  * twice, calls that are not a list. Nothing throws, each answer says what was wrong and is
  * paired with the call's id (a stable derived one when the id is not a string), and the
  * turn's well-formed calls keep their results. The same for Anthropic's `tool_use` blocks.
+ *
+ * Effect 4 tree: `ToolSystem.layerNode()` registers no builtins yet, so the system is given the
+ * ported builtin file tools (`list_files`, `read_file`, `write_file`) with `builtins: false`.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
@@ -12,6 +15,9 @@ import * as path from "node:path"
 import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
+import { listFiles } from "../../src/tools/builtin/listFiles.js"
+import { readFile } from "../../src/tools/builtin/readFile.js"
+import { writeFile } from "../../src/tools/builtin/writeFile.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
 const ws = makeTempDirSync("malformed-calls-")
@@ -19,7 +25,7 @@ afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 fs.writeFileSync(path.join(ws, "hello.txt"), "hello\n")
 
 const live = ToolCallHandler.layer.pipe(
-  Layer.provideMerge(ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws) }))
+  Layer.provideMerge(ToolSystem.layerNode({ builtins: false, tools: [listFiles, readFile, writeFile], workspace: Workspace.layerFixed(ws) }))
 )
 
 const session = Effect.flatMap(ToolCallHandler, (handler) => handler.session())

@@ -1,19 +1,23 @@
 /**
  * Tools the executor sets no deadline for: one defined with `timeout: "none"`, and one that
- * keeps its own (`ownDeadline`, as an MCP proxy does). Their handlers run in a child fiber with
- * no timer: services, span, interruption and their own timeouts hold for them as for the others.
+ * keeps its own (`ownDeadline`, as an MCP proxy does). Their handlers run with no timer:
+ * services, span, interruption and their own timeouts hold for them as for the others.
+ *
+ * Effect 4 tree: the held handler's check and the own deadline's run under `countingSleeps`
+ * (Effect 4's TestClock lists no sleeps; `pendingSleeps` stands for Effect 3's `TestClock.sleeps()`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Context, Effect, Layer, Schema, TestClock, Tracer } from "effect"
-import { makeRawTool } from "../../src/tools/mcp/index.js"
+import { Context, Effect, Layer, Schema, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import { Tool, ToolSystem, ToolTimeout, Workspace } from "../../src/index.js"
+import { makeRawTool } from "../../src/tools/mcp/index.js"
 import { makeHeldHandler } from "../helpers/heldHandler.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, pendingSleeps, sleepersUntil } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("no-deadline-")
 
-class Greeter extends Context.Tag("test/NoDeadlineGreeter")<Greeter, { readonly greet: (name: string) => string }>() {}
+class Greeter extends Context.Service<Greeter, { readonly greet: (name: string) => string }>()("test/NoDeadlineGreeter") {}
 
 const greet = Tool.make("greet", {
   description: "Greets with the application's Greeter",
@@ -91,7 +95,7 @@ describe("tools without an executor deadline", () => {
     Effect.gen(function*() {
       const tools = yield* ToolSystem
       expect(yield* waiting.interruptOnceStarted(tools.execute("held", {}))).toEqual(["held"])
-    }).pipe(Effect.provide(system)), 10_000)
+    }).pipe(Effect.provide(system), countingSleeps), 10_000)
 
   it.effect.each([
     ["a tool that keeps its own deadline reports TIMEOUT with its own message", "self_timed", 250],
@@ -108,13 +112,13 @@ describe("tools without an executor deadline", () => {
       const tools = yield* ToolSystem
       const info = (yield* tools.registry.list()).find((t) => t.name === "slow_self_timed")
       expect(info).toMatchObject({ timeoutMs: 20, ownDeadline: true })
-      const call = yield* Effect.fork(tools.execute("slow_self_timed", {}))
+      const call = yield* Effect.forkChild(tools.execute("slow_self_timed", {}))
       // the handler's 80 ms is the only wait on the clock: no deadline of 20 ms beside it
       yield* sleepersUntil(80)
-      expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toEqual([80])
+      expect(yield* pendingSleeps).toEqual([80])
       yield* TestClock.adjust("80 millis")
       expect(yield* joinUnmoved(call)).toMatchObject({ success: true, output: "late but answered" })
-    }).pipe(Effect.provide(system)))
+    }).pipe(Effect.provide(system), countingSleeps))
 })
 
 describe("makeRawTool ownDeadline", () => {

@@ -3,9 +3,13 @@
  * workspace: by default an escape is the defect, and it names the call (tool and id); with
  * `"answer"` the escaping call is answered `Error [PATH_TRAVERSAL] ...`, the turn's other
  * calls keep their results, a warning is logged and the audit record carries the call's id.
+ *
+ * Effect 4 tree: `ToolSystem.layerNode()` registers no builtins yet, so the system is given the
+ * ported builtin file tools (`list_files`, `read_file`, `write_file`) with `builtins: false`; a log line's level is
+ * Effect 4's `"Warn"` (Effect 3's `LogLevel.Warning`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, LogLevel, Option } from "effect"
+import { Effect, Exit, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { pathTraversalOf } from "../../src/domain/errors.js"
@@ -13,6 +17,9 @@ import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
 import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
+import { listFiles } from "../../src/tools/builtin/listFiles.js"
+import { readFile } from "../../src/tools/builtin/readFile.js"
+import { writeFile } from "../../src/tools/builtin/writeFile.js"
 import { recordingLogs, textOf } from "../helpers/recordingLogs.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 
@@ -28,7 +35,7 @@ const audit = Layer.succeed(AuditLog, {
   write: (record) => Effect.sync(() => void records.push(record))
 })
 const live = ToolCallHandler.layer.pipe(
-  Layer.provideMerge(ToolSystem.layerNode({ workspace: Workspace.layerFixed(ws), audit }))
+  Layer.provideMerge(ToolSystem.layerNode({ builtins: false, tools: [listFiles, readFile, writeFile], workspace: Workspace.layerFixed(ws), audit }))
 )
 
 const call = (id: string, name: string, args: unknown) => ({
@@ -54,7 +61,7 @@ describe("pathTraversal", () => {
       expect(messages[1]?.content).toMatch(/^Error \[PATH_TRAVERSAL\]: "\.\.\/\.\.\/\.\.\/etc" is outside the workspace/)
       expect(messages[1]?.content).not.toContain(ws)
       expect(messages[2]?.content).toContain("hello.txt")
-      const warnings = lines.filter((line) => line.level === LogLevel.Warning).map(textOf)
+      const warnings = lines.filter((line) => line.level === "Warn").map(textOf)
       expect(warnings).toHaveLength(1)
       expect(warnings[0]).toContain("\"c_escape\" of \"list_files\"")
       const escaped = records.filter((r) => r.errorCode === "PATH_TRAVERSAL")

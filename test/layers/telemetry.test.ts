@@ -1,9 +1,11 @@
 /**
  * The executor's spans follow OpenTelemetry's semantic conventions for tool execution,
  * checked through `@effect/opentelemetry` and an in-memory span exporter (no network).
+ *
+ * Effect 4: `@effect/opentelemetry/OtelTracer` for `Tracer`; its `layer` takes the provider only
+ * (no `Resource`: the tracer is named by the provider's `getTracer`).
  */
-import * as OtelTracer from "@effect/opentelemetry/Tracer"
-import * as Resource from "@effect/opentelemetry/Resource"
+import * as OtelTracer from "@effect/opentelemetry/OtelTracer"
 import { describe, expect, it } from "@effect/vitest"
 import { SpanStatusCode } from "@opentelemetry/api"
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
@@ -29,10 +31,7 @@ const broken = Tool.make("broken", {
 
 const exporter = new InMemorySpanExporter()
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
-const otel = OtelTracer.layer.pipe(
-  Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)),
-  Layer.provide(Resource.layer({ serviceName: "tool-tests" }))
-)
+const otel = OtelTracer.layer.pipe(Layer.provide(Layer.succeed(OtelTracer.OtelTracerProvider, provider)))
 const system = ToolSystem.layerNode({ builtins: false, tools: [echo, broken], workspace: Workspace.layerFixed(ws) })
 
 describe("OpenTelemetry spans", () => {
@@ -85,7 +84,7 @@ describe("OpenTelemetry spans", () => {
         description: "Never answers",
         parameters: Schema.Struct({}),
         readOnly: true,
-        handler: () => Effect.zipRight(Deferred.succeed(started, undefined), Effect.never)
+        handler: () => Effect.andThen(Deferred.succeed(started, undefined), Effect.never)
       })
       const held = Tool.make("held", {
         description: "Held by the policy",
@@ -95,15 +94,15 @@ describe("OpenTelemetry spans", () => {
       })
       // the policy hook holds calls of "held" (an asynchronous gate), and lets the others through
       const policy = ToolPolicy.layer(({ tool }) =>
-        tool.name === "held" ? Effect.zipRight(Deferred.succeed(atGate, undefined), Effect.never) : Effect.succeedNone
+        tool.name === "held" ? Effect.andThen(Deferred.succeed(atGate, undefined), Effect.never) : Effect.succeedNone
       )
       const layer = ToolSystem.layerNode({ builtins: false, tools: [hang, held], policy, workspace: Workspace.layerFixed(ws) })
       yield* Effect.gen(function*() {
         const tools = yield* ToolSystem
-        const running = yield* Effect.fork(tools.execute("hang", {}))
+        const running = yield* Effect.forkChild(tools.execute("hang", {}))
         yield* Deferred.await(started)
         yield* Fiber.interrupt(running)
-        const gated = yield* Effect.fork(tools.execute("held", {}))
+        const gated = yield* Effect.forkChild(tools.execute("held", {}))
         yield* Deferred.await(atGate)
         yield* Fiber.interrupt(gated)
       }).pipe(Effect.provide(Layer.merge(layer, otel)))

@@ -6,14 +6,18 @@
  * offered specs, the system prompt and the remembered approvals. The tools sleep on the test's
  * `TestClock`: each step waits until the calls that should be asleep are, then moves the clock
  * just far enough to wake them (`wakeAfter`).
+ *
+ * Effect 4 tree: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
+ * TestClock does not list them); calls' inputs are `Result`s (Effect 3's `Either`), and the
+ * domain's `ToolExecutionResult` module is imported as `ExecutionResult`.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber, Layer, Ref, Schema } from "effect"
+import { Effect, Fiber, Layer, Ref, Result, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as AgentMode from "../../src/domain/AgentMode.js"
 import { ConfirmationRequired, ToolError } from "../../src/domain/errors.js"
-import * as Result from "../../src/domain/ToolExecutionResult.js"
+import * as ExecutionResult from "../../src/domain/ToolExecutionResult.js"
 import type { ToolCall } from "../../src/domain/toolCalls.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { ConfirmationHandler, type ConfirmationRequest } from "../../src/services/ConfirmationHandler.js"
@@ -27,7 +31,7 @@ import { TestQuestionHandler } from "../../src/testing.js"
 import { ASK_USER_TOOL_SPEC } from "../../src/tools/builtin/askUser.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { wakeAfter } from "../helpers/testClock.js"
+import { countingSleeps, wakeAfter } from "../helpers/testClock.js"
 
 const ws = makeTempDirSync("session-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
@@ -139,13 +143,13 @@ let nextId = 0
 const call = (name: string, args: unknown, strictArguments = false): ToolCall => ({
   id: `c${++nextId}`,
   name,
-  input: Either.right(args),
+  input: Result.succeed(args),
   strictArguments
 })
 const malformed = (name: string): ToolCall => ({
   id: `c${++nextId}`,
   name,
-  input: Either.left({ text: "{oops", problem: "Unexpected token" }),
+  input: Result.fail({ text: "{oops", problem: "Unexpected token" }),
   strictArguments: false
 })
 
@@ -171,7 +175,7 @@ describe("a turn's calls: together or alone", () => {
       reset()
       const s = yield* session()
       const file = "after-read.txt"
-      const turn = yield* Effect.fork(s.handle([
+      const turn = yield* Effect.forkChild(s.handle([
         call("nap", { n: 1 }),
         call("append_slowly", { filepath: file, text: "a" }),
         call("append_slowly", { filepath: file, text: "b" }),
@@ -192,13 +196,13 @@ describe("a turn's calls: together or alone", () => {
         "append c start",
         "append c end"
       ])
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("read-only calls after a call with side effects still run together", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
-      const turn = yield* Effect.fork(s.handle([
+      const turn = yield* Effect.forkChild(s.handle([
         call("append_slowly", { filepath: "before-read.txt", text: "x" }),
         call("nap", { n: 1 }),
         call("nap", { n: 2 }),
@@ -210,25 +214,25 @@ describe("a turn's calls: together or alone", () => {
       expect(outcomes.map((o) => o.content)).toEqual(["x", "1", "2", "3"])
       expect(flight.max).toBe(3)
       expect(events.slice(0, 2)).toEqual(["append x start", "append x end"])
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("a call of an unknown tool does not split the read-only calls around it", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
-      const turn = yield* Effect.fork(s.handle([call("nap", { n: 1 }), call("no_such_tool", {}), call("nap", { n: 2 })]))
+      const turn = yield* Effect.forkChild(s.handle([call("nap", { n: 1 }), call("no_such_tool", {}), call("nap", { n: 2 })]))
       yield* wakeAfter(NAP_MS, 2)
       const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.isError)).toEqual([false, true, false])
       expect(outcomes[1]?.content).toMatch(/^Error \[TOOL_NOT_FOUND\]/)
       expect(flight.max).toBe(2)
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("an ask_user call runs alone: after the calls before it, before the calls after it", () =>
     Effect.gen(function*() {
       reset()
       const s = yield* session()
-      const turn = yield* Effect.fork(s.handle([
+      const turn = yield* Effect.forkChild(s.handle([
         call("nap", { n: 1 }),
         call("ask_user", { question: "Which?" }),
         call("nap", { n: 2 })
@@ -239,7 +243,7 @@ describe("a turn's calls: together or alone", () => {
       const outcomes = yield* Fiber.join(turn)
       expect(outcomes.map((o) => o.content)).toEqual(["1", "answer to Which?", "2"])
       expect(events).toEqual(["nap1 start", "nap1 end", "ask start", "ask end", "nap2 start", "nap2 end"])
-    }).pipe(Effect.provide(slowQuestions), Effect.provide(live)))
+    }).pipe(Effect.provide(slowQuestions), Effect.provide(live), countingSleeps))
 
   it.effect("a concurrency that is not a finite number means the default, 32; a fraction is rounded down", () =>
     Effect.gen(function*() {
@@ -248,22 +252,22 @@ describe("a turn's calls: together or alone", () => {
         reset()
         const s = yield* session({ concurrency })
         // 32 at once, then the other 8
-        const turn = yield* Effect.fork(s.handle(naps(40)))
+        const turn = yield* Effect.forkChild(s.handle(naps(40)))
         yield* wakeAfter(NAP_MS, 32)
         yield* wakeAfter(NAP_MS, 8)
         expect(yield* Fiber.join(turn)).toHaveLength(40)
         expect(flight.max).toBe(32)
         // and a call that runs alone still gets all of them (a lock of no permits would hold it forever)
-        const alone = yield* Effect.fork(s.handle([call("append_slowly", { filepath: "inf.txt", text: "i" })]))
+        const alone = yield* Effect.forkChild(s.handle([call("append_slowly", { filepath: "inf.txt", text: "i" })]))
         yield* wakeAfter(APPEND_MS)
         expect((yield* Fiber.join(alone))[0]?.isError).toBe(false)
       }
       reset()
-      const rounded = yield* Effect.fork((yield* session({ concurrency: 2.7 })).handle(naps(6)))
+      const rounded = yield* Effect.forkChild((yield* session({ concurrency: 2.7 })).handle(naps(6)))
       for (let round = 0; round < 3; round++) yield* wakeAfter(NAP_MS, 2)
       yield* Fiber.join(rounded)
       expect(flight.max).toBe(2)
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 })
 
 describe("what the ConfirmationHandler is asked", () => {
@@ -272,7 +276,7 @@ describe("what the ConfirmationHandler is asked", () => {
       reset()
       const requests = yield* Ref.make<ReadonlyArray<ConfirmationRequest>>([])
       const s = yield* session()
-      const turn = yield* Effect.fork(s.handle([
+      const turn = yield* Effect.forkChild(s.handle([
         call("nap", { n: 1 }),
         call("fails", {}),
         call("no_such_tool", {}),
@@ -287,7 +291,7 @@ describe("what the ConfirmationHandler is asked", () => {
       expect((yield* Ref.get(requests)).map((r) => r.tool)).toEqual(["confirm_read"])
       // the read-only call ran once, not again after a confirmation
       expect(events.filter((e) => e === "nap1 start")).toHaveLength(1)
-    }).pipe(Effect.provide(live)))
+    }).pipe(Effect.provide(live), countingSleeps))
 
   it.effect("why: a tool with side effects says so; a read-only one does not", () =>
     Effect.gen(function*() {
@@ -334,8 +338,8 @@ describe("what the ConfirmationHandler is asked", () => {
         execute: (name, args, options) =>
           Effect.succeed(
             options?.confirm === true
-              ? Result.succeed(name, "2.0.0", { ran: args }, 0)
-              : Result.fromError(name, "2.0.0", new ConfirmationRequired({ tool: name }), 0)
+              ? ExecutionResult.succeed(name, "2.0.0", { ran: args }, 0)
+              : ExecutionResult.fromError(name, "2.0.0", new ConfirmationRequired({ tool: name }), 0)
           ),
         explain: () => Effect.die("not used")
       })

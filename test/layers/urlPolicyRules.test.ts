@@ -6,7 +6,7 @@
  * test/layers/UrlPolicy.test.ts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Option } from "effect"
+import { Result, Option } from "effect"
 import {
   type CompiledRules,
   compileRules,
@@ -15,7 +15,7 @@ import {
   type UrlPolicyRules
 } from "../../src/layers/urlPolicyRules.js"
 
-const compiled = (rules: UrlPolicyRules): CompiledRules => Either.getOrThrow(compileRules(rules))
+const compiled = (rules: UrlPolicyRules): CompiledRules => Result.getOrThrow(compileRules(rules))
 
 /** The range `address` is refused as (connecting on `port`), or `None` when it may be connected to. */
 const refusedAs = (rules: CompiledRules, address: string, port?: number) =>
@@ -23,7 +23,7 @@ const refusedAs = (rules: CompiledRules, address: string, port?: number) =>
 
 /** The message of the entry's `InvalidUrlPolicy`, or `undefined` when the entry compiles. */
 const invalidEntry = (entry: string): string | undefined =>
-  Either.match(compileRules({ allow: [entry] }), { onLeft: (error) => error.message, onRight: () => undefined })
+  Result.match(compileRules({ allow: [entry] }), { onFailure: (error) => error.message, onSuccess: () => undefined })
 
 describe("UrlPolicy rules: allow entries", () => {
   it("an address without a port allows it on every port, also one another entry names", () => {

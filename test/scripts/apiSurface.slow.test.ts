@@ -31,5 +31,11 @@ describe("the public surface", () => {
     expect(via.get("effect-tool-system/testing#SANDBOX_ESCAPE_VECTORS")).toBe(
       "src/tools/builtin/sandbox/escapeVectors.ts#SANDBOX_ESCAPE_VECTORS"
     )
+    expect(via.get("effect-tool-system/testing#TestQuestionHandler.layerScripted")).toBe(
+      "src/testing/TestQuestionHandler.ts#layerScripted"
+    )
+    expect(via.get("effect-tool-system/testing#TestUrlPolicy.layerAllowLoopback")).toBe(
+      "src/testing/TestUrlPolicy.ts#layerAllowLoopback"
+    )
   })
 })

@@ -21,7 +21,8 @@ describe("mutation-ledger.json", () => {
   const entries = readLedger()
 
   it("has well-formed entries: a file, mutators (`all` alone), a code line and a reason", () => {
-    expect(entries.length).toBeGreaterThan(0)
+    // this tree's ledger started empty: an entry of the main tree's comes over once checked against this tree's line
+    expect(Array.isArray(entries)).toBe(true)
     for (const entry of entries) {
       const at = `${entry.file}: ${entry.code}`
       expect(entry.file, at).toMatch(/^src\/.+\.ts$/)

@@ -1,6 +1,6 @@
 /**
  * `TestQuestionHandler.layerScripted` (`effect-tool-system/testing`): answers in order, and a question past the script is a
- * defect that names the question by its number and text.
+ * defect that names the question by its number and text. (Ported from the main tree.)
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"
@@ -14,7 +14,7 @@ describe("TestQuestionHandler.layerScripted", () => {
       expect(yield* handler.ask({ question: "Which file?", multi: false })).toBe("a.txt")
       expect(yield* handler.ask({ question: "Which ones?", choices: ["x", "y"], multi: true })).toEqual(["x", "y"])
       const exit = yield* Effect.exit(handler.ask({ question: "And then?", multi: false }))
-      expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+      expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
       expect(Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "").toContain(
         `no answer scripted for question 3 ("And then?")`
       )

@@ -5,7 +5,7 @@
  * long) with its JSON fields as details.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Effect, Either, Schema } from "effect"
+import { Data, Effect, Result, Schema } from "effect"
 import { InvalidToolDefinition, MemoryLimitExceeded, ToolError, ToolTimeout } from "../../src/domain/errors.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { make } from "../../src/tools/define.js"
@@ -69,31 +69,31 @@ describe("Tool.make defaults", () => {
 
   it("a tool without parameters names each property it is given (at most 20); none is fine", () => {
     const tool = noop(1000)
-    expect(Either.isRight(tool.prepare({}))).toBe(true)
-    expect(Either.isRight(tool.prepare(undefined))).toBe(true)
+    expect(Result.isSuccess(tool.prepare({}))).toBe(true)
+    expect(Result.isSuccess(tool.prepare(undefined))).toBe(true)
     const extra = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${i}`, i]))
     const refused = tool.prepare(extra)
-    if (Either.isRight(refused)) throw new Error("accepted unknown properties")
-    expect(refused.left.issues).toHaveLength(20)
-    expect(refused.left.issues[0]).toEqual({ path: ["k0"], message: "unknown property; this tool takes no arguments" })
+    if (Result.isSuccess(refused)) throw new Error("accepted unknown properties")
+    expect(refused.failure.issues).toHaveLength(20)
+    expect(refused.failure.issues[0]).toEqual({ path: ["k0"], message: "unknown property; this tool takes no arguments" })
     // a tool with parameters reports an unknown property through its Schema
     const withOne = make("w", { description: "x", parameters: Schema.Struct({ a: Schema.String }), handler: () => Effect.void })
     const one = withOne.prepare({ a: "x", b: 1 })
-    expect(Either.isLeft(one) && one.left.issues.map((i) => i.path)).toEqual([["b"]])
-    expect(Either.isRight(withOne.prepare({ a: "x" }))).toBe(true)
+    expect(Result.isFailure(one) && one.failure.issues.map((i) => i.path)).toEqual([["b"]])
+    expect(Result.isSuccess(withOne.prepare({ a: "x" }))).toBe(true)
   })
 
   it("a tool whose parameters are only an index signature takes any key its Schema takes", () => {
     // no named property, as in `Schema.Struct({})`, but `additionalProperties` is a schema, not false
     const labels = make("labels", {
       description: "x",
-      parameters: Schema.Struct({}, Schema.Record({ key: Schema.String, value: Schema.Number })),
+      parameters: Schema.StructWithRest(Schema.Struct({}), [Schema.Record(Schema.String, Schema.Number)]),
       handler: (args) => Effect.succeed(args)
     })
     expect(labels.spec.parameters.additionalProperties).toEqual({ type: "number" })
-    expect(Either.isRight(labels.prepare({ a: 1, b: 2 }))).toBe(true)
+    expect(Result.isSuccess(labels.prepare({ a: 1, b: 2 }))).toBe(true)
     const wrong = labels.prepare({ a: "one" })
-    expect(Either.isLeft(wrong) && wrong.left.issues.map((i) => i.path)).toEqual([["a"]])
+    expect(Result.isFailure(wrong) && wrong.failure.issues.map((i) => i.path)).toEqual([["a"]])
   })
 
   it("a call's WorkspacePath values are located, at any depth, for the resolver and the mode gate", () => {
@@ -104,8 +104,8 @@ describe("Tool.make defaults", () => {
     })
     expect(copy.pathFields).toEqual(["from", "to"])
     const call = copy.prepare({ from: "a.txt", to: [{ path: "b/c.txt" }, { path: "d.txt" }], note: "n" })
-    if (Either.isLeft(call)) throw call.left
-    expect(call.right.paths.map((slot) => slot.raw)).toEqual(["a.txt", "b/c.txt", "d.txt"])
+    if (Result.isFailure(call)) throw call.failure
+    expect(call.success.paths.map((slot) => slot.raw)).toEqual(["a.txt", "b/c.txt", "d.txt"])
   })
 })
 

@@ -29,7 +29,7 @@ const HOST_FILE = "/home/alice/clients/acme/settings.json"
 const failing = Tool.make("quota", {
   description: "fails",
   parameters: Schema.Struct({}),
-  handler: () => new ImageQuota({ id: 2, file: Path.join(ws, "out", "cat.png"), config: HOST_FILE })
+  handler: () => Effect.fail(new ImageQuota({ id: 2, file: Path.join(ws, "out", "cat.png"), config: HOST_FILE }))
 })
 
 const outputs: Record<string, unknown> = { big: { n: 10n }, map: new Map([["a", 1]]), set: new Set(["x"]) }

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { parametersJsonSchema } from "../../domain/parametersSchema.js"
 import { ToolSpec } from "../../domain/ToolSpec.js"
@@ -14,17 +15,16 @@ export const ASK_USER_TOOL_NAME = "ask_user"
 
 /** The arguments of an `ask_user` call, as the model sends them (decoding fills `multi`). */
 export const AskUserParameters = Schema.Struct({
-  question: Schema.String.pipe(Schema.minLength(1)).annotations({
+  question: Schema.String.check(Schema.isMinLength(1)).annotate({
     description: "The question to ask the user, in one or two sentences"
   }),
   choices: Schema.optional(
-    Schema.Array(Schema.String).annotations({
+    Schema.Array(Schema.String).annotate({
       description: "Answers the user can pick from; omit for a free-text answer"
     })
   ),
-  multi: Schema.optionalWith(
-    Schema.Boolean.annotations({ description: "Whether the user may pick more than one of the choices" }),
-    { default: () => false }
+  multi: Schema.Boolean.annotate({ description: "Whether the user may pick more than one of the choices" }).pipe(
+    Schema.withDecodingDefaultType(Effect.succeed(false))
   )
 })
 

@@ -99,15 +99,12 @@ export const executeJavascript = make(TOOL, {
     "Returns { stdout, result } where result is the last value as JSON text (null for undefined); " +
     "a Promise as the last value is awaited. Each call starts from a fresh, empty global scope.",
   parameters: Schema.Struct({
-    code: Schema.String.pipe(Schema.minLength(1)).annotations({
+    code: Schema.String.check(Schema.isMinLength(1)).annotate({
       description: "JavaScript source, run as a script; the value of the last expression is returned"
     }),
-    timeout_sec: Schema.optionalWith(
-      Schema.Number.pipe(Schema.positive(), Schema.finite()).annotations({
-        description: `Deadline in seconds (at most ${EXECUTE_JAVASCRIPT_MAX_TIMEOUT_SEC}; larger values are capped)`
-      }),
-      { default: () => EXECUTE_JAVASCRIPT_DEFAULT_TIMEOUT_SEC }
-    )
+    timeout_sec: Schema.Number.check(Schema.isGreaterThan(0), Schema.isFinite()).annotate({
+      description: `Deadline in seconds (at most ${EXECUTE_JAVASCRIPT_MAX_TIMEOUT_SEC}; larger values are capped)`
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(EXECUTE_JAVASCRIPT_DEFAULT_TIMEOUT_SEC)))
   }),
   requiresConfirmation: true,
   tags: ["sandbox", "builtin"],

@@ -21,9 +21,9 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Order from "effect/Order"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import type Picomatch from "picomatch"
@@ -84,7 +84,7 @@ const planOf = (picomatch: typeof Picomatch, glob: string): Plan => {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /** Entries in the order of the paths shown (code unit order, as `sort` without a comparator). */
-const byShown = Order.mapInput(Order.string, (entry: { readonly shown: string }) => entry.shown)
+const byShown = Order.mapInput(Order.String, (entry: { readonly shown: string }) => entry.shown)
 
 /**
  * The `list_files` builtin: `directory="."`, `pattern="*"`, `recursive=false`; read-only.
@@ -99,19 +99,14 @@ export const listFiles = make(TOOL, {
     "Paths are relative to the workspace root; files show their size. " +
     `Set recursive to match the pattern at any depth. At most ${LIST_FILES_MAX_ENTRIES} entries are shown.`,
   parameters: Schema.Struct({
-    directory: Schema.optionalWith(
-      WorkspacePath.annotations({ description: "Directory to list, relative to the workspace root" }),
-      { default: defaultPath(".") }
+    directory: WorkspacePath.annotate({ description: "Directory to list, relative to the workspace root" }).pipe(
+      Schema.withDecodingDefaultType(Effect.sync(defaultPath(".")))
     ),
-    pattern: Schema.optionalWith(
-      Schema.String.pipe(Schema.minLength(1)).annotations({
-        description: "Glob pattern matched against paths relative to the directory, e.g. \"*.ts\" or \"src/**/*.md\""
-      }),
-      { default: () => "*" }
-    ),
-    recursive: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Match the pattern at any depth below the directory" }),
-      { default: () => false }
+    pattern: Schema.String.check(Schema.isMinLength(1)).annotate({
+      description: "Glob pattern matched against paths relative to the directory, e.g. \"*.ts\" or \"src/**/*.md\""
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed("*"))),
+    recursive: Schema.Boolean.annotate({ description: "Match the pattern at any depth below the directory" }).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed(false))
     )
   }),
   readOnly: true,
@@ -120,7 +115,7 @@ export const listFiles = make(TOOL, {
   handler: ({ directory, pattern, recursive }) =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      yield* Effect.scoped(openDirectory(directory)).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
+      yield* Effect.scoped(openDirectory(directory)).pipe(Effect.catch(directoryFailure(TOOL, directory)))
       if (escapingPattern(pattern)) {
         return yield* new ToolError({
           tool: TOOL,
@@ -150,7 +145,7 @@ export const listFiles = make(TOOL, {
             }))
           : Effect.succeed(Option.none())
       const walked = yield* walk(directory, { descend: plan.descend, follow, maxEntries: LIST_FILES_MAX_VISITED }).pipe(
-        Effect.catchAll(directoryFailure(TOOL, directory))
+        Effect.catch(directoryFailure(TOOL, directory))
       )
 
       const shownDir = yield* workspace.display(directory)
@@ -196,10 +191,10 @@ export const listFiles = make(TOOL, {
         const info = sizes.get(entry.dir)?.get(entry.name)
         if (entry.kind === "other") {
           // a FIFO, a socket, a device: named for what it is, not called a file
-          return `[other] ${entry.shown} (${info !== undefined && Either.isRight(info) ? kindOf(info.right) : "not a regular file"})`
+          return `[other] ${entry.shown} (${info !== undefined && Result.isSuccess(info) ? kindOf(info.success) : "not a regular file"})`
         }
-        if (info !== undefined && Either.isRight(info)) return `[file] ${entry.shown} (${info.right.size} bytes)`
-        const why = info === undefined ? "not found" : relativeToRoot(info.left.message, root)
+        if (info !== undefined && Result.isSuccess(info)) return `[file] ${entry.shown} (${info.success.size} bytes)`
+        const why = info === undefined ? "not found" : relativeToRoot(info.failure.message, root)
         return `[file] ${entry.shown} (size unknown: ${why})`
       })
       const count = plural(matched.length, "entry", "entries")

@@ -61,9 +61,9 @@ const render = (size: number) =>
 export const readFile = make(TOOL, {
   description: "Read a UTF-8 text file from the workspace. Use max_lines to read only the beginning of a long file.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" }),
+    filepath: WorkspacePath.annotate({ description: "Path of the file, relative to the workspace root" }),
     max_lines: Schema.optional(
-      Schema.Int.pipe(Schema.positive()).annotations({ description: "Read at most this many lines" })
+      Schema.Int.check(Schema.isGreaterThan(0)).annotate({ description: "Read at most this many lines" })
     )
   }),
   readOnly: true,

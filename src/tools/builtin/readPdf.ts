@@ -48,27 +48,20 @@ const messageOf = (error: PdfWorkerError, file: string): string => {
 }
 
 const Parameters = Schema.Struct({
-  filepath: WorkspacePath.annotations({ description: "Path of the PDF file, relative to the workspace root" }),
-  start_page: Schema.optionalWith(
-    Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "First page to read (1-based)" }),
-    { default: () => 1 }
-  ),
-  max_pages: Schema.optionalWith(
-    Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "Read at most this many pages" }),
-    { default: () => 40 }
-  ),
-  max_chars: Schema.optionalWith(
-    Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
-      description: "Stop once the output reaches this many characters"
-    }),
-    { default: () => 20000 }
-  )
+  filepath: WorkspacePath.annotate({ description: "Path of the PDF file, relative to the workspace root" }),
+  start_page: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({ description: "First page to read (1-based)" })
+    .pipe(Schema.withDecodingDefaultType(Effect.succeed(1))),
+  max_pages: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({ description: "Read at most this many pages" })
+    .pipe(Schema.withDecodingDefaultType(Effect.succeed(40))),
+  max_chars: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
+    description: "Stop once the output reaches this many characters"
+  }).pipe(Schema.withDecodingDefaultType(Effect.succeed(20000)))
 })
 
 /** What `makeReadPdf` takes (the defaults are those of `readPdf`). */
 export interface ReadPdfOptions {
   /** Default 30 s. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /** The parsing worker's heap cap. Default `READ_PDF_MEMORY_LIMIT_MB`. */
   readonly memoryLimitMb?: number
 }

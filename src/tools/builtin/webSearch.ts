@@ -15,18 +15,26 @@
  * redacted from everything the tool returns, and every field shown is put on one line
  * without control characters or escape sequences.
  *
+ * Effect 4: without a `ConfigProvider` service the settings are read from the process
+ * environment as it is at the call (Effect 4's default provider keeps its first snapshot). An
+ * answer of the wrong shape is named with every issue, its path and the value it rejects
+ * (decoded with `errors: "all"` and `reportInput: true`, one line per issue: `formatShapeError`),
+ * where Effect 3's tree formatter showed the schema, the path and the first issue.
+ *
  * @since 0.1.0
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import { ToolError } from "../../domain/errors.js"
 import type { Tool } from "../../domain/Tool.js"
 import { make } from "../define.js"
@@ -81,10 +89,27 @@ export const TavilyResponse = Schema.Struct({
   results: Schema.Array(TavilyResult)
 })
 
-const settings = Config.all({
-  key: Config.option(Config.redacted("TAVILY_API_KEY")),
-  url: Config.option(Config.string("TAVILY_API_URL"))
+const settingsConfig = Config.all({
+  key: Config.option(Config.Redacted("TAVILY_API_KEY")),
+  url: Config.option(Config.String("TAVILY_API_URL"))
 })
+
+/**
+ * The settings read at each call: through the `ConfigProvider` the application provided, else
+ * from the process environment as it is at the call (Effect 4's default provider reads the
+ * environment once, at its first lookup, and keeps that snapshot).
+ */
+const settings = Effect.flatMap(Effect.context<never>(), (context) =>
+  settingsConfig.parse(
+    Context.getOrUndefined(context, ConfigProvider.ConfigProvider) ??
+      ConfigProvider.fromEnvRecord({ ...process.env })
+  ))
+
+/**
+ * How Tavily's answer is decoded: every issue, each with the value it rejected (as Effect 3's
+ * tree formatter showed it), so that the message names everything that is wrong.
+ */
+export const WEB_SEARCH_DECODE_OPTIONS = { errors: "all", reportInput: true } as const
 
 /** The message of a failure, with the key redacted (a web answer may echo it). */
 const fail = (redact: Redactor, message: string, cause?: unknown) =>
@@ -112,9 +137,31 @@ export const formatResults = (
     .join("\n\n")
 }
 
+const issues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** `["results"][0]["url"]`: a path into the answer as the message shows it. */
+const shownPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((key) => `[${typeof key === "number" ? key : typeof key === "string" ? JSON.stringify(key) : String(key)}]`).join("")
+
+/**
+ * A schema error of Tavily's answer, whole: one line per issue, its path in the answer first,
+ * then what was expected and the value found (`["results"][0]["url"]: Expected string, got 7`).
+ * The path comes first so that a cut message still says where the answer is wrong.
+ *
+ * @since 0.1.0
+ * @category formatting
+ */
+export const formatShapeError = (error: Schema.SchemaError): string =>
+  issues(error.issue).issues
+    .map(({ message, path }) => {
+      const at = path === undefined ? "" : shownPath(path.map((key) => (typeof key === "object" ? key.key : key)))
+      return at === "" ? message : `${at}: ${message}`
+    })
+    .join("\n")
+
 /** A schema error, cut (it quotes the answer, which is up to 1 MiB). */
-const shapeError = (error: ParseResult.ParseError, redact: Redactor): string => {
-  const text = ParseResult.TreeFormatter.formatErrorSync(error)
+const shapeError = (error: Schema.SchemaError, redact: Redactor): string => {
+  const text = formatShapeError(error)
   const shown = stripControls(text, { window: WEB_SEARCH_SHAPE_ERROR_MAX_CHARS, redact })
   return text.length > WEB_SEARCH_SHAPE_ERROR_MAX_CHARS ? `${shown}…` : shown
 }
@@ -132,7 +179,7 @@ const search = (query: string, topK: number) =>
     const request = HttpClientRequest.post(endpoint).pipe(
       HttpClientRequest.bearerToken(apiKey.value),
       HttpClientRequest.acceptJson,
-      HttpClientRequest.bodyUnsafeJson({
+      HttpClientRequest.bodyJsonUnsafe({
         query,
         max_results: maxResults,
         search_depth: "basic",
@@ -144,7 +191,7 @@ const search = (query: string, topK: number) =>
     // The cause is the transport's error, not the `RequestError`: that one holds the request and its headers.
     const response = yield* client.execute(request).pipe(
       Effect.mapError((error) =>
-        fail(redact, `could not reach the Tavily API at ${endpoint}: ${error.message}`, error.cause)
+        fail(redact, `could not reach the Tavily API at ${endpoint}: ${error.message}`, error.reason.cause)
       )
     )
     const status = response.status
@@ -155,7 +202,7 @@ const search = (query: string, topK: number) =>
     if (status < 200 || status >= 300) {
       const excerpt = yield* readTextPrefix(response, WEB_SEARCH_ERROR_BODY_MAX_BYTES).pipe(
         Effect.map(({ complete, text }) => ({ text, truncated: !complete })),
-        Effect.catchAll((error) => Effect.succeed({ text: `(body unreadable: ${error.message})`, truncated: false })),
+        Effect.catch((error) => Effect.succeed({ text: `(body unreadable: ${error.message})`, truncated: false })),
         Effect.map(({ text, truncated }) => oneLine(text, WEB_SEARCH_ERROR_EXCERPT_CHARS, { redact, truncated }))
       )
       return yield* fail(redact, `Tavily search failed with HTTP ${status}${excerpt === "" ? "" : `: ${excerpt}`}`)
@@ -164,15 +211,15 @@ const search = (query: string, topK: number) =>
       Effect.mapError((error) =>
         error._tag === "BodyTooLarge"
           ? fail(redact, `Tavily's answer (HTTP ${status}) is too large: more than ${formatBytes(error.maxBytes)}`)
-          : fail(redact, `could not read Tavily's answer (HTTP ${status}): ${error.message}`, error.cause)
+          : fail(redact, `could not read Tavily's answer (HTTP ${status}): ${error.message}`, error.reason.cause)
       )
     )
-    const json = yield* Either.mapLeft(parseJsonBounded(text, WEB_SEARCH_MAX_JSON_DEPTH), (error) =>
+    const json = yield* Effect.fromResult(Result.mapError(parseJsonBounded(text, WEB_SEARCH_MAX_JSON_DEPTH), (error) =>
       error.reason === "too-deep"
         ? fail(redact, `Tavily answered HTTP ${status} with JSON nested deeper than ${error.maxDepth} levels`)
-        : fail(redact, `Tavily answered HTTP ${status} with a body that is not JSON`))
+        : fail(redact, `Tavily answered HTTP ${status} with a body that is not JSON`)))
     // No cause: the schema error quotes the answer, which may echo the key.
-    const answer = yield* Schema.decodeUnknown(TavilyResponse)(json).pipe(
+    const answer = yield* Schema.decodeUnknownEffect(TavilyResponse)(json, WEB_SEARCH_DECODE_OPTIONS).pipe(
       Effect.mapError((error) =>
         fail(redact, `Tavily answered HTTP ${status} with an unexpected shape: ${shapeError(error, redact)}`)
       )
@@ -183,7 +230,7 @@ const search = (query: string, topK: number) =>
 /** What `makeWebSearch` takes. */
 export interface WebSearchOptions {
   /** The run timeout. Default 20 s. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
 }
 
 /** Builds the `web_search` tool (tests use a short timeout). */
@@ -192,13 +239,10 @@ export const makeWebSearch = (options: WebSearchOptions = {}): Tool<HttpClient.H
     description: "Search the web (Tavily) and return numbered results with title, URL and a snippet. " +
       `top_k is the number of results, at most ${WEB_SEARCH_MAX_RESULTS}.`,
     parameters: Schema.Struct({
-      query: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "What to search for" }),
-      top_k: Schema.optionalWith(
-        Schema.Int.annotations({
-          description: `How many results to return (1 to ${WEB_SEARCH_MAX_RESULTS}; larger values are capped)`
-        }),
-        { default: () => 5 }
-      )
+      query: Schema.String.check(Schema.isMinLength(1)).annotate({ description: "What to search for" }),
+      top_k: Schema.Int.annotate({
+        description: `How many results to return (1 to ${WEB_SEARCH_MAX_RESULTS}; larger values are capped)`
+      }).pipe(Schema.withDecodingDefaultType(Effect.succeed(5)))
     }),
     readOnly: true,
     tags: ["web", "builtin"],

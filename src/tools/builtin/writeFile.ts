@@ -27,8 +27,8 @@ export const writeFile = make(TOOL, {
   description:
     "Write UTF-8 text to a file in the workspace, creating parent directories. Replaces the file if it exists.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" }),
-    content: Schema.String.annotations({ description: "The full text to write" })
+    filepath: WorkspacePath.annotate({ description: "Path of the file, relative to the workspace root" }),
+    content: Schema.String.annotate({ description: "The full text to write" })
   }),
   requiresConfirmation: true,
   scopedWrite: true,

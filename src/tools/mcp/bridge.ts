@@ -14,7 +14,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
@@ -36,13 +36,13 @@ import { DEFAULT_SERVER_LIMITS } from "./serverLimits.js"
  */
 export interface McpBridgeOptions {
   /** How long a server may take to answer `initialize` (and each `tools/list` page). Default 10 s. */
-  readonly initTimeout?: Duration.DurationInput
+  readonly initTimeout?: Duration.Input
   /** The first restart's delay after a crash; it doubles with each crash. Default 1 s. */
-  readonly restartBackoff?: Duration.DurationInput
+  readonly restartBackoff?: Duration.Input
   /** Most restarts of one server in the bridge's life. Default 3. */
   readonly maxRestarts?: number
   /** How long a server has to exit after its stdin closes, and again after SIGTERM. Default 2 s. */
-  readonly stopGrace?: Duration.DurationInput
+  readonly stopGrace?: Duration.Input
   /** Longest output of one proxied call, in characters. Default 100,000. */
   readonly maxOutputChars?: number
   /**
@@ -118,9 +118,9 @@ export const makeBridge = (
   Effect.gen(function*() {
     const scope = yield* Effect.scope
     const handleOptions = {
-      initTimeout: Duration.decode(options.initTimeout ?? Duration.seconds(10)),
-      stopGrace: Duration.decode(options.stopGrace ?? Duration.seconds(2)),
-      restartBackoff: Duration.decode(options.restartBackoff ?? Duration.seconds(1)),
+      initTimeout: Duration.fromInputUnsafe(options.initTimeout ?? Duration.seconds(10)),
+      stopGrace: Duration.fromInputUnsafe(options.stopGrace ?? Duration.seconds(2)),
+      restartBackoff: Duration.fromInputUnsafe(options.restartBackoff ?? Duration.seconds(1)),
       maxRestarts: options.maxRestarts ?? 3,
       limits: {
         maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_SERVER_LIMITS.maxQueuedBytes,
@@ -136,17 +136,17 @@ export const makeBridge = (
     // side by side: a server that is slow to answer holds no other up
     const opened = yield* Effect.forEach(
       Object.entries(servers),
-      ([name, config]) => Effect.either(openServer(name, config, handleOptions, scope)),
+      ([name, config]) => Effect.result(openServer(name, config, handleOptions, scope)),
       { concurrency: "unbounded" }
     )
     const handles: Array<ServerHandle> = []
     const skipped: Array<SkippedServer> = []
     for (const result of opened) {
-      if (Either.isRight(result)) {
-        handles.push(result.right)
+      if (Result.isSuccess(result)) {
+        handles.push(result.success)
         continue
       }
-      const { reason, server } = result.left
+      const { reason, server } = result.failure
       skipped.push({ server, reason })
       yield* Effect.logWarning(`MCP server "${server}" skipped: ${reason}`)
     }
@@ -163,7 +163,7 @@ export const makeBridge = (
       servers: Effect.forEach(handles, (handle) => handle.status),
       skipped,
       proxies: catalog.proxies,
-      target: (name) => Option.fromNullable(catalog.proxies.get(name)),
+      target: (name) => Option.fromNullishOr(catalog.proxies.get(name)),
       pending: catalog.pending,
       approve: catalog.approve,
       events: catalog.events

@@ -14,7 +14,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
 import { type Connection, errorText, type McpTool, withProcessState } from "./connection.js"
 import { prepareOutputCheck, yieldToEventLoop } from "./listingLimits.js"
@@ -127,9 +127,9 @@ const accepted = (
   check: OutputCheck | undefined,
   result: CallResult
 ): Effect.Effect<CallResult, McpOutputMismatch> => {
-  if (check === undefined || Either.isLeft(check)) return Effect.succeed(result)
-  const compiled = check.right
-  return Effect.zipRight(
+  if (check === undefined || Result.isFailure(check)) return Effect.succeed(result)
+  const compiled = check.success
+  return Effect.andThen(
     yieldToEventLoop,
     Effect.suspend(() => {
       const mismatch = outputMismatch(server, tool, compiled, result)
@@ -143,16 +143,16 @@ const refusalOf = (route: CallRoute | undefined, check: OutputCheck | undefined)
   if (route?._tag === "TasksRequired") {
     return `it requires task-based execution (its execution.taskSupport is "required"), which the bridge does not support`
   }
-  return check !== undefined && Either.isLeft(check) ? `its output schema cannot be checked here: ${check.left}` : undefined
+  return check !== undefined && Result.isFailure(check) ? `its output schema cannot be checked here: ${check.failure}` : undefined
 }
 
 /**
- * Sends one request, in one `Effect.async`: no `AbortSignal` (the request's id is enough to
+ * Sends one request, in one `Effect.callback`: no `AbortSignal` (the request's id is enough to
  * cancel it), and no step more than the call needs. The call goes through the connection's own
  * call table (`directCalls.ts`), at about half the SDK client's cost a call. The deadline is
  * the request's own timer, on the real clock; it also cancels the request on the server. An
  * interruption cancels it through `onInterrupt`, not a canceler returned by the `async`:
- * `Effect.async` wraps a canceler in more frames than `onInterrupt` alone, and their garbage
+ * `Effect.callback` wraps a canceler in more frames than `onInterrupt` alone, and their garbage
  * cost about 6 µs of CPU a call (measured on a call that waits for one `setImmediate`: 16.6 µs
  * with a canceler, 10.4 with `onInterrupt`, 6.6 with neither).
  *
@@ -179,7 +179,7 @@ const send = <E>(
   const { admit, connection, server, tool } = request
   // the request to cancel on an interruption (the call table forgets its own answered calls)
   let requestId: RequestId | undefined
-  const sent = Effect.async<CallResult, McpCallError | McpOutputMismatch | E>((resume) => {
+  const sent = Effect.callback<CallResult, McpCallError | McpOutputMismatch | E>((resume) => {
     const refused = admit()
     // refused: nothing was sent, so there is no request id to cancel
     if (refused !== undefined) return resume(Effect.fail(refused))

@@ -16,13 +16,17 @@
  * A tool removed and listed again is compared with what was approved before, so a removal
  * does not reset the trust.
  *
+ * Effect 4: a proxy is registered with `Effect.updateContext` to an empty context (Effect 3:
+ * `mapInputContext`), so the registry captures no services for it and its calls run with the caller's.
+ *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as PubSub from "effect/PubSub"
 import type * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import inc from "semver/functions/inc.js"
 import { InvalidToolDefinition, McpToolChanged } from "../../domain/errors.js"
@@ -111,7 +115,7 @@ export const makeCatalog = (
   Effect.gen(function*() {
     const registry = yield* ToolRegistry
     const hub = yield* Effect.acquireRelease(PubSub.unbounded<McpToolEvent>(), PubSub.shutdown)
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = yield* Semaphore.make(1)
     const entries = new Map<string, Entry>()
     const proxies = new Map<string, ProxyTarget>()
     const publish = (event: McpToolEvent) => PubSub.publish(hub, event)
@@ -126,8 +130,8 @@ export const makeCatalog = (
         ? undefined
         : new McpToolChanged({ server: entry.handle.name, tool: entry.tool, changed: holdReason(entry, version) })
 
-    const proxyOf = (entry: Entry, at: Version): Either.Either<Tool, InvalidToolDefinition> =>
-      Either.try({
+    const proxyOf = (entry: Entry, at: Version): Result.Result<Tool, InvalidToolDefinition> =>
+      Result.try({
         try: () =>
           makeProxy(entry.handle, at.tool, {
             maxOutputChars: options.maxOutputChars,
@@ -142,12 +146,12 @@ export const makeCatalog = (
     const register = (entry: Entry, at: Version, held: string | undefined) =>
       Effect.gen(function*() {
         const proxy = proxyOf(entry, at)
-        if (Either.isLeft(proxy)) return Either.left(proxy.left)
+        if (Result.isFailure(proxy)) return Result.fail(proxy.failure)
         // registered without services (a proxy needs none): its calls run on the caller's fiber
-        const registered = yield* Effect.either(
-          registry.register({ ...proxy.right, deprecated: held }).pipe(Effect.mapInputContext<never, never>(() => Context.empty()))
+        const registered = yield* Effect.result(
+          registry.register({ ...proxy.success, deprecated: held }).pipe(Effect.updateContext((_: Context.Context<never>) => Context.empty()))
         )
-        if (Either.isRight(registered)) {
+        if (Result.isSuccess(registered)) {
           entry.registered.add(at.version)
           proxies.set(entry.name, { server: entry.handle.name, tool: entry.tool })
         }
@@ -179,7 +183,7 @@ export const makeCatalog = (
           top: at.version
         }
         const registered = yield* register(entry, at, undefined)
-        if (Either.isLeft(registered)) return yield* warn(entry, `skipped: ${registered.left.reason}`)
+        if (Result.isFailure(registered)) return yield* warn(entry, `skipped: ${registered.failure.reason}`)
         entries.set(name, entry)
         yield* publish(McpToolEvent.ToolAdded({ name, server: handle.name, tool: tool.name, version: at.version }))
       })
@@ -205,7 +209,7 @@ export const makeCatalog = (
           if (!entry.registered.has(entry.approved.version)) {
             // listed again after a removal, as it was approved
             const registered = yield* register(entry, { ...entry.approved, tool }, undefined)
-            if (Either.isLeft(registered)) return yield* warn(entry, `skipped: ${registered.left.reason}`)
+            if (Result.isFailure(registered)) return yield* warn(entry, `skipped: ${registered.failure.reason}`)
             yield* publish(McpToolEvent.ToolAdded({
               name: entry.name,
               server: entry.handle.name,
@@ -230,7 +234,7 @@ export const makeCatalog = (
         const held = `held: the MCP server changed this tool (${change.changed.join(", ")}) after it was first seen; ` +
           `waits for approval`
         const registered = yield* register(entry, next, held)
-        if (Either.isLeft(registered)) yield* warn(entry, `version ${version} cannot be registered: ${registered.left.reason}`)
+        if (Result.isFailure(registered)) yield* warn(entry, `version ${version} cannot be registered: ${registered.failure.reason}`)
         yield* warn(
           entry,
           `changed (${change.changed.join(", ")}) after it was first seen: its calls are held until version ${version} is approved`
@@ -287,14 +291,14 @@ export const makeCatalog = (
         entry.approved = held
         entry.pending = undefined
         const registered = yield* register(entry, held, undefined)
-        if (Either.isLeft(registered)) {
+        if (Result.isFailure(registered)) {
           entry.approved = previous
           entry.pending = held
-          return yield* registered.left
+          return yield* registered.failure
         }
         if (entry.registered.has(previous.version)) {
           yield* registry.deprecate(name, previous.version, `replaced by ${held.version}: its MCP server changed it`).pipe(
-            Effect.catchAll((error) => warn(entry, `version ${previous.version} could not be deprecated: ${error.message}`))
+            Effect.catch((error) => warn(entry, `version ${previous.version} could not be deprecated: ${error.message}`))
           )
         }
         yield* Effect.logInfo(`MCP tool "${name}": version ${held.version} approved`)

@@ -13,17 +13,19 @@
  * logged and skipped; keys we do not know are ignored, so a file written for another client
  * loads as it is.
  *
+ * Effect 4: `parseMcpConfig` answers a `Result` (Effect 4 has no `Either`), and a malformed
+ * entry is described by Effect 4's `SchemaError` message (the main tree's used `TreeFormatter`).
+ *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 
-const PositiveMs = Schema.Number.pipe(Schema.int(), Schema.positive())
+const PositiveMs = Schema.Int.check(Schema.isGreaterThan(0))
 
 /**
  * One stdio MCP server.
@@ -33,13 +35,13 @@ const PositiveMs = Schema.Number.pipe(Schema.int(), Schema.positive())
  */
 export const McpServerConfig = Schema.Struct({
   /** The executable (looked up on the `PATH` given to the server). */
-  command: Schema.String.pipe(Schema.minLength(1)),
+  command: Schema.NonEmptyString,
   args: Schema.optional(Schema.Array(Schema.String)),
   /**
    * Variables for the server. It gets only these plus a short safe list of ours (`HOME`,
    * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), never our whole environment.
    */
-  env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
   /** The server's working directory (in a file: relative to the file's directory). */
   cwd: Schema.optional(Schema.String),
   /**
@@ -98,7 +100,7 @@ export class McpConfigError extends Data.TaggedError("McpConfigError")<{
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-const decodeServer = Schema.decodeUnknownEither(McpServerConfig, { errors: "all", onExcessProperty: "ignore" })
+const decodeServer = Schema.decodeUnknownResult(McpServerConfig, { errors: "all", onExcessProperty: "ignore" })
 
 /** An entry for a remote (HTTP/SSE) server: not bridged. */
 const isRemote = (entry: unknown): boolean =>
@@ -122,8 +124,8 @@ export interface ParsedMcpConfig {
  * @since 0.1.0
  * @category decoding
  */
-export const parseMcpConfig = (value: unknown): Either.Either<ParsedMcpConfig, string> => {
-  if (!isRecord(value) || !isRecord(value.mcpServers)) return Either.left(`expected an object with an "mcpServers" object`)
+export const parseMcpConfig = (value: unknown): Result.Result<ParsedMcpConfig, string> => {
+  if (!isRecord(value) || !isRecord(value.mcpServers)) return Result.fail(`expected an object with an "mcpServers" object`)
   const servers: Record<string, McpServerConfig> = {}
   const skipped: Array<{ server: string; reason: string }> = []
   for (const [server, entry] of Object.entries(value.mcpServers)) {
@@ -132,16 +134,16 @@ export const parseMcpConfig = (value: unknown): Either.Either<ParsedMcpConfig, s
       continue
     }
     const decoded = decodeServer(entry)
-    if (Either.isLeft(decoded)) {
-      return Either.left(`server "${server}": ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+    if (Result.isFailure(decoded)) {
+      return Result.fail(`server "${server}": ${decoded.failure.message}`)
     }
-    if (decoded.right.disabled === true) {
+    if (decoded.success.disabled === true) {
       skipped.push({ server, reason: "disabled" })
       continue
     }
-    servers[server] = decoded.right
+    servers[server] = decoded.success
   }
-  return Either.right({ servers, skipped })
+  return Result.succeed({ servers, skipped })
 }
 
 /**
@@ -174,13 +176,13 @@ export const loadMcpConfig = (
       catch: (error) => new McpConfigError({ file, reason: `not JSON: ${error instanceof Error ? error.message : String(error)}` })
     })
     const parsed = parseMcpConfig(json)
-    if (Either.isLeft(parsed)) return yield* new McpConfigError({ file, reason: parsed.left })
-    for (const { reason, server } of parsed.right.skipped) {
+    if (Result.isFailure(parsed)) return yield* new McpConfigError({ file, reason: parsed.failure })
+    for (const { reason, server } of parsed.success.skipped) {
       yield* Effect.logWarning(`MCP server "${server}" in ${file} is skipped: ${reason}`)
     }
     const base = NodePath.dirname(NodePath.resolve(file))
     const servers: Record<string, McpServerConfig> = {}
-    for (const [name, server] of Object.entries(parsed.right.servers)) {
+    for (const [name, server] of Object.entries(parsed.success.servers)) {
       servers[name] = server.cwd === undefined ? server : { ...server, cwd: NodePath.resolve(base, server.cwd) }
     }
     return servers

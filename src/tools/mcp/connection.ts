@@ -7,6 +7,9 @@
  * Connection closed`, with its exit code and the end of its stderr), one that does not
  * answer `initialize` in time (`MCP error -32001: Request timed out`).
  *
+ * Effect 4: whether debug lines are logged is read from `References.MinimumLogLevel` in the
+ * connecting fiber's context (Effect 3's `FiberRef`s are gone).
+ *
  * @since 0.1.0
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -18,14 +21,15 @@ import {
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as LogLevel from "effect/LogLevel"
-import * as Runtime from "effect/Runtime"
+import * as References from "effect/References"
 import type * as Scope from "effect/Scope"
 import type { McpServerConfig } from "./config.js"
 import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
 import type { ServerLimits } from "./serverLimits.js"
+import { VERSION } from "../../version.js"
 
 export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
 
@@ -42,7 +46,7 @@ export const MAX_TOOLS_PER_SERVER = 1000
  */
 export const MAX_TOOL_PAGES = 100
 /** Our name and version, as a client. */
-const CLIENT_INFO = { name: "effect-tool-system", version: "0.1.0" }
+const CLIENT_INFO = { name: "effect-tool-system", version: VERSION }
 
 /**
  * A server could not be started or connected.
@@ -91,7 +95,7 @@ export const withProcessState = (process: ServerProcess, reason: string): Effect
   if (stoppedFor !== undefined) return Effect.succeed(`${reason} (${stoppedFor})`)
   return !process.endedOnItsOwn() ? Effect.succeed(reason) : Effect.map(
     // the exit event may come just after the pipe closes
-    Effect.timeoutOption(process.exited, Duration.millis(300)).pipe(Effect.withClock(liveClock)),
+    Effect.timeoutOption(process.exited, Duration.millis(300)).pipe(Effect.provideService(Clock.Clock, liveClock)),
     (exit) => {
       if (exit._tag === "None") return reason
       const stderr = process.stderrTail()
@@ -163,24 +167,21 @@ export const connect = (
       config.initTimeoutMs === undefined ? options.initTimeout : Duration.millis(config.initTimeoutMs)
     )
     const client = new Client(CLIENT_INFO, { capabilities: {} })
-    const runtime = yield* Effect.runtime<never>()
+    const context = yield* Effect.context<never>()
     let open = true
     client.onclose = () => {
       open = false
     }
     // a fiber per error only when debug lines are logged: a server can make the SDK report thousands a second
-    const debugLogged = LogLevel.lessThanEqual(
-      FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel),
-      LogLevel.Debug
-    )
+    const debugLogged = LogLevel.isLessThanOrEqualTo(Context.get(context, References.MinimumLogLevel), "Debug")
     client.onerror = (error) => {
-      if (debugLogged) Runtime.runFork(runtime)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
+      if (debugLogged) Effect.runForkWith(context)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
     }
     // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged())
     const request = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
       Effect.tryPromise({ try: run, catch: errorText }).pipe(
-        Effect.catchAll((reason) =>
+        Effect.catch((reason) =>
           Effect.flatMap(withProcessState(child, `${what}: ${reason}`), (text) => Effect.fail(fail(text)))
         )
       )

@@ -16,7 +16,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
 import type { McpTool } from "./connection.js"
 import { MAX_SCHEMA_COST, metaSchemaSteps, type SchemaRole, screenSchema } from "./jsonSchema.js"
@@ -54,9 +54,9 @@ const makeScreen = () => {
   const screenOne = (schema: JsonSchema, role: SchemaRole, spent: number) => {
     const limit = Math.min(MAX_SCHEMA_COST, budget - spent)
     const { cost, problem, simplified } = screenSchema(schema, limit, role)
-    if (problem === undefined) return Either.right({ cost, simplified })
+    if (problem === undefined) return Result.succeed({ cost, simplified })
     const which = role === "arguments" ? "input" : "output"
-    return Either.left(
+    return Result.fail(
       limit < MAX_SCHEMA_COST && cost > limit
         ? `the input and output schemas of the server's tools cost more than ${MAX_LISTING_SCHEMA_COST} to compile together`
         : `its ${which} schema cannot be checked here: ${problem}`
@@ -64,13 +64,13 @@ const makeScreen = () => {
   }
   return (tool: McpTool): Screened => {
     const input = screenOne(tool.inputSchema, "arguments", 0)
-    if (Either.isLeft(input)) return { _tag: "LeftOut", reason: input.left }
+    if (Result.isFailure(input)) return { _tag: "LeftOut", reason: input.failure }
     const output = tool.outputSchema === undefined
-      ? Either.right({ cost: 0, simplified: [] })
-      : screenOne(tool.outputSchema, "output", input.right.cost)
-    if (Either.isLeft(output)) return { _tag: "LeftOut", reason: output.left }
-    budget -= input.right.cost + output.right.cost
-    return { _tag: "Taken", simplified: input.right.simplified, outputSimplified: output.right.simplified }
+      ? Result.succeed({ cost: 0, simplified: [] })
+      : screenOne(tool.outputSchema, "output", input.success.cost)
+    if (Result.isFailure(output)) return { _tag: "LeftOut", reason: output.failure }
+    budget -= input.success.cost + output.success.cost
+    return { _tag: "Taken", simplified: input.success.simplified, outputSimplified: output.success.simplified }
   }
 }
 
@@ -118,8 +118,8 @@ export const takeListing = (server: string, tools: ReadonlyArray<McpTool>): Effe
       }
       yield* metaSchemas(tool.inputSchema)
       const output = tool.outputSchema === undefined ? undefined : yield* prepareOutputCheck(tool.outputSchema)
-      if (output !== undefined && Either.isLeft(output)) {
-        yield* warn(tool.name, `skipped: its output schema cannot be checked here: ${output.left}`)
+      if (output !== undefined && Result.isFailure(output)) {
+        yield* warn(tool.name, `skipped: its output schema cannot be checked here: ${output.failure}`)
         continue
       }
       taken.push(tool)
@@ -135,7 +135,7 @@ export const takeListing = (server: string, tools: ReadonlyArray<McpTool>): Effe
 
 /** The meta-schemas the compile of `schema` needs, one per turn (each once per process). */
 const metaSchemas = (schema: JsonSchema): Effect.Effect<void> =>
-  Effect.forEach(metaSchemaSteps(schema), (step) => Effect.zipRight(yieldToEventLoop, Effect.sync(step)), { discard: true })
+  Effect.forEach(metaSchemaSteps(schema), (step) => Effect.andThen(yieldToEventLoop, Effect.sync(step)), { discard: true })
 
 /**
  * The check of an output schema (`outputCheckOf`), compiled in a turn of its own after its
@@ -147,8 +147,8 @@ export const prepareOutputCheck = (schema: JsonSchema): Effect.Effect<OutputChec
     const known = knownOutputCheck(schema)
     if (known !== undefined) return Effect.succeed(known)
     return metaSchemas(schema).pipe(
-      Effect.zipRight(yieldToEventLoop),
-      Effect.zipRight(Effect.sync(() => outputCheckOf(schema)))
+      Effect.andThen(yieldToEventLoop),
+      Effect.andThen(Effect.sync(() => outputCheckOf(schema)))
     )
   })
 
@@ -159,7 +159,7 @@ export const prepareOutputCheck = (schema: JsonSchema): Effect.Effect<OutputChec
  * what runs after it add up): the second immediate is set in the check phase, so it runs in
  * the next turn, after the timers.
  */
-export const yieldToEventLoop: Effect.Effect<void> = Effect.async<void>((resume) => {
+export const yieldToEventLoop: Effect.Effect<void> = Effect.callback<void>((resume) => {
   let pending = setImmediate(() => {
     pending = setImmediate(() => resume(Effect.void))
   })

@@ -15,7 +15,7 @@
  * @since 0.6.0
  */
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { ArgumentIssue } from "../../domain/errors.js"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
 import { messageOf } from "../definition.js"
@@ -55,7 +55,7 @@ export class McpOutputMismatch extends Data.TaggedError("McpOutputMismatch")<{
  *
  * @internal
  */
-export type OutputCheck = Either.Either<CompiledSchema, string>
+export type OutputCheck = Result.Result<CompiledSchema, string>
 
 /** The output schemas compiled so far, each once (a listing's schemas are fresh objects). */
 const compiled = new WeakMap<JsonSchema, OutputCheck>()
@@ -78,9 +78,9 @@ export const outputCheckOf = (schema: JsonSchema): OutputCheck => {
   if (known !== undefined) return known
   let check: OutputCheck
   try {
-    check = Either.right(compileOutputValidator(schema))
+    check = Result.succeed(compileOutputValidator(schema))
   } catch (error) {
-    check = Either.left(error instanceof SchemaUnchecked ? error.problem : messageOf(error))
+    check = Result.fail(error instanceof SchemaUnchecked ? error.problem : messageOf(error))
   }
   compiled.set(schema, check)
   return check

@@ -26,6 +26,11 @@
  * Its stderr is read into a short tail whatever its rate: that costs no parsing and little
  * memory.
  *
+ * Effect 4: the bridge's live clock is `Clock.Clock`'s default (a real-timer `Clock`), provided
+ * with `Effect.provideService`; the refusal's log and stop run with `Effect.runForkWith` on the
+ * starting fiber's context (Effect 4 has no `Runtime`). Spawning stays on `node:child_process`, as
+ * in the main tree, for the reason above.
+ *
  * @since 0.1.0
  */
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -35,7 +40,6 @@ import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import { type ChildProcess, spawn } from "node:child_process"
 import { oneLineTail } from "../shared/sanitize.js"
@@ -83,14 +87,14 @@ export interface ServerProcess {
 }
 
 /** The bridge's own timers run on the real clock, whatever clock the caller's fiber has. */
-export const liveClock = Clock.make()
+export const liveClock: Clock.Clock = Clock.Clock.defaultValue()
 
 /**
  * Waits at most `timeout` for `effect`. The wait stays interruptible where it is used: in a
  * finalizer, which runs uninterruptibly, a timeout could not stop it otherwise.
  */
-const waitFor = <A>(effect: Effect.Effect<A>, timeout: Duration.DurationInput) =>
-  Effect.timeoutOption(Effect.interruptible(effect), timeout).pipe(Effect.withClock(liveClock))
+const waitFor = <A>(effect: Effect.Effect<A>, timeout: Duration.Input) =>
+  Effect.timeoutOption(Effect.interruptible(effect), timeout).pipe(Effect.provideService(Clock.Clock, liveClock))
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -102,7 +106,7 @@ const spawnServer = (
   config: McpServerConfig,
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void
 ): Effect.Effect<ChildProcess, SpawnFailed> =>
-  Effect.async<ChildProcess, SpawnFailed>((resume) => {
+  Effect.callback<ChildProcess, SpawnFailed>((resume) => {
     let child: ChildProcess
     try {
       child = spawn(config.command, [...(config.args ?? [])], {
@@ -142,7 +146,7 @@ const signal = (child: ChildProcess, name: NodeJS.Signals) => {
 
 /** Options of a server process. */
 export interface ServerProcessOptions {
-  readonly stopGrace: Duration.DurationInput
+  readonly stopGrace: Duration.Input
   /** The server's name, for the log. */
   readonly server?: string | undefined
   /** Default: `DEFAULT_SERVER_LIMITS`. */
@@ -158,7 +162,7 @@ export const startServerProcess = (
   options: ServerProcessOptions
 ): Effect.Effect<ServerProcess, SpawnFailed, Scope.Scope> =>
   Effect.gen(function*() {
-    const runtime = yield* Effect.runtime<never>()
+    const context = yield* Effect.context<never>()
     const exitedDeferred = yield* Deferred.make<string>()
     let open = true
     let stopRequested = false
@@ -187,7 +191,7 @@ export const startServerProcess = (
       })
 
     const onExit = (code: number | null, name: NodeJS.Signals | null) =>
-      Deferred.unsafeDone(
+      Deferred.doneUnsafe(
         exitedDeferred,
         Effect.succeed(code === null ? `ended by a signal (${name ?? "unknown"})` : `exited with code ${code}`)
       )
@@ -212,8 +216,8 @@ export const startServerProcess = (
       child.stderr?.destroy()
       report(new Error(stoppedFor))
       queueMicrotask(closed)
-      Runtime.runFork(runtime)(
-        Effect.zipRight(Effect.logWarning(`MCP server "${name}" (pid ${pid}) is stopped: ${why}`), stop)
+      Effect.runForkWith(context)(
+        Effect.andThen(Effect.logWarning(`MCP server "${name}" (pid ${pid}) is stopped: ${why}`), stop)
       )
     }
     const decoder = new TextDecoder()
@@ -237,7 +241,7 @@ export const startServerProcess = (
         return Promise.resolve()
       },
       send: outbound.send,
-      close: () => Runtime.runPromise(runtime)(stop)
+      close: () => Effect.runPromiseWith(context)(stop)
     }
     const calls = makeDirectCalls(outbound.write)
     const report = (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error)))

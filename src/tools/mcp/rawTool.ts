@@ -11,7 +11,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { argumentsProblem } from "../../domain/argumentLimits.js"
 import {
   InvalidArguments,
@@ -43,7 +43,7 @@ export interface RawToolOptions<R> {
   /** A semver version. Default `1.0.0`. */
   readonly version?: string
   /** Run timeout; default 60 s; `"none"` for no timeout. */
-  readonly timeout?: Duration.DurationInput | "none"
+  readonly timeout?: Duration.Input | "none"
   /**
    * The handler keeps the timeout itself: it ends with `ToolTimeout` (naming this tool) when
    * `timeout` has passed, and the executor sets no timer of its own (`ToolInfo.ownDeadline`).
@@ -113,20 +113,20 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
       ? error
       : new ToolError({ tool: name, message: messageOf(error), cause: error })
 
-  const prepare = (input: unknown): Either.Either<PreparedCall<R>, InvalidArguments> => {
+  const prepare = (input: unknown): Result.Result<PreparedCall<R>, InvalidArguments> => {
     const args = input ?? {}
     const tooBig = argumentsProblem(args)
-    if (tooBig !== undefined) return Either.left(new InvalidArguments({ tool: name, issues: [tooBig] }))
+    if (tooBig !== undefined) return Result.fail(new InvalidArguments({ tool: name, issues: [tooBig] }))
     if (!isRecord(args)) {
-      return Either.left(new InvalidArguments({ tool: name, issues: [{ path: [], message: "the arguments must be an object" }] }))
+      return Result.fail(new InvalidArguments({ tool: name, issues: [{ path: [], message: "the arguments must be an object" }] }))
     }
     const issues = validate(args)
-    if (issues !== undefined) return Either.left(new InvalidArguments({ tool: name, issues }))
+    if (issues !== undefined) return Result.fail(new InvalidArguments({ tool: name, issues }))
     const run: Effect.Effect<unknown, HandlerFailure, R> = Effect.mapError(
       Effect.suspend(() => options.handler(args)),
       toFailure
     )
-    return Either.right({ args, paths: noPaths, run })
+    return Result.succeed({ args, paths: noPaths, run })
   }
 
   return {

@@ -15,6 +15,9 @@
  * the context, the server declares `tools.listChanged` and `serveMcp` tells the client
  * (`notifications/tools/list_changed`) whenever a bridged server's tools change.
  *
+ * Effect 4: the request handlers run with `Effect.runPromiseWith` on the context `makeMcpServer`
+ * ran in (Effect 3: a `Runtime`); the close waits on a `Latch`.
+ *
  * @since 0.1.0
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -23,8 +26,8 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Latch from "effect/Latch"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import { pathTraversalOf } from "../../domain/errors.js"
@@ -35,6 +38,7 @@ import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
 import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
+import { VERSION } from "../../version.js"
 
 /**
  * The server could not be connected to its transport.
@@ -132,11 +136,11 @@ export const makeMcpServer = (
   Effect.gen(function*() {
     const system = yield* ToolSystem
     const registry = yield* ToolRegistry
-    const runtime = yield* Effect.runtime<never>()
+    const context = yield* Effect.context<never>()
     const confirmation = options.confirmation ?? "ask"
     const bridged = Option.isSome(yield* Effect.serviceOption(McpBridge))
     const server = new Server(
-      { name: options.name ?? "effect-tool-system", version: options.version ?? "0.1.0" },
+      { name: options.name ?? "effect-tool-system", version: options.version ?? VERSION },
       { capabilities: { tools: bridged ? { listChanged: true } : {} } }
     )
 
@@ -169,8 +173,8 @@ export const makeMcpServer = (
         )
       ).pipe(
         Effect.map((answer) => answer.action === "accept" && answer.content?.confirm === true),
-        Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`MCP confirmation of "${showName(name)}" failed: ${String(error.error)}`), false)
+        Effect.catch((error) =>
+          Effect.as(Effect.logWarning(`MCP confirmation of "${showName(name)}" failed: ${String(error.cause)}`), false)
         )
       )
     }
@@ -190,7 +194,7 @@ export const makeMcpServer = (
             const text = `PATH_TRAVERSAL: the path ${JSON.stringify(path)} is outside the workspace (${reason})`
             return Effect.succeed({ result: undefined, reply: textResult(text, true) })
           }
-          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
           return Effect.as(
             Effect.logError(`MCP call of "${showName(name)}" died`, cause),
             { result: undefined, reply: textResult("TOOL_ERROR: the call failed unexpectedly", true) }
@@ -207,7 +211,7 @@ export const makeMcpServer = (
         )
       })
 
-    const runPromise = Runtime.runPromise(runtime)
+    const runPromise = Effect.runPromiseWith(context)
     server.setRequestHandler(ListToolsRequestSchema, () => runPromise(listTools))
     server.setRequestHandler(
       CallToolRequestSchema,
@@ -242,8 +246,8 @@ export const serveMcp = (
 ): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
   Effect.scoped(Effect.gen(function*() {
     const server = yield* makeMcpServer(options)
-    const closed = yield* Effect.makeLatch(false)
-    server.onclose = () => closed.unsafeOpen()
+    const closed = yield* Latch.make(false)
+    server.onclose = () => closed.openUnsafe()
     yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => server.connect(transport),
@@ -251,7 +255,7 @@ export const serveMcp = (
       }),
       () =>
         Effect.tryPromise(() => server.close()).pipe(
-          Effect.catchAll((error) => Effect.logWarning(`Closing the MCP server failed: ${String(error.error)}`))
+          Effect.catch((error) => Effect.logWarning(`Closing the MCP server failed: ${String(error.cause)}`))
         )
     )
     const bridge = yield* Effect.serviceOption(McpBridge)
@@ -259,7 +263,7 @@ export const serveMcp = (
       yield* bridge.value.events.pipe(
         Stream.runForEach(() =>
           Effect.tryPromise(() => server.sendToolListChanged()).pipe(
-            Effect.catchAll((error) => Effect.logWarning(`Telling the MCP client of changed tools failed: ${String(error.error)}`))
+            Effect.catch((error) => Effect.logWarning(`Telling the MCP client of changed tools failed: ${String(error.cause)}`))
           )
         ),
         Effect.forkScoped

@@ -17,14 +17,18 @@
  * each restart; every such listing goes to
  * the listener (`listen`) before any call can reach the process it came from.
  *
+ * Effect 4: `Scope.fork(parent, "sequential")` and `Scope.provide` (Effect 3's
+ * `ExecutionStrategy` and `Scope.extend`), `Semaphore.make`, `Queue.offerUnsafe`.
+ *
  * @since 0.1.0
  */
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import { type CallResult, type CallRoute, callRoutes, type McpCallError, sendCall } from "./callRequest.js"
 import type { McpServerConfig } from "./config.js"
 import {
@@ -122,7 +126,7 @@ const keptDown = (connection: Connection): string | undefined => {
 }
 
 type State =
-  | { readonly _tag: "Up"; readonly connection: Connection; readonly scope: Scope.CloseableScope }
+  | { readonly _tag: "Up"; readonly connection: Connection; readonly scope: Scope.Closeable }
   | { readonly _tag: "Down"; readonly reason: string; readonly pid: number }
 
 /**
@@ -142,15 +146,15 @@ export const openServer = (
     // a pending refresh; a second notification before it is taken adds nothing
     const changed = yield* Queue.sliding<void>(1)
     const onToolsChanged = () => {
-      Queue.unsafeOffer(changed, undefined)
+      Queue.offerUnsafe(changed, undefined)
     }
     let listener: ToolsListener | undefined
     const listTimeoutMs = config.initTimeoutMs ?? Duration.toMillis(options.initTimeout)
 
     const connectIn = Effect.gen(function*() {
-      const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
+      const scope = yield* Scope.fork(parent, "sequential")
       return yield* connect(name, config, options, onToolsChanged).pipe(
-        Scope.extend(scope),
+        Scope.provide(scope),
         Effect.map((connection) => ({ _tag: "Up" as const, connection, scope })),
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
       )
@@ -174,7 +178,7 @@ export const openServer = (
     // how each tool is called (its output schema, say): from the last listing, whether or not it is held
     let routes: ReadonlyMap<string, CallRoute> = callRoutes(first.connection.tools)
     let restarts = 0
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = yield* Semaphore.make(1)
 
     const restart = (up: State & { _tag: "Up" }): Effect.Effect<State & { _tag: "Up" }, McpConnectError> =>
       Effect.gen(function*() {
@@ -193,10 +197,10 @@ export const openServer = (
         restarts += 1
         const delay = Duration.times(options.restartBackoff, 2 ** (restarts - 1))
         yield* Effect.logInfo(`Restarting MCP server "${name}" in ${Duration.format(delay)} (${how})`)
-        yield* Effect.sleep(delay).pipe(Effect.withClock(liveClock))
+        yield* Effect.sleep(delay).pipe(Effect.provideService(Clock.Clock, liveClock))
         // the call that restarted it fails with the reason every later call gets
         const next = yield* connectIn.pipe(
-          Effect.catchAll((error) =>
+          Effect.catch((error) =>
             Effect.suspend(() => {
               const reason = `the restart failed: ${error.reason}`
               state = { _tag: "Down", reason, pid }
@@ -207,7 +211,7 @@ export const openServer = (
         yield* watch(next)
         yield* Effect.logInfo(`MCP server "${name}" restarted (pid ${next.connection.process.pid})`)
         // what the new process lists is checked before any call can reach it
-        yield* Effect.uninterruptible(Effect.zipRight(
+        yield* Effect.uninterruptible(Effect.andThen(
           listener === undefined ? Effect.void : listener(next.connection.tools),
           Effect.sync(() => {
             state = next
@@ -245,7 +249,7 @@ export const openServer = (
         catch: errorText
       }).pipe(
         Effect.tap((tools) =>
-          Effect.zipRight(
+          Effect.andThen(
             Effect.sync(() => {
               if (state === now) routes = callRoutes(tools)
             }),
@@ -255,7 +259,7 @@ export const openServer = (
         Effect.flatMap((tools) =>
           lock.withPermits(1)(Effect.suspend(() => (state === now && listener !== undefined ? listener(tools) : Effect.void)))
         ),
-        Effect.catchAll((reason) =>
+        Effect.catch((reason) =>
           Effect.logWarning(`MCP server "${name}": listing its changed tools failed (${reason}); its proxies stay as they were`)
         )
       )
@@ -265,8 +269,8 @@ export const openServer = (
       Effect.suspend(() => {
         listener = next
         return Queue.take(changed).pipe(
-          Effect.zipRight(refresh),
-          Effect.zipRight(Effect.sleep(MIN_REFRESH_INTERVAL).pipe(Effect.withClock(liveClock))),
+          Effect.andThen(refresh),
+          Effect.andThen(Effect.sleep(MIN_REFRESH_INTERVAL).pipe(Effect.provideService(Clock.Clock, liveClock))),
           Effect.forever,
           Effect.forkIn(parent),
           Effect.asVoid

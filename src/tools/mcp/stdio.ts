@@ -6,15 +6,19 @@
  * On stdio, stdout carries the protocol only: Effect's default logger (which writes to
  * stdout) is replaced by one on stderr for as long as the server runs.
  *
+ * Effect 4: stdout is kept for the protocol with the `References.LogToStderr` reference, which
+ * sends Effect's built-in console loggers (the default one included) to `console.error`; the main
+ * tree replaced the default logger with a pretty one on stderr, so the lines' format differs (the
+ * default logger's), not where they go.
+ *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import type * as FileSystem from "effect/FileSystem"
+import type * as Path from "effect/Path"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as Runtime from "effect/Runtime"
+import * as References from "effect/References"
 import type { Readable, Writable } from "node:stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
@@ -27,8 +31,11 @@ import type { McpBridgeOptions } from "./bridge.js"
 import { loadMcpConfig, type McpConfigError } from "./config.js"
 import { type McpServeError, type McpServeOptions, serveMcp } from "./server.js"
 
-/** Effect's default logger on stderr instead of stdout (other loggers are left alone). */
-const stderrLogger = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: false }))
+/**
+ * Effect's built-in console loggers (the default one included) on stderr instead of stdout
+ * (other loggers are left alone): Effect 4's `LogToStderr` reference.
+ */
+const stderrLogger = Layer.succeed(References.LogToStderr, true)
 
 /**
  * The two streams the protocol goes over: a client's messages in, the server's out.
@@ -65,12 +72,12 @@ export const serveMcpStdio = (
   Effect.gen(function*() {
     const { stdin, stdout } = options.streams ?? process
     const transport = new StdioServerTransport(stdin, stdout)
-    const runtime = yield* Effect.runtime<never>()
+    const context = yield* Effect.context<never>()
     // the SDK's stdio transport does not watch for the end of stdin
     const onEnd = () => {
-      Runtime.runFork(runtime)(
+      Effect.runForkWith(context)(
         Effect.tryPromise(() => transport.close()).pipe(
-          Effect.catchAll((error) => Effect.logWarning(`Closing stdio failed: ${String(error.error)}`))
+          Effect.catch((error) => Effect.logWarning(`Closing stdio failed: ${String(error.cause)}`))
         )
       )
     }
@@ -107,7 +114,7 @@ export const withMcpConfigFile = <A, E, R>(
   file: string | undefined,
   options?: McpBridgeOptions
 ): Layer.Layer<A | ToolRegistry, E | McpConfigError, R | FileSystem.FileSystem> =>
-  file === undefined ? system : Layer.unwrapEffect(
+  file === undefined ? system : Layer.unwrap(
     Effect.map(loadMcpConfig(file), (servers) => McpBridge.layer(servers, options).pipe(Layer.provideMerge(system)))
   )
 

@@ -56,7 +56,7 @@ const removeOwn = (fd: number, path: string, candidates: ReadonlyArray<string>):
         return yield* Node.unlink(candidate, path)
       }
     }
-  }).pipe(Effect.catchAll((error) => Effect.logWarning(`could not remove a temp file of "${path}"`, error)))
+  }).pipe(Effect.catch((error) => Effect.logWarning(`could not remove a temp file of "${path}"`, error)))
 
 /**
  * Opens the directory `dir` (a resolved path inside `root`), creating what is missing one level
@@ -81,7 +81,7 @@ export const ensureDirectory = (root: string, dir: string): Effect.Effect<OpenDi
             Effect.catchIf((error) => error.reason === "NotFound", () =>
               Node.mkdir(child, childPath).pipe(
                 Effect.catchIf((error) => error.code === "EEXIST", () => Effect.void),
-                Effect.zipRight(openChildDirectory(parent, name)),
+                Effect.andThen(openChildDirectory(parent, name)),
                 // created where it should not be (the parent moved meanwhile): take it back out
                 Effect.tapErrorTag("SafeFsError", (error) =>
                   error.reason === "Changed" ? Effect.ignore(Node.rmdir(child, childPath)) : Effect.void)
@@ -130,9 +130,9 @@ export const writeAtomicWith = <E>(
         Effect.catchIf((error) => error.reason === "NotFound", () => changed(path, "it was being written"))
       ),
       (fd) =>
-        Effect.zipRight(
+        Effect.andThen(
           placed ? Effect.void : removeOwn(fd, path, [temp, tempPath]),
-          Node.close(fd, path).pipe(Effect.catchAll((error) => Effect.logWarning(`could not close "${path}"`, error)))
+          Node.close(fd, path).pipe(Effect.catch((error) => Effect.logWarning(`could not close "${path}"`, error)))
         )
     )
     if (!(yield* isAt(fd, tempPath))) return yield* changed(path, "it was being written")

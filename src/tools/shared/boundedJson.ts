@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 
 /** The default bound on nesting (objects and arrays): far more than any API answer needs. */
 export const JSON_MAX_DEPTH = 64
@@ -60,9 +60,9 @@ export const nestsDeeperThan = (text: string, maxDepth: number): boolean => {
 export const parseJsonBounded = (
   text: string,
   maxDepth: number = JSON_MAX_DEPTH
-): Either.Either<unknown, JsonRejected> => {
-  if (nestsDeeperThan(text, maxDepth)) return Either.left(new JsonRejected({ reason: "too-deep", maxDepth }))
-  return Either.try({
+): Result.Result<unknown, JsonRejected> => {
+  if (nestsDeeperThan(text, maxDepth)) return Result.fail(new JsonRejected({ reason: "too-deep", maxDepth }))
+  return Result.try({
     try: (): unknown => JSON.parse(text),
     catch: (cause) => new JsonRejected({ reason: "syntax", maxDepth, cause })
   })

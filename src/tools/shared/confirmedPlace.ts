@@ -57,7 +57,7 @@ export const placeBytesConfirmed = (
 ): Effect.Effect<WriteOutcome, SafeFsError | ConfirmationRequired> =>
   placeBytes(root, path, bytes, { overwrite: false }).pipe(
     Effect.catchTag("DestinationExists", () =>
-      Effect.zipRight(confirmEffect(tool, overwriting(shown)), writeFileAtomic(root, path, bytes)))
+      Effect.andThen(confirmEffect(tool, overwriting(shown)), writeFileAtomic(root, path, bytes)))
   )
 
 /**
@@ -81,8 +81,8 @@ export const writeStreamConfirmed = <E>(
       moveEntry(root, temp, path, { overwrite: false }).pipe(
         Effect.as(written),
         Effect.catchTag("DestinationExists", () =>
-          Effect.zipRight(
-            Effect.zipRight(confirmEffect(tool, overwriting(shown)), keepModeOf(path, temp)),
+          Effect.andThen(
+            Effect.andThen(confirmEffect(tool, overwriting(shown)), keepModeOf(path, temp)),
             moveEntry(root, temp, path, { overwrite: true }).pipe(
               Effect.as({ ...written, replaced: true }),
               // a replacing move does not refuse an occupied destination
@@ -100,7 +100,7 @@ export const writeStreamConfirmed = <E>(
       Effect.ensuring(
         deleteFile(temp).pipe(
           Effect.catchIf((error) => error.reason === "NotFound", () => Effect.void),
-          Effect.catchAll((error) => Effect.logWarning(`could not remove the temp file "${temp}"`, error))
+          Effect.catch((error) => Effect.logWarning(`could not remove the temp file "${temp}"`, error))
         )
       )
     )

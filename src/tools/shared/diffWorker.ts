@@ -18,6 +18,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Semaphore from "effect/Semaphore"
 import { availableParallelism } from "node:os"
 import { modulePath, runScriptWorker, type ScriptWorkerFailed } from "./scriptWorker.js"
 import { shareBytes, shareString, TEXT_OF_SOURCE } from "./sharedText.js"
@@ -26,16 +27,16 @@ import { shareBytes, shareString, TEXT_OF_SOURCE } from "./sharedText.js"
 export const DIFF_HEAP_MB = 512
 
 /** How long applying a patch may take. */
-export const APPLY_DEADLINE: Duration.DurationInput = "20 seconds"
+export const APPLY_DEADLINE: Duration.Input = "20 seconds"
 
 /** Most diff workers running at once in this process: one per core. */
 export const DIFF_WORKERS = Math.max(1, availableParallelism())
 
 /** The process's diff worker slots: cores are the process's, whatever tool system asks. */
-const slots = Effect.unsafeMakeSemaphore(DIFF_WORKERS)
+const slots = Semaphore.makeUnsafe(DIFF_WORKERS)
 
 /** Time the worker gets beyond the diff's own timeout, to start, split the texts and format the patch. */
-const DIFF_MARGIN: Duration.DurationInput = "5 seconds"
+const DIFF_MARGIN: Duration.Duration = Duration.seconds(5)
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")
@@ -167,7 +168,7 @@ const isPatchAnswer = (u: unknown): u is PatchAnswer =>
 const share = (text: string | Uint8Array) =>
   typeof text === "string" ? shareString(text) : Effect.sync(() => shareBytes(text))
 
-const unknownShape = Effect.dieMessage("the diff worker answered an unknown shape")
+const unknownShape = Effect.die(new Error("the diff worker answered an unknown shape"))
 
 /**
  * The unified diff of `job.a` and `job.b`, computed in a worker (`tooDifferent` when they differ

@@ -8,10 +8,10 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Stream from "effect/Stream"
 
 /** The default cap on a body: 1 MiB. */
@@ -61,7 +61,7 @@ const concat = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
 export const readBodyPrefix = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number = HTTP_BODY_MAX_BYTES
-): Effect.Effect<BodyPrefix, HttpClientError.ResponseError> =>
+): Effect.Effect<BodyPrefix, HttpClientError.HttpClientError> =>
   Effect.suspend(() => {
     const parts: Array<Uint8Array> = []
     let size = 0
@@ -81,7 +81,7 @@ export const readBodyPrefix = (
     }
     return response.stream.pipe(
       Stream.runForEachWhile((chunk) => Effect.sync(() => take(chunk))),
-      Effect.catchIf((error) => error.reason === "EmptyBody", () => Effect.void),
+      Effect.catchIf((error) => error.reason._tag === "EmptyBodyError", () => Effect.void),
       Effect.map(() => ({ bytes: concat(parts, size), complete }))
     )
   })
@@ -90,7 +90,7 @@ export const readBodyPrefix = (
 export const readBodyCapped = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number = HTTP_BODY_MAX_BYTES
-): Effect.Effect<Uint8Array, BodyTooLarge | HttpClientError.ResponseError> =>
+): Effect.Effect<Uint8Array, BodyTooLarge | HttpClientError.HttpClientError> =>
   Effect.flatMap(
     readBodyPrefix(response, maxBytes),
     ({ bytes, complete }) => complete ? Effect.succeed(bytes) : Effect.fail(new BodyTooLarge({ maxBytes }))
@@ -100,14 +100,14 @@ export const readBodyCapped = (
 export const readTextCapped = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number = HTTP_BODY_MAX_BYTES
-): Effect.Effect<string, BodyTooLarge | HttpClientError.ResponseError> =>
+): Effect.Effect<string, BodyTooLarge | HttpClientError.HttpClientError> =>
   Effect.map(readBodyCapped(response, maxBytes), (bytes) => new TextDecoder("utf-8").decode(bytes))
 
 /** The start of the body decoded as UTF-8, read as `readBodyPrefix` does. */
 export const readTextPrefix = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number = HTTP_BODY_MAX_BYTES
-): Effect.Effect<{ readonly text: string; readonly complete: boolean }, HttpClientError.ResponseError> =>
+): Effect.Effect<{ readonly text: string; readonly complete: boolean }, HttpClientError.HttpClientError> =>
   Effect.map(
     readBodyPrefix(response, maxBytes),
     ({ bytes, complete }) => ({ text: new TextDecoder("utf-8").decode(bytes), complete })
@@ -119,4 +119,4 @@ export const readTextPrefix = (
  * consequence to the caller and is not reported.
  */
 export const discardBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<void> =>
-  readBodyPrefix(response, 0).pipe(Effect.asVoid, Effect.orElse(() => Effect.void))
+  readBodyPrefix(response, 0).pipe(Effect.asVoid, Effect.orElseSucceed(() => undefined))

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { nestsDeeperThan } from "./boundedJson.js"
 import { isHighSurrogate, isLowSurrogate } from "./text.js"
 
@@ -279,9 +279,9 @@ export const tooDeepError = (maxDepth: number): JsonSyntaxError =>
 export const parseJsonLocated = (
   text: string,
   maxDepth: number = DATA_JSON_MAX_DEPTH
-): Either.Either<unknown, JsonSyntaxError> => {
-  if (nestsDeeperThan(text, maxDepth)) return Either.left(tooDeepError(maxDepth))
-  return Either.try({
+): Result.Result<unknown, JsonSyntaxError> => {
+  if (nestsDeeperThan(text, maxDepth)) return Result.fail(tooDeepError(maxDepth))
+  return Result.try({
     try: (): unknown => JSON.parse(text),
     catch: (cause) => syntaxErrorOf(text, cause)
   })

@@ -12,9 +12,10 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Semaphore from "effect/Semaphore"
 
 interface Entry {
-  readonly semaphore: Effect.Semaphore
+  readonly semaphore: Semaphore.Semaphore
   /** Fibers holding or waiting for the permit. */
   users: number
 }
@@ -24,7 +25,7 @@ const entries = new Map<string, Entry>()
 const enter = (key: string): Entry => {
   let entry = entries.get(key)
   if (entry === undefined) {
-    entry = { semaphore: Effect.unsafeMakeSemaphore(1), users: 0 }
+    entry = { semaphore: Semaphore.makeUnsafe(1), users: 0 }
     entries.set(key, entry)
   }
   entry.users++

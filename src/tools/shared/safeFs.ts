@@ -80,7 +80,7 @@ export const isAt = (fd: number, expected: string): Effect.Effect<boolean, SafeF
 /** Opens `target` with `flags` in the current scope (closed when it ends). */
 const acquire = (target: string, flags: number, path: string, mode = 0) =>
   Effect.acquireRelease(Node.open(target, flags, mode, path), (fd) =>
-    Node.close(fd, path).pipe(Effect.catchAll((error) => Effect.logWarning(`could not close "${path}"`, error))))
+    Node.close(fd, path).pipe(Effect.catch((error) => Effect.logWarning(`could not close "${path}"`, error))))
 
 /** Fails with `Changed` unless the descriptor is at `expected`. */
 const verify = (fd: number, expected: string, what?: string) =>

@@ -55,7 +55,7 @@ export const lstatEntry = (entry: Entry): Effect.Effect<Option.Option<NodeFs.Big
  * occupied `to` fails with `code: "EEXIST"`. Uninterruptible, as the calls of `safeFsNode.ts`.
  */
 export const link = (from: string, to: string, path: string): Effect.Effect<void, SafeFsError> =>
-  Effect.uninterruptible(Effect.async<void, SafeFsError>((resume) => {
+  Effect.uninterruptible(Effect.callback<void, SafeFsError>((resume) => {
     NodeFs.link(from, to, (error) =>
       resume(error === null ? Effect.void : Effect.fail(Node.fromSystemError("link", path, error))))
   }))
@@ -88,5 +88,5 @@ export const removeIfSame = (entry: Entry, own: NodeFs.BigIntStats): Effect.Effe
         ? Effect.as(Node.unlink(entry.target, entry.path), true)
         : Effect.succeed(false)
     ),
-    Effect.catchAll((error) => Effect.as(Effect.logWarning(`could not remove "${entry.path}"`, error), false))
+    Effect.catch((error) => Effect.as(Effect.logWarning(`could not remove "${entry.path}"`, error), false))
   )

@@ -1,6 +1,6 @@
 /**
  * Node's file system calls on numeric descriptors, as Effects with `SafeFsError` failures.
- * `@effect/platform`'s `FileSystem` has no `O_NOFOLLOW` and no descriptor paths, so the bound
+ * Effect's `FileSystem` has no `O_NOFOLLOW` and no descriptor paths, so the bound
  * operations of `safeFs.ts` are built on these.
  *
  * Each call is uninterruptible: an interruption waits for the system call to return, so a
@@ -117,7 +117,7 @@ type Callback<A> = (error: NodeJS.ErrnoException | null, value: A) => void
 /** One system call through Node's callback API, uninterruptible (see the module comment). */
 const call = <A>(operation: string, path: string, run: (done: Callback<A>) => void): Effect.Effect<A, SafeFsError> =>
   Effect.uninterruptible(
-    Effect.async<A, SafeFsError>((resume) => {
+    Effect.callback<A, SafeFsError>((resume) => {
       run((error, value) =>
         resume(error === null ? Effect.succeed(value) : Effect.fail(fromSystemError(operation, path, error)))
       )

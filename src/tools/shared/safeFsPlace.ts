@@ -48,7 +48,7 @@ const removeTemp = (temp: Entry): Effect.Effect<void> =>
     Node.lstat(target, temp.path).pipe(
       Effect.flatMap((stats) => (stats.isFile() ? Node.unlink(target, temp.path) : Effect.void)),
       Effect.catchIf((error) => error.reason === "NotFound", () => Effect.void),
-      Effect.catchAll((error) => Effect.logWarning(`could not remove the temp file "${temp.path}"`, error))
+      Effect.catch((error) => Effect.logWarning(`could not remove the temp file "${temp.path}"`, error))
     ), { discard: true })
 
 /**

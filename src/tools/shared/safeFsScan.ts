@@ -20,7 +20,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Option from "effect/Option"
 import type * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -127,13 +127,13 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
     const classifyLink = (dir: ScanDirectory, name: string): Effect.Effect<ScanEntry> =>
       Effect.gen(function*() {
         const target = yield* options.resolveLink(NodePath.join(dir.path, name))
-        const info = Option.isSome(target) ? yield* Effect.either(stat(target.value)) : undefined
-        if (Option.isNone(target) || info === undefined || Either.isLeft(info)) {
+        const info = Option.isSome(target) ? yield* Effect.result(stat(target.value)) : undefined
+        if (Option.isNone(target) || info === undefined || Result.isFailure(info)) {
           linksOut++
           return { _tag: "LinkOut", name }
         }
         const real = target.value
-        if (info.right.isDirectory()) {
+        if (info.success.isDirectory()) {
           const found = expansion(name, dir.depth + 1, real)
           const expanded = found !== "skipped" && covered(real) ? "repeat" : found
           if (expanded === "listed") {
@@ -142,7 +142,7 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
           }
           return { _tag: "Directory", name, target: real, expanded }
         }
-        if (!info.right.isFile()) return { _tag: "Other", name }
+        if (!info.success.isFile()) return { _tag: "Other", name }
         const repeat = covered(real) || seenFiles.has(real)
         seenFiles.add(real)
         return { _tag: "File", name, target: real, repeat }
@@ -179,15 +179,15 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
       try {
         dir = openDirectorySync(real)
       } catch (error) {
-        return Either.left(asSafeFsError(real)(error))
+        return Result.fail(asSafeFsError(real)(error))
       }
-      let listed: Either.Either<Array<NodeFs.Dirent>, SafeFsError>
+      let listed: Result.Result<Array<NodeFs.Dirent>, SafeFsError>
       try {
-        listed = Either.right(listDirectorySync(dir).sort(byName))
+        listed = Result.succeed(listDirectorySync(dir).sort(byName))
       } catch (error) {
-        listed = Either.left(asSafeFsError(real)(error))
+        listed = Result.fail(asSafeFsError(real)(error))
       }
-      return Either.right({ dir, listed })
+      return Result.succeed({ dir, listed })
     }
 
     /** Closes a directory; a failure (nothing to undo after a read) is logged. */
@@ -223,13 +223,13 @@ export const scan = <E, R>(start: string, options: ScanOptions<E, R>): Effect.Ef
       const go = yield* Effect.acquireUseRelease(
         Effect.sync(() => openAndList(real)),
         (opened): Effect.Effect<boolean, SafeFsError | E, R> => {
-          const listed = Either.flatMap(opened, ({ listed }) => listed)
-          if (Either.isRight(opened) && Either.isRight(listed)) return visitListed({ ...opened.right.dir, rel, depth }, listed.right)
-          if (Either.isLeft(listed) && rel === "") return Effect.fail(listed.left)
+          const listed = Result.flatMap(opened, ({ listed }) => listed)
+          if (Result.isSuccess(opened) && Result.isSuccess(listed)) return visitListed({ ...opened.success.dir, rel, depth }, listed.success)
+          if (Result.isFailure(listed) && rel === "") return Effect.fail(listed.failure)
           unreadable++
           return Effect.succeed(true)
         },
-        (opened) => (Either.isRight(opened) ? close(opened.right.dir) : Effect.void)
+        (opened) => (Result.isSuccess(opened) ? close(opened.success.dir) : Effect.void)
       )
       if (!go) return { stopped: true, unreadable, linksOut }
     }

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Option from "effect/Option"
 import type * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -57,14 +57,14 @@ export const walk = (start: string, options: WalkOptions): Effect.Effect<WalkRes
     let skipped = 0
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const { real, rel } = next
-      const listed = yield* Effect.either(Effect.scoped(Effect.flatMap(openDirectory(real), listDirectory)))
-      if (Either.isLeft(listed)) {
-        if (rel === "") return yield* listed.left
+      const listed = yield* Effect.result(Effect.scoped(Effect.flatMap(openDirectory(real), listDirectory)))
+      if (Result.isFailure(listed)) {
+        if (rel === "") return yield* listed.failure
         // gone, or a followed link to a file: nothing to list; anything else is counted
-        if (listed.left.reason !== "NotFound" && listed.left.reason !== "NotDirectory") skipped++
+        if (listed.failure.reason !== "NotFound" && listed.failure.reason !== "NotDirectory") skipped++
         continue
       }
-      for (const { kind, name } of listed.right) {
+      for (const { kind, name } of listed.success) {
         if (entries.length >= options.maxEntries) return { entries, truncated: true, skipped }
         const entry: WalkEntry = { rel: rel === "" ? name : `${rel}/${name}`, name, kind, dir: real }
         entries.push(entry)
@@ -86,12 +86,12 @@ export const walk = (start: string, options: WalkOptions): Effect.Effect<WalkRes
 export const statEntries = (
   dir: string,
   names: ReadonlyArray<string>
-): Effect.Effect<ReadonlyMap<string, Either.Either<NodeFs.BigIntStats, SafeFsError>>> =>
+): Effect.Effect<ReadonlyMap<string, Result.Result<NodeFs.BigIntStats, SafeFsError>>> =>
   Effect.scoped(Effect.gen(function*() {
-    const opened = yield* Effect.either(openDirectory(dir))
-    const results = new Map<string, Either.Either<NodeFs.BigIntStats, SafeFsError>>()
+    const opened = yield* Effect.result(openDirectory(dir))
+    const results = new Map<string, Result.Result<NodeFs.BigIntStats, SafeFsError>>()
     for (const name of names) {
-      results.set(name, Either.isLeft(opened) ? Either.left(opened.left) : yield* Effect.either(statEntry(opened.right, name)))
+      results.set(name, Result.isFailure(opened) ? Result.fail(opened.failure) : yield* Effect.result(statEntry(opened.success, name)))
     }
     return results
   }))

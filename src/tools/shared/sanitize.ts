@@ -8,9 +8,9 @@
  *
  * @since 0.1.0
  */
-import stripAnsi from "strip-ansi"
 import { headOf } from "./outputCap.js"
 import type { Redactor } from "./redact.js"
+import stripAnsi from "strip-ansi"
 
 /** How many UTF-16 code units of a text `oneLine` looks at, at most. */
 export const SANITIZE_WINDOW = 8192

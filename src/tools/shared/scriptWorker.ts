@@ -25,7 +25,7 @@ export class ScriptWorkerFailed extends Data.TaggedError("ScriptWorkerFailed")<{
 
 /** How a worker runs. */
 export interface ScriptWorkerOptions {
-  readonly deadline: Duration.DurationInput
+  readonly deadline: Duration.Input
   readonly heapMb: number
   /** What it does, for messages: "the search", "the YAML parser". */
   readonly what: string
@@ -67,7 +67,7 @@ export const runScriptWorker = (
       })
     ),
     (worker) =>
-      Effect.async<unknown, ScriptWorkerFailed>((resume) => {
+      Effect.callback<unknown, ScriptWorkerFailed>((resume) => {
         worker.stdout.resume()
         worker.stderr.resume()
         worker.once("message", (answer: unknown) => resume(Effect.succeed(answer)))
@@ -80,13 +80,15 @@ export const runScriptWorker = (
         worker.once("exit", (code) =>
           resume(Effect.fail(new ScriptWorkerFailed({ reason: "error", message: `${options.what} stopped (exit code ${code})` }))))
       }).pipe(
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: options.deadline,
-          onTimeout: () =>
-            new ScriptWorkerFailed({
-              reason: "deadline",
-              message: `${options.what} did not finish within ${Duration.format(Duration.decode(options.deadline))}`
-            })
+          orElse: () =>
+            Effect.fail(
+              new ScriptWorkerFailed({
+                reason: "deadline",
+                message: `${options.what} did not finish within ${Duration.format(Duration.fromInputUnsafe(options.deadline))}`
+              })
+            )
         })
       ),
     (worker) => Effect.promise(() => worker.terminate())

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 export const SLICE_MS = 20
 
 /** One turn of the event loop (`setImmediate`): timers and I/O run before the fiber goes on. */
-export const yieldToLoop: Effect.Effect<void> = Effect.async<void>((resume) => {
+export const yieldToLoop: Effect.Effect<void> = Effect.callback<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void))
   return Effect.sync(() => clearImmediate(handle))
 })

@@ -6,7 +6,7 @@
  * @since 0.4.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { ToolError } from "../../domain/errors.js"
 import type { SafeFsError } from "./safeFsError.js"
 import { kindOf, lstat } from "./safeFsNode.js"
@@ -21,8 +21,8 @@ export const directoryFailure = (tool: string, directory: string) => (error: Saf
   error.reason === "NotFound"
     ? Effect.fail(new ToolError({ tool, message: `directory "${directory}" does not exist`, cause: error }))
     : error.reason === "NotDirectory"
-    ? Effect.flatMap(Effect.either(lstat(directory)), (info) => {
-      const kind = Either.isRight(info) ? kindOf(info.right) : "file"
+    ? Effect.flatMap(Effect.result(lstat(directory)), (info) => {
+      const kind = Result.isSuccess(info) ? kindOf(info.success) : "file"
       return Effect.fail(new ToolError({ tool, message: `"${directory}" is a ${kind}, not a directory`, cause: error }))
     })
     : Effect.fail(new ToolError({ tool, message: error.message, cause: error }))

@@ -41,7 +41,9 @@ describe("execute_javascript", () => {
         expect(fastest).toBeLessThan(200)
         expect(fastest).toBeLessThan(first.durationMs)
         expect(yield* stats).toEqual({ live: 1, idle: 1, spawned: 1 })
-      }).pipe(Effect.provide(sandboxSystem(dir))))
+        // a system of its own (a fresh pool): `local` builds it apart from the file's layer, whose
+        // registry Effect 4 would otherwise share (the memo map), registering the tool twice
+      }).pipe(Effect.provide(sandboxSystem(dir), { local: true })))
   })
 
   describe("the worker pool as a resource", () => {

@@ -75,7 +75,7 @@ describe("execute_javascript", () => {
         yield* js("1") // one warm worker
         expect(yield* stats).toMatchObject({ live: 1, idle: 1 })
         const start = Date.now()
-        const fiber = yield* Effect.fork(js("for (;;) {}", { timeout_sec: 20 }))
+        const fiber = yield* Effect.forkChild(js("for (;;) {}", { timeout_sec: 20 }))
         yield* Effect.sleep("300 millis")
         expect(yield* stats).toMatchObject({ live: 1, idle: 0 })
         yield* Fiber.interrupt(fiber)

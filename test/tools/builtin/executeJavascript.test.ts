@@ -2,7 +2,8 @@
  * `execute_javascript` and its sandbox pool: what the tool answers for code, output, failures,
  * timeouts and limits, and the pool as a resource. The proofs that keep Workers busy for long or
  * start several (out of memory, concurrent calls, an interrupted call's replacement, a Worker
- * stuck in native code) are in `executeJavascript.slow.test.ts`.
+ * stuck in native code) are in the main tree's `executeJavascript.slow.test.ts`, not ported to this
+ * tree (no slow lane yet).
  */
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
@@ -176,7 +177,12 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
             }),
           stats: Effect.succeed({ live: 0, idle: 0, spawned: 0 })
         })
-        const layer = ToolSystem.layerNode({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir), sandbox: pool })
+        const layer = ToolSystem.layerNode({
+          builtins: false,
+          tools: [executeJavascript],
+          workspace: Workspace.layerFixed(dir),
+          sandbox: pool
+        })
         const run = (timeout_sec: number) =>
           Effect.flatMap(ToolSystem, (ts) => ts.execute("execute_javascript", { code: "1", timeout_sec }, { confirm: true }))
         const huge = yield* run(3600).pipe(Effect.provide(layer))
@@ -192,7 +198,12 @@ console.error("to stderr, captured too"); console.info(10n, () => 1, function na
           run: () => Effect.succeed<SandboxOutcome>({ kind: "crash", message: "the sandbox worker exited (code 7)" }),
           stats: Effect.succeed({ live: 0, idle: 0, spawned: 0 })
         })
-        const layer = ToolSystem.layerNode({ builtins: false, tools: [executeJavascript], workspace: Workspace.layerFixed(dir), sandbox: pool })
+        const layer = ToolSystem.layerNode({
+          builtins: false,
+          tools: [executeJavascript],
+          workspace: Workspace.layerFixed(dir),
+          sandbox: pool
+        })
         const r = yield* Effect.flatMap(ToolSystem, (ts) => ts.execute("execute_javascript", { code: "1" }, { confirm: true })).pipe(
           Effect.provide(layer)
         )

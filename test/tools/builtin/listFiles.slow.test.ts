@@ -14,7 +14,7 @@ import { tempDir } from "../../helpers/tempDir.js"
 import { list } from "./listFilesHarness.js"
 
 describe("list_files: notes, kinds and patterns", () => {
-  it.scoped("stops after visiting LIST_FILES_MAX_VISITED entries and says so; exactly that many is a full listing", () =>
+  it.effect("stops after visiting LIST_FILES_MAX_VISITED entries and says so; exactly that many is a full listing", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("list-visited-")
       for (let i = 0; i < LIST_FILES_MAX_VISITED; i++) Fs.writeFileSync(Path.join(root, `f${i}`), "")
@@ -28,7 +28,7 @@ describe("list_files: notes, kinds and patterns", () => {
       )
     }), 60_000)
 
-  it.scoped("the walk goes no deeper than the pattern can match: a crowded subdirectory is not visited", () =>
+  it.effect("the walk goes no deeper than the pattern can match: a crowded subdirectory is not visited", () =>
     Effect.gen(function*() {
       // visiting sub/ would pass LIST_FILES_MAX_VISITED and say so
       const root = yield* tempDir("list-shallow-")

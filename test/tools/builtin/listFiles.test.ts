@@ -1,10 +1,12 @@
 /**
  * `list_files`: the listing, its markers, cap and notes, patterns, links and special files, and
  * the workspace's bounds. The two proofs on the LIST_FILES_MAX_VISITED cap (50,000 files made
- * for each) are in `listFiles.slow.test.ts`.
+ * for each) are in the main tree's `listFiles.slow.test.ts`, not ported to this tree (no slow lane
+ * yet). On Effect 4: `Cause.findDefect` for `dieOption`, `Effect.callback` for `Effect.async`,
+ * `it.effect` for `it.scoped`, `Effect.andThen` for `zipRight`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -69,7 +71,7 @@ const entries = (output: unknown): ReadonlyArray<string> =>
 
 const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> =>
   Exit.isFailure(exit)
-    ? Option.filter(Cause.dieOption(exit.cause), (d): d is PathTraversalError => d instanceof PathTraversalError)
+    ? Option.filter(Result.getSuccess(Cause.findDefect(exit.cause)), (d): d is PathTraversalError => d instanceof PathTraversalError)
     : Option.none()
 
 describe("list_files", () => {
@@ -294,11 +296,11 @@ describe("list_files", () => {
       ChildProcess.execFileSync("mkfifo", [Path.join(special, "pipe")])
       const server = Net.createServer()
       yield* Effect.acquireRelease(
-        Effect.async<void>((resume) => {
+        Effect.callback<void>((resume) => {
           server.listen(Path.join(special, "sock"), () => resume(Effect.void))
         }),
         () =>
-          Effect.async<void>((resume) => {
+          Effect.callback<void>((resume) => {
             server.close(() => resume(Effect.void))
           })
       )
@@ -345,7 +347,7 @@ const tooDeep = (root: string, top: string) => {
 }
 
 describe("list_files: notes, kinds and patterns", () => {
-  it.scoped("a directory it cannot open is skipped and said so, in the singular and the plural", () =>
+  it.effect("a directory it cannot open is skipped and said so, in the singular and the plural", () =>
     Effect.gen(function*() {
       const root = yield* deepRoot("list-deep-")
       tooDeep(root, "one")
@@ -366,7 +368,7 @@ describe("list_files: notes, kinds and patterns", () => {
       expect(dirs).toEqual([`[dir]  one/${"d".repeat(240)}/`])
     }))
 
-  it.scoped("a file or a FIFO gone between the walk and its stat is still listed, without a size", () =>
+  it.effect("a file or a FIFO gone between the walk and its stat is still listed, without a size", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("list-gone-")
       Fs.writeFileSync(Path.join(root, "gone.txt"), "g")
@@ -378,7 +380,7 @@ describe("list_files: notes, kinds and patterns", () => {
         Effect.map(Workspace, (workspace) => ({
           ...workspace,
           display: (absolute: string) =>
-            Effect.zipRight(
+            Effect.andThen(
               Effect.sync(() => {
                 Fs.rmSync(Path.join(root, "gone.txt"), { force: true })
                 Fs.rmSync(Path.join(root, "pipe"), { force: true })
@@ -398,7 +400,7 @@ describe("list_files: notes, kinds and patterns", () => {
       )
     }))
 
-  it.scoped("a special file given as the directory is named by its kind", () =>
+  it.effect("a special file given as the directory is named by its kind", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("list-fifo-")
       ChildProcess.execFileSync("mkfifo", [Path.join(root, "pipe")])
@@ -407,7 +409,7 @@ describe("list_files: notes, kinds and patterns", () => {
       expect(r.error).toBe("\"pipe\" is a FIFO, not a directory")
     }))
 
-  it.scoped("an escaped glob character in the pattern's fixed part names the directory literally", () =>
+  it.effect("an escaped glob character in the pattern's fixed part names the directory literally", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("list-escaped-")
       Fs.mkdirSync(Path.join(root, "a*b"))
@@ -417,7 +419,7 @@ describe("list_files: notes, kinds and patterns", () => {
       expect(entries((yield* list({ pattern: "a\\*b/*.txt" }, root)).output)).toEqual(["[file] a*b/f.txt (1 bytes)"])
     }))
 
-  it.scoped("recursive puts a pattern that ends in **/ at any depth too", () =>
+  it.effect("recursive puts a pattern that ends in **/ at any depth too", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("list-any-depth-")
       Fs.mkdirSync(Path.join(root, "src", "top"), { recursive: true })
@@ -431,7 +433,7 @@ describe("list_files: notes, kinds and patterns", () => {
       expect(entries((yield* list({ pattern: "src/**/" }, root)).output)).toEqual(["[dir]  src/", "[dir]  src/top/"])
     }))
 
-  it.scoped("only a link on the pattern's fixed part is followed: one beside it that leads out is not looked at", () =>
+  it.effect("only a link on the pattern's fixed part is followed: one beside it that leads out is not looked at", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("list-beside-")
       const away = yield* tempDir("list-away-")

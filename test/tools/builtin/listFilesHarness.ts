@@ -1,6 +1,6 @@
 /**
- * What `listFiles.test.ts` and `listFiles.slow.test.ts` share: a `list_files` call in a
- * workspace of its own.
+ * What `listFiles.test.ts` and the main tree's `listFiles.slow.test.ts` (not ported yet) share:
+ * a `list_files` call in a workspace of its own.
  */
 import { Effect } from "effect"
 import { ToolSystem, Workspace } from "../../../src/index.js"

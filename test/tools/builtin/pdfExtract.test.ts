@@ -7,12 +7,11 @@
  * The pool is the real one; the service handed to `extractText` forwards every request to it
  * and writes down what was asked of which worker.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Scope } from "effect"
 import { availableParallelism } from "node:os"
-import type { PdfWorkersService } from "../../../src/index.js"
-import { PdfWorkers } from "../../../src/services/PdfWorkers.js"
+import { PdfWorkers, type PdfWorkersService } from "../../../src/services/PdfWorkers.js"
 import { CHUNK_PAGES, extractText, type ExtractOptions, SPLIT_MIN_PAGES } from "../../../src/tools/builtin/pdf/extract.js"
 import { pageBlock } from "../../../src/tools/builtin/pdf/format.js"
 import type { PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
@@ -27,7 +26,7 @@ const poolScope = Effect.runSync(Scope.make())
 beforeAll(async () => {
   await prepareWorkerEntry() // the process's one-time set-up of PDF workers: no test's
   twenty = await longPdf(20, 6)
-  pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(poolScope), Effect.provide(NodeContext.layer)))
+  pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.provide(poolScope), Effect.provide(NodeServices.layer)))
   // the two workers the tests that split a document use (at extract's 256 MB), started with the
   // pool and kept warm in it (two idle at most, 30 s each): about 0.2 s of CPU for the second
   // worker's start, which otherwise fell on whichever of those tests ran first
@@ -63,7 +62,7 @@ const extract = (bytes: Uint8Array, options: Partial<ExtractOptions>, holdFirst 
         const forward = pool.request(worker, message)
         if (holdFirst && id === 2 && message._tag === "Open") return Effect.tap(forward, () => Deferred.succeed(secondOpened, undefined))
         if (holdFirst && id === 1 && message._tag === "Pages" && message.from > 1) {
-          return Effect.zipRight(Effect.timeout(Deferred.await(secondOpened), "15 seconds").pipe(Effect.ignore), forward)
+          return Effect.andThen(Effect.timeout(Deferred.await(secondOpened), "15 seconds").pipe(Effect.ignore), forward)
         }
         return forward
       }

@@ -4,11 +4,10 @@
  * worker cut short (the chunk alone went over `max_chars`) while an earlier chunk is still
  * being read by the other worker, which must stop the scheduler from handing out later chunks.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Scope } from "effect"
-import type { PdfWorkersService } from "../../../src/index.js"
-import { PdfWorkers } from "../../../src/services/PdfWorkers.js"
+import { PdfWorkers, type PdfWorkersService } from "../../../src/services/PdfWorkers.js"
 import { extractText, type ExtractOptions } from "../../../src/tools/builtin/pdf/extract.js"
 import type { PageText, WorkerResponse } from "../../../src/tools/builtin/pdf/protocol.js"
 import { makePdfWorkerPool, type PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
@@ -19,7 +18,7 @@ const poolScope = Effect.runSync(Scope.make())
 
 beforeAll(async () => {
   await prepareWorkerEntry() // the process's one-time set-up of PDF workers: no test's
-  pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(poolScope), Effect.provide(NodeContext.layer)))
+  pool = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.provide(poolScope), Effect.provide(NodeServices.layer)))
 })
 
 afterAll(() => Effect.runPromise(Scope.close(poolScope, Exit.void)))
@@ -72,13 +71,13 @@ describe("extractText with answers made up by the test", () => {
           if (message._tag !== "Pages") return pool.request(worker, message)
           asked.push(`${id}: Pages ${message.from}-${message.to}`)
           const answer = Effect.sync(() => answerPages(message.from, message.to, message.maxChars, text))
-          if (id === 2 && message.from === 9) return Effect.zipLeft(answer, Deferred.succeed(cutShort, undefined))
-          if (id === 2) return Effect.zipRight(Deferred.succeed(askedLater, undefined), answer)
+          if (id === 2 && message.from === 9) return Effect.tap(answer, Deferred.succeed(cutShort, undefined))
+          if (id === 2) return Effect.andThen(Deferred.succeed(askedLater, undefined), answer)
           if (message.from === 5) {
             // the first worker answers once the second has had its chance to ask for more
             // (at once when it does, else after a while)
-            return Effect.zipRight(
-              Effect.zipRight(Deferred.await(cutShort), Effect.timeout(Deferred.await(askedLater), "300 millis").pipe(Effect.ignore)),
+            return Effect.andThen(
+              Effect.andThen(Deferred.await(cutShort), Effect.timeout(Deferred.await(askedLater), "300 millis").pipe(Effect.ignore)),
               answer
             )
           }

@@ -8,7 +8,7 @@
  * test. The rest of the pool's tests are in `pdfPool.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
 import { LIMIT_MB, useOnce } from "./pdfPoolHarness.js"
@@ -18,7 +18,7 @@ const IDLE_MS = 100
 
 /** Waits `ms` on a plain timer (not the fiber's clock): created now, it fires after every timer of the same length created before it. */
 const after = (ms: number) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const timer = setTimeout(() => resume(Effect.void), ms)
     return Effect.sync(() => clearTimeout(timer))
   })
@@ -43,7 +43,7 @@ describe("PDF worker pool", () => {
         expect(yield* useOnce(pool), `offset ${offset}`).toEqual({ _tag: "Closed" })
         expect((yield* pool.stats).spawned - before.spawned, `offset ${offset}`).toBe(offset < 0 ? 0 : 1)
       }
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("keeps maxIdle workers per memory limit: the rest of a burst ends when it is given back", () =>
     Effect.gen(function*() {
@@ -63,7 +63,7 @@ describe("PDF worker pool", () => {
       // the kept ones are lent again
       yield* Effect.scoped(Effect.all([pool.borrow(LIMIT_MB), pool.borrow(128)]))
       expect(yield* pool.stats).toMatchObject({ spawned: 4, idle: 2 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a worker is replaced after maxUses documents", () =>
     Effect.gen(function*() {
@@ -75,7 +75,7 @@ describe("PDF worker pool", () => {
       yield* useOnce(pool)
       yield* useOnce(pool)
       expect(yield* pool.stats).toMatchObject({ spawned: 3, exited: 2, live: 1, idle: 1 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("the memory watchdog stops with its request: memory the host takes afterwards ends no worker", () =>
     Effect.gen(function*() {
@@ -88,7 +88,7 @@ describe("PDF worker pool", () => {
       expect(held.length).toBeGreaterThan(LIMIT_MB * 1024 * 1024)
       expect(pooled.dead).toBe(false)
       expect(yield* pool.request(pooled, { _tag: "Close" })).toEqual({ _tag: "Closed" })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("an idle worker that exits leaves the pool", () =>
     Effect.gen(function*() {
@@ -103,5 +103,5 @@ describe("PDF worker pool", () => {
       expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, exited: 2 })
       expect(yield* useOnce(pool)).toEqual({ _tag: "Closed" })
       expect(yield* pool.stats).toMatchObject({ spawned: 3, idle: 1 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 })

@@ -7,9 +7,12 @@
  * A worker's own 'error' event and a malformed answer cannot be produced on demand by the real
  * worker script, so those tests emit the event on the real `Worker` object the pool listens to:
  * what is checked is the pool's handling of it.
+ *
+ * On Effect 4: `Effect.forkChild` for `Effect.fork`, `Exit.hasInterrupts` for `Exit.isInterrupted`,
+ * `Scope.provide` for `Scope.extend`, `Effect.andThen` for `zipRight`.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Exit, Fiber, Scope } from "effect"
 import type { PdfWorkersService } from "../../../src/services/PdfWorkers.js"
 import { makePdfWorkerPool, type PdfWorkerError, type PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
@@ -23,8 +26,8 @@ const seen = (error: PdfWorkerError) => ({ reason: error.reason, message: error.
 const listening = <A, E>(worker: PooledWorker["worker"], event: string, request: Effect.Effect<A, E>) =>
   Effect.gen(function*() {
     const before = worker.listenerCount(event)
-    const fiber = yield* Effect.fork(request)
-    while (worker.listenerCount(event) === before) yield* Effect.yieldNow()
+    const fiber = yield* Effect.forkChild(request)
+    while (worker.listenerCount(event) === before) yield* Effect.yieldNow
     return fiber
   })
 
@@ -41,9 +44,9 @@ describe("PDF worker pool", () => {
     Effect.gen(function*() {
       const pool = yield* makePdfWorkerPool()
       const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(pool.borrow(LIMIT_MB), () => Effect.interrupt)))
-      expect(Exit.isInterrupted(exit)).toBe(true)
+      expect(Exit.hasInterrupts(exit)).toBe(true)
       expect(yield* pool.stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0, busy: 0 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a worker that exits during a request fails it with the exit code, and is not reused", () =>
     Effect.gen(function*() {
@@ -61,15 +64,15 @@ describe("PDF worker pool", () => {
       expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, busy: 0 })
       expect(yield* useOnce(pool)).toEqual({ _tag: "Closed" })
       expect(yield* pool.stats).toMatchObject({ spawned: 2, idle: 1 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a request to a worker that has died fails without sending", () =>
     Effect.gen(function*() {
       const error = yield* withWorker((pool, pooled) =>
-        Effect.zipRight(Effect.promise(() => pooled.worker.terminate()), Effect.flip(pool.request(pooled, { _tag: "Close" })))
+        Effect.andThen(Effect.promise(() => pooled.worker.terminate()), Effect.flip(pool.request(pooled, { _tag: "Close" })))
       )
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly" })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a worker's error fails the request with its message; out of memory says the limit", () =>
     Effect.gen(function*() {
@@ -92,7 +95,7 @@ describe("PDF worker pool", () => {
         reason: "out-of-memory",
         message: `the PDF parser ran out of memory (limit ${LIMIT_MB} MB)`
       })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("an error with another code is a crash, not out of memory", () =>
     Effect.gen(function*() {
@@ -104,13 +107,13 @@ describe("PDF worker pool", () => {
         })
       )
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly: no such thing" })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a worker starts with its heap capped at the borrowed limit", () =>
     Effect.gen(function*() {
       const limits = yield* withWorker((_pool, pooled) => Effect.succeed(pooled.worker.resourceLimits))
       expect(limits?.maxOldGenerationSizeMb).toBe(LIMIT_MB)
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("an error a worker raised between requests is what a later request reports", () =>
     Effect.gen(function*() {
@@ -123,25 +126,25 @@ describe("PDF worker pool", () => {
         })
       )
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser stopped unexpectedly: died in between" })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a worker that answers Close with something else is ended, not kept", () =>
     Effect.gen(function*() {
       const pool = yield* makePdfWorkerPool()
       const scope = yield* Scope.make()
-      const pooled = yield* pool.borrow(LIMIT_MB).pipe(Scope.extend(scope))
+      const pooled = yield* pool.borrow(LIMIT_MB).pipe(Scope.provide(scope))
       // the release asks the worker to close its document; an answer of another kind comes first
       const release = yield* listening(pooled.worker, "message", Scope.close(scope, Exit.void))
       pooled.worker.emit("message", { _tag: "Opened", numPages: 1 })
       yield* Fiber.join(release)
       expect(yield* pool.stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0, busy: 0 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a worker that exits right after answering Close is not kept", () =>
     Effect.gen(function*() {
       const pool = yield* makePdfWorkerPool()
       const scope = yield* Scope.make()
-      const pooled = yield* pool.borrow(LIMIT_MB).pipe(Scope.extend(scope))
+      const pooled = yield* pool.borrow(LIMIT_MB).pipe(Scope.provide(scope))
       const release = yield* listening(pooled.worker, "message", Scope.close(scope, Exit.void))
       // the answer, then the exit (made up: the thread is ended below), before the release goes on
       pooled.worker.emit("message", { _tag: "Closed" })
@@ -150,7 +153,7 @@ describe("PDF worker pool", () => {
       const stats = yield* pool.stats
       yield* Effect.promise(() => pooled.worker.terminate())
       expect(stats).toMatchObject({ spawned: 1, exited: 1, live: 0, idle: 0, busy: 0 })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("a malformed answer fails the request, and the request's listeners are removed", () =>
     Effect.gen(function*() {
@@ -165,17 +168,17 @@ describe("PDF worker pool", () => {
           })
       )
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF parser sent a malformed answer" })
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 
   it.live("closing the pool's scope ends every worker; a borrow afterwards fails", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const pool = yield* makePdfWorkerPool().pipe(Scope.extend(scope))
+      const pool = yield* makePdfWorkerPool().pipe(Scope.provide(scope))
       yield* useOnce(pool)
-      yield* useOnce(pool).pipe(Effect.fork)
+      yield* useOnce(pool).pipe(Effect.forkChild)
       yield* Scope.close(scope, Exit.void)
       expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0 })
       const error = yield* Effect.flip(Effect.scoped(pool.borrow(LIMIT_MB)))
       expect(seen(error)).toEqual({ reason: "crashed", message: "the PDF worker pool is closed" })
-    }).pipe(Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.provide(NodeServices.layer)), 60_000)
 })

@@ -5,10 +5,10 @@
  * whichever test starts the process's first worker, which in the fast lane (files sharing a
  * process) depends on the order the files ran in.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { workerEntry } from "../../../src/tools/builtin/pdf/workerScript.js"
 
 /** Computes the process's PDF worker entry (kept for the process: later calls cost nothing). */
 export const prepareWorkerEntry = (): Promise<void> =>
-  Effect.runPromise(Effect.asVoid(workerEntry.pipe(Effect.provide(NodeContext.layer))))
+  Effect.runPromise(Effect.asVoid(workerEntry.pipe(Effect.provide(NodeServices.layer))))

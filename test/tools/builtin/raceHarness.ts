@@ -4,7 +4,7 @@
  * with their outcomes sorted, and the checks every race makes afterwards.
  */
 import { expect } from "@effect/vitest"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Result } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -59,15 +59,15 @@ for (;;) {
 /** Starts the swapper in a child process; it is killed (by its pid) when the scope closes. */
 export const swapper = (place: string, spare: string, relink = "") =>
   Effect.acquireRelease(
-    Effect.async<ChildProcess.ChildProcess>((resume) => {
+    Effect.callback<ChildProcess.ChildProcess>((resume) => {
       const child = ChildProcess.spawn(process.execPath, ["-e", SWAPPER, place, `${place}.aside`, spare, relink], {
         stdio: ["ignore", "pipe", "inherit"]
       })
       child.stdout.once("data", () => resume(Effect.succeed(child)))
       child.once("error", (error) => resume(Effect.die(error)))
-    }).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("the swapper did not start") })),
+    }).pipe(Effect.timeoutOrElse({ duration: "10 seconds", orElse: () => Effect.fail(new Error("the swapper did not start")) })),
     (child) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
         child.once("exit", () => resume(Effect.void))
         child.kill("SIGKILL")
@@ -118,8 +118,8 @@ export const call = (name: string, args: Record<string, unknown>, options: Execu
         ? { kind: "ok", result: exit.value } satisfies Outcome
         : { kind: "refused", result: exit.value } satisfies Outcome
     }
-    const defect = Cause.dieOption(exit.cause)
-    if (Option.isSome(defect) && defect.value instanceof PathTraversalError) return { kind: "traversal" } satisfies Outcome
+    const defect = Cause.findDefect(exit.cause)
+    if (Result.isSuccess(defect) && defect.success instanceof PathTraversalError) return { kind: "traversal" } satisfies Outcome
     return yield* Effect.die(new Error(`unexpected failure: ${Cause.pretty(exit.cause)}`))
   })
 

@@ -37,7 +37,7 @@ import {
 } from "./raceHarness.js"
 
 describe("races between the workspace check and the use", () => {
-  it.scopedLive("write_file while a directory is swapped for a symlink to outside: nothing lands outside", () =>
+  it.live("write_file while a directory is swapped for a symlink to outside: nothing lands outside", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("race-write-")
       const ws = Path.join(base, "ws")
@@ -74,7 +74,7 @@ describe("races between the workspace check and the use", () => {
       expect(everything.filter((p) => p.endsWith(".tmp"))).toEqual([])
     }))
 
-  it.scopedLive("write_file of new nested directories under a swapped directory: nothing lands outside", () =>
+  it.live("write_file of new nested directories under a swapped directory: nothing lands outside", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("race-nested-")
       const ws = Path.join(base, "ws")
@@ -121,13 +121,13 @@ describe("races between the workspace check and the use", () => {
       }
     })
 
-  it.scopedLive("read_file while the file is swapped for a symlink to an outside file: no byte from outside", () =>
+  it.live("read_file while the file is swapped for a symlink to an outside file: no byte from outside", () =>
     readRace("read_file, file swap", "f.txt", "f.txt", (outside) => Path.join(outside, "f.txt")))
 
-  it.scopedLive("read_file while a parent directory is swapped for a symlink to outside: no byte from outside", () =>
+  it.live("read_file while a parent directory is swapped for a symlink to outside: no byte from outside", () =>
     readRace("read_file, directory swap", "d", "d/f.txt", (outside) => outside))
 
-  it.scopedLive("read_file while the file is swapped for a FIFO: no hang, a clean refusal, later reads still work", () =>
+  it.live("read_file while the file is swapped for a FIFO: no hang, a clean refusal, later reads still work", () =>
     Effect.gen(function*() {
       const base = yield* tempDir("race-fifo-")
       const ws = Path.join(base, "ws")
@@ -140,7 +140,7 @@ describe("races between the workspace check and the use", () => {
         // a read that hangs is a failure of the test, not a stuck test (a read takes milliseconds, even on a loaded machine)
         return yield* race(READ_CALLS, () =>
           call("read_file", { filepath: "f.txt" }, {}).pipe(
-            Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("read_file hung on a FIFO") })
+            Effect.timeoutOrElse({ duration: "5 seconds", orElse: () => Effect.fail(new Error("read_file hung on a FIFO")) })
           )
         )
       })).pipe(Effect.provide(system(ws)))
@@ -159,7 +159,7 @@ describe("races between the workspace check and the use", () => {
         (filepath) => call("read_file", { filepath }, {}),
         { concurrency: "unbounded" }
       ).pipe(
-        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("later reads got no answer") }),
+        Effect.timeoutOrElse({ duration: "5 seconds", orElse: () => Effect.fail(new Error("later reads got no answer")) }),
         Effect.provide(system(ws))
       )
       for (const outcome of later) {
@@ -168,7 +168,7 @@ describe("races between the workspace check and the use", () => {
       }
     }))
 
-  it.scopedLive("plan mode while plans/ is swapped for a symlink to src/: nothing lands in src/", () =>
+  it.live("plan mode while plans/ is swapped for a symlink to src/: nothing lands in src/", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("race-plan-")
       Fs.mkdirSync(Path.join(ws, "plans"))
@@ -193,7 +193,7 @@ describe("races between the workspace check and the use", () => {
 })
 
 describe("plan mode without a race", () => {
-  it.scopedLive("a plans/ that is a symlink to another folder of the workspace does not widen the scope", () =>
+  it.live("a plans/ that is a symlink to another folder of the workspace does not widen the scope", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("plan-link-")
       Fs.mkdirSync(Path.join(ws, "docs"))

@@ -5,7 +5,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../src/index.js"
 import { READ_FILE_COUNT_BYTES, READ_FILE_MAX_BYTES, readFile } from "../../../src/tools/builtin/readFile.js"
-import { underMutationTesting } from "../../helpers/mutationRun.js"
+import { underMutationTesting } from "../../helpers/portedRunner.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
 
 let ws: string

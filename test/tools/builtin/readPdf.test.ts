@@ -1,16 +1,17 @@
 /**
  * `read_pdf` through the real executor, over real PDFs in a temp workspace: page headers,
  * a first page over `max_chars` in a 300-page document, encryption, image-only pages, damaged
- * and non-PDF input, a workspace escape, a parser failure, a closed pool. The proofs that read
+ * and non-PDF input, a workspace escape, a parser failure, a closed pool. (On Effect 4:
+ * `Cause.hasDies`/`Cause.findDefect` for `isDie`/`dieOption`.) The proofs that read
  * many pages, run calls at once, start several workers or feed the parser a FlateDecode bomb
  * (passes by max_pages and by max_chars, the default max_chars, concurrent calls, the timeouts
  * that must kill the parsing worker, the memory cap) are in `readPdf.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { NodeContext } from "@effect/platform-node"
-import { Cause, Effect, Exit, Option, Scope } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cause, Effect, Exit, Result, Scope } from "effect"
 import { PathTraversalError } from "../../../src/domain/errors.js"
-import type { PdfWorkersService } from "../../../src/index.js"
+import type { PdfWorkersService } from "../../../src/services/PdfWorkers.js"
 import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
 import { READ_PDF_MAX_BYTES, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { pageMarker } from "./pdfFixtures.js"
@@ -149,19 +150,19 @@ describe("read_pdf", () => {
       const exit = yield* Effect.exit(call({ filepath: "../outside/secret.pdf" }))
       expect(Exit.isFailure(exit)).toBe(true)
       if (Exit.isFailure(exit)) {
-        expect(Cause.isDie(exit.cause)).toBe(true)
-        expect(Option.getOrNull(Cause.dieOption(exit.cause))).toBeInstanceOf(PathTraversalError)
+        expect(Cause.hasDies(exit.cause)).toBe(true)
+        expect(Result.getOrNull(Cause.findDefect(exit.cause))).toBeInstanceOf(PathTraversalError)
       }
     }))
 
   it.effect("closing the pool's scope ends every worker it started", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const pool = yield* makePdfWorkerPool().pipe(Scope.extend(scope))
+      const pool = yield* makePdfWorkerPool().pipe(Scope.provide(scope))
       expect((yield* pool.stats).live).toBe(0) // nothing starts before the first request
       yield* call({ filepath: "three.pdf" }, undefined, pool)
       expect((yield* pool.stats).idle).toBeGreaterThan(0)
       yield* Scope.close(scope, Exit.void)
       expect(yield* pool.stats).toMatchObject({ live: 0, idle: 0, busy: 0 })
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 })

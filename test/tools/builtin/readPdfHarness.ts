@@ -2,8 +2,10 @@
  * What `readPdf.test.ts` and `readPdf.slow.test.ts` share: a `read_pdf` call in a fresh system
  * over a workspace, one worker pool shared by a test's calls, and readers of the answer; with
  * `readPdf.pages.slow.test.ts`, the workspace of PDFs and its warm pool (`readPdfWorkspace`).
+ *
+ * On Effect 4: `NodeServices` for `NodeContext`, `Scope.provide` for `Scope.extend`.
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, beforeAll, expect } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
 import * as ChildProcess from "node:child_process"
@@ -37,7 +39,7 @@ export const readPdfCall = (ws: string) => {
 
 /** Runs `body` with one worker pool shared by its calls, closed (every worker ended) afterwards. */
 export const withPool = <A, E>(body: (pool: PdfWorkersService) => Effect.Effect<A, E>) =>
-  Effect.flatMap(makePdfWorkerPool(), body).pipe(Effect.scoped, Effect.provide(NodeContext.layer))
+  Effect.flatMap(makePdfWorkerPool(), body).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 
 export const text = (output: unknown): string => {
   expect(typeof output).toBe("string")
@@ -51,6 +53,7 @@ export const headers = (output: string): Array<number> =>
 /** The body of an answer: everything before the closing `[...]` note. */
 export const body = (output: string): string => output.slice(0, output.lastIndexOf("\n["))
 
+/** The committed encrypted PDFs (pdf-lib cannot make them), copied from the main tree's `test/fixtures/pdf`. */
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "pdf")
 
 /**
@@ -99,7 +102,7 @@ export const readPdfWorkspace = () => {
       fs.copyFileSync(path.join(FIXTURES, name), path.join(ws, name))
     }
     fs.writeFileSync(path.join(base, "outside", "secret.pdf"), three)
-    shared = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.extend(sharedScope), Effect.provide(NodeContext.layer)))
+    shared = await Effect.runPromise(makePdfWorkerPool().pipe(Scope.provide(sharedScope), Effect.provide(NodeServices.layer)))
     await Effect.runPromise(Effect.scoped(Effect.asVoid(shared.borrow(READ_PDF_MEMORY_LIMIT_MB))))
   })
 

@@ -1,20 +1,28 @@
-import { FetchHttpClient, HttpClient, HttpClientError } from "@effect/platform"
+/**
+ * Ported from the main tree's test of the same name (all its tests). Effect 4: the config is
+ * given as a `ConfigProvider` service; `it.scoped` is `it.effect` and `it.scopedLive` `it.live`;
+ * the shape error is Effect 4's message of the issue decoded with `WEB_SEARCH_DECODE_OPTIONS`.
+ */
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Deferred, Duration, Effect, Either, Layer, Logger, ParseResult, Schema, TestClock } from "effect"
+import { ConfigProvider, Deferred, Duration, Effect, Layer, Logger, Result, Schema } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientError } from "effect/http"
+import { TestClock } from "effect/testing"
 import * as Os from "node:os"
 import * as Zlib from "node:zlib"
 import { ToolSystem, Workspace } from "../../../src/index.js"
 import type { Tool } from "../../../src/tools/define.js"
 import {
+  formatShapeError,
   makeWebSearch,
   TAVILY_DEFAULT_URL,
   TavilyResponse,
+  WEB_SEARCH_DECODE_OPTIONS,
   WEB_SEARCH_SHAPE_ERROR_MAX_CHARS,
   WEB_SEARCH_UNAVAILABLE,
   webSearch
 } from "../../../src/tools/builtin/webSearch.js"
 import { type Respond, repeated, sendJson, sendStream, sendText, testServer } from "../../helpers/httpServer.js"
-import { joinUnmoved, sleepersUntil, until } from "../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../../helpers/testClock.js"
 import { measureGrowth } from "../shared/memorySampler.js"
 
 const KEY = "tvly-test-key"
@@ -31,7 +39,7 @@ const call = (
     return yield* ts.execute("web_search", args)
   }).pipe(
     Effect.provide(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(Os.tmpdir()) })),
-    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
+    Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(Object.fromEntries(env)))
   )
 
 const result = (i: number, content = `Snippet number ${i}`) => ({
@@ -55,7 +63,7 @@ const numbered = (output: unknown): ReadonlyArray<string> =>
   String(output).split("\n").filter((line) => /^\d+\. /.test(line))
 
 describe("web_search", () => {
-  it.scoped("POSTs the query with the bearer key and numbers the results", () =>
+  it.effect("POSTs the query with the bearer key and numbers the results", () =>
     Effect.gen(function*() {
       const server = yield* testServer(tavily())
       const r = yield* call({ query: "effect typescript" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", `${server.origin}/search`]])
@@ -81,7 +89,7 @@ describe("web_search", () => {
       expect(String(r.output)).toContain("1. Result 1\n   https://example.com/1\n   Snippet number 1\n\n2. Result 2")
     }))
 
-  it.scoped("caps top_k at 10 (in the request and in the output) and raises it to at least 1", () =>
+  it.effect("caps top_k at 10 (in the request and in the output) and raises it to at least 1", () =>
     Effect.gen(function*() {
       const server = yield* testServer(tavily(3))
       const env = [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]] as const
@@ -96,7 +104,7 @@ describe("web_search", () => {
       expect(numbered(none.output)).toEqual(["1. Result 1"])
     }))
 
-  it.scoped("cuts snippets at 400 characters with an ellipsis", () =>
+  it.effect("cuts snippets at 400 characters with an ellipsis", () =>
     Effect.gen(function*() {
       const long = "x".repeat(399) + "yz" + "w".repeat(600)
       const exact = "e".repeat(400)
@@ -108,7 +116,7 @@ describe("web_search", () => {
       expect(lines[10]).toBe("   short text")
     }))
 
-  it.scoped("without TAVILY_API_KEY answers that it is unavailable and sends nothing", () =>
+  it.effect("without TAVILY_API_KEY answers that it is unavailable and sends nothing", () =>
     Effect.gen(function*() {
       const server = yield* testServer(tavily())
       const missing = yield* call({ query: "q" }, [["TAVILY_API_URL", server.origin]])
@@ -120,7 +128,7 @@ describe("web_search", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scoped("a 401 or a 403 is a clear failure naming the status", () =>
+  it.effect("a 401 or a 403 is a clear failure naming the status", () =>
     Effect.gen(function*() {
       for (const status of [401, 403]) {
         const server = yield* testServer((_, response) => sendJson(response, status, { detail: { error: "Unauthorized" } }))
@@ -131,7 +139,7 @@ describe("web_search", () => {
       }
     }))
 
-  it.scoped("any status outside 2xx fails, and an empty error body adds nothing to the message", () =>
+  it.effect("any status outside 2xx fails, and an empty error body adds nothing to the message", () =>
     Effect.gen(function*() {
       for (const status of [300, 404, 500]) {
         const server = yield* testServer((_, response) => sendText(response, status, ""))
@@ -140,7 +148,7 @@ describe("web_search", () => {
       }
     }))
 
-  it.scoped("a 500 is a clear failure with the status and the start of the body", () =>
+  it.effect("a 500 is a clear failure with the status and the start of the body", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 500, "upstream exploded"))
       const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
@@ -149,7 +157,7 @@ describe("web_search", () => {
       expect(r.error).toBe("Tavily search failed with HTTP 500: upstream exploded")
     }))
 
-  it.scoped("a body that is not JSON is a clear failure", () =>
+  it.effect("a body that is not JSON is a clear failure", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "{\"results\": [", "application/json"))
       const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
@@ -158,7 +166,7 @@ describe("web_search", () => {
       expect(r.error).toBe("Tavily answered HTTP 200 with a body that is not JSON")
     }))
 
-  it.scoped("JSON of the wrong shape is a clear failure naming what is wrong", () =>
+  it.effect("JSON of the wrong shape is a clear failure naming what is wrong", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) =>
         sendJson(response, 200, { results: [{ title: 7, url: "https://example.com" }] })
@@ -173,7 +181,7 @@ describe("web_search", () => {
       expect(r.error?.endsWith("…")).toBe(false)
     }))
 
-  it.scoped("no results says so", () =>
+  it.effect("no results says so", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendJson(response, 200, { query: "q", results: [] }))
       const r = yield* call({ query: "nothing here" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]])
@@ -181,9 +189,9 @@ describe("web_search", () => {
       expect(r.output).toBe("No web results for \"nothing here\".")
     }))
 
-  // The deadline follows the fiber's Clock: moved on the TestClock once the server has the request
-  // (which it answers after 10 s of real time).
-  it.scoped("a slow answer past the timeout ends as TIMEOUT and the connection is closed", () =>
+  // The deadline follows the fiber's Clock: moved on the TestClock (under countingSleeps, which
+  // sees the sleep) once the server has the request (which it answers after 10 s of real time).
+  it.effect("a slow answer past the timeout ends as TIMEOUT and the connection is closed", () =>
     Effect.gen(function*() {
       const timers: Array<ReturnType<typeof setTimeout>> = []
       yield* Effect.addFinalizer(() => Effect.sync(() => timers.forEach(clearTimeout)))
@@ -191,22 +199,22 @@ describe("web_search", () => {
         timers.push(setTimeout(() => sendJson(response, 200, { results: [] }), 10_000))
       })
       const quick = makeWebSearch({ timeout: "300 millis" })
-      const running = yield* Effect.fork(call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]], quick))
+      const running = yield* Effect.forkChild(call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", server.origin]], quick))
       yield* until(() => server.requests.length === 1, "the request")
       // waiting at 299 ms of the clock, timed out at 300 (was: durationMs < 3 s of real time)
       yield* sleepersUntil(300)
       yield* TestClock.adjust(299)
-      expect(running.unsafePoll()).toBeNull()
+      expect(running.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       const r = yield* joinUnmoved(running)
       expect(r.success).toBe(false)
       expect(r.errorCode).toBe("TIMEOUT")
       expect(server.requests).toHaveLength(1)
       // the connection is closed within 2 s of real time
-      yield* joinUnmoved(yield* Effect.fork(Deferred.await(server.requests[0]!.abandoned)), 2000)
-    }))
+      yield* joinUnmoved(yield* Effect.forkChild(Deferred.await(server.requests[0]!.abandoned)), 2000)
+    }).pipe(countingSleeps))
 
-  it.scoped("an unreachable endpoint is a clear failure", () =>
+  it.effect("an unreachable endpoint is a clear failure", () =>
     Effect.gen(function*() {
       const origin = yield* Effect.scoped(Effect.map(testServer(tavily()), (s) => s.origin))
       const r = yield* call({ query: "q" }, [["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", origin]])
@@ -251,21 +259,21 @@ describe("web_search against a hostile service", () => {
       const server = yield* testServer(respond)
       const errors: Array<unknown> = []
       const recorder = Logger.make(({ logLevel, message }) => {
-        if (logLevel._tag === "Error" || logLevel._tag === "Fatal") errors.push(message)
+        if (logLevel === "Error" || logLevel === "Fatal") errors.push(message)
       })
       const [r, growth] = yield* measureGrowth(
-        call({ query: "q" }, env(server.origin, key)).pipe(Effect.provide(Logger.add(recorder)))
+        call({ query: "q" }, env(server.origin, key)).pipe(Effect.provide(Logger.layer([recorder], { mergeWithExisting: true })))
       )
       const closed = Deferred.await(server.requests[0]!.abandoned).pipe(
         Effect.timeout("2 seconds"),
-        Effect.either,
-        Effect.map((done) => done._tag === "Right")
+        Effect.result,
+        Effect.map(Result.isSuccess)
       )
       return { r, growth, errors, closed }
     })
 
   for (const status of [200, 500]) {
-    it.scopedLive(`a 600 MB answer with status ${status} is cut off at the cap: quick, memory flat`, () =>
+    it.live(`a 600 MB answer with status ${status} is cut off at the cap: quick, memory flat`, () =>
       Effect.gen(function*() {
         const { closed, errors, growth, r } = yield* hostileCall((_, response) =>
           sendStream(
@@ -289,7 +297,7 @@ describe("web_search against a hostile service", () => {
       }))
   }
 
-  it.scopedLive("a gzip bomb (2 GiB of zeros inflated) is too large, counted after decompression; memory flat", () =>
+  it.live("a gzip bomb (2 GiB of zeros inflated) is too large, counted after decompression; memory flat", () =>
     Effect.gen(function*() {
       const { closed, growth, r } = yield* hostileCall((_, response) =>
         sendStream(
@@ -308,7 +316,7 @@ describe("web_search against a hostile service", () => {
       expect(growth.heapMb).toBeLessThan(100)
     }))
 
-  it.scopedLive("JSON nested a million deep is a clear TOOL_ERROR: no stack overflow, no \"tool died\"", () =>
+  it.live("JSON nested a million deep is a clear TOOL_ERROR: no stack overflow, no \"tool died\"", () =>
     Effect.gen(function*() {
       const deep = "[".repeat(1_000_000)
       const answers = [
@@ -333,7 +341,7 @@ describe("web_search against a hostile service", () => {
       ])
     }))
 
-  it.scopedLive("a 160 MB snippet ends within a couple of seconds (nothing works over the whole text)", () =>
+  it.live("a 160 MB snippet ends within a couple of seconds (nothing works over the whole text)", () =>
     Effect.gen(function*() {
       const { closed, growth, r } = yield* hostileCall((_, response) =>
         sendStream(
@@ -350,7 +358,7 @@ describe("web_search against a hostile service", () => {
       expect(growth.heapMb).toBeLessThan(100)
     }))
 
-  it.scopedLive("a schema error over a large answer is cut", () =>
+  it.live("a schema error over a large answer is cut", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) =>
         sendJson(response, 200, { results: [{ title: "t", url: ["z".repeat(900_000)], content: "c" }] })
@@ -362,12 +370,12 @@ describe("web_search against a hostile service", () => {
       expect(r.error?.endsWith("…")).toBe(true)
     }))
 
-  it.scoped("a schema error of exactly the cap is shown whole; one character more is cut", () =>
+  it.effect("a schema error of exactly the cap is shown whole; one character more is cut", () =>
     Effect.gen(function*() {
       const body = (n: number) => ({ results: [{ title: "t", url: ["z".repeat(n)], content: "c" }] })
       const formatted = (n: number) => {
-        const decoded = Schema.decodeUnknownEither(TavilyResponse)(body(n))
-        return Either.isLeft(decoded) ? ParseResult.TreeFormatter.formatErrorSync(decoded.left) : ""
+        const decoded = Schema.decodeUnknownResult(TavilyResponse)(body(n), WEB_SEARCH_DECODE_OPTIONS)
+        return Result.isFailure(decoded) ? formatShapeError(decoded.failure) : ""
       }
       // the error quotes the url array: one more "z", one more character
       const n = WEB_SEARCH_SHAPE_ERROR_MAX_CHARS - formatted(0).length
@@ -380,7 +388,7 @@ describe("web_search against a hostile service", () => {
       }
     }))
 
-  it.scoped("a body cut off by the server: an error status says its body was unreadable, a 200 that the answer could not be read", () =>
+  it.effect("a body cut off by the server: an error status says its body was unreadable, a 200 that the answer could not be read", () =>
     Effect.gen(function*() {
       const cutOff = (status: number): Respond => (_, response) => {
         response.writeHead(status, { "content-type": "application/json", "content-length": "1000" })
@@ -405,7 +413,11 @@ describe("web_search against a hostile service", () => {
         HttpClient.HttpClient,
         HttpClient.make((request) => {
           asked.push(request.url)
-          return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", cause: new Error("offline") }))
+          return Effect.fail(
+            new HttpClientError.HttpClientError({
+              reason: new HttpClientError.TransportError({ request, cause: new Error("offline") })
+            })
+          )
         })
       )
       const r = yield* Effect.gen(function*() {
@@ -414,13 +426,16 @@ describe("web_search against a hostile service", () => {
         return yield* ts.execute("web_search", { query: "q" })
       }).pipe(
         Effect.provide(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(Os.tmpdir()) })),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["TAVILY_API_KEY", KEY], ["TAVILY_API_URL", " \t "]])))
+        Effect.provideService(
+          ConfigProvider.ConfigProvider,
+          ConfigProvider.fromEnvRecord({ TAVILY_API_KEY: KEY, TAVILY_API_URL: " \t " })
+        )
       )
       expect(asked).toEqual([TAVILY_DEFAULT_URL])
       expect(r.error).toMatch(new RegExp(`^could not reach the Tavily API at ${TAVILY_DEFAULT_URL}: `))
     }))
 
-  it.scopedLive("an error body echoing the Authorization header never shows the key, even cut in the middle", () =>
+  it.live("an error body echoing the Authorization header never shows the key, even cut in the middle", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) =>
         sendText(
@@ -439,7 +454,7 @@ describe("web_search against a hostile service", () => {
       expect(server.requests.map((q) => q.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`])
     }))
 
-  it.scopedLive("results echoing the key (as is, URL-encoded, JSON-escaped, cut by the snippet limit) show it nowhere", () =>
+  it.live("results echoing the key (as is, URL-encoded, JSON-escaped, cut by the snippet limit) show it nowhere", () =>
     Effect.gen(function*() {
       const key = "tvly-\"s3cr3t\"/+key"
       const server = yield* testServer((request, response) => {
@@ -465,7 +480,7 @@ describe("web_search against a hostile service", () => {
       expect(output).toContain(`   ${"y".repeat(395)}[REDA…`)
     }))
 
-  it.scopedLive("titles, URLs and snippets lose escape sequences, control and bidi characters, and stay on one line", () =>
+  it.live("titles, URLs and snippets lose escape sequences, control and bidi characters, and stay on one line", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) =>
         sendJson(response, 200, {

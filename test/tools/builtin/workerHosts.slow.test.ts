@@ -4,6 +4,13 @@
  * (Workers must not inherit those flags), without pdf.js's optional `@napi-rs/canvas` (made
  * unresolvable by a preload, in the host and its Workers), and the CLI, whose stdout must be
  * exactly one JSON object whatever the Workers print or report.
+ *
+ * Effect 4: the compiled library is this tree's bundle (`scripts/bundle.mjs` into a temp
+ * directory; the CLI is its `bin`, `dist/cli/main.cjs`, where the main tree transpiles each
+ * source file and runs `dist/cli/main.js`). The host's logger reads the annotations from its
+ * fiber (`References.CurrentLogAnnotations`), is installed with `Logger.layer` and the minimum
+ * level with `References.MinimumLogLevel`; a level is named `"Debug"` (Effect 3's label was
+ * `"DEBUG"`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
@@ -20,10 +27,10 @@ const blockCanvas = fileURLToPath(new URL("./blockCanvas.cjs", import.meta.url))
 let dist = ""
 
 beforeAll(async () => {
-  dist = compileLibrary(path.join(base, "lib"))
+  dist = await compileLibrary(path.join(base, "lib"))
   fs.mkdirSync(ws)
   fs.writeFileSync(path.join(ws, "hello.pdf"), await textPdf([["Hello from a compiled host"], ["Second page"]]))
-}, 60_000)
+}, 180_000)
 
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
 
@@ -59,13 +66,14 @@ const node = (args: ReadonlyArray<string>, nodeOptions = ""): Promise<Ran> =>
 const hostProgram = () => {
   const index = pathToFileURL(path.join(dist, "index.js")).href
   return `
-import { Effect, Logger, LogLevel } from "effect"
+import { Effect, Logger, References } from "effect"
 import { createRequire } from "node:module"
 import { executeJavascript, readPdf, ToolSystem, Workspace } from ${JSON.stringify(index)}
 
-const toStderr = Logger.make(({ annotations, logLevel, message }) => {
+const toStderr = Logger.make(({ fiber, logLevel, message }) => {
   const text = (Array.isArray(message) ? message : [message]).map(String).join(" ")
-  process.stderr.write(JSON.stringify({ level: logLevel.label, message: text, annotations: Object.fromEntries(annotations) }) + "\\n")
+  const annotations = fiber.getRef(References.CurrentLogAnnotations)
+  process.stderr.write(JSON.stringify({ level: logLevel, message: text, annotations }) + "\\n")
 })
 let canvas = true
 try { createRequire(import.meta.url)("@napi-rs/canvas") } catch { canvas = false }
@@ -82,8 +90,8 @@ const result = await Effect.runPromise(program.pipe(
     tools: [readPdf, executeJavascript],
     workspace: Workspace.layerFixed(${JSON.stringify(ws)})
   })),
-  Logger.withMinimumLogLevel(LogLevel.Debug),
-  Effect.provide(Logger.replace(Logger.defaultLogger, toStderr))
+  Effect.provide(Logger.layer([toStderr])),
+  Effect.provideService(References.MinimumLogLevel, "Debug")
 ))
 process.stdout.write(JSON.stringify(result))
 `
@@ -121,12 +129,12 @@ describe("the worker tools where users run them", () => {
     expectBothToolsWorked(answer)
     // ...and in the PDF worker, whose pdf.js says so: in the log, at debug level, not on stdout
     const warning = logLines(ran.stderr).find((line) => line.message.includes("Cannot load \"@napi-rs/canvas\""))
-    expect(warning).toMatchObject({ level: "DEBUG", annotations: { worker: "pdf" } })
+    expect(warning).toMatchObject({ level: "Debug", annotations: { worker: "pdf" } })
     expect(ran.stdout).not.toContain("Warning")
   }, 60_000)
 
   describe("the CLI prints exactly one JSON object on stdout", () => {
-    const cli = () => path.join(dist, "cli", "main.js")
+    const cli = () => path.join(dist, "cli", "main.cjs")
 
     it("when a recycled sandbox worker reports a QuickJS assertion", async () => {
       // a job queue that never empties: disposing the runtime at the deadline aborts on an assertion

@@ -36,7 +36,7 @@ const execute = (name: string, args: unknown) => Effect.flatMap(ToolSystem, (too
 layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", (it) => {
   it.effect("interrupted, is cancelled on the server by its id, while the next call goes on", () =>
     Effect.gen(function*() {
-      const slow = yield* Effect.fork(execute("echo__slow", { ms: 2500 }))
+      const slow = yield* Effect.forkChild(execute("echo__slow", { ms: 2500 }))
       // a call made meanwhile is sent after the slow one: the id to cancel is still the slow one's
       yield* Effect.sleep("150 millis")
       expect(yield* execute("echo__echo", { text: "meanwhile" })).toMatchObject({ success: true, output: "meanwhile" })
@@ -48,7 +48,7 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("a proxied call", 
 
   it.effect("with an outputSchema, interrupted, is cancelled on the server by its id, while the next call goes on", () =>
     Effect.gen(function*() {
-      const slow = yield* Effect.fork(execute("shaped__wait", { ms: 2500 }))
+      const slow = yield* Effect.forkChild(execute("shaped__wait", { ms: 2500 }))
       yield* Effect.sleep("150 millis")
       // sent after the slow one and answered: the id to cancel is still the slow one's
       expect(yield* execute("shaped__wait", { ms: 1 })).toMatchObject({ success: true, output: "{\"n\":1}" })

@@ -6,7 +6,7 @@
  * whose listing changes is in listChanged.test.ts.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Either, type Scope, Stream } from "effect"
+import { Context, Effect, Result, type Scope, Stream } from "effect"
 import { McpToolChanged } from "../../../src/domain/errors.js"
 import { ToolRegistry } from "../../../src/services/ToolRegistry.js"
 import { makeCatalog } from "../../../src/tools/mcp/catalog.js"
@@ -59,29 +59,29 @@ const setup = Effect.gen(function*() {
   const catalog = yield* makeCatalog({ maxOutputChars: 1000 })
   const events: Array<McpToolEvent> = []
   yield* Effect.forkScoped(Stream.runForEach(catalog.events, (event) => Effect.sync(() => events.push(event))))
-  for (let i = 0; i < 5; i++) yield* Effect.yieldNow()
+  for (let i = 0; i < 5; i++) yield* Effect.yieldNow
   const server = standIn()
   const versions = registry.versions(NAME)
   /** Prepares a call of `version` (the latest when left out): a call made before a later listing runs after it. */
   const prepare = (version?: string) =>
     Effect.gen(function*() {
       const tool = yield* registry.get(NAME, version)
-      const bound = Either.getOrThrow(tool.prepare({ text: "hi" }))
-      return bound.use((run, withServices) => run.pipe(Effect.provide(withServices(Context.empty()))))
+      const bound = Result.getOrThrow(tool.prepare({ text: "hi" }))
+      return bound.run
     })
   const held = (call: Effect.Effect<unknown, unknown>) =>
     Effect.map(Effect.flip(call), (error) => (error instanceof McpToolChanged ? error.changed : error))
   /** The events' tags, once the subscriber has taken what was published. */
-  const tags = () => Effect.map(Effect.repeatN(Effect.yieldNow(), 5), () => events.map((event) => event._tag))
+  const tags = () => Effect.map(Effect.repeat(Effect.yieldNow, { times: 5 }), () => events.map((event) => event._tag))
   return { registry, catalog, server, versions, prepare, held, tags, events }
 })
 
 const warnings = (lines: ReadonlyArray<Parameters<typeof textOf>[0]>) =>
-  lines.filter((line) => line.level._tag === "Warning").map(textOf)
+  lines.filter((line) => line.level === "Warn").map(textOf)
 
 /** A test with a registry of its own. */
 const scoped = <A, E>(name: string, body: () => Effect.Effect<A, E, ToolRegistry | Scope.Scope>) =>
-  it.scoped(name, () => body().pipe(Effect.provide(ToolRegistry.layerEmpty)))
+  it.effect(name, () => body().pipe(Effect.provide(ToolRegistry.layerEmpty)))
 
 describe("the catalog", () => {
   scoped("a changed tool is held under the next major version, deprecated, with its reasons", () =>

@@ -11,7 +11,7 @@ import { nodeServer, openBridged } from "./helpers.js"
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock)
 describe("proxy names that meet", () => {
-  it.scopedLive("a name listed twice by one server, or made by two servers, is kept by the first and skipped for the other", () =>
+  it.live("a name listed twice by one server, or made by two servers, is kept by the first and skipped for the other", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-collide-")
       const [seen, lines] = yield* recordingLogs(Effect.gen(function*() {

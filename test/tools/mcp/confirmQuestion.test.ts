@@ -44,7 +44,7 @@ const served = Effect.gen(function*() {
 
 // live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("the MCP server's confirmation question", () => {
-  it.scopedLive("shows arguments of 5,000 characters whole, and says plainly when longer ones are cut", () =>
+  it.live("shows arguments of 5,000 characters whole, and says plainly when longer ones are cut", () =>
     Effect.gen(function*() {
       const { asked, call } = yield* served
       // a harmless head and a tail that matters, 5,000 characters apart
@@ -59,7 +59,7 @@ describe("the MCP server's confirmation question", () => {
       expect(asked[1]?.startsWith(`Run the tool "run_thing" with {"command":"xxx`)).toBe(true)
     }))
 
-  it.scopedLive("shows right-to-left overrides, isolates and control characters as escapes", () =>
+  it.live("shows right-to-left overrides, isolates and control characters as escapes", () =>
     Effect.gen(function*() {
       const { asked, call } = yield* served
       const command = "ls \u202Eftp.exe\u202C \u2066x\u2069 \u200F \u061C bell\u0007 esc\u001b[2J c1\u0085 tab\tend"
@@ -73,7 +73,7 @@ describe("the MCP server's confirmation question", () => {
       expect(question).toContain("tab\\tend")
     }))
 
-  it.scopedLive("answers a call of a 5 MB unknown tool name without blocking the event loop", () =>
+  it.live("answers a call of a 5 MB unknown tool name without blocking the event loop", () =>
     Effect.gen(function*() {
       const { client } = yield* served
       const name = "read_fil" + "e".repeat(5 * 1024 * 1024)

@@ -24,7 +24,7 @@ const TEN_MB = 10_000_000
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock); the event loop's blocks are measured in real time
 describe("a JSON-RPC error answer", () => {
-  it.scopedLive.each(["plain", "structured"])("%s: reaches the model clean, whole when short, cut when 10 MB, without blocking", (tool) =>
+  it.live.each(["plain", "structured"])("%s: reaches the model clean, whole when short, cut when 10 MB, without blocking", (tool) =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-error-answers-")
       const { scope, system } = yield* openBridged(ws, {

@@ -27,12 +27,12 @@ const failingAtTheBottom = (levels: number): unknown => {
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock); the event loop's blocks are measured in real time
 describe("hostile input schemas of a bridged server", () => {
-  it.scopedLive("start without holding the event loop; each call is checked within the bound or refused plainly", () =>
+  it.live("start without holding the event loop; each call is checked within the bound or refused plainly", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-hostile-schemas-")
       const logs: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
-      const run = Runtime.runPromise(yield* Effect.runtime<Scope.Scope>())
+      const capture = Logger.layer([Logger.make(({ message }) => logs.push(String(message)))])
+      const run = Effect.runPromiseWith(yield* Effect.context<Scope.Scope>())
       /** Runs `effect` (again when it blocked too long) and gives its value with the longest block it caused. */
       const blocking = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>, attempts?: number) =>
         Effect.promise(() => measureRepeatedBlocking(() => run(effect), attempts))

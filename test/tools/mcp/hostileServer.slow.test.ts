@@ -14,7 +14,7 @@ import { MAX_BLOCK_MS } from "../../helpers/loopDelay.js"
 import { burstCall, flooded, MEMORY_MARGIN, noRestart, stopLogged } from "./hostileServerHarness.js"
 
 describe("a server that floods ping requests and never reads its stdin", () => {
-  it.scopedLive("with no rate limit, is stopped by the cap on what waits to be written to it", () =>
+  it.live("with no rate limit, is stopped by the cap on what waits to be written to it", () =>
     Effect.gen(function*() {
       const r = yield* flooded("ping", { ...noRestart, maxPushedPerSecond: 1e9, maxQueuedBytes: 256 * 1024 })
       expect(r.state).not.toBe("up")
@@ -27,7 +27,7 @@ describe("a server that floods ping requests and never reads its stdin", () => {
 })
 
 describe("one write of 20,000 small messages", () => {
-  it.scopedLive.each(["burst", "burstRequests"])(
+  it.live.each(["burst", "burstRequests"])(
     "%s within a raised rate: read in slices with the event loop running between them, and the call is answered after it",
     (mode) =>
       Effect.gen(function*() {

@@ -22,7 +22,7 @@ import { burstCall, flooded, MEMORY_MARGIN, noRestart, stopLogged } from "./host
 // live clock, every describe of this file: a real hostile server process; its flood is counted against a
 // rate per second of real time (serverLimits.ts), and the bridge's timers run on the live clock
 describe("a server that floods ping requests and never reads its stdin", () => {
-  it.scopedLive("is stopped and logged, its tool answers an error at once, and the host's memory stays bounded", () =>
+  it.live("is stopped and logged, its tool answers an error at once, and the host's memory stays bounded", () =>
     Effect.gen(function*() {
       const r = yield* flooded("ping")
       expect(r.state).not.toBe("up")
@@ -36,7 +36,7 @@ describe("a server that floods ping requests and never reads its stdin", () => {
 })
 
 describe("a server that floods the bridge with messages it did not ask for", () => {
-  it.scopedLive.each(["notify", "junk", "orphans"])("%s: is stopped and logged, and its tool answers an error", (mode) =>
+  it.live.each(["notify", "junk", "orphans"])("%s: is stopped and logged, and its tool answers an error", (mode) =>
     Effect.gen(function*() {
       const r = yield* flooded(mode)
       expect(r.state).not.toBe("up")
@@ -47,7 +47,7 @@ describe("a server that floods the bridge with messages it did not ask for", () 
       expect(r.growth).toBeLessThan(MEMORY_MARGIN)
     }), 20_000)
 
-  it.scopedLive("bytes past the rate in a second stop it too, whatever the count of messages", () =>
+  it.live("bytes past the rate in a second stop it too, whatever the count of messages", () =>
     Effect.gen(function*() {
       // the count cap is lifted, so the bytes alone can stop it: with both at their defaults,
       // which cap a loaded machine meets first depends on how the writes are split into reads
@@ -61,7 +61,7 @@ describe("a server that floods the bridge with messages it did not ask for", () 
 })
 
 describe("one write of 20,000 small messages", () => {
-  it.scopedLive.each(["burst", "burstRequests"])(
+  it.live.each(["burst", "burstRequests"])(
     "%s: the server is stopped at the rate before the rest is parsed, and the event loop is not held",
     (mode) =>
       Effect.gen(function*() {
@@ -76,7 +76,7 @@ describe("one write of 20,000 small messages", () => {
 })
 
 describe("a line that never ends", () => {
-  it.scopedLive("is cut at the message cap: the server is stopped, and the host's memory stays bounded", () =>
+  it.live("is cut at the message cap: the server is stopped, and the host's memory stays bounded", () =>
     Effect.gen(function*() {
       const r = yield* flooded("endless")
       expect(r.state).not.toBe("up")
@@ -91,7 +91,7 @@ describe("a line that never ends", () => {
 const starts = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length : 0)
 
 describe("restarts", () => {
-  it.scopedLive("a server stopped for flooding is not restarted: its calls fail at once naming why, and it starts once", () =>
+  it.live("a server stopped for flooding is not restarted: its calls fail at once naming why, and it starts once", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-hostile-kept-down-")
       const file = path.join(ws, "starts.txt")
@@ -116,7 +116,7 @@ describe("restarts", () => {
       yield* Scope.close(scope, Exit.void)
     }), 20_000)
 
-  it.scopedLive("a server stopped for a message past the size cap (not a flood) is restarted by its next call", () =>
+  it.live("a server stopped for a message past the size cap (not a flood) is restarted by its next call", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-hostile-restarted-")
       const file = path.join(ws, "starts.txt")

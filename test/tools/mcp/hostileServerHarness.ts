@@ -64,7 +64,7 @@ export const flooded = (mode: string, options: McpBridgeOptions = noRestart) =>
         return { call, callMs, gone, state, maxBlockMs }
       })
     )
-    return { ...result, logs: logs.map((line) => [line.level.label, textOf(line)] as const), growth: highest - start }
+    return { ...result, logs: logs.map((line) => [line.level.toUpperCase(), textOf(line)] as const), growth: highest - start }
   })
 
 /** The warning the bridge logs when it stops a server, with the reason. */
@@ -94,7 +94,7 @@ export const burstCall = (mode: string, options: McpBridgeOptions) =>
           return { call, maxBlockMs }
         })
       )
-      return { ...run, logs: logs.map((line) => [line.level.label, textOf(line)] as const) }
+      return { ...run, logs: logs.map((line) => [line.level.toUpperCase(), textOf(line)] as const) }
     })
     let least = yield* once
     for (let attempt = 1; attempt < 3 && least.maxBlockMs >= MAX_BLOCK_MS; attempt++) {

@@ -5,6 +5,8 @@
  * `npx mcp-inspector --cli <command> --method tools/list | tools/call --tool-name ... --tool-arg k=v`
  * (the same bin, run without npx).
  * Each run starts its own server and ends it.
+ *
+ * Effect 4 tree: the answer decoded with `Schema.fromJsonString`, the run on `Effect.callback`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -19,11 +21,11 @@ const script = path.join(root, "test/tools/mcp/servers/serveToolSystem.ts")
 const inspectorBin = path.join(root, "node_modules/.bin/mcp-inspector")
 
 /** What the inspector prints: the JSON of the answer. */
-const Answer = Schema.parseJson(Schema.Struct({
+const Answer = Schema.fromJsonString(Schema.Struct({
   tools: Schema.optional(Schema.Array(Schema.Struct({
     name: Schema.String,
     title: Schema.optional(Schema.String),
-    annotations: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    annotations: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
   }))),
   content: Schema.optional(Schema.Array(Schema.Struct({ type: Schema.String, text: Schema.optional(Schema.String) }))),
   isError: Schema.optional(Schema.Boolean)
@@ -31,7 +33,7 @@ const Answer = Schema.parseJson(Schema.Struct({
 
 /** Runs the inspector's CLI against our server (`serverArgs`: WORKSPACE [MODE] [yes|ask] [MCP_CONFIG]). */
 const inspect = (serverArgs: ReadonlyArray<string>, method: ReadonlyArray<string>) =>
-  Effect.async<typeof Answer.Type, Error>((resume) => {
+  Effect.callback<typeof Answer.Type, Error>((resume) => {
     const child = execFile(
       // what `npx mcp-inspector` runs, without npm's own start
       inspectorBin,
@@ -39,7 +41,7 @@ const inspect = (serverArgs: ReadonlyArray<string>, method: ReadonlyArray<string
       { cwd: root, timeout: 90_000 },
       (error, stdout, stderr) => {
         if (error !== null) return resume(Effect.fail(new Error(`${error.message}\n${stderr}`)))
-        resume(Schema.decodeUnknown(Answer)(stdout).pipe(Effect.mapError((e) => new Error(`${e.message}\n${stdout}`))))
+        resume(Schema.decodeUnknownEffect(Answer)(stdout).pipe(Effect.mapError((e) => new Error(`${e.message}\n${stdout}`))))
       }
     )
     return Effect.sync(() => child.kill())
@@ -56,7 +58,7 @@ const call = (tool: string, args: Record<string, string>) => [
 const textOf = (answer: typeof Answer.Type) => (answer.content ?? []).map((c) => c.text ?? "").join("\n")
 
 describe("the MCP Inspector's CLI against effect-tool-system mcp", () => {
-  it.scopedLive("lists the tools with MCP annotations; explore mode lists only read-only ones", () =>
+  it.live("lists the tools with MCP annotations; explore mode lists only read-only ones", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-inspector-")
       const [all, explore] = yield* Effect.all([
@@ -75,7 +77,7 @@ describe("the MCP Inspector's CLI against effect-tool-system mcp", () => {
       expect(explore.tools?.every((t) => t.annotations?.readOnlyHint === true)).toBe(true)
     }), 180_000)
 
-  it.scopedLive("calls tools through every gate: a result, a confirmation it cannot give, a traversal", () =>
+  it.live("calls tools through every gate: a result, a confirmation it cannot give, a traversal", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-inspector-")
       fs.writeFileSync(path.join(ws, "hello.txt"), "hello from the workspace\n")
@@ -95,7 +97,7 @@ describe("the MCP Inspector's CLI against effect-tool-system mcp", () => {
       expect(textOf(escape)).not.toContain("root:")
     }), 180_000)
 
-  it.scopedLive("with --yes and --mcp-config: calls bridged tools, their arguments typed by the schema we serve", () =>
+  it.live("with --yes and --mcp-config: calls bridged tools, their arguments typed by the schema we serve", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-inspector-")
       const config = path.join(ws, "mcp.json")

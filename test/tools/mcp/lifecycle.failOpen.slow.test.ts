@@ -17,7 +17,7 @@ import { open } from "./lifecycleHarness.js"
 // live clock, every describe of this file: real server processes; the bridge's start deadline, stops and
 // restart back-off run on the live clock (process.ts, serverHandle.ts)
 describe("fail-open start", () => {
-  it.scopedLive("skips a missing command, a server that exits at once and a silent one, with the reason; the rest come up", () =>
+  it.live("skips a missing command, a server that exits at once and a silent one, with the reason; the rest come up", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-failopen-")
       const silentMark = marker("silent")
@@ -31,7 +31,7 @@ describe("fail-open start", () => {
       }))
       const reasons = Object.fromEntries(bridge.skipped.map((s) => [s.server, s.reason]))
       // each skipped server is logged with its reason, and the one that came up with its pid and tools
-      const lines = logged.map((line) => [line.level.label, textOf(line)])
+      const lines = logged.map((line) => [line.level.toUpperCase(), textOf(line)])
       for (const [server, reason] of Object.entries(reasons)) {
         expect(lines).toContainEqual(["WARN", `MCP server "${server}" skipped: ${reason}`])
       }

@@ -13,10 +13,10 @@ import { alive, eventually, fast, nodeServer } from "./helpers.js"
 import { open } from "./lifecycleHarness.js"
 
 /** What the echo server's `pids` tool answers. */
-const Pids = Schema.parseJson(Schema.Struct({ pid: Schema.Number, child: Schema.Number }))
+const Pids = Schema.fromJsonString(Schema.Struct({ pid: Schema.Number, child: Schema.Number }))
 
 describe("start", () => {
-  it.scopedLive("starts the servers side by side: two that each wait for the other both come up", () =>
+  it.live("starts the servers side by side: two that each wait for the other both come up", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-side-by-side-")
       const [a, b] = [path.join(ws, "a.started"), path.join(ws, "b.started")]
@@ -31,7 +31,7 @@ describe("start", () => {
 })
 
 describe("a server's process", () => {
-  it.scopedLive("gets the configured env and cwd over a minimal environment: none of the host's other variables", () =>
+  it.live("gets the configured env and cwd over a minimal environment: none of the host's other variables", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-environment-")
       // a secret of the host's, which no server is given
@@ -55,7 +55,7 @@ describe("a server's process", () => {
 })
 
 describe("crashes and restarts", () => {
-  it.scopedLive("a crash ends the pending call with a clear error; the next call restarts the server once; others are not affected", () =>
+  it.live("a crash ends the pending call with a clear error; the next call restarts the server once; others are not affected", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-crash-")
       const log = path.join(ws, "starts.log")
@@ -66,7 +66,7 @@ describe("crashes and restarts", () => {
       const before = (yield* bridge.servers).find((s) => s.name === "flaky")?.pid ?? 0
       const [crash, other] = yield* Effect.all([
         system.execute("flaky__crash", {}),
-        Effect.zipRight(Effect.sleep("100 millis"), system.execute("steady__slow", { ms: 50 }))
+        Effect.andThen(Effect.sleep("100 millis"), system.execute("steady__slow", { ms: 50 }))
       ], { concurrency: 2 })
       expect(crash).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
       expect(crash.error).toContain("the server closed the connection during the call")
@@ -93,7 +93,7 @@ describe("crashes and restarts", () => {
       yield* Scope.close(scope, Exit.void)
     }))
 
-  it.scopedLive("a crash is logged with the server's stderr, and the restart with its delay (the back-off, then doubled)", () =>
+  it.live("a crash is logged with the server's stderr, and the restart with its delay (the back-off, then doubled)", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-crash-log-")
       const [seen, lines] = yield* recordingLogs(Effect.gen(function*() {
@@ -119,7 +119,7 @@ describe("crashes and restarts", () => {
       expect(texts).toContain(`MCP server "flaky" restarted (pid ${second})`)
     }))
 
-  it.scopedLive("a crash with nothing on stderr is logged without a stderr part", () =>
+  it.live("a crash with nothing on stderr is logged without a stderr part", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-crash-quiet-")
       const [pid, lines] = yield* recordingLogs(Effect.gen(function*() {
@@ -137,7 +137,7 @@ describe("crashes and restarts", () => {
       expect(texts).toContain(`Restarting MCP server "quiet" in 50ms (it stopped (the server exited with code 9))`)
     }))
 
-  it.scopedLive("a restart that fails leaves the server down with the reason, and its calls fail at once", () =>
+  it.live("a restart that fails leaves the server down with the reason, and its calls fail at once", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-restart-fails-")
       // the server's working directory: gone after the first start, so the restart cannot spawn
@@ -162,7 +162,7 @@ describe("crashes and restarts", () => {
       yield* Scope.close(scope, Exit.void)
     }))
 
-  it.scopedLive("a server that dies on its own after start is restarted by the next call", () =>
+  it.live("a server that dies on its own after start is restarted by the next call", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-dies-")
       // only the first start dies: the restarted one must outlive the call that restarts it,
@@ -187,7 +187,7 @@ describe("crashes and restarts", () => {
 })
 
 describe("an answer past the 10 MB message cap", () => {
-  it.scopedLive("fails its call, stops the server (no unbounded buffer), and the next call restarts it", () =>
+  it.live("fails its call, stops the server (no unbounded buffer), and the next call restarts it", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-oversized-")
       const { bridge, scope, system } = yield* open(ws, {
@@ -206,7 +206,7 @@ describe("an answer past the 10 MB message cap", () => {
 })
 
 describe("the end of the scope", () => {
-  it.scopedLive("ends every server process and the processes they started, and unregisters the proxies", () =>
+  it.live("ends every server process and the processes they started, and unregisters the proxies", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-scope-")
       const { bridge, scope, system } = yield* open(ws, {

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { MAX_COPIED_DEPTH, type ParsedLine, parseInWorker } from "../../../src/tools/mcp/lineWorker.js"
 
 const parse = (text: string) =>
-  Effect.async<ParsedLine>((resume) => parseInWorker(Buffer.from(text), 100, (parsed) => resume(Effect.succeed(parsed))))
+  Effect.callback<ParsedLine>((resume) => parseInWorker(Buffer.from(text), 100, (parsed) => resume(Effect.succeed(parsed))))
 
 const depthOf = (value: unknown): number => {
   let depth = 0

@@ -16,7 +16,7 @@ import { setup } from "./listChangedHarness.js"
 // live clock, every describe of this file: a real server process; the bridge reads a listing at most every
 // 200 ms on the live clock (serverHandle.ts), which the flood test counts in real time (at most 9 in 1.5 s)
 describe("list_changed", () => {
-  it.scopedLive("a flood of notifications is read as a few listings: at most one every 200 ms", () =>
+  it.live("a flood of notifications is read as a few listings: at most one every 200 ms", () =>
     Effect.gen(function*() {
       const { system } = yield* setup()
       const count = Effect.map(

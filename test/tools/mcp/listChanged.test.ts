@@ -29,14 +29,14 @@ const until = <A>(effect: Effect.Effect<A>, check: (a: A) => boolean) =>
 // 200 ms on the live clock (serverHandle.ts), which the flood test counts in real time (at most 9 in 1.5 s)
 describe("list_changed", () => {
 
-  it.scopedLive("registers new tools, unregisters removed ones, and registers them again when they come back", () =>
+  it.live("registers new tools, unregisters removed ones, and registers them again when they come back", () =>
     Effect.gen(function*() {
       const { bridge, called, control, listed, system } = yield* setup()
       expect(yield* listed).toEqual(["changing__control", "changing__stable", "changing__weather"])
-      const events = yield* bridge.events.pipe(Stream.take(2), Stream.runCollect, Effect.fork)
+      const events = yield* bridge.events.pipe(Stream.take(2), Stream.runCollect, Effect.forkChild)
       yield* Effect.sleep("50 millis")
       yield* control(["add", "remove"])
-      const seen = Chunk.toArray(yield* Fiber.join(events).pipe(Effect.timeout("5 seconds")))
+      const seen = Array.from(yield* Fiber.join(events).pipe(Effect.timeout("5 seconds")))
       expect(seen.map((e) => e._tag).sort()).toEqual(["ToolAdded", "ToolRemoved"])
       expect(seen).toContainEqual(
         expect.objectContaining({ _tag: "ToolAdded", name: "changing__extra", server: "changing", tool: "extra", version: "1.0.0" })
@@ -58,7 +58,7 @@ describe("list_changed", () => {
 })
 
 describe("listings after a change", () => {
-  it.scopedLive("a tool that gains an output schema (no hold: not part of its definition) has its answers checked against it", () =>
+  it.live("a tool that gains an output schema (no hold: not part of its definition) has its answers checked against it", () =>
     Effect.gen(function*() {
       const { control, system } = yield* setup()
       expect(yield* system.execute("changing__stable", { text: "before" })).toMatchObject({ success: true, output: "before" })
@@ -72,9 +72,9 @@ describe("listings after a change", () => {
       expect(after.error).toContain("has an output schema but did not return structured content")
     }))
 
-  it.scopedLive("a listing that fails after list_changed is logged; the proxies stay as they were", () =>
+  it.live("a listing that fails after list_changed is logged; the proxies stay as they were", () =>
     Effect.gen(function*() {
-      const warnings = (lines: ReadonlyArray<Logged>) => lines.filter((line) => line.level._tag === "Warning").map(textOf)
+      const warnings = (lines: ReadonlyArray<Logged>) => lines.filter((line) => line.level === "Warn").map(textOf)
       const [seen, lines] = yield* recordingLogsWith((lines) =>
         Effect.gen(function*() {
           const { control, listed, system } = yield* setup()
@@ -94,7 +94,7 @@ describe("listings after a change", () => {
 })
 
 describe("the rug-pull hold", () => {
-  it.scopedLive("a changed description is held until approved; the registry keeps both versions", () =>
+  it.live("a changed description is held until approved; the registry keeps both versions", () =>
     Effect.gen(function*() {
       const { bridge, called, control, registry, system } = yield* setup()
       expect(yield* system.execute(WEATHER, { city: "Oslo" })).toMatchObject({ success: true, output: "sunny in Oslo" })
@@ -152,10 +152,10 @@ describe("the rug-pull hold", () => {
       expect(nothing).toMatchObject({ _tag: "McpNotPending", pending: undefined })
     }))
 
-  it.scopedLive("a second change replaces the held one; a server that goes back is trusted again", () =>
+  it.live("a second change replaces the held one; a server that goes back is trusted again", () =>
     Effect.gen(function*() {
       const { bridge, called, control, registry, system } = yield* setup()
-      const events = yield* bridge.events.pipe(Stream.take(3), Stream.runCollect, Effect.fork)
+      const events = yield* bridge.events.pipe(Stream.take(3), Stream.runCollect, Effect.forkChild)
       yield* Effect.sleep("50 millis")
       yield* control(["schema"])
       const [first] = yield* until(bridge.pending, (p) => p.length > 0)
@@ -174,12 +174,12 @@ describe("the rug-pull hold", () => {
       expect(yield* bridge.pending).toEqual([])
       expect(yield* registry.versions(WEATHER)).toEqual(["1.0.0"])
       expect(yield* system.execute(WEATHER, { city: "Rome" })).toMatchObject({ success: true, output: "sunny in Rome" })
-      const seen = Chunk.toArray(yield* Fiber.join(events).pipe(Effect.timeout("5 seconds")))
+      const seen = Array.from(yield* Fiber.join(events).pipe(Effect.timeout("5 seconds")))
       expect(seen.map((e) => e._tag)).toEqual(["ToolHeld", "ToolHeld", "ToolRestored"])
       expect(called().filter((c) => c === "weather")).toHaveLength(1)
     }))
 
-  it.scopedLive("a server that comes back changed after a crash is held before the first call reaches it", () =>
+  it.live("a server that comes back changed after a crash is held before the first call reaches it", () =>
     Effect.gen(function*() {
       const { bridge, called, control, system } = yield* setup(["--state", "{ws}/state.json"])
       expect((yield* system.execute(WEATHER, { city: "Oslo" })).success).toBe(true)

@@ -20,7 +20,7 @@ export const setup = (extraArgs: ReadonlyArray<string> = []) =>
     })
     const control = (actions: ReadonlyArray<string>, notify = true) =>
       Effect.flatMap(opened.system.execute("changing__control", { actions, notify }), (r) =>
-        r.success ? Effect.void : Effect.dieMessage(`control failed: ${r.error}`))
+        r.success ? Effect.void : Effect.die(new Error(`control failed: ${r.error}`)))
     const called = () => (fs.existsSync(calls) ? fs.readFileSync(calls, "utf8").trim().split("\n") : [])
     const registry = opened.system.registry
     const listed = Effect.map(registry.list({ tags: ["mcp"] }), (tools) => tools.map((t) => t.name))

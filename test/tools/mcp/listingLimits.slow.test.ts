@@ -15,11 +15,11 @@ import { nodeServer, openBridged } from "./helpers.js"
 import { tooCostly } from "./listingLimitsHarness.js"
 
 describe("a server listing schemas too big to compile", () => {
-  it.scopedLive("is up with the tools that fit; each one left out is logged with its reason", () =>
+  it.live("is up with the tools that fit; each one left out is logged with its reason", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-big-schemas-")
       const logs: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
+      const capture = Logger.layer([Logger.make(({ message }) => logs.push(String(message)))])
       const { bridge, system } = yield* openBridged(ws, { big: nodeServer("bigSchemas.mjs", [], { requiresConfirmation: false }) }).pipe(Effect.provide(capture))
       // 20 of the 480-cost schemas (481 with additionalProperties) fit 10,000, and the small one
       expect([...bridge.proxies.keys()].sort()).toEqual([

@@ -7,7 +7,7 @@
  * is in `listingLimits.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Logger } from "effect"
+import { Effect, Result, Logger } from "effect"
 import type { McpTool } from "../../../src/tools/mcp/connection.js"
 import { compileArgumentsValidator, MAX_SCHEMA_COST, metaSchemaSteps } from "../../../src/tools/mcp/jsonSchema.js"
 import { MAX_LISTING_SCHEMA_COST, screenListing, takeListing, yieldToEventLoop } from "../../../src/tools/mcp/listingLimits.js"
@@ -138,7 +138,7 @@ describe("output schemas in a listing", () => {
   it.effect("takeListing compiles each output schema taken; one that does not compile leaves its tool out, with a warning", () =>
     Effect.gen(function*() {
       const logs: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
+      const capture = Logger.layer([Logger.make(({ message }) => logs.push(String(message)))])
       const fine = withOutput("fine", { properties: { n: { type: "number" } } })
       const broken = withOutput("broken", { properties: { n: { type: "bogus" } } })
       const taken = yield* takeListing("s", [broken, fine]).pipe(Effect.provide(capture))
@@ -146,7 +146,7 @@ describe("output schemas in a listing", () => {
       expect(logs).toHaveLength(1)
       expect(logs[0]).toMatch(/^MCP server "s": tool "broken" skipped: its output schema cannot be checked here: schema is invalid: /)
       const check = fine.outputSchema === undefined ? undefined : knownOutputCheck(fine.outputSchema)
-      expect(check !== undefined && Either.isRight(check) && check.right.validate({ n: "1" })).toEqual([
+      expect(check !== undefined && Result.isSuccess(check) && check.success.validate({ n: "1" })).toEqual([
         { path: ["n"], message: "must be number" }
       ])
     }))

@@ -29,12 +29,12 @@ const outputs = (extra: Parameters<typeof nodeServer>[2] = {}) =>
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock); the event loop's blocks are measured in real time
 describe("hostile output schemas of a bridged server", () => {
-  it.scopedLive("start without holding the event loop; each tool is taken with its output schema checked, or left out", () =>
+  it.live("start without holding the event loop; each tool is taken with its output schema checked, or left out", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-output-schemas-")
       const logs: Array<string> = []
-      const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => logs.push(String(message))))
-      const run = Runtime.runPromise(yield* Effect.runtime<Scope.Scope>())
+      const capture = Logger.layer([Logger.make(({ message }) => logs.push(String(message)))])
+      const run = Effect.runPromiseWith(yield* Effect.context<Scope.Scope>())
       const layer = bridged(ws, { outputs: outputs() })
       const startOnce = Effect.acquireRelease(Scope.make(), (scope, exit) => Scope.close(scope, exit)).pipe(
         Effect.flatMap((scope) => Layer.buildWithScope(layer, scope)),
@@ -93,11 +93,11 @@ layer(system, { timeout: 30_000, excludeTestServices: true })("structured conten
 
   it.effect("that is costly to check holds the event loop within the bound: a timeout meanwhile fires on time", () =>
     Effect.gen(function*() {
-      const run = Runtime.runPromise(yield* Effect.runtime<ToolSystem>())
+      const run = Effect.runPromiseWith(yield* Effect.context<ToolSystem>())
       const costly = Effect.gen(function*() {
         // a call of the server with a 400 ms timeout that answers after 5 s: its timeout fires meanwhile
         const started = Date.now()
-        const slow = yield* Effect.fork(Effect.zip(execute("timed__slow", { ms: 5_000 }), Effect.sync(() => Date.now() - started)))
+        const slow = yield* Effect.forkChild(Effect.zip(execute("timed__slow", { ms: 5_000 }), Effect.sync(() => Date.now() - started)))
         // 20,000 objects under uniqueItems: not compared pairwise here (the uniqueness is left unchecked, as the warning says)
         const unique = yield* execute("outputs__unique", { count: 20_000 })
         // a recursive anyOf, 21 levels failing at the bottom: refused within the work bound

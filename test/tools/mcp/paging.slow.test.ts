@@ -12,7 +12,7 @@ import { tempDir } from "../../helpers/tempDir.js"
 import { nodeServer, openBridged } from "./helpers.js"
 
 describe("a paged tools/list", () => {
-  it.scopedLive("reads every page, each asked with the cursor of the one before", () =>
+  it.live("reads every page, each asked with the cursor of the one before", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-paged-")
       const { bridge, system } = yield* openBridged(ws, { paged: nodeServer("paged.mjs", ["--tools", "5", "--page", "2"], { requiresConfirmation: false }) })
@@ -20,7 +20,7 @@ describe("a paged tools/list", () => {
       expect(yield* system.execute("paged__t4", {})).toMatchObject({ success: true, output: "t4" })
     }), 20_000)
 
-  it.scopedLive("keeps the first 1,000 tools of a server that lists more, and asks no page past them", () =>
+  it.live("keeps the first 1,000 tools of a server that lists more, and asks no page past them", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-paged-many-")
       const log = path.join(ws, "pages.log")
@@ -40,7 +40,7 @@ describe("a paged tools/list", () => {
       expect(fs.readFileSync(exact, "utf8")).toBe("page first\npage 500\n")
     }), 30_000)
 
-  it.scopedLive("reads 100 pages of a server that pages without end, and keeps their tools", () =>
+  it.live("reads 100 pages of a server that pages without end, and keeps their tools", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-paged-endless-")
       const log = path.join(ws, "pages.log")
@@ -52,7 +52,7 @@ describe("a paged tools/list", () => {
       expect(yield* system.execute("endless__t2", {})).toMatchObject({ success: true, output: "t2" })
     }), 30_000)
 
-  it.scopedLive("gives the whole listing the start's deadline: slow pages past it skip the server", () =>
+  it.live("gives the whole listing the start's deadline: slow pages past it skip the server", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-paged-slow-")
       const { bridge } = yield* openBridged(ws, {

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { node, start, until } from "./processHarness.js"
 
 describe("startServerProcess", () => {
-  it.scopedLive("stderr: 600 MB of it is drained into a short tail, not kept", () =>
+  it.live("stderr: 600 MB of it is drained into a short tail, not kept", () =>
     Effect.gen(function*() {
       const server = yield* start(node(
         `const line = Buffer.alloc(1 << 20, 0x78); let n = 0;

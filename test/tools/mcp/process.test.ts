@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import type { McpServerConfig } from "../../../src/tools/mcp/config.js"
 import type { ServerProcess } from "../../../src/tools/mcp/process.js"
 import { node, start, until } from "./processHarness.js"
@@ -31,7 +31,7 @@ const send = (server: ServerProcess, message: JSONRPCMessage) =>
 
 // live clock: real child processes; a stop's grace periods run on the live clock (process.ts liveClock)
 describe("startServerProcess", () => {
-  it.scopedLive("runs a command without arguments as given; its messages come back through the transport", () =>
+  it.live("runs a command without arguments as given; its messages come back through the transport", () =>
     Effect.gen(function*() {
       // cat with no arguments copies its stdin to its stdout: our own messages come back
       const server = yield* start({ command: "cat" })
@@ -44,7 +44,7 @@ describe("startServerProcess", () => {
       expect(seen.errors).toEqual([])
     }))
 
-  it.scopedLive("a stop of a process that ends when its stdin does waits for it: no signal", () =>
+  it.live("a stop of a process that ends when its stdin does waits for it: no signal", () =>
     Effect.gen(function*() {
       // ends a little after its stdin's end, well within the grace period; stopped once it runs its script, as a
       // node that is still starting up (over the grace period on a loaded machine) would get SIGTERM rightly
@@ -60,20 +60,20 @@ describe("startServerProcess", () => {
       expect(String(refused)).toContain("Not connected")
     }))
 
-  it.scopedLive("a process that ignores its stdin's end gets SIGTERM after the grace period", () =>
+  it.live("a process that ignores its stdin's end gets SIGTERM after the grace period", () =>
     Effect.gen(function*() {
       const server = yield* start(node(`setInterval(() => {}, 1000); process.stderr.write("ready\\n")`))
       yield* until(server.stderrTail, (tail) => tail === "ready")
-      const stopping = yield* Effect.fork(server.stop)
+      const stopping = yield* Effect.forkChild(server.stop)
       // the stop has begun (its stdin is ended, maybe not yet flushed): nothing more is sent to it
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       const refused = yield* Effect.flip(send(server, { jsonrpc: "2.0", id: 1, method: "ping" }).pipe(Effect.timeout("1 second")))
       expect(String(refused)).toContain("Not connected")
-      yield* stopping.await
+      yield* Fiber.await(stopping)
       expect(yield* server.exited).toBe("ended by a signal (SIGTERM)")
     }))
 
-  it.scopedLive("a process that shuts down on SIGTERM gets the grace period to do it", () =>
+  it.live("a process that shuts down on SIGTERM gets the grace period to do it", () =>
     Effect.gen(function*() {
       const server = yield* start(node(
         `process.on("SIGTERM", () => setTimeout(() => process.exit(0), 100)); setInterval(() => {}, 1000); process.stderr.write("ready\\n")`
@@ -83,7 +83,7 @@ describe("startServerProcess", () => {
       expect(yield* server.exited).toBe("exited with code 0")
     }))
 
-  it.scopedLive("a process that ignores SIGTERM too gets SIGKILL", () =>
+  it.live("a process that ignores SIGTERM too gets SIGKILL", () =>
     Effect.gen(function*() {
       const server = yield* start(node(`process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); process.stderr.write("ready\\n")`))
       yield* until(server.stderrTail, (tail) => tail === "ready")
@@ -91,7 +91,7 @@ describe("startServerProcess", () => {
       expect(yield* server.exited).toBe("ended by a signal (SIGKILL)")
     }))
 
-  it.scopedLive("a line that is not a JSON-RPC message is reported and the next line is read; an answer to no call of ours goes on to the SDK", () =>
+  it.live("a line that is not a JSON-RPC message is reported and the next line is read; an answer to no call of ours goes on to the SDK", () =>
     Effect.gen(function*() {
       const server = yield* start(sh(
         `printf 'not json\\n{"jsonrpc":"2.0","id":"ets-1"}\\r\\n{"jsonrpc":"2.0","id":"ets-9","result":{}}\\r\\n{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\\n'; exec sleep 30`
@@ -108,7 +108,7 @@ describe("startServerProcess", () => {
       expect(seen.errors[1]?.name).toBe("ZodError")
     }))
 
-  it.scopedLive("a process that exits by itself: its code, its last words, and that it ended on its own", () =>
+  it.live("a process that exits by itself: its code, its last words, and that it ended on its own", () =>
     Effect.gen(function*() {
       const server = yield* start(sh(`echo "going away" >&2; exit 3`))
       const seen = yield* listen(server)
@@ -118,7 +118,7 @@ describe("startServerProcess", () => {
       expect(server.stderrTail()).toBe("going away")
     }))
 
-  it.scopedLive("a process that closes its stdout but runs on: the transport closes and sends nothing more", () =>
+  it.live("a process that closes its stdout but runs on: the transport closes and sends nothing more", () =>
     Effect.gen(function*() {
       const server = yield* start(sh(`exec 1>&-; exec sleep 30`))
       const seen = yield* listen(server)
@@ -128,7 +128,7 @@ describe("startServerProcess", () => {
       expect(String(refused)).toContain("Not connected")
     }))
 
-  it.scopedLive("a message larger than the pipe's buffer is sent once the process has read it (the send waits for drain)", () =>
+  it.live("a message larger than the pipe's buffer is sent once the process has read it (the send waits for drain)", () =>
     Effect.gen(function*() {
       // reads nothing for a while, then copies its stdin to its stdout
       const server = yield* start(sh(`sleep 0.3; exec cat`))
@@ -140,7 +140,7 @@ describe("startServerProcess", () => {
       expect(JSON.stringify(back[0]).length).toBeGreaterThan(big.length)
     }))
 
-  it.scopedLive("a call of the bridge's own table after a stop is answered at once: the connection is closed", () =>
+  it.live("a call of the bridge's own table after a stop is answered at once: the connection is closed", () =>
     Effect.gen(function*() {
       const server = yield* start({ command: "cat" })
       const seen = yield* listen(server)
@@ -154,7 +154,7 @@ describe("startServerProcess", () => {
       expect(answers).toEqual([{ ok: false, error: expect.objectContaining({ code: ErrorCode.ConnectionClosed }) }])
     }))
 
-  it.scopedLive("a process that closes its stdin: writing to it is an error the transport reports, not a crash", () =>
+  it.live("a process that closes its stdin: writing to it is an error the transport reports, not a crash", () =>
     Effect.gen(function*() {
       const server = yield* start(sh(`exec 0<&-; echo closed >&2; exec sleep 30`))
       const seen = yield* listen(server)
@@ -166,7 +166,7 @@ describe("startServerProcess", () => {
       expect(seen.errors.map((error) => ("code" in error ? error.code : error.message))).toContain("EPIPE")
     }))
 
-  it.scopedLive("stderr: a character split across chunks is kept whole", () =>
+  it.live("stderr: a character split across chunks is kept whole", () =>
     Effect.gen(function*() {
       const server = yield* start(
         node(`process.stderr.write(Buffer.from([0xc3])); setTimeout(() => process.stderr.write(Buffer.from([0xa9, 0x0a])), 100)`)
@@ -175,7 +175,7 @@ describe("startServerProcess", () => {
       expect(yield* until(server.stderrTail, (tail) => tail !== "")).toBe("é")
     }))
 
-  it.scopedLive("stderr: the tail says when more came before it, even when what it shows is short", () =>
+  it.live("stderr: the tail says when more came before it, even when what it shows is short", () =>
     Effect.gen(function*() {
       // 2,048 characters (the tail's size) in one write: nothing is cut
       const exact = yield* start(node(`process.stderr.write("\\n".repeat(2041) + "the end")`))

@@ -14,7 +14,7 @@ import { nodeServer, openBridged } from "./helpers.js"
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock)
 describe("a proxy's flags", () => {
-  it.scopedLive("come from readOnlyHint, the server's trust and confirmation settings, and its call timeout", () =>
+  it.live("come from readOnlyHint, the server's trust and confirmation settings, and its call timeout", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-flags-")
       const { system } = yield* openBridged(ws, {

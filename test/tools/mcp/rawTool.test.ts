@@ -4,7 +4,7 @@
  * cannot run away.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { InvalidToolDefinition } from "../../../src/domain/errors.js"
 import { makeRawTool } from "../../../src/tools/mcp/rawTool.js"
 
@@ -12,7 +12,7 @@ const tool = (parameters: Record<string, unknown>) =>
   makeRawTool("raw", { description: "A raw tool", parameters, handler: (args) => Effect.succeed(args) })
 
 const issues = (t: ReturnType<typeof tool>, input: unknown) =>
-  Either.match(t.prepare(input), { onLeft: (e) => e.issues.map((i) => `${i.path.join(".")}: ${i.message}`), onRight: () => [] })
+  Result.match(t.prepare(input), { onFailure: (e) => e.issues.map((i) => `${i.path.join(".")}: ${i.message}`), onSuccess: () => [] })
 
 describe("makeRawTool", () => {
   it("validates with the schema, refuses unknown properties, and has no paths", () => {

@@ -5,7 +5,7 @@
  * commands, a server killed in the middle of a call, and server-everything's `list_changed`.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Logger, LogLevel } from "effect"
+import { Effect, Logger, References } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll } from "vitest"
@@ -113,7 +113,7 @@ layer(system, { timeout: 60_000, excludeTestServices: true })("server-everything
 })
 
 describe("real servers, one scope each", () => {
-  it.scopedLive("fail open: a missing command, servers that exit at once, a silent one and a slow one are skipped; the rest come up", () =>
+  it.live("fail open: a missing command, servers that exit at once, a silent one and a slow one are skipped; the rest come up", () =>
     Effect.gen(function*() {
       const { bridge, system: tools } = yield* openBridged(ws, {
         missing: { command: "mcp-server-that-is-not-installed" },
@@ -138,7 +138,7 @@ describe("real servers, one scope each", () => {
       expect(r.output).toContain(fs.realpathSync(ws))
     }), 60_000)
 
-  it.scopedLive("a server killed in the middle of a call: a clear error, the next call restarts it once, the other server is not affected", () =>
+  it.live("a server killed in the middle of a call: a clear error, the next call restarts it once, the other server is not affected", () =>
     Effect.gen(function*() {
       const { bridge, system: tools } = yield* openBridged(ws, { everything: everything(), files: filesystem(ws) }, {
         ...fast,
@@ -167,15 +167,15 @@ describe("real servers, one scope each", () => {
       expect(alive(status?.pid ?? 0)).toBe(true)
     }), 60_000)
 
-  it.scopedLive("server-everything's list_changed (sent as it adds its tools after initialize) lists its tools again; nothing is held", () =>
+  it.live("server-everything's list_changed (sent as it adds its tools after initialize) lists its tools again; nothing is held", () =>
     Effect.gen(function*() {
       const logs: Array<string> = []
       const collect = Logger.make(({ message }) => {
         logs.push(Array.isArray(message) ? message.join(" ") : String(message))
       })
       const { bridge } = yield* openBridged(ws, { everything: everything() }, { ...fast, initTimeout: "20 seconds" }).pipe(
-        Effect.provide(Logger.replace(Logger.defaultLogger, collect)),
-        Logger.withMinimumLogLevel(LogLevel.Debug)
+        Effect.provide(Logger.layer([collect])),
+        Effect.provideService(References.MinimumLogLevel, "Debug")
       )
       const relisted = () => logs.some((l) => l.includes(`MCP server "everything" changed its tools; it lists 13 now`))
       for (let i = 0; i < 100 && !relisted(); i++) yield* Effect.sleep("20 millis")

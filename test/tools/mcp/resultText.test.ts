@@ -19,7 +19,7 @@ const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u20
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock)
 describe("text a server sends", () => {
-  it.scopedLive("reaches the model without escapes, controls, bidi controls or CR, in results, errors and descriptions", () =>
+  it.live("reaches the model without escapes, controls, bidi controls or CR, in results, errors and descriptions", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-dirty-")
       const { scope, system } = yield* openBridged(ws, {

@@ -16,6 +16,7 @@ import { resultText as text } from "../../../src/tools/mcp/proxy.js"
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { makeDeleteThing } from "./helpers.js"
+import { VERSION } from "../../../src/version.js"
 
 const stats = Tool.make("stats", {
   description: "Counts things",
@@ -103,7 +104,7 @@ const served = (
 
 // live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("serveMcp: a call that needs confirmation", () => {
-  it.scopedLive("asks a client that supports elicitation (by default), and runs only on its yes", () =>
+  it.live("asks a client that supports elicitation (by default), and runs only on its yes", () =>
     Effect.gen(function*() {
       const { asked, call, client, schemas } = yield* served(
         undefined,
@@ -117,7 +118,7 @@ describe("serveMcp: a call that needs confirmation", () => {
             : question.includes("\"id\":1") || question.includes("save_note")
       )
       // the server's default name and version
-      expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: "0.1.0" })
+      expect(client.getServerVersion()).toMatchObject({ name: "effect-tool-system", version: VERSION })
       const before = deletions()
       const yes = yield* call("delete_thing", { id: 1 })
       expect(yes.isError).toBeUndefined()
@@ -150,7 +151,7 @@ describe("serveMcp: a call that needs confirmation", () => {
       expect(asked).toHaveLength(4)
     }))
 
-  it.scopedLive("is refused for a client without elicitation, unless confirmation is auto; refuse never asks", () =>
+  it.live("is refused for a client without elicitation, unless confirmation is auto; refuse never asks", () =>
     Effect.gen(function*() {
       const before = deletions()
       // refused without a question: nothing failed, so nothing is logged (the server logs where it was started)
@@ -169,7 +170,7 @@ describe("serveMcp: a call that needs confirmation", () => {
 
 // live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("serveMcp", () => {
-  it.scopedLive("serves a ToolSystem on the application's transport until the client closes", () =>
+  it.live("serves a ToolSystem on the application's transport until the client closes", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-inproc-")
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -177,7 +178,7 @@ describe("serveMcp", () => {
         Effect.provide(
           ToolSystem.layerNode({ builtins: false, tools: [stats, escape, pathArg, oddName, edgeName, separators, nothing, deleteThing], workspace: Workspace.layerFixed(ws) })
         ),
-        Effect.fork
+        Effect.forkChild
       )
       const client = new Client({ name: "c", version: "1.0.0" })
       yield* Effect.promise(() => client.connect(clientSide))

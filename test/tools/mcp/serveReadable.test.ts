@@ -30,7 +30,7 @@ const odd = Tool.make("odd_output", {
 
 // live clock: the MCP SDK's real client and server on an in-memory transport (its request timeouts are Node timers)
 describe("serveMcp: outputs with no JSON form", () => {
-  it.scopedLive("a bigint, a Map, a Set, a cycle: a readable text result, the server keeps serving", () =>
+  it.live("a bigint, a Map, a Set, a cycle: a readable text result, the server keeps serving", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-readable-")
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

@@ -70,7 +70,7 @@ const connect = (
   )
 
 describe("effect-tool-system mcp", () => {
-  it.scopedLive("lists the tools, calls them through the gates, and answers a traversal with an error while it keeps serving", () =>
+  it.live("lists the tools, calls them through the gates, and answers a traversal with an error while it keeps serving", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-serve-")
       const outside = yield* tempDir("mcp-outside-")
@@ -117,7 +117,7 @@ describe("effect-tool-system mcp", () => {
       expect(yield* eventually(() => !alive(pid))).toBe(true)
     }), 60_000)
 
-  it.scopedLive("asks through elicitation when the client supports it; explore mode lists and allows only read-only tools", () =>
+  it.live("asks through elicitation when the client supports it; explore mode lists and allows only read-only tools", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-serve-")
       const asked: Array<string> = []
@@ -149,7 +149,7 @@ describe("effect-tool-system mcp", () => {
       expect(text(blocked)).toMatch(/^MODE_BLOCKED: /)
     }), 60_000)
 
-  it.scopedLive("with --yes and --mcp-config: confirms every call, serves bridged tools, and ends their servers when the client goes away", () =>
+  it.live("with --yes and --mcp-config: confirms every call, serves bridged tools, and ends their servers when the client goes away", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-serve-")
       const config = path.join(ws, "mcp.json")
@@ -178,7 +178,7 @@ describe("effect-tool-system mcp", () => {
       expect(yield* eventually(() => !alive(bridgedPid), 5000)).toBe(true)
     }), 60_000)
 
-  it.scopedLive("tells the client when bridged tools change, and keeps a changed tool held", () =>
+  it.live("tells the client when bridged tools change, and keeps a changed tool held", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-serve-")
       const config = path.join(ws, "mcp.json")

@@ -4,7 +4,7 @@
  * its absence refusing it (the client cannot be asked), the workspace and the audit log it is
  * given, only protocol messages on its output, and the command ending when its input ends.
  */
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect, Fiber } from "effect"
@@ -30,7 +30,7 @@ const command = (options: { readonly yes?: boolean; readonly audit?: string }) =
       yes: options.yes,
       audit: options.audit === undefined ? undefined : AuditLog.layerJsonl({ file: options.audit }),
       streams: { stdin, stdout }
-    }).pipe(Effect.provide(NodeContext.layer), Effect.fork)
+    }).pipe(Effect.provide(NodeServices.layer), Effect.forkChild)
     const client = new Client({ name: "streams", version: "1.0.0" })
     yield* Effect.promise(() => client.connect(new StreamClientTransport(stdout, stdin)))
     const call = (name: string, args: Record<string, unknown>) => Effect.promise(() => client.callTool({ name, arguments: args }))
@@ -39,7 +39,7 @@ const command = (options: { readonly yes?: boolean; readonly audit?: string }) =
 
 // live clock: the mcp command and a real SDK client on real Node streams (the SDK's request timeouts are Node timers)
 describe("runMcpCommand on streams of its own", () => {
-  it.scopedLive("serves the builtins; --yes confirms a write, which lands in its workspace; the end of its input ends it", () =>
+  it.live("serves the builtins; --yes confirms a write, which lands in its workspace; the end of its input ends it", () =>
     Effect.gen(function*() {
       const { call, client, serving, stdin, workspace, written } = yield* command({ yes: true })
       const { tools } = yield* Effect.promise(() => client.listTools())
@@ -56,7 +56,7 @@ describe("runMcpCommand on streams of its own", () => {
       yield* Fiber.join(serving).pipe(Effect.timeout("5 seconds"))
     }))
 
-  it.scopedLive("without --yes a write is refused (this client cannot be asked) and nothing is written", () =>
+  it.live("without --yes a write is refused (this client cannot be asked) and nothing is written", () =>
     Effect.gen(function*() {
       const { call, serving, stdin, workspace } = yield* command({})
       const refused = yield* call("write_file", { filepath: "b.txt", content: "no" })
@@ -67,7 +67,7 @@ describe("runMcpCommand on streams of its own", () => {
       yield* Fiber.join(serving).pipe(Effect.timeout("5 seconds"))
     }))
 
-  it.scopedLive("interrupted, it leaves no listener on its input stream", () =>
+  it.live("interrupted, it leaves no listener on its input stream", () =>
     Effect.gen(function*() {
       const { client, serving, stdin } = yield* command({})
       yield* Effect.promise(() => client.listTools())
@@ -77,7 +77,7 @@ describe("runMcpCommand on streams of its own", () => {
       expect(stdin.listenerCount("end")).toBe(0)
     }))
 
-  it.scopedLive("--audit records each served call in its file", () =>
+  it.live("--audit records each served call in its file", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("mcp-streams-audit-")
       const file = Path.join(dir, "audit.jsonl")

@@ -13,7 +13,7 @@ import { nodeServer, openBridged } from "./helpers.js"
 
 // live clock: a real MCP server process (servers/*.mjs); the bridge's own timers run on the live clock (process.ts liveClock)
 describe("annotations of an untrusted server", () => {
-  it.scopedLive("do not waive confirmation; trust or the configuration's list do", () =>
+  it.live("do not waive confirmation; trust or the configuration's list do", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-untrusted-ws-")
       const outside = yield* tempDir("mcp-untrusted-outside-")

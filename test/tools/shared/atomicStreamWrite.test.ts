@@ -3,7 +3,7 @@
  * stream of exactly `maxBytes` is written whole, one byte more stops it with nothing left.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Stream } from "effect"
+import { Effect, Result, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { StreamTooLarge, writeStreamAtomic } from "../../../src/tools/shared/atomicStreamWrite.js"
@@ -29,8 +29,8 @@ describe("writeStreamAtomic", () => {
       const file = Path.join(dir, "f.bin")
       Fs.writeFileSync(file, "old")
       // each chunk alone is under the cap; the second one takes the total to 6 > 5
-      const result = yield* Effect.either(writeStreamAtomic(root, file, chunks("abc", "def"), 5))
-      expect(result).toEqual(Either.left(new StreamTooLarge({ maxBytes: 5 })))
+      const result = yield* Effect.result(writeStreamAtomic(root, file, chunks("abc", "def"), 5))
+      expect(result).toEqual(Result.fail(new StreamTooLarge({ maxBytes: 5 })))
       expect(Fs.readFileSync(file, "utf8")).toBe("old")
       expect(Fs.readdirSync(dir)).toEqual(["f.bin"])
     }))

@@ -4,7 +4,7 @@
  * were, with no temp file.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -65,8 +65,8 @@ describe("writeFileAtomic", () => {
       Fs.mkdirSync(dir)
       const file = Path.join(dir, "keep.txt")
       Fs.writeFileSync(file, "original")
-      const failed = yield* Effect.either(writeAtomicWith(root, file, () => Effect.fail("disk on fire" as const)))
-      expect(failed).toEqual(Either.left("disk on fire"))
+      const failed = yield* Effect.result(writeAtomicWith(root, file, () => Effect.fail("disk on fire" as const)))
+      expect(failed).toEqual(Result.fail("disk on fire"))
       expect(Fs.readFileSync(file, "utf8")).toBe("original")
       expect(Fs.readdirSync(dir)).toEqual(["keep.txt"])
     }))
@@ -115,9 +115,9 @@ describe("writeFileAtomic", () => {
       const outside = makeTempDirSync("atomic-write-outside-")
       yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(outside, { recursive: true, force: true })))
       for (const file of [Path.join(outside, "new", "x.txt"), Path.join(Path.dirname(root), "atomic-write-missing", "x.txt")]) {
-        const refused = yield* Effect.either(writeFileAtomic(root, file, "x"))
-        expect(Either.isLeft(refused) && refused.left.reason).toBe("Changed")
-        expect(Either.isLeft(refused) && refused.left.message).toContain("its directories were created")
+        const refused = yield* Effect.result(writeFileAtomic(root, file, "x"))
+        expect(Result.isFailure(refused) && refused.failure.reason).toBe("Changed")
+        expect(Result.isFailure(refused) && refused.failure.message).toContain("its directories were created")
         expect(Fs.existsSync(Path.dirname(file))).toBe(false)
       }
     }).pipe(Effect.scoped))
@@ -145,7 +145,7 @@ describe("writeFileAtomic", () => {
       Fs.mkdirSync(dir)
       const file = Path.join(dir, "t.txt")
       let tempName = ""
-      const failed = yield* Effect.either(writeAtomicWith(root, file, (fd) =>
+      const failed = yield* Effect.result(writeAtomicWith(root, file, (fd) =>
         Effect.suspend(() => {
           // a concurrent process moves the temp file away and puts its own file under that name
           const tempPath = Fs.readlinkSync(`/proc/self/fd/${fd}`)
@@ -154,7 +154,7 @@ describe("writeFileAtomic", () => {
           tempName = Path.basename(tempPath)
           return Effect.fail("disk on fire" as const)
         })))
-      expect(failed).toEqual(Either.left("disk on fire"))
+      expect(failed).toEqual(Result.fail("disk on fire"))
       expect(tempName).toMatch(/^\.t\.txt\.[0-9a-f]{16}\.tmp$/)
       expect(Fs.readFileSync(Path.join(dir, tempName), "utf8")).toBe("someone else's")
       expect(Fs.readdirSync(dir).sort()).toEqual(["moved-temp", tempName].sort())

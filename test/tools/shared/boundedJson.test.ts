@@ -1,5 +1,9 @@
+/**
+ * `boundedJson.ts`: the nesting count of a JSON text, and parsing within a bound.
+ */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, FastCheck as fc } from "effect"
+import { Effect, Result } from "effect"
+import fc from "fast-check"
 import { JsonRejected, nestsDeeperThan, parseJsonBounded } from "../../../src/tools/shared/boundedJson.js"
 
 describe("boundedJson", () => {
@@ -20,7 +24,7 @@ describe("boundedJson", () => {
     const text = fc.oneof(
       fc.json({ maxDepth: 6 }),
       // strings made of JSON's own brackets, quotes and backslashes
-      fc.array(fc.stringOf(fc.constantFrom("[", "]", "{", "}", "\"", "\\", "a")), { maxLength: 4 }).map((xs) => JSON.stringify([xs, { k: xs }]))
+      fc.array(fc.string({ unit: fc.constantFrom("[", "]", "{", "}", "\"", "\\", "a") }), { maxLength: 4 }).map((xs) => JSON.stringify([xs, { k: xs }]))
     )
     fc.assert(
       fc.property(text, (json) => {
@@ -35,9 +39,9 @@ describe("boundedJson", () => {
   it.effect("parses JSON within the bound", () =>
     Effect.sync(() => {
       expect(parseJsonBounded("{\"results\":[{\"a\":[1,2]}]}", 4)).toStrictEqual(
-        Either.right({ results: [{ a: [1, 2] }] })
+        Result.succeed({ results: [{ a: [1, 2] }] })
       )
-      expect(parseJsonBounded("\"[[[[\"", 1)).toStrictEqual(Either.right("[[[["))
+      expect(parseJsonBounded("\"[[[[\"", 1)).toStrictEqual(Result.succeed("[[[["))
     }))
 
   it.effect("a million deep (closed or not) is too-deep, quickly and without a stack overflow", () =>
@@ -45,7 +49,7 @@ describe("boundedJson", () => {
       const started = performance.now()
       for (const text of ["[".repeat(1_000_000), `${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}`]) {
         const result = parseJsonBounded(text)
-        expect(result).toStrictEqual(Either.left(new JsonRejected({ reason: "too-deep", maxDepth: 64 })))
+        expect(result).toStrictEqual(Result.fail(new JsonRejected({ reason: "too-deep", maxDepth: 64 })))
       }
       expect(performance.now() - started).toBeLessThan(500)
       expect(new JsonRejected({ reason: "too-deep", maxDepth: 64 }).message).toBe("JSON nested deeper than 64 levels")
@@ -54,12 +58,12 @@ describe("boundedJson", () => {
   it.effect("text that is not JSON is a syntax rejection whose message does not quote the text", () =>
     Effect.sync(() => {
       const result = parseJsonBounded("{\"results\": [ secret")
-      expect(Either.isLeft(result)).toBe(true)
-      if (Either.isLeft(result)) {
-        expect(result.left.reason).toBe("syntax")
-        expect(result.left.message).toBe("not JSON")
-        expect(result.left.cause).toBeInstanceOf(SyntaxError)
+      expect(Result.isFailure(result)).toBe(true)
+      if (Result.isFailure(result)) {
+        expect(result.failure.reason).toBe("syntax")
+        expect(result.failure.message).toBe("not JSON")
+        expect(result.failure.cause).toBeInstanceOf(SyntaxError)
       }
-      expect(Either.isLeft(parseJsonBounded(""))).toBe(true)
+      expect(Result.isFailure(parseJsonBounded(""))).toBe(true)
     }))
 })

@@ -10,7 +10,7 @@
  * error names the line and column of that offset.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
+import fc from "fast-check"
 import {
   firstSyntaxError
 } from "../../../src/tools/shared/jsonSyntax.js"

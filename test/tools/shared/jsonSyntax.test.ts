@@ -3,10 +3,11 @@
  * texts, and the same texts with one edit (a character deleted, or one of JSON's own
  * characters put in), must be judged alike; where the scanner finds a problem, the text up to
  * it must still be the start of some JSON text (no problem is reported late), and the located
- * error names the line and column of that offset.
+ * error names the line and column of that offset. The generated texts (fast-check) are in
+ * `jsonSyntax.slow.test.ts`; here, the expected names and the located error.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Result } from "effect"
 import {
   DATA_JSON_MAX_DEPTH,
   excerptAt,
@@ -18,7 +19,6 @@ import {
 import { parses } from "./jsonSyntaxHarness.js"
 
 describe("firstSyntaxError against JSON.parse", () => {
-
   it("names what it expected at each kind of problem", () => {
     const cases: ReadonlyArray<readonly [string, number, string]> = [
       ["", 0, "a value (an object, array, string, number, true, false or null)"],
@@ -110,16 +110,16 @@ describe("locating the problem", () => {
   })
 
   it("parseJsonLocated: JSON parses; deeper than the bound is refused before parsing", () => {
-    expect(parseJsonLocated("{\"a\":[1,2]}")).toEqual(Either.right({ a: [1, 2] }))
+    expect(parseJsonLocated("{\"a\":[1,2]}")).toEqual(Result.succeed({ a: [1, 2] }))
     const deep = parseJsonLocated(`${"[".repeat(DATA_JSON_MAX_DEPTH + 1)}${"]".repeat(DATA_JSON_MAX_DEPTH + 1)}`)
-    expect(Either.isLeft(deep) && [deep.left.reason, deep.left.message]).toEqual([
+    expect(Result.isFailure(deep) && [deep.failure.reason, deep.failure.message]).toEqual([
       "too-deep",
       `the JSON is nested deeper than ${DATA_JSON_MAX_DEPTH} levels`
     ])
-    expect(Either.isRight(parseJsonLocated(`${"[".repeat(DATA_JSON_MAX_DEPTH)}${"]".repeat(DATA_JSON_MAX_DEPTH)}`))).toBe(true)
-    expect(Either.isLeft(parseJsonLocated("[[1]]", 1))).toBe(true)
+    expect(Result.isSuccess(parseJsonLocated(`${"[".repeat(DATA_JSON_MAX_DEPTH)}${"]".repeat(DATA_JSON_MAX_DEPTH)}`))).toBe(true)
+    expect(Result.isFailure(parseJsonLocated("[[1]]", 1))).toBe(true)
     const bad = parseJsonLocated("[1,]")
-    expect(Either.isLeft(bad) && [bad.left.reason, bad.left.line, bad.left.column]).toEqual(["syntax", 1, 4])
+    expect(Result.isFailure(bad) && [bad.failure.reason, bad.failure.line, bad.failure.column]).toEqual(["syntax", 1, 4])
   })
 })
 

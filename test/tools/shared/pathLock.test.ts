@@ -13,14 +13,14 @@ describe("withPathLock", () => {
     Effect.gen(function*() {
       const log: Array<string> = []
       const release = yield* Deferred.make<void>()
-      const first = yield* Effect.fork(withPathLock("/ws/a")(Effect.zipRight(
+      const first = yield* Effect.forkChild(withPathLock("/ws/a")(Effect.andThen(
         Effect.sync(() => log.push("first in")),
-        Effect.zipRight(Deferred.await(release), Effect.sync(() => log.push("first out")))
+        Effect.andThen(Deferred.await(release), Effect.sync(() => log.push("first out")))
       )))
-      yield* Effect.yieldNow()
-      const second = yield* Effect.fork(withPathLock("/ws/a")(Effect.sync(() => log.push("second"))))
+      yield* Effect.yieldNow
+      const second = yield* Effect.forkChild(withPathLock("/ws/a")(Effect.sync(() => log.push("second"))))
       yield* withPathLock("/ws/b")(Effect.sync(() => log.push("other path")))
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       expect(log).toEqual(["first in", "other path"])
       expect(lockedPathCount()).toBe(1)
       yield* Deferred.succeed(release, undefined)
@@ -33,8 +33,8 @@ describe("withPathLock", () => {
   it.effect("takes several paths in one order and a duplicate once: crossed pairs do not deadlock", () =>
     Effect.gen(function*() {
       let done = 0
-      const work = Effect.zipRight(Effect.yieldNow(), Effect.sync(() => done++))
-      const all = yield* Effect.fork(Effect.all([
+      const work = Effect.andThen(Effect.yieldNow, Effect.sync(() => done++))
+      const all = yield* Effect.forkChild(Effect.all([
         withPathLocks(["/ws/x", "/ws/y"])(work),
         withPathLocks(["/ws/y", "/ws/x"])(work),
         withPathLocks(["/ws/x", "/ws/x"])(work),
@@ -48,15 +48,15 @@ describe("withPathLock", () => {
 
   it.effect("a failed, a dying and an interrupted call (holding or waiting) give their places back", () =>
     Effect.gen(function*() {
-      const failed = yield* Effect.either(withPathLock("/ws/f")(Effect.fail("no")))
-      expect(failed._tag).toBe("Left")
+      const failed = yield* Effect.result(withPathLock("/ws/f")(Effect.fail("no")))
+      expect(failed._tag).toBe("Failure")
       const died = yield* Effect.exit(withPathLock("/ws/f")(Effect.die("boom")))
       expect(died._tag).toBe("Failure")
       expect(lockedPathCount()).toBe(0)
-      const holder = yield* Effect.fork(withPathLock("/ws/i")(Effect.never))
-      yield* Effect.yieldNow()
-      const waiter = yield* Effect.fork(withPathLock("/ws/i")(Effect.void))
-      yield* Effect.yieldNow()
+      const holder = yield* Effect.forkChild(withPathLock("/ws/i")(Effect.never))
+      yield* Effect.yieldNow
+      const waiter = yield* Effect.forkChild(withPathLock("/ws/i")(Effect.void))
+      yield* Effect.yieldNow
       expect(lockedPathCount()).toBe(1)
       yield* Fiber.interrupt(waiter)
       yield* Fiber.interrupt(holder)
@@ -72,19 +72,19 @@ describe("withPathLock", () => {
       const releaseA = yield* Deferred.make<void>()
       const releaseB = yield* Deferred.make<void>()
       const bHolds = yield* Deferred.make<void>()
-      const a = yield* Effect.fork(withPathLock("/ws/q")(Deferred.await(releaseA)))
-      yield* Effect.yieldNow()
-      const b = yield* Effect.fork(withPathLock("/ws/q")(
-        Effect.zipRight(Effect.sync(() => log.push("b")), Effect.zipRight(Deferred.succeed(bHolds, undefined), Deferred.await(releaseB)))
+      const a = yield* Effect.forkChild(withPathLock("/ws/q")(Deferred.await(releaseA)))
+      yield* Effect.yieldNow
+      const b = yield* Effect.forkChild(withPathLock("/ws/q")(
+        Effect.andThen(Effect.sync(() => log.push("b")), Effect.andThen(Deferred.succeed(bHolds, undefined), Deferred.await(releaseB)))
       ))
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       expect(log).toEqual([])
       yield* Deferred.succeed(releaseA, undefined)
       yield* Fiber.join(a)
       yield* Deferred.await(bHolds)
       expect(log).toEqual(["b"])
-      const c = yield* Effect.fork(withPathLock("/ws/q")(Effect.sync(() => log.push("c"))))
-      for (let i = 0; i < 5; i++) yield* Effect.yieldNow()
+      const c = yield* Effect.forkChild(withPathLock("/ws/q")(Effect.sync(() => log.push("c"))))
+      for (let i = 0; i < 5; i++) yield* Effect.yieldNow
       expect(log).toEqual(["b"])
       yield* Deferred.succeed(releaseB, undefined)
       yield* Fiber.join(b)
@@ -96,18 +96,18 @@ describe("withPathLock", () => {
   it.effect("paths are taken in sorted order: two crossed calls queued behind a holder do not deadlock", () =>
     Effect.gen(function*() {
       const release = yield* Deferred.make<void>()
-      const holder = yield* Effect.fork(withPathLock("/ws/m")(Deferred.await(release)))
+      const holder = yield* Effect.forkChild(withPathLock("/ws/m")(Deferred.await(release)))
       // each fork has its turn before the next: the holder holds /ws/m, then the two queue in order
-      yield* Effect.yieldNow()
+      yield* Effect.yieldNow
       // first in line for /ws/m; unsorted, the second would hold /ws/n while waiting for /ws/m
-      const first = yield* Effect.fork(withPathLocks(["/ws/m", "/ws/n"])(Effect.void))
-      yield* Effect.yieldNow()
-      const second = yield* Effect.fork(withPathLocks(["/ws/n", "/ws/m"])(Effect.void))
-      yield* Effect.yieldNow()
-      expect([first.unsafePoll(), second.unsafePoll()]).toEqual([null, null])
+      const first = yield* Effect.forkChild(withPathLocks(["/ws/m", "/ws/n"])(Effect.void))
+      yield* Effect.yieldNow
+      const second = yield* Effect.forkChild(withPathLocks(["/ws/n", "/ws/m"])(Effect.void))
+      yield* Effect.yieldNow
+      expect([first.pollUnsafe(), second.pollUnsafe()]).toEqual([undefined, undefined])
       yield* Deferred.succeed(release, undefined)
       // no clock reaches them: a deadlock is a join that has not ended after 3 s of real time
-      yield* joinUnmoved(Fiber.zip(first, second), 3_000)
+      yield* joinUnmoved(yield* Effect.forkChild(Fiber.joinAll([first, second])), 3_000)
       yield* Fiber.join(holder)
       expect(lockedPathCount()).toBe(0)
     }), { timeout: 10_000 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { Effect, Result, Option } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -121,10 +121,10 @@ describe("openFile binds the check to the descriptor", () => {
       const before = openCount()
       for (let i = 0; i < 50; i++) {
         for (const p of [at("fifo"), at("sock"), at("file-link"), at("link", "f.txt"), at("real"), at("real", "f.txt")]) {
-          yield* Effect.either(Effect.scoped(Effect.flatMap(openFile(p), (f) => readText(f, 3))))
+          yield* Effect.result(Effect.scoped(Effect.flatMap(openFile(p), (f) => readText(f, 3))))
         }
-        yield* Effect.either(writeFileAtomic(ws, at("real", "sub", `w${i % 5}.txt`), "w"))
-        yield* Effect.either(writeFileAtomic(ws, at("real"), "w"))
+        yield* Effect.result(writeFileAtomic(ws, at("real", "sub", `w${i % 5}.txt`), "w"))
+        yield* Effect.result(writeFileAtomic(ws, at("real"), "w"))
       }
       expect(openCount()).toBe(before)
     }))
@@ -399,10 +399,10 @@ describe("walk", () => {
       const capped = yield* walk(root, { descend: () => true, follow: () => Effect.succeed(Option.none()), maxEntries: 3 })
       expect(capped.entries).toHaveLength(3)
       expect(capped.truncated).toBe(true)
-      const missing = yield* Effect.either(
+      const missing = yield* Effect.result(
         walk(at("nope"), { descend: () => true, follow: () => Effect.succeed(Option.none()), maxEntries: 3 })
       )
-      expect(Either.isLeft(missing) && missing.left.reason).toBe("NotFound")
+      expect(Result.isFailure(missing) && missing.failure.reason).toBe("NotFound")
     }))
 
   it.effect("a followed link that leads to nothing or to a file is no skip; one that is a link again is skipped", () =>

@@ -15,7 +15,7 @@ import { makeTempDirSync } from "../../helpers/tempDir.js"
 const dir = makeTempDirSync("safe-fs-entry-")
 afterAll(() => Fs.rmSync(dir, { recursive: true, force: true }))
 
-const inDir = <A, E>(use: (open: Effect.Effect.Success<ReturnType<typeof openDirectory>>) => Effect.Effect<A, E>) =>
+const inDir = <A, E>(use: (open: Effect.Success<ReturnType<typeof openDirectory>>) => Effect.Effect<A, E>) =>
   Effect.scoped(Effect.flatMap(openDirectory(dir), use))
 
 describe("safeFsEntry", () => {

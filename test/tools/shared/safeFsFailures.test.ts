@@ -7,7 +7,7 @@
  * what is logged when cleaning up fails, and what is left on disk.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, LogLevel } from "effect"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { writeAtomicWith, writeFileAtomic } from "../../../src/tools/shared/atomicWrite.js"
@@ -26,7 +26,7 @@ const tempOf = (name: string) => new RegExp(`^\\.${name.replaceAll(".", "\\.")}\
 
 /** The warnings among logged lines, as text. */
 const warnings = (lines: ReadonlyArray<Logged>) =>
-  lines.filter((line) => line.level === LogLevel.Warning).map(textOf)
+  lines.filter((line) => line.level === "Warn").map(textOf)
 
 const ioError = (operation: string, path: string, code: string) => ({
   tag: "SafeFsError",
@@ -35,7 +35,7 @@ const ioError = (operation: string, path: string, code: string) => ({
 })
 
 describe("writeFileAtomic when a call fails", () => {
-  it.scoped("a missing directory that cannot be made: the caller gets mkdir's own error, nothing is created", () =>
+  it.effect("a missing directory that cannot be made: the caller gets mkdir's own error, nothing is created", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-mkdir-")
       yield* failingFor("mkdir", "EACCES", { name: "new" })
@@ -45,7 +45,7 @@ describe("writeFileAtomic when a call fails", () => {
       expect(filesBelow(root)).toEqual([])
     }))
 
-  it.scoped("a temp file that cannot be created (no space): the caller gets open's own error, not a changed path", () =>
+  it.effect("a temp file that cannot be created (no space): the caller gets open's own error, not a changed path", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-open-")
       const path = Path.join(root, "f.txt")
@@ -54,7 +54,7 @@ describe("writeFileAtomic when a call fails", () => {
       expect(filesBelow(root)).toEqual([])
     }))
 
-  it.scoped("the directory removed right after the target was looked at: a changed path, no temp file made anywhere", () =>
+  it.effect("the directory removed right after the target was looked at: a changed path, no temp file made anywhere", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-gone-")
       const dir = Path.join(root, "d")
@@ -66,7 +66,7 @@ describe("writeFileAtomic when a call fails", () => {
       expect(filesBelow(root)).toEqual([])
     }))
 
-  it.scoped("the directory moved right after the temp file was made: nothing is written, the temp file is removed from where it went", () =>
+  it.effect("the directory moved right after the temp file was made: nothing is written, the temp file is removed from where it went", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-moved-")
       const dir = Path.join(root, "d")
@@ -83,7 +83,7 @@ describe("writeFileAtomic when a call fails", () => {
       expect(filesBelow(root)).toEqual(["d/", "moved/"])
     }))
 
-  it.scoped("a temp file that cannot be removed after a failed fill: a warning names the target, the error is the fill's", () =>
+  it.effect("a temp file that cannot be removed after a failed fill: a warning names the target, the error is the fill's", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-unlink-")
       const path = Path.join(root, "f.txt")
@@ -97,7 +97,7 @@ describe("writeFileAtomic when a call fails", () => {
       expect(Fs.readdirSync(root)).toEqual([expect.stringMatching(tempOf("f.txt"))])
     }))
 
-  it.scoped("a close that reports an error after the write was synced and renamed: the write stands, a warning names each file", () =>
+  it.effect("a close that reports an error after the write was synced and renamed: the write stands, a warning names each file", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-close-")
       const path = Path.join(root, "f.txt")
@@ -114,7 +114,7 @@ describe("writeFileAtomic when a call fails", () => {
 })
 
 describe("openDirectory when open fails", () => {
-  it.scoped("out of descriptors (EMFILE) at a symbolic link: the caller gets open's own error, not a changed path", () =>
+  it.effect("out of descriptors (EMFILE) at a symbolic link: the caller gets open's own error, not a changed path", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-open-dir-")
       const link = Path.join(root, "link")
@@ -128,7 +128,7 @@ describe("openDirectory when open fails", () => {
 })
 
 describe("moveEntry and placeBytes when link fails for another reason than missing hard links", () => {
-  it.scoped("a move without overwrite: the caller gets link's own error, not DestinationExists; the source stays", () =>
+  it.effect("a move without overwrite: the caller gets link's own error, not DestinationExists; the source stays", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("fail-move-link-")
       yield* failingFor("link", "EIO")
@@ -138,7 +138,7 @@ describe("moveEntry and placeBytes when link fails for another reason than missi
       expect(filesBelow(root)).toEqual(["a.txt: payload"])
     }))
 
-  it.scoped("a placement without overwrite: the caller gets link's own error; no temp file stays", () =>
+  it.effect("a placement without overwrite: the caller gets link's own error; no temp file stays", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-place-link-")
       const path = Path.join(root, "f.txt")
@@ -149,7 +149,7 @@ describe("moveEntry and placeBytes when link fails for another reason than missi
       expect(filesBelow(root)).toEqual([])
     }))
 
-  it.scoped("a placement whose temp file cannot be removed: the file is placed, a warning names the temp file each way it was tried", () =>
+  it.effect("a placement whose temp file cannot be removed: the file is placed, a warning names the temp file each way it was tried", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("fail-place-unlink-")
       const path = Path.join(root, "f.txt")
@@ -171,7 +171,7 @@ describe("moveEntry and placeBytes when link fails for another reason than missi
 describe("a check after the file was put in place that cannot be made counts as a failed one", () => {
   // reading /proc/self/fd/N fails (readlink EIO) from the moment the file is in place
 
-  it.scoped("writeFileAtomic: the written file is taken back out, the write refused", () =>
+  it.effect("writeFileAtomic: the written file is taken back out, the write refused", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("nocheck-write-")
       const path = Path.join(root, "f.txt")
@@ -180,7 +180,7 @@ describe("a check after the file was put in place that cannot be made counts as 
       expect(filesBelow(root)).toEqual([])
     }))
 
-  it.scoped("placeBytes: the placed file is taken back out, no temp file stays", () =>
+  it.effect("placeBytes: the placed file is taken back out, no temp file stays", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("nocheck-place-")
       const path = Path.join(root, "f.txt")
@@ -191,7 +191,7 @@ describe("a check after the file was put in place that cannot be made counts as 
       expect(filesBelow(root)).toEqual([])
     }))
 
-  it.scoped("moveEntry: the link is taken back, the file stays at its source", () =>
+  it.effect("moveEntry: the link is taken back, the file stays at its source", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("nocheck-move-")
       yield* failingFrom("link", "b.txt", "readlink", "EIO")

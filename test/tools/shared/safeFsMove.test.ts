@@ -23,7 +23,7 @@ const setUp = Effect.gen(function*() {
 })
 
 describe("moveEntry", () => {
-  it.scoped("refuses the root at either end, a path onto itself, a directory into itself, and a missing source", () =>
+  it.effect("refuses the root at either end, a path onto itself, a directory into itself, and a missing source", () =>
     Effect.gen(function*() {
       const { at, put, root } = yield* setUp
       put("d/f.txt", "f")
@@ -66,7 +66,7 @@ describe("moveEntry", () => {
       })
     }))
 
-  it.scoped("what is at the destination: the same file, a directory, a symlink, or a file kept unless overwrite", () =>
+  it.effect("what is at the destination: the same file, a directory, a symlink, or a file kept unless overwrite", () =>
     Effect.gen(function*() {
       const { at, put, root } = yield* setUp
       put("a.txt", "a")
@@ -108,7 +108,7 @@ describe("moveEntry", () => {
       expect(Fs.readlinkSync(at("link"))).toBe("b.txt")
     }))
 
-  it.scoped("moves a file keeping its inode: to a new name (nothing replaced), or over a file with overwrite", () =>
+  it.effect("moves a file keeping its inode: to a new name (nothing replaced), or over a file with overwrite", () =>
     Effect.gen(function*() {
       const { at, put, root } = yield* setUp
       put("a.txt", "a")
@@ -125,7 +125,7 @@ describe("moveEntry", () => {
       expect(yield* moveEntry(root, at("b.txt"), at("d.txt"), { overwrite: true })).toEqual({ kind: "file", replaced: false })
     }))
 
-  it.scoped("moves to one destination at once without overwrite: one lands, the others are refused, no file is lost", () =>
+  it.effect("moves to one destination at once without overwrite: one lands, the others are refused, no file is lost", () =>
     Effect.gen(function*() {
       const { at, put, root } = yield* setUp
       const n = 24
@@ -147,7 +147,7 @@ describe("moveEntry", () => {
       expect(left).toEqual(Array.from({ length: n }, (_, i) => `s${i}`).filter((_, i) => i !== landed[0]).sort())
     }))
 
-  it.scoped("a FIFO or a symlink as the source is refused, and left where it is", () =>
+  it.effect("a FIFO or a symlink as the source is refused, and left where it is", () =>
     Effect.gen(function*() {
       const { at, put, root } = yield* setUp
       put("t.txt", "t")
@@ -166,7 +166,7 @@ describe("moveEntry", () => {
 })
 
 describe("deleteFile", () => {
-  it.scoped("deletes a regular file and says how many bytes it had; refuses a directory, a symlink and a missing file", () =>
+  it.effect("deletes a regular file and says how many bytes it had; refuses a directory, a symlink and a missing file", () =>
     Effect.gen(function*() {
       const { at, put } = yield* setUp
       put("f.txt", "12345")

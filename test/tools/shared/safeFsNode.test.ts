@@ -4,7 +4,7 @@
  * in, a socket) and whose message names the operation that failed and the path it was for.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Path from "node:path"
@@ -85,16 +85,16 @@ describe("safeFsNode: what a failed system call says", () => {
       const socketPath = Path.join(dir, "s.sock")
       const server = Net.createServer()
       yield* Effect.acquireRelease(
-        Effect.async<void>((resume) => {
+        Effect.callback<void>((resume) => {
           server.listen(socketPath, () => resume(Effect.void))
         }),
         () =>
-          Effect.async<void>((resume) => {
+          Effect.callback<void>((resume) => {
             server.close(() => resume(Effect.void))
           })
       )
-      const socket = yield* Effect.either(Node.open(socketPath, Node.READ_FLAGS, 0))
-      expect(Either.isLeft(socket) && [socket.left.reason, socket.left.kind, socket.left.message]).toEqual([
+      const socket = yield* Effect.result(Node.open(socketPath, Node.READ_FLAGS, 0))
+      expect(Result.isFailure(socket) && [socket.failure.reason, socket.failure.kind, socket.failure.message]).toEqual([
         "NotRegularFile",
         "socket",
         `"${socketPath}" is a socket, not a regular file`
@@ -105,8 +105,8 @@ describe("safeFsNode: what a failed system call says", () => {
       Fs.writeFileSync(plain, "text")
       expect(yield* failure(Node.readDirectory(plain))).toEqual(["NotDirectory", `"${plain}" is not a directory`])
       // only a socket's failure names a kind
-      const gone = yield* Effect.either(Node.lstat(missing))
-      expect(Either.isLeft(gone) && gone.left.kind).toBeUndefined()
+      const gone = yield* Effect.result(Node.lstat(missing))
+      expect(Result.isFailure(gone) && gone.failure.kind).toBeUndefined()
     }).pipe(Effect.scoped))
 })
 

@@ -20,7 +20,7 @@ const bytesOf = (text: string) => new TextEncoder().encode(text)
 const tree = (dir: string) => Fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()
 
 describe("placeBytes", () => {
-  it.scoped("a new file gets the bits asked for and its directories; a replaced one keeps its own bits", () =>
+  it.effect("a new file gets the bits asked for and its directories; a replaced one keeps its own bits", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("place-")
       const at = (rel: string) => Path.join(root, rel)
@@ -43,7 +43,7 @@ describe("placeBytes", () => {
       expect(tree(root)).toEqual(["a", "a/b", "a/b/new.bin", "fresh.txt", "old.txt"])
     }))
 
-  it.scoped("refuses the root, a file there without overwrite, and a directory, symlink or FIFO there always", () =>
+  it.effect("refuses the root, a file there without overwrite, and a directory, symlink or FIFO there always", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("place-refuse-")
       const at = (rel: string) => Path.join(root, rel)
@@ -74,7 +74,7 @@ describe("placeBytes", () => {
       expect(tree(root)).toEqual(["dir", "kept.txt", "link", "pipe"])
     }))
 
-  it.scoped("placements at one path at once without overwrite: exactly one lands, the rest are refused, no temp file stays", () =>
+  it.effect("placements at one path at once without overwrite: exactly one lands, the rest are refused, no temp file stays", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("place-race-")
       const target = Path.join(root, "one.txt")
@@ -95,7 +95,7 @@ describe("placeBytes", () => {
       expect(tree(root)).toEqual(["one.txt"])
     }))
 
-  it.scoped("a refusal without overwrite touches nothing: no temp file is written beside the file there", () =>
+  it.effect("a refusal without overwrite touches nothing: no temp file is written beside the file there", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("place-untouched-")
       const target = Path.join(root, "kept.txt")
@@ -108,7 +108,7 @@ describe("placeBytes", () => {
       expect(Fs.readFileSync(target, "utf8")).toBe("kept")
     }))
 
-  it.scoped("the temp file of a linked placement is removed without a warning", () =>
+  it.effect("the temp file of a linked placement is removed without a warning", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("place-quiet-")
       const [result, lines] = yield* recordingLogs(placeBytes(root, Path.join(root, "new.txt"), bytesOf("x"), { overwrite: false }))

@@ -40,7 +40,7 @@ const replaceWith = (path: string, content: string) => () => {
 const bytesOf = (text: string) => new TextEncoder().encode(text)
 
 describe("moveEntry against another process", () => {
-  it.scoped("the destination's directory moved right after the link: the link is taken back, the file stays at its source", () =>
+  it.effect("the destination's directory moved right after the link: the link is taken back, the file stays at its source", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-move-link-")
       const source = Path.join(root, "src", "a.txt")
@@ -58,7 +58,7 @@ describe("moveEntry against another process", () => {
       expect(Fs.statSync(source)).toMatchObject({ ino: inode, nlink: 1 })
     }))
 
-  it.scoped("another file put at the destination right after the link: it is kept, and so is the source", () =>
+  it.effect("another file put at the destination right after the link: it is kept, and so is the source", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("race-move-theirs-")
       yield* onceAfter("link", "b.txt", replaceWith(destination, "theirs"))
@@ -68,7 +68,7 @@ describe("moveEntry against another process", () => {
       expect(filesBelow(root)).toEqual(["a.txt: payload", "b.txt: theirs"])
     }))
 
-  it.scoped("another file put at the source right after the link: the move is done, their file is left alone", () =>
+  it.effect("another file put at the source right after the link: the move is done, their file is left alone", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("race-move-source-")
       yield* onceAfter("link", "b.txt", replaceWith(source, "theirs"))
@@ -78,7 +78,7 @@ describe("moveEntry against another process", () => {
       expect(filesBelow(root)).toEqual(["a.txt: theirs", "b.txt: payload"])
     }))
 
-  it.scoped("the link removed right after it was made: the move fails, the source is kept", () =>
+  it.effect("the link removed right after it was made: the move fails, the source is kept", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("race-move-gone-")
       yield* onceAfter("link", "b.txt", () => Fs.unlinkSync(destination))
@@ -88,7 +88,7 @@ describe("moveEntry against another process", () => {
       expect(filesBelow(root)).toEqual(["a.txt: payload"])
     }))
 
-  it.scoped("a FIFO with two names put at the destination right after the link: it is not a file of ours, both names stay", () =>
+  it.effect("a FIFO with two names put at the destination right after the link: it is not a file of ours, both names stay", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-move-fifo-")
       const source = Path.join(root, "a.txt")
@@ -108,7 +108,7 @@ describe("moveEntry against another process", () => {
       expect(Fs.readFileSync(source, "utf8")).toBe("payload")
     }))
 
-  it.scoped("the destination's directory moved right after the rename: the file is renamed back to its source", () =>
+  it.effect("the destination's directory moved right after the rename: the file is renamed back to its source", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-move-rename-")
       const source = Path.join(root, "src", "a.txt")
@@ -127,7 +127,7 @@ describe("moveEntry against another process", () => {
       expect(Fs.statSync(source).ino).toBe(inode)
     }))
 
-  it.scoped("the moved file taken away and another put at the destination right after the rename: theirs is not moved back", () =>
+  it.effect("the moved file taken away and another put at the destination right after the rename: theirs is not moved back", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("race-move-taken-")
       Fs.writeFileSync(destination, "old")
@@ -141,7 +141,7 @@ describe("moveEntry against another process", () => {
       expect(filesBelow(root)).toEqual(["b.txt: theirs", "taken.txt: payload"])
     }))
 
-  it.scoped("a directory appearing at the destination between the two looks is not replaced by a directory moved there", () =>
+  it.effect("a directory appearing at the destination between the two looks is not replaced by a directory moved there", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-move-appears-")
       const source = Path.join(root, "from")
@@ -161,7 +161,7 @@ describe("moveEntry against another process", () => {
 })
 
 describe("placeBytes against another process", () => {
-  it.scoped("the directory moved right after the link: the placed file is taken back out, no temp file stays", () =>
+  it.effect("the directory moved right after the link: the placed file is taken back out, no temp file stays", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-place-link-")
       const dir = Path.join(root, "dir")
@@ -175,7 +175,7 @@ describe("placeBytes against another process", () => {
       expect(filesBelow(root)).toEqual(["dir/", "moved/"])
     }))
 
-  it.scoped("the directory moved right after the rename: the placed file is taken back out", () =>
+  it.effect("the directory moved right after the rename: the placed file is taken back out", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-place-rename-")
       const dir = Path.join(root, "dir")
@@ -190,7 +190,7 @@ describe("placeBytes against another process", () => {
       expect(filesBelow(root)).toEqual(["dir/", "moved/"])
     }))
 
-  it.scoped("another file put at the path right after the link: it is kept, the temp file is removed", () =>
+  it.effect("another file put at the path right after the link: it is kept, the temp file is removed", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-place-theirs-")
       const path = Path.join(root, "f.txt")
@@ -203,7 +203,7 @@ describe("placeBytes against another process", () => {
 })
 
 describe("writeFileAtomic against another process", () => {
-  it.scoped("a parent moved right after its missing child directory was made: that directory is removed from where it went", () =>
+  it.effect("a parent moved right after its missing child directory was made: that directory is removed from where it went", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-mkdir-")
       const path = Path.join(root, "a", "b", "f.txt")
@@ -214,7 +214,7 @@ describe("writeFileAtomic against another process", () => {
       expect(filesBelow(root)).toEqual(["a/", "moved/"])
     }))
 
-  it.scoped("the directory moved right after the rename: the written file is taken back out of it", () =>
+  it.effect("the directory moved right after the rename: the written file is taken back out of it", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("race-write-rename-")
       const dir = Path.join(root, "dir")
@@ -227,7 +227,7 @@ describe("writeFileAtomic against another process", () => {
 })
 
 describe("on a file system without hard links (link fails EPERM)", () => {
-  it.scoped("a move without overwrite falls back to a checked rename: the file moves, its inode kept", () =>
+  it.effect("a move without overwrite falls back to a checked rename: the file moves, its inode kept", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("nolink-move-")
       const source = Path.join(root, "a.txt")
@@ -242,7 +242,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
       expect(Fs.statSync(destination)).toMatchObject({ ino: inode, nlink: 1 })
     }))
 
-  it.scoped("a move without overwrite: a file appearing at the destination after the first look is kept", () =>
+  it.effect("a move without overwrite: a file appearing at the destination after the first look is kept", () =>
     Effect.gen(function*() {
       const { destination, root, source } = yield* fileToMove("nolink-move-appears-")
       yield* withoutHardLinks
@@ -255,7 +255,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
       expect(filesBelow(root)).toEqual(["a.txt: payload", "b.txt: theirs"])
     }))
 
-  it.scoped("a placement without overwrite falls back to a checked rename: the file lands with its bits, no temp file stays", () =>
+  it.effect("a placement without overwrite falls back to a checked rename: the file lands with its bits, no temp file stays", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("nolink-place-")
       const path = Path.join(root, "new.txt")
@@ -267,7 +267,7 @@ describe("on a file system without hard links (link fails EPERM)", () => {
       expect(Fs.statSync(path).mode & 0o777).toBe(0o600)
     }))
 
-  it.scoped("a placement without overwrite: a FIFO appearing at the path after the first look is kept, no temp file stays", () =>
+  it.effect("a placement without overwrite: a FIFO appearing at the path after the first look is kept, no temp file stays", () =>
     Effect.gen(function*() {
       const root = yield* tempDir("nolink-place-appears-")
       const path = Path.join(root, "new.txt")

@@ -6,7 +6,7 @@
  * it is listed counted and passed over, and the visitor able to stop the walk.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { Effect, Result, Option } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -164,8 +164,8 @@ describe.skipIf(process.platform !== "linux")("scan", () => {
 
   it.effect("fails when the start itself cannot be opened", () =>
     Effect.gen(function*() {
-      const failure = yield* Effect.either(walk({ maxDepth: 3, from: at("nowhere") }))
-      expect(Either.isLeft(failure) && [failure.left.reason, failure.left.message])
+      const failure = yield* Effect.result(walk({ maxDepth: 3, from: at("nowhere") }))
+      expect(Result.isFailure(failure) && [failure.failure.reason, failure.failure.message])
         .toEqual(["NotFound", `"${at("nowhere")}" does not exist`])
     }))
 })

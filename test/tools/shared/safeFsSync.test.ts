@@ -78,7 +78,7 @@ describe.skipIf(process.platform !== "linux")("safeFsSync", () => {
     expect(openDescriptors()).toBeLessThan(before + 20)
   })
 
-  it.scoped("a check that cannot be made refuses the directory with the check's own error, and closes what it opened", () =>
+  it.effect("a check that cannot be made refuses the directory with the check's own error, and closes what it opened", () =>
     Effect.gen(function*() {
       const dir = Path.join(base, "dir")
       // reading /proc/self/fd/N back fails, as it may where descriptors have no such links
@@ -90,7 +90,7 @@ describe.skipIf(process.platform !== "linux")("safeFsSync", () => {
       expect(openDescriptors()).toBeLessThan(before + 20)
     }))
 
-  it.scoped("a directory that cannot be listed or opened again names what failed", () =>
+  it.effect("a directory that cannot be listed or opened again names what failed", () =>
     Effect.gen(function*() {
       const dir = Sync.openDirectorySync(Path.join(base, "dir"))
       yield* Effect.addFinalizer(() => Effect.sync(() => Sync.closeSync(dir.fd, dir.path)))

@@ -4,10 +4,11 @@
  * script that never ends, and the worker's output never reaches the host's.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Duration, Effect, Either, TestClock } from "effect"
+import { type Duration, Effect, Result } from "effect"
+import { TestClock } from "effect/testing"
 import { runScriptWorker } from "../../../src/tools/shared/scriptWorker.js"
 import { reasonAndMessage } from "../../helpers/reasonAndMessage.js"
-import { joinUnmoved, sleepersUntil } from "../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil } from "../../helpers/testClock.js"
 
 /** A script that does what `workerData.act` says. */
 const SCRIPT = `
@@ -29,19 +30,19 @@ if (act === "print") {
 if (act === "argv") parentPort.postMessage(process.execArgv)
 `
 
-const start = (act: string, value?: unknown, deadline: Duration.DurationInput = "20 seconds") =>
+const start = (act: string, value?: unknown, deadline: Duration.Input = "20 seconds") =>
   runScriptWorker(SCRIPT, { act, value }, { deadline, heapMb: 16, what: "the job" })
 
-const run = (act: string, value?: unknown) => Effect.either(start(act, value))
+const run = (act: string, value?: unknown) => Effect.result(start(act, value))
 
-const failure = (act: string, deadline?: Duration.DurationInput) => reasonAndMessage(start(act, undefined, deadline))
+const failure = (act: string, deadline?: Duration.Input) => reasonAndMessage(start(act, undefined, deadline))
 
 // live clock: real worker threads, their start, answers and ends; but the deadline test: the
-// deadline is an Effect.timeoutFail on the fiber's Clock, moved on the TestClock
+// deadline is an Effect.timeoutOrElse on the fiber's Clock, moved on the TestClock (under countingSleeps, which sees the sleep)
 describe("runScriptWorker", () => {
   it.live("answers with the script's first message, given its workerData", () =>
     Effect.gen(function*() {
-      expect(yield* run("answer", [1, "two"])).toEqual(Either.right({ got: [1, "two"] }))
+      expect(yield* run("answer", [1, "two"])).toEqual(Result.succeed({ got: [1, "two"] }))
     }))
 
   it.live("a script that throws, exits or runs out of its heap: a failure that says which", () =>
@@ -56,33 +57,35 @@ describe("runScriptWorker", () => {
       const caught = yield* start("throw").pipe(Effect.catchTag("ScriptWorkerFailed", (error) => Effect.succeed(error.reason)))
       expect(caught).toBe("error")
       const result = yield* run("exit")
-      expect(Either.isLeft(result) && result.left._tag).toBe("ScriptWorkerFailed")
+      expect(Result.isFailure(result) && result.failure._tag).toBe("ScriptWorkerFailed")
     }))
 
   it.effect("a script that never ends is stopped at the deadline", () =>
     Effect.gen(function*() {
-      const run = yield* Effect.fork(failure("spin", "300 millis"))
+      const run = yield* Effect.forkChild(failure("spin", "300 millis"))
       // running at 299 ms of the clock, stopped at 300 and its worker ended within 5 s of real time
       yield* sleepersUntil(300)
       yield* TestClock.adjust(299)
-      expect(run.unsafePoll()).toBeNull()
+      expect(run.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       expect(yield* joinUnmoved(run, 5_000)).toEqual(["deadline", "the job did not finish within 300ms"])
-    }))
+    }).pipe(countingSleeps))
 
   it.live("runs without the host's Node flags", () =>
     Effect.gen(function*() {
-      expect(yield* run("argv")).toEqual(Either.right([]))
+      expect(yield* run("argv")).toEqual(Result.succeed([]))
     }))
 
   it.live("what the script prints stays in the worker", () =>
     Effect.gen(function*() {
       const written: Array<string> = []
+      // puts back the stream's own writer (not a bound copy of it: the test files after this one,
+      // in the same process, get the writer they would have had)
       const spy = (stream: NodeJS.WriteStream) => {
-        const write = stream.write.bind(stream)
+        const write = stream.write
         stream.write = ((chunk: string | Uint8Array, ...rest: Array<never>) => {
           written.push(String(chunk))
-          return write(chunk, ...rest)
+          return write.call(stream, chunk, ...rest)
         }) as typeof stream.write
         return () => {
           stream.write = write
@@ -95,7 +98,7 @@ describe("runScriptWorker", () => {
         Effect.tap(() => Effect.sleep("200 millis")),
         Effect.ensuring(Effect.sync(() => restore.forEach((undo) => undo())))
       )
-      expect(result).toEqual(Either.right("printed"))
+      expect(result).toEqual(Result.succeed("printed"))
       expect(written.filter((chunk) => chunk.includes("noise"))).toEqual([])
     }))
 })

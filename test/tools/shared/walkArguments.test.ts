@@ -3,7 +3,7 @@
  * tools' words for a directory that cannot be walked are tested with each tool).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { openDirectory } from "../../../src/tools/shared/safeFs.js"
@@ -26,12 +26,12 @@ describe("directoryFailure", () => {
   /** The tool's message for the failure of opening `directory` as a directory. */
   const messageFor = (directory: string) =>
     Effect.scoped(openDirectory(directory)).pipe(
-      Effect.catchAll(directoryFailure("list_files", directory)),
-      Effect.either,
-      Effect.map(Either.match({ onLeft: (error) => [error.tool, error.message], onRight: () => ["opened"] }))
+      Effect.catch(directoryFailure("list_files", directory)),
+      Effect.result,
+      Effect.map(Result.match({ onFailure: (error) => [error.tool, error.message], onSuccess: () => ["opened"] }))
     )
 
-  it.scoped("missing; a file; a path under a file, which cannot be looked at, called a file", () =>
+  it.effect("missing; a file; a path under a file, which cannot be looked at, called a file", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("walk-arguments-")
       const file = Path.join(dir, "a.txt")
@@ -42,12 +42,12 @@ describe("directoryFailure", () => {
       expect(yield* messageFor(under)).toEqual(["list_files", `"${under}" is a file, not a directory`])
     }))
 
-  it.scoped("any other failure is told in its own words, not looked at again", () =>
+  it.effect("any other failure is told in its own words, not looked at again", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("walk-arguments-")
       const failure = new SafeFsError({ reason: "Io", path: dir, code: "EIO", message: `cannot list "${dir}": EIO` })
-      const told = yield* Effect.either(directoryFailure("find_files", dir)(failure))
-      expect(Either.isLeft(told) && [told.left.tool, told.left.message, told.left.cause]).toEqual([
+      const told = yield* Effect.result(directoryFailure("find_files", dir)(failure))
+      expect(Result.isFailure(told) && [told.failure.tool, told.failure.message, told.failure.cause]).toEqual([
         "find_files",
         `cannot list "${dir}": EIO`,
         failure

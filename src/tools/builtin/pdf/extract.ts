@@ -111,8 +111,8 @@ export const extractText = (
           const chunk = take()
           if (chunk === undefined) return Effect.void
           return session.pages(chunk[0], chunk[1]).pipe(
-            Effect.tap((pages) => record(chunk[0], chunk[1], pages)),
-            Effect.zipRight(pull(session))
+            Effect.tap((pages) => Effect.sync(() => record(chunk[0], chunk[1], pages))),
+            Effect.andThen(pull(session))
           )
         })
 

@@ -35,7 +35,7 @@ export interface CloseRequest {
 export type WorkerRequest = OpenRequest | PagesRequest | CloseRequest
 
 /** Why the worker could not do what was asked. */
-export const FailureReason = Schema.Literal("needs-password", "wrong-password", "invalid-pdf", "not-open", "error")
+export const FailureReason = Schema.Literals(["needs-password", "wrong-password", "invalid-pdf", "not-open", "error"])
 export type FailureReason = typeof FailureReason.Type
 
 /** The text of one page. */
@@ -52,5 +52,5 @@ export const Closed = Schema.TaggedStruct("Closed", {})
 export const Failed = Schema.TaggedStruct("Failed", { reason: FailureReason, message: Schema.String })
 
 /** What the worker answers. */
-export const WorkerResponse = Schema.Union(Opened, PagesText, Closed, Failed)
+export const WorkerResponse = Schema.Union([Opened, PagesText, Closed, Failed])
 export type WorkerResponse = typeof WorkerResponse.Type

@@ -10,7 +10,7 @@
  * - An idle worker whose time is up is retired at once, in the timer's callback: it leaves the
  *   idle list before `terminate` starts, so a borrow at that very moment starts a new worker
  *   instead of getting one that is exiting.
- * - Every request is an `Effect.async` whose canceler terminates the worker, so a timeout
+ * - Every request is an `Effect.callback` whose canceler terminates the worker, so a timeout
  *   that interrupts the handler kills a parse that is still running.
  * - A worker that dies (out of memory: `ERR_WORKER_OUT_OF_MEMORY`) fails the request with a
  *   `PdfWorkerError` and is never reused.
@@ -23,12 +23,12 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { Worker } from "node:worker_threads"
@@ -76,7 +76,7 @@ export interface PoolStats {
   readonly idle: number
 }
 
-const decode = Schema.decodeUnknownEither(WorkerResponse)
+const decode = Schema.decodeUnknownResult(WorkerResponse)
 
 /** How often the memory watchdog samples the process while a request runs. */
 const WATCH_EVERY_MS = 50
@@ -108,14 +108,14 @@ export const makePdfWorkerPool = (
   Effect.gen(function*() {
     const options: PdfPoolOptions = { ...DEFAULT_PDF_POOL_OPTIONS, ...overrides }
     const fs = yield* FileSystem.FileSystem
-    const runtime = yield* Effect.runtime<never>()
+    const context = yield* Effect.context<never>()
     const idle: Array<PooledWorker> = []
     const live = new Set<PooledWorker>()
     const counters = { spawned: 0, terminated: 0, busy: 0 }
     let closed = false
 
     const spawn = (entry: URL, limitMb: number): PooledWorker => {
-      const output = outputPort("pdf", runtime)
+      const output = outputPort("pdf", context)
       const worker = new Worker(entry, {
         ...workerIsolation(),
         workerData: { ...workerData(), output },
@@ -220,7 +220,7 @@ export const makePdfWorkerPool = (
       pooled: PooledWorker,
       message: WorkerRequest
     ): Effect.Effect<WorkerResponse, PdfWorkerError> =>
-      Effect.async<WorkerResponse, PdfWorkerError>((resume) => {
+      Effect.callback<WorkerResponse, PdfWorkerError>((resume) => {
         if (pooled.dead) {
           resume(Effect.fail(deathOf(pooled, undefined)))
           return
@@ -237,8 +237,8 @@ export const makePdfWorkerPool = (
           cleanup()
           const decoded = decode(data)
           resume(
-            Either.isRight(decoded)
-              ? Effect.succeed(decoded.right)
+            Result.isSuccess(decoded)
+              ? Effect.succeed(decoded.success)
               : Effect.fail(new PdfWorkerError({ reason: "crashed", message: "the PDF parser sent a malformed answer" }))
           )
         }
@@ -263,7 +263,7 @@ export const makePdfWorkerPool = (
 
     const release = (pooled: PooledWorker, exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> => {
       counters.busy--
-      if (pooled.dead || Exit.isInterrupted(exit)) return terminate(pooled)
+      if (pooled.dead || Exit.hasInterrupts(exit)) return terminate(pooled)
       // releases run uninterruptibly: let the timeout interrupt the wait (which ends the worker)
       return Effect.interruptible(request(pooled, { _tag: "Close" })).pipe(
         Effect.timeout(CLOSE_WAIT),

@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -77,9 +77,10 @@ export const makeWorkerEntry = (): Effect.Effect<URL, Error, FileSystem.FileSyst
   return Effect.suspend(() => {
     if (cached !== undefined) return Effect.succeed(cached)
     const entry = fromSources ? transpiled : Effect.succeed(new URL("./pdfWorker.js", import.meta.url))
-    return Effect.tap(entry, (url) => {
-      cached = url
-    })
+    return Effect.tap(entry, (url) =>
+      Effect.sync(() => {
+        cached = url
+      }))
   })
 }
 

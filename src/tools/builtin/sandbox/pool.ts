@@ -21,11 +21,12 @@
  * @since 0.1.0
  */
 import { Worker } from "node:worker_threads"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as Runtime from "effect/Runtime"
+import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import type { SandboxPoolService } from "../../../services/SandboxPool.js"
 import type { Outcome, RunRequest } from "./protocol.js"
 import { describeError, dispatch, firstEvent, isMessage } from "./workerEvents.js"
@@ -90,21 +91,26 @@ export class SandboxWorkers {
   private readonly live = new Set<Worker>()
   /** The idle-time timers of idle Workers. */
   private readonly idleTimers = new Map<Worker, ReturnType<typeof setTimeout>>()
-  private readonly permits: Effect.Semaphore
+  private readonly permits: Semaphore.Semaphore
   private refilling = 0
   private spawned = 0
   private nextId = 0
   private closed = false
 
+  /** Runs the pool's own background work (replacements, its log lines) with the owner's context. */
+  private readonly fork: <A, E>(effect: Effect.Effect<A, E>) => unknown
+
   /**
-   * `runtime`: what the pool's own background work (replacements, its log lines, forwarded
-   * Worker output) runs with, so the owner's logger applies. Default: Effect's default runtime.
+   * `context`: what the pool's own background work (replacements, its log lines, forwarded
+   * Worker output) runs with, so the owner's logger applies. Default: an empty context
+   * (Effect's default services).
    */
   constructor(
     readonly options: SandboxPoolOptions = DEFAULT_POOL_OPTIONS,
-    private readonly runtime: Runtime.Runtime<never> = Runtime.defaultRuntime
+    private readonly context: Context.Context<never> = Context.empty()
   ) {
-    this.permits = Effect.unsafeMakeSemaphore(options.maxWorkers)
+    this.permits = Semaphore.makeUnsafe(options.maxWorkers)
+    this.fork = Effect.runForkWith(context)
   }
 
   /** Workers alive (idle or busy), idle ones, and how many were started. */
@@ -131,7 +137,7 @@ export class SandboxWorkers {
         ))
     )
     return this.permits.withPermits(1)(
-      Effect.catchAll(call, (message) => Effect.succeed<Outcome>({ kind: "crash", message }))
+      Effect.catch(call, (message) => Effect.succeed<Outcome>({ kind: "crash", message }))
     )
   }
 
@@ -194,12 +200,12 @@ export class SandboxWorkers {
     this.idleTimers.delete(worker)
     if (this.closed || this.idle.length <= this.options.maxIdle || !this.idle.includes(worker)) return
     this.forget(worker)
-    Runtime.runFork(this.runtime)(this.terminate(worker))
+    this.fork(this.terminate(worker))
   }
 
   /** Terminates a Worker that must not be reused and starts a replacement in the background. */
   private discard(worker: Worker): Effect.Effect<void> {
-    return Effect.zipRight(this.terminate(worker), this.refill())
+    return Effect.andThen(this.terminate(worker), this.refill())
   }
 
   private terminate(worker: Worker): Effect.Effect<void> {
@@ -208,7 +214,7 @@ export class SandboxWorkers {
       return Effect.tryPromise(() => worker.terminate()).pipe(
         // worker.terminate() never rejects in Node 20 (it resolves with the exit code); the catch keeps a future
         // rejection from failing the call that discards the Worker
-        Effect.catchAll((error) => Effect.logWarning("sandbox: terminating a worker failed", error.cause))
+        Effect.catch((error) => Effect.logWarning("sandbox: terminating a worker failed", error.cause))
       )
     })
   }
@@ -226,13 +232,13 @@ export class SandboxWorkers {
       this.refilling++
       const start = this.spawn(false).pipe(
         Effect.flatMap((worker) => this.checkin(worker)),
-        Effect.catchAll((message) =>
+        Effect.catch((message) =>
           this.closed ? Effect.void : Effect.logWarning(`sandbox: a replacement worker did not start: ${message}`)
         ),
         Effect.ensuring(Effect.sync(() => this.refilling--))
       )
       return Effect.sync(() => {
-        Runtime.runFork(this.runtime)(start)
+        this.fork(start)
       })
     })
   }
@@ -242,13 +248,13 @@ export class SandboxWorkers {
    * its start timer keeps the process alive; a background replacement does not.
    */
   private spawn(forCall: boolean): Effect.Effect<Worker, string> {
-    return Effect.async<Worker, string>((resume) => {
+    return Effect.callback<Worker, string>((resume) => {
       if (this.closed) {
         resume(Effect.fail("the sandbox pool is shut down"))
         return
       }
       const entry = workerEntry()
-      const output = outputPort("sandbox", this.runtime)
+      const output = outputPort("sandbox", this.context)
       const worker = new Worker(entry, {
         ...workerIsolation(),
         env: {},
@@ -262,20 +268,20 @@ export class SandboxWorkers {
       // Listeners for the Worker's whole life: an 'error' without a listener would crash the host.
       worker.on("error", (error) => {
         this.forget(worker)
-        Runtime.runFork(this.runtime)(Effect.logWarning(`sandbox: a worker failed: ${describeError(error)}`))
+        this.fork(Effect.logWarning(`sandbox: a worker failed: ${describeError(error)}`))
       })
       worker.on("exit", () => this.forget(worker))
 
-      const stop = firstEvent<Either.Either<Worker, string>>(worker, {
-        message: (message) => (isMessage(message) && message.type === "ready" ? Either.right(worker) : undefined),
-        error: (error) => Either.left(`the sandbox worker failed to start: ${describeError(error)}`),
-        exit: (code) => Either.left(`the sandbox worker exited while starting (code ${code})`),
-        timeout: () => Either.left(`the sandbox worker did not start within ${this.options.startTimeoutMs} ms`)
+      const stop = firstEvent<Result.Result<Worker, string>>(worker, {
+        message: (message) => (isMessage(message) && message.type === "ready" ? Result.succeed(worker) : undefined),
+        error: (error) => Result.fail(`the sandbox worker failed to start: ${describeError(error)}`),
+        exit: (code) => Result.fail(`the sandbox worker exited while starting (code ${code})`),
+        timeout: () => Result.fail(`the sandbox worker did not start within ${this.options.startTimeoutMs} ms`)
       }, this.options.startTimeoutMs, forCall, (started) =>
         resume(
-          Either.isRight(started)
-            ? Effect.succeed(started.right)
-            : Effect.zipRight(this.terminate(worker), Effect.fail(started.left))
+          Result.isSuccess(started)
+            ? Effect.succeed(started.success)
+            : Effect.andThen(this.terminate(worker), Effect.fail(started.failure))
         ))
       return Effect.suspend(() => (stop() ? Effect.void : this.terminate(worker)))
     })
@@ -288,7 +294,7 @@ export const makeSandboxPool = (
 ): Effect.Effect<SandboxPoolService, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.map(Effect.runtime<never>(), (runtime) => new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, ...options }, runtime)),
+      Effect.map(Effect.context<never>(), (context) => new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, ...options }, context)),
       (pool) => pool.shutdown()
     ),
     (pool) => ({

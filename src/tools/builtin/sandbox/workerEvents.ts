@@ -79,7 +79,7 @@ export const firstEvent = <A>(
 
 /** Sends one request and waits for its outcome, the Worker's death, or the host deadline. */
 export const dispatch = (worker: Worker, request: RunRequest, killAfterMs: number): Effect.Effect<Dispatched> =>
-  Effect.async<Dispatched>((resume) => {
+  Effect.callback<Dispatched>((resume) => {
     const stop = firstEvent<Dispatched>(worker, {
       message: (message) =>
         isMessage(message) && message.type === "done" && message.id === request.id

@@ -15,8 +15,8 @@
  *
  * @since 0.1.0
  */
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Runtime from "effect/Runtime"
 import { MessageChannel, type MessagePort, type WorkerOptions } from "node:worker_threads"
 import { isPrinted, type PrintedStream } from "./workerPrint.js"
 
@@ -51,13 +51,14 @@ const lineSplitter = () => {
 
 /**
  * A port for one Worker to print through (hand it over in `workerData` and `transferList`; the
- * Worker calls `printThrough` with it). What arrives is logged at debug level through `runtime`
+ * Worker calls `printThrough` with it). What arrives is logged at debug level through `context`
  * (the pool owner's, so its logger and minimum level apply), annotated with `worker` (`name`)
- * and `stream`. The host's end is unref'd: it never keeps the process alive.
+ * and `stream`. The host's end is unref'd: it never keeps the process alive. `context` is the
+ * owner's (`Effect.context<never>()`): its loggers and minimum log level apply.
  */
-export const outputPort = (name: string, runtime: Runtime.Runtime<never>): MessagePort => {
+export const outputPort = (name: string, context: Context.Context<never>): MessagePort => {
   const { port1, port2 } = new MessageChannel()
-  const run = Runtime.runFork(runtime)
+  const run = Effect.runForkWith(context)
   const splitters: Record<PrintedStream, (text: string) => ReadonlyArray<string>> = {
     stdout: lineSplitter(),
     stderr: lineSplitter()

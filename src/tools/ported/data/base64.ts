@@ -157,11 +157,9 @@ export const base64 = make(TOOL, {
     "character; binary data is described with a hex preview instead of being returned. " +
     `Answers are limited to ${OUTPUT_MAX_CHARS} characters.`,
   parameters: Schema.Struct({
-    text: Schema.String.annotations({ description: "The text to encode, or the Base64 to decode" }),
-    mode: Schema.optionalWith(
-      Schema.Literal("encode", "decode").annotations({ description: "\"encode\" text to Base64 or \"decode\" Base64 to text" }),
-      { default: () => "encode" as const }
-    )
+    text: Schema.String.annotate({ description: "The text to encode, or the Base64 to decode" }),
+    mode: Schema.Literals(["encode", "decode"]).annotate({ description: "\"encode\" text to Base64 or \"decode\" Base64 to text" })
+      .pipe(Schema.withDecodingDefaultType(Effect.succeed("encode" as const)))
   }),
   readOnly: true,
   tags: ["data", "ported"],

@@ -48,8 +48,8 @@ export const convertFormat = make(TOOL, {
     "row becomes a list of objects, otherwise a list of arrays; to write CSV the data must be a list of objects, " +
     `arrays or plain values. Sources up to ${CONVERT_MAX_BYTES / 1024} KiB; the answer is cut at ${OUTPUT_MAX_CHARS} characters.`,
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file to convert, relative to the workspace root" }),
-    to: Schema.Literal(...FORMATS).annotations({ description: "The format to convert to: json, yaml or csv" })
+    filepath: WorkspacePath.annotate({ description: "Path of the file to convert, relative to the workspace root" }),
+    to: Schema.Literals(FORMATS).annotate({ description: "The format to convert to: json, yaml or csv" })
   }),
   readOnly: true,
   tags: ["data", "ported"],

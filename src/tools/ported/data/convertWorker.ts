@@ -23,7 +23,7 @@ import { modulePath, runScriptWorker } from "../../shared/scriptWorker.js"
 import { CSV_PARSE_SOURCE, type CsvAnswer, type CsvLimits } from "./csvWorker.js"
 
 /** How long one conversion may take. */
-export const CONVERT_DEADLINE: Duration.DurationInput = "10 seconds"
+export const CONVERT_DEADLINE: Duration.Input = "10 seconds"
 
 /** The worker's heap cap. */
 export const CONVERT_HEAP_MB = 256
@@ -177,7 +177,7 @@ const isAnswer = (u: unknown): u is ConvertAnswer =>
 /** Runs `job` in a worker; fails with why the worker did not answer (too slow, out of memory). */
 export const convertInWorker = (
   job: ConvertJob,
-  deadline: Duration.DurationInput = CONVERT_DEADLINE
+  deadline: Duration.Input = CONVERT_DEADLINE
 ): Effect.Effect<ConvertAnswer, string> =>
   runScriptWorker(WORKER_SOURCE, {
     modules: {
@@ -189,6 +189,6 @@ export const convertInWorker = (
   }, { deadline, heapMb: CONVERT_HEAP_MB, what: "the conversion" }).pipe(
     Effect.mapError((failure) => failure.message),
     Effect.flatMap((answer) =>
-      isAnswer(answer) ? Effect.succeed(answer) : Effect.dieMessage("the conversion worker answered an unknown shape")
+      isAnswer(answer) ? Effect.succeed(answer) : Effect.die(new Error("the conversion worker answered an unknown shape"))
     )
   )

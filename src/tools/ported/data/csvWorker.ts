@@ -19,7 +19,7 @@ import { headOf } from "../../shared/outputCap.js"
 import { modulePath, runScriptWorker } from "../../shared/scriptWorker.js"
 
 /** How long parsing one text may take. */
-export const CSV_DEADLINE: Duration.DurationInput = "20 seconds"
+export const CSV_DEADLINE: Duration.Input = "20 seconds"
 
 /** The worker's heap cap. */
 export const CSV_HEAP_MB = 256
@@ -174,7 +174,7 @@ export const parseCsvInWorker = (
   source: CsvSource,
   delimiter: string,
   limits: CsvLimits,
-  deadline: Duration.DurationInput = CSV_DEADLINE
+  deadline: Duration.Input = CSV_DEADLINE
 ): Effect.Effect<CsvRecords, CsvRejected> =>
   runScriptWorker(WORKER_SOURCE, { module: modulePath("csv-parse/sync"), source, delimiter, limits }, {
     deadline,
@@ -187,7 +187,7 @@ export const parseCsvInWorker = (
     Effect.mapError((failure) => new CsvRejected({ reason: "parser", message: failure.message, cause: failure })),
     Effect.flatMap((answer) =>
       !isAnswer(answer)
-        ? Effect.dieMessage("the CSV worker answered an unknown shape")
+        ? Effect.die(new Error("the CSV worker answered an unknown shape"))
         : answer.ok
         ? Effect.succeed({ records: answer.records, stoppedAtCells: answer.stoppedAtCells, blank: answer.blank === true })
         : Effect.fail(rejection(answer, limits))

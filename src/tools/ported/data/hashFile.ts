@@ -47,11 +47,9 @@ export const hashFile = make(TOOL, {
   description: "Compute the checksum of a workspace file (any size, text or binary): md5, sha1, sha256 (default) or sha512, " +
     "as lowercase hex. The answer is \"<algorithm> <hex>  <path> (<bytes> bytes)\".",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" }),
-    algorithm: Schema.optionalWith(
-      Schema.Literal(...HASH_ALGORITHMS).annotations({ description: "The hash algorithm" }),
-      { default: () => "sha256" as const }
-    )
+    filepath: WorkspacePath.annotate({ description: "Path of the file, relative to the workspace root" }),
+    algorithm: Schema.Literals(HASH_ALGORITHMS).annotate({ description: "The hash algorithm" })
+      .pipe(Schema.withDecodingDefaultType(Effect.succeed("sha256" as const)))
   }),
   readOnly: true,
   tags: ["data", "ported"],

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { headOf } from "../../shared/outputCap.js"
 
 /** The pointer is malformed, or names nothing in the document. */
@@ -27,18 +27,18 @@ export const formatPointer = (tokens: ReadonlyArray<string>): string =>
   tokens.map((t) => `/${t.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")
 
 /** The steps of a pointer, unescaped. */
-export const parsePointer = (pointer: string): Either.Either<ReadonlyArray<string>, PointerError> => {
+export const parsePointer = (pointer: string): Result.Result<ReadonlyArray<string>, PointerError> => {
   let text = pointer
   if (text.startsWith("#")) {
     try {
       text = decodeURIComponent(text.slice(1))
     } catch {
-      return Either.left(new PointerError({ message: `the pointer ${quote(pointer)} has an invalid %-escape` }))
+      return Result.fail(new PointerError({ message: `the pointer ${quote(pointer)} has an invalid %-escape` }))
     }
   }
-  if (text === "") return Either.right([])
+  if (text === "") return Result.succeed([])
   if (!text.startsWith("/")) {
-    return Either.left(
+    return Result.fail(
       new PointerError({
         message: `the pointer ${quote(pointer)} must be empty (the whole document) or start with "/", e.g. "/items/0/name"`
       })
@@ -47,14 +47,14 @@ export const parsePointer = (pointer: string): Either.Either<ReadonlyArray<strin
   const tokens = text.slice(1).split("/")
   for (const token of tokens) {
     if (/~[^01]|~$/.test(token)) {
-      return Either.left(
+      return Result.fail(
         new PointerError({
           message: `the pointer ${quote(pointer)} has a "~" not followed by 0 or 1 (write "~0" for "~" and "~1" for "/")`
         })
       )
     }
   }
-  return Either.right(tokens.map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~")))
+  return Result.succeed(tokens.map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~")))
 }
 
 /** `null`, `array`, `object`, `string`, `number` or `boolean`. */
@@ -83,26 +83,26 @@ export const POINTER_KEYS_SHOWN = KEYS_SHOWN
  * The value the steps lead to, or where the walk stopped. Only own keys are followed; an
  * array step is a canonical index within its length. (`jsonWorker.ts` walks the same way.)
  */
-export const walkPointer = (document: unknown, tokens: ReadonlyArray<string>): Either.Either<unknown, PointerStop> => {
+export const walkPointer = (document: unknown, tokens: ReadonlyArray<string>): Result.Result<unknown, PointerStop> => {
   let current = document
   for (let step = 0; step < tokens.length; step++) {
     const token = tokens[step] ?? ""
     if (Array.isArray(current)) {
       if (!ARRAY_INDEX.test(token) || Number(token) >= current.length) {
-        return Either.left({ step, kind: "array", length: current.length })
+        return Result.fail({ step, kind: "array", length: current.length })
       }
       current = current[Number(token)]
     } else if (isRecord(current)) {
       if (!Object.hasOwn(current, token)) {
         const keys = Object.keys(current)
-        return Either.left({ step, kind: "object", keys: keys.slice(0, KEYS_SHOWN), count: keys.length })
+        return Result.fail({ step, kind: "object", keys: keys.slice(0, KEYS_SHOWN), count: keys.length })
       }
       current = current[token]
     } else {
-      return Either.left({ step, kind: "value", of: kindOf(current) })
+      return Result.fail({ step, kind: "value", of: kindOf(current) })
     }
   }
-  return Either.right(current)
+  return Result.succeed(current)
 }
 
 /** Why the walk of `tokens` stopped at `stop`, and where. */
@@ -140,8 +140,8 @@ export const stopError = (tokens: ReadonlyArray<string>, stop: PointerStop): Poi
 export const resolvePointer = (
   document: unknown,
   tokens: ReadonlyArray<string>
-): Either.Either<unknown, PointerError> => Either.mapLeft(walkPointer(document, tokens), (stop) => stopError(tokens, stop))
+): Result.Result<unknown, PointerError> => Result.mapError(walkPointer(document, tokens), (stop) => stopError(tokens, stop))
 
 /** Parses `pointer` and follows it in `document`. */
-export const selectPointer = (document: unknown, pointer: string): Either.Either<unknown, PointerError> =>
-  Either.flatMap(parsePointer(pointer), (tokens) => resolvePointer(document, tokens))
+export const selectPointer = (document: unknown, pointer: string): Result.Result<unknown, PointerError> =>
+  Result.flatMap(parsePointer(pointer), (tokens) => resolvePointer(document, tokens))

@@ -8,7 +8,7 @@
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import {
   DATA_JSON_MAX_DEPTH,
   EXCERPT_AROUND,
@@ -49,10 +49,10 @@ export interface RenderOptions {
 }
 
 /** On the main thread: parse, select, print, cap. */
-export const renderOnMainThread = (text: string, options: RenderOptions): Either.Either<string, JsonSyntaxError | PointerError> =>
-  Either.flatMap(parseJsonLocated(text, DATA_JSON_MAX_DEPTH), (document) =>
-    Either.map(
-      options.pointer === undefined ? Either.right(document) : selectPointer(document, options.pointer),
+export const renderOnMainThread = (text: string, options: RenderOptions): Result.Result<string, JsonSyntaxError | PointerError> =>
+  Result.flatMap(parseJsonLocated(text, DATA_JSON_MAX_DEPTH), (document) =>
+    Result.map(
+      options.pointer === undefined ? Result.succeed(document) : selectPointer(document, options.pointer),
       (selected) => capOutput(JSON.stringify(selected, null, options.indent), options.cap)
     ))
 
@@ -60,16 +60,18 @@ export const renderOnMainThread = (text: string, options: RenderOptions): Either
 export const renderInWorker = (source: JsonSource, options: RenderOptions): Effect.Effect<string, JsonRenderError> =>
   Effect.gen(function*() {
     // a malformed pointer is told after the document is found to be JSON, as on the main thread
-    const tokens = options.pointer === undefined ? Either.right([]) : parsePointer(options.pointer)
+    const tokens: Result.Result<ReadonlyArray<string>, PointerError> = options.pointer === undefined
+      ? Result.succeed([])
+      : parsePointer(options.pointer)
     const answer = yield* runJsonWorker(source, {
       maxDepth: DATA_JSON_MAX_DEPTH,
-      tokens: Either.isRight(tokens) ? tokens.right : null,
+      tokens: Result.isSuccess(tokens) ? tokens.success : null,
       indent: options.indent,
       maxChars: options.cap.maxChars ?? OUTPUT_MAX_CHARS,
       excerpt: EXCERPT_AROUND,
       keysShown: POINTER_KEYS_SHOWN
     })
-    if (answer.ok) return Either.isLeft(tokens) ? yield* tokens.left : capHead(answer.head, answer.length, options.cap)
+    if (answer.ok) return Result.isFailure(tokens) ? yield* tokens.failure : capHead(answer.head, answer.length, options.cap)
     switch (answer.reason) {
       case "too-deep":
         return yield* tooDeepError(DATA_JSON_MAX_DEPTH)
@@ -80,7 +82,7 @@ export const renderInWorker = (source: JsonSource, options: RenderOptions): Effe
           : syntaxErrorAt(at.problem, at.window, at.offset, at.lineStart)
       }
       case "pointer":
-        return yield* stopError(Either.getOrElse(tokens, () => []), answer.stop)
+        return yield* stopError(Result.getOrElse(tokens, () => []), answer.stop)
       case "print":
         return yield* new JsonPrintFailed({
           message: `the JSON is too long to print whole (${answer.message}); ${options.cap.rest}`
@@ -97,5 +99,5 @@ export const renderJson = (source: JsonSource, options: RenderOptions): Effect.E
   Effect.suspend(() => {
     const size = typeof source === "string" ? source.length : source.bytes.length
     if (size * Math.max(1, options.indent) > MAIN_THREAD_BUDGET) return renderInWorker(source, options)
-    return renderOnMainThread(typeof source === "string" ? source : decodeUtf8(source.bytes), options)
+    return Effect.fromResult(renderOnMainThread(typeof source === "string" ? source : decodeUtf8(source.bytes), options))
   })

@@ -20,7 +20,7 @@ import { readHead } from "./fileHead.js"
 import { DATA_FILE_MAX_BYTES, readError } from "./files.js"
 import { type JsonRenderError, renderJson, type RenderOptions } from "./jsonRender.js"
 
-const Pointer = Schema.String.annotations({
+const Pointer = Schema.String.annotate({
   description: "An RFC 6901 JSON pointer selecting a part of the document: \"\" for all of it, " +
     "\"/name\" for a key, \"/items/0\" for the first item of an array; write \"~1\" for \"/\" and \"~0\" for \"~\" inside a key"
 })
@@ -60,7 +60,7 @@ export const readJson = make("read_json", {
     `Files up to ${DATA_FILE_MAX_BYTES / 1024 / 1024} MiB, nested at most ${DATA_JSON_MAX_DEPTH} deep; ` +
     `the answer is cut at ${OUTPUT_MAX_CHARS} characters.`,
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the JSON file, relative to the workspace root" }),
+    filepath: WorkspacePath.annotate({ description: "Path of the JSON file, relative to the workspace root" }),
     pointer: Schema.optional(Pointer)
   }),
   readOnly: true,
@@ -77,7 +77,7 @@ export const queryJson = make("query_json", {
     "returned pretty-printed. A syntax error names its line and column. " +
     `Nested at most ${DATA_JSON_MAX_DEPTH} deep; the answer is cut at ${OUTPUT_MAX_CHARS} characters.`,
   parameters: Schema.Struct({
-    json: Schema.String.annotations({ description: "The JSON document, as text" }),
+    json: Schema.String.annotate({ description: "The JSON document, as text" }),
     pointer: Pointer
   }),
   readOnly: true,

@@ -19,6 +19,7 @@
  */
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Semaphore from "effect/Semaphore"
 import { availableParallelism } from "node:os"
 import type { LocatedProblem } from "../../shared/jsonSyntax.js"
 import { runScriptWorker, type ScriptWorkerFailed } from "../../shared/scriptWorker.js"
@@ -26,13 +27,13 @@ import { shareString, type SharedText, TEXT_OF_SOURCE } from "../../shared/share
 import type { PointerStop } from "./jsonPointer.js"
 
 /** How long one document may take: within the tools' 30 s timeout, so the worker's own message wins. */
-export const JSON_DEADLINE: Duration.DurationInput = "20 seconds"
+export const JSON_DEADLINE: Duration.Input = "20 seconds"
 
 /** The worker's heap cap: a 10 MiB array of small objects parses to about 150 MB. */
 export const JSON_HEAP_MB = 512
 
 /** Most JSON workers running at once in this process: one per core (as `shared/diffWorker.ts`). */
-const slots = Effect.unsafeMakeSemaphore(Math.max(1, availableParallelism()))
+const slots = Semaphore.makeUnsafe(Math.max(1, availableParallelism()))
 
 /** The document: text (copied to shared memory in slices), or a file's UTF-8 bytes, moved to the worker. */
 export type JsonSource = string | { readonly bytes: Uint8Array }
@@ -253,7 +254,7 @@ const isAnswer = (u: unknown): u is JsonAnswer =>
 export const runJsonWorker = (
   source: JsonSource,
   job: JsonJob,
-  deadline: Duration.DurationInput = JSON_DEADLINE
+  deadline: Duration.Input = JSON_DEADLINE
 ): Effect.Effect<JsonAnswer, ScriptWorkerFailed> =>
   slots.withPermits(1)(Effect.gen(function*() {
     // a string crosses through shared memory, copied in slices; a file's bytes are moved (their buffer is their own)
@@ -265,5 +266,5 @@ export const runJsonWorker = (
       what: "the JSON parser",
       ...(moved === undefined ? {} : { transfer: moved })
     })
-    return isAnswer(answer) ? answer : yield* Effect.dieMessage("the JSON worker answered an unknown shape")
+    return isAnswer(answer) ? answer : yield* Effect.die(new Error("the JSON worker answered an unknown shape"))
   }))

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { ToolError } from "../../../domain/errors.js"
@@ -75,9 +75,9 @@ const tableOf = (names: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray
  * The names are folded once, not once per requested column (a header has up to
  * `READ_CSV_MAX_FIELDS` names).
  */
-const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | undefined): Either.Either<Array<number>, ToolError> => {
+const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | undefined): Result.Result<Array<number>, ToolError> => {
   if (wanted === undefined || wanted.length === 0) {
-    return Either.right(names.slice(0, READ_CSV_MAX_COLUMNS).map((_, i) => i))
+    return Result.succeed(names.slice(0, READ_CSV_MAX_COLUMNS).map((_, i) => i))
   }
   const lowered = names.map((n) => n.toLowerCase())
   const out: Array<number> = []
@@ -93,14 +93,14 @@ const pick = (names: ReadonlyArray<string>, wanted: ReadonlyArray<string> | unde
     if (index < 0 && /^[1-9][0-9]*$/.test(name) && Number(name) <= names.length) index = Number(name) - 1
     if (index < 0) {
       const shown = names.slice(0, 50).map((n) => JSON.stringify(headOf(n, 60))).join(", ")
-      return Either.left(fail(
+      return Result.fail(fail(
         `no column ${JSON.stringify(headOf(name, 60))}; the columns are ${shown}${names.length > 50 ? ", ..." : ""} ` +
           "(or give 1-based column numbers)"
       ))
     }
     out.push(index)
   }
-  return Either.right(out)
+  return Result.succeed(out)
 }
 
 export const readCsv = make(TOOL, {
@@ -111,15 +111,12 @@ export const readCsv = make(TOOL, {
     `cells are cut at ${READ_CSV_CELL_MAX_CHARS} characters; only the first ${DATA_FILE_MAX_BYTES / 1024 / 1024} MiB ` +
     "of a file are read.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the CSV file, relative to the workspace root" }),
-    limit: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(1, READ_CSV_MAX_ROWS)).annotations({
-        description: "How many data rows to return (the header row is not counted)"
-      }),
-      { default: () => 50 }
-    ),
+    filepath: WorkspacePath.annotate({ description: "Path of the CSV file, relative to the workspace root" }),
+    limit: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: READ_CSV_MAX_ROWS })).annotate({
+      description: "How many data rows to return (the header row is not counted)"
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(50))),
     columns: Schema.optional(
-      Schema.Array(Schema.String).pipe(Schema.maxItems(100)).annotations({
+      Schema.Array(Schema.String).check(Schema.isMaxLength(100)).annotate({
         description: "Columns to show, by header name or 1-based number, e.g. [\"name\", \"email\"]; the first 50 when omitted"
       })
     )
@@ -136,21 +133,21 @@ export const readCsv = make(TOOL, {
       const capped = head.cut
 
       const delimiter = guessDelimiter(sampleOf(head), NodePath.extname(filepath).toLowerCase() === ".tsv" ? "\t" : ",")
-      const parsed = yield* Effect.either(parseCsvInWorker(head, delimiter, {
+      const parsed = yield* Effect.result(parseCsvInWorker(head, delimiter, {
         to: limit + 2,
         maxFields: READ_CSV_MAX_FIELDS,
         maxRecordChars: READ_CSV_MAX_RECORD_CHARS,
         maxCells: READ_CSV_MAX_CELLS
       }))
-      if (Either.isLeft(parsed)) {
+      if (Result.isFailure(parsed)) {
         const where = capped ? ` (only the first ${DATA_FILE_MAX_BYTES} bytes of the file were read)` : ""
-        const instead = parsed.left.reason === "too-wide" || parsed.left.reason === "too-long"
+        const instead = parsed.failure.reason === "too-wide" || parsed.failure.reason === "too-long"
           ? "; read_csv reads records of at most " +
             `${READ_CSV_MAX_FIELDS} fields and ${READ_CSV_MAX_RECORD_CHARS} characters (read_lines shows the text)`
           : ""
-        return yield* fail(`${parsed.left.message}${instead}${where}`, parsed.left)
+        return yield* fail(`${parsed.failure.message}${instead}${where}`, parsed.failure)
       }
-      const { blank, records, stoppedAtCells } = parsed.right
+      const { blank, records, stoppedAtCells } = parsed.success
       if (blank) return `${shown}: the file is empty (no rows)`
       const header = hasHeader(records)
       let data = header ? records.slice(1) : records
@@ -161,14 +158,14 @@ export const readCsv = make(TOOL, {
       const more = data.length > limit || capped || stoppedAtCells
       const names = columnNames(records, header)
       const picked = pick(names, columns)
-      if (Either.isLeft(picked)) return yield* picked.left
+      if (Result.isFailure(picked)) return yield* picked.failure
 
       const summary = [
         `${shown}: delimiter ${delimiterName(delimiter)}`,
         header ? "header row detected" : "no header row (columns numbered from 1)",
         `${names.length} columns${
-          picked.right.length < names.length
-            ? ` (${picked.right.length} shown${columns === undefined || columns.length === 0 ? "; pick others with columns" : ""})`
+          picked.success.length < names.length
+            ? ` (${picked.success.length} shown${columns === undefined || columns.length === 0 ? "; pick others with columns" : ""})`
             : ""
         }`,
         rows.length === 0
@@ -183,7 +180,7 @@ export const readCsv = make(TOOL, {
           ? `rows 1-${rows.length} shown, more follow (raise limit, at most ${READ_CSV_MAX_ROWS}, or use read_lines for the rest)`
           : `${rows.length} rows`
       ].join(", ")
-      return capOutput(`${summary}\n${tableOf(names, rows, picked.right)}`, {
+      return capOutput(`${summary}\n${tableOf(names, rows, picked.success)}`, {
         atLine: true,
         rest: "lower limit or pick fewer columns"
       })

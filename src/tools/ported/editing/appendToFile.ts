@@ -70,8 +70,8 @@ export const appendToFile = make(TOOL, {
     "endings (LF or CRLF) and its final newline, or lack of one, are kept. Creating a missing file needs " +
     "confirmation, as write_file does: the call answers CONFIRMATION_REQUIRED unless made with confirm: true.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" }),
-    content: Schema.String.annotations({
+    filepath: WorkspacePath.annotate({ description: "Path of the file, relative to the workspace root" }),
+    content: Schema.String.annotate({
       description: "The text to append: one or more lines (a final line break is optional)"
     })
   }),

@@ -37,10 +37,10 @@ export const applyDiff = make(TOOL, {
     "position). If any hunk does not apply, nothing is changed and the error names the hunk. The file names in " +
     "the ---/+++ lines are ignored: the diff is applied to filepath.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({
+    filepath: WorkspacePath.annotate({
       description: "Path of the existing text file to patch, relative to the workspace root"
     }),
-    diff: Schema.String.pipe(Schema.minLength(1)).annotations({
+    diff: Schema.String.check(Schema.isMinLength(1)).annotate({
       description: "The unified diff of this one file: optional ---/+++ lines, then hunks starting with @@ -a,b +c,d @@"
     })
   }),

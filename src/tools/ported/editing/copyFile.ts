@@ -37,11 +37,10 @@ export const copyFile = make(TOOL, {
     "Replacing an existing file or copying an executable file needs confirmation: the call answers " +
     "CONFIRMATION_REQUIRED unless made with confirm: true.",
   parameters: Schema.Struct({
-    source: WorkspacePath.annotations({ description: "Path of the file to copy, relative to the workspace root" }),
-    destination: WorkspacePath.annotations({ description: "Path of the copy, relative to the workspace root" }),
-    overwrite: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Replace a file already at the destination" }),
-      { default: () => false }
+    source: WorkspacePath.annotate({ description: "Path of the file to copy, relative to the workspace root" }),
+    destination: WorkspacePath.annotate({ description: "Path of the copy, relative to the workspace root" }),
+    overwrite: Schema.Boolean.annotate({ description: "Replace a file already at the destination" }).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed(false))
     )
   }),
   scopedWrite: true,
@@ -67,7 +66,7 @@ export const copyFile = make(TOOL, {
         return yield* placeBytes(root, destination, bytes, { overwrite: false, mode }).pipe(
           Effect.catchTag("DestinationExists", (exists) =>
             overwrite
-              ? Effect.zipRight(
+              ? Effect.andThen(
                 confirmEffect(TOOL, `would overwrite ${to}`),
                 placeBytes(root, destination, bytes, { overwrite: true, mode })
               )

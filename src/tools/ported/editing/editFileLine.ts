@@ -19,13 +19,13 @@ export const editFileLine = make(TOOL, {
     "the line's text (its line ending is kept); several lines in new_content replace the one line with all of them. " +
     "Use read_lines to see the numbered lines first.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({
+    filepath: WorkspacePath.annotate({
       description: "Path of an existing text file, relative to the workspace root"
     }),
-    line_number: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    line_number: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
       description: "1-based number of the line to replace"
     }),
-    new_content: Schema.String.annotations({
+    new_content: Schema.String.annotate({
       description: "The new text of the line, without its line break (\"\" leaves an empty line)"
     })
   }),

@@ -19,13 +19,13 @@ export const insertLines = make(TOOL, {
     "line count + 1 appends after the last line. The file's line endings (LF or CRLF) and its final newline, or " +
     "lack of one, are kept. Use read_lines to see the numbered lines first.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({
+    filepath: WorkspacePath.annotate({
       description: "Path of an existing text file, relative to the workspace root"
     }),
-    line_number: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    line_number: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
       description: "1-based number of the line to insert before (the line count + 1 to append at the end)"
     }),
-    content: Schema.String.annotations({ description: "The lines to insert (a final line break is optional)" })
+    content: Schema.String.annotate({ description: "The lines to insert (a final line break is optional)" })
   }),
   scopedWrite: true,
   tags: ["files", "ported"],

@@ -43,13 +43,12 @@ export const moveFile = make(TOOL, {
     "file or moving an executable file needs confirmation: the call answers CONFIRMATION_REQUIRED unless made " +
     "with confirm: true.",
   parameters: Schema.Struct({
-    source: WorkspacePath.annotations({
+    source: WorkspacePath.annotate({
       description: "Path of the file or directory to move, relative to the workspace root"
     }),
-    destination: WorkspacePath.annotations({ description: "Its new path, relative to the workspace root" }),
-    overwrite: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Replace a file already at the destination" }),
-      { default: () => false }
+    destination: WorkspacePath.annotate({ description: "Its new path, relative to the workspace root" }),
+    overwrite: Schema.Boolean.annotate({ description: "Replace a file already at the destination" }).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed(false))
     )
   }),
   scopedWrite: true,
@@ -68,7 +67,7 @@ export const moveFile = make(TOOL, {
         return yield* moveEntry(root, source, destination, { overwrite: false }).pipe(
           Effect.catchTag("DestinationExists", (exists) =>
             overwrite
-              ? Effect.zipRight(
+              ? Effect.andThen(
                 confirmEffect(TOOL, `would overwrite ${to}`),
                 moveEntry(root, source, destination, { overwrite: true })
               )

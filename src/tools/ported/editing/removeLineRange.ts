@@ -19,13 +19,13 @@ export const removeLineRange = make(TOOL, {
     "The other lines, the file's line endings and its final newline, or lack of one, are kept. Use read_lines " +
     "to see the numbered lines first.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({
+    filepath: WorkspacePath.annotate({
       description: "Path of an existing text file, relative to the workspace root"
     }),
-    start_line: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    start_line: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
       description: "1-based number of the first line to remove"
     }),
-    end_line: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    end_line: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
       description: "1-based number of the last line to remove (included; equal to start_line removes one line)"
     })
   }),

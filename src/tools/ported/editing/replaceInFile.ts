@@ -92,15 +92,15 @@ export const replaceInFile = make(TOOL, {
     "case count) and occur once, unless count says how many occurrences to replace (the first ones, in order). " +
     "If it is not found, or found several times without count, nothing is changed and the error says where it occurs.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({
+    filepath: WorkspacePath.annotate({
       description: "Path of an existing text file, relative to the workspace root"
     }),
-    old_text: Schema.String.pipe(Schema.minLength(1)).annotations({
+    old_text: Schema.String.check(Schema.isMinLength(1)).annotate({
       description: "The exact text to replace; include surrounding lines to make it unique"
     }),
-    new_text: Schema.String.annotations({ description: "The text to put in its place (\"\" deletes it)" }),
+    new_text: Schema.String.annotate({ description: "The text to put in its place (\"\" deletes it)" }),
     count: Schema.optional(
-      Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+      Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
         description: "Replace the first count occurrences; required when old_text occurs more than once"
       })
     )

@@ -18,14 +18,14 @@ import { gitMessage } from "./repository.js"
  * it as an option (`--output=/file` writes a file); control characters are refused too.
  */
 export const GitName = (what: string) =>
-  Schema.String.pipe(
-    Schema.minLength(1),
-    Schema.maxLength(256),
-    Schema.filter(
-      (s) => !s.startsWith("-") || `a ${what} must not begin with "-" (git would read it as an option)`,
+  Schema.String.check(
+    Schema.isMinLength(1),
+    Schema.isMaxLength(256),
+    Schema.makeFilter(
+      (s: string) => !s.startsWith("-") || `a ${what} must not begin with "-" (git would read it as an option)`,
       { jsonSchema: { pattern: "^[^-]" } }
     ),
-    Schema.filter((s) => !/[\u0000-\u001f\u007f]/.test(s) || `a ${what} must not contain control characters`, {
+    Schema.makeFilter((s: string) => !/[\u0000-\u001f\u007f]/.test(s) || `a ${what} must not contain control characters`, {
       jsonSchema: {}
     })
   )

@@ -1,5 +1,5 @@
 /**
- * How the git tools run git: `@effect/platform`'s `Command` with an argv (never a shell), in the
+ * How the git tools run git: `effect/process`'s `ChildProcess` with an argv (never a shell), in the
  * workspace root, with a configuration and an environment that leave a repository no way to
  * run a program of its choosing.
  *
@@ -24,11 +24,11 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/platform/Command"
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import type { PlatformError } from "@effect/platform/Error"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import type { PlatformError } from "effect/PlatformError"
+import * as ChildProcess from "effect/process/ChildProcess"
+import type { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
 import * as Stream from "effect/Stream"
 import * as NodePath from "node:path"
 import { withoutSecrets } from "../../shared/secretEnv.js"
@@ -147,7 +147,7 @@ const capture = <E>(stream: Stream.Stream<Uint8Array, E>, maxBytes: number) =>
   })
 
 /**
- * Runs `git <globalArgs> <args>` in `root` with `env` (stdin empty). Fails only when git cannot
+ * Runs `git <globalArgs> <args>` in `root` with `env` (stdin `/dev/null`, empty). Fails only when git cannot
  * be started or read; a non-zero exit is in the result.
  */
 export const runGit = (
@@ -155,16 +155,19 @@ export const runGit = (
   args: ReadonlyArray<string>,
   env: Record<string, string>,
   maxBytes: number = GIT_MAX_OUTPUT_BYTES
-): Effect.Effect<GitOutput, PlatformError, CommandExecutor.CommandExecutor> =>
+): Effect.Effect<GitOutput, PlatformError, ChildProcessSpawner> =>
   Effect.scoped(
     Effect.gen(function*() {
-      const command = Command.make("git", ...globalArgs, ...args).pipe(
-        Command.workingDirectory(root),
-        Command.env(env, { extendEnv: false }),
-        Command.feed("")
-      )
-      const git = yield* Command.start(command)
-      const stderr = yield* Effect.fork(capture(git.stderr, GIT_MAX_ERROR_BYTES))
+      // no `shell`: the argv goes to git as is; detached (the default off Windows): git leads a
+      // process group of its own, which the scope's close signals
+      const command = ChildProcess.make("git", [...globalArgs, ...args], {
+        cwd: root,
+        env,
+        extendEnv: false,
+        stdin: "ignore"
+      })
+      const git = yield* command
+      const stderr = yield* Effect.forkChild(capture(git.stderr, GIT_MAX_ERROR_BYTES))
       const stdout = yield* capture(git.stdout, maxBytes)
       if (stdout.cut) {
         // enough read: leaving the scope ends git (its group gets SIGTERM)

@@ -1,5 +1,5 @@
 /**
- * The git tools, run through `@effect/platform`'s `Command` with an argv in the workspace root
+ * The git tools, run through `effect/process`'s `ChildProcess` with an argv in the workspace root
  * (see `gitCommand.ts` for what keeps a repository's configuration from running programs).
  *
  * @since 0.1.0

@@ -159,7 +159,7 @@ export const confineLocation = (
 const readAlternates = (tool: string, file: string): Effect.Effect<ReadonlyArray<string>, ToolError> =>
   Effect.scoped(Effect.flatMap(openFile(file), (open) => readText(open, ALTERNATES_MAX_BYTES))).pipe(
     Effect.map(alternatesEntries),
-    Effect.catchAll((error) =>
+    Effect.catch((error) =>
       error._tag === "SafeFsError" && error.reason === "NotFound"
         ? Effect.succeed([])
         : Effect.fail(

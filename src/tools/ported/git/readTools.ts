@@ -46,11 +46,10 @@ export const gitDiff = make("git_diff", {
     "included (see git_status). Pass a path to limit it to one file or directory.",
   parameters: Schema.Struct({
     path: Schema.optional(
-      WorkspacePath.annotations({ description: "Only this file or directory, relative to the workspace root" })
+      WorkspacePath.annotate({ description: "Only this file or directory, relative to the workspace root" })
     ),
-    staged: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Show the staged changes (git diff --cached) instead" }),
-      { default: () => false }
+    staged: Schema.Boolean.annotate({ description: "Show the staged changes (git diff --cached) instead" }).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed(false))
     )
   }),
   readOnly: true,
@@ -82,14 +81,11 @@ export const gitLog = make("git_log", {
   description: "List the latest commits of the current branch, newest first, one a line: " +
     "`<short hash> <date> <author>: <subject>`. Pass a path for the commits that touched it.",
   parameters: Schema.Struct({
-    max_count: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(1, GIT_LOG_MAX_COUNT)).annotations({
-        description: `How many commits to list (1 to ${GIT_LOG_MAX_COUNT})`
-      }),
-      { default: () => 20 }
-    ),
+    max_count: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: GIT_LOG_MAX_COUNT })).annotate({
+      description: `How many commits to list (1 to ${GIT_LOG_MAX_COUNT})`
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(20))),
     path: Schema.optional(
-      WorkspacePath.annotations({ description: "Only commits touching this file or directory" })
+      WorkspacePath.annotate({ description: "Only commits touching this file or directory" })
     )
   }),
   readOnly: true,
@@ -126,9 +122,8 @@ export const gitShow = make("git_show", {
   description: "Show a commit of the workspace's git repository: its message, a diffstat and its patch. " +
     "rev is a commit (HEAD, HEAD~2, a hash, a branch or tag); `<rev>:<path>` shows a file as of that commit.",
   parameters: Schema.Struct({
-    rev: Schema.optionalWith(
-      GitName("revision").annotations({ description: "The commit (or `<rev>:<path>`) to show; default HEAD" }),
-      { default: () => "HEAD" }
+    rev: GitName("revision").annotate({ description: "The commit (or `<rev>:<path>`) to show; default HEAD" }).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed("HEAD"))
     )
   }),
   readOnly: true,

@@ -16,10 +16,10 @@
  *
  * @since 0.1.0
  */
-import * as CommandExecutor from "@effect/platform/CommandExecutor"
-import type { PlatformError } from "@effect/platform/Error"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { PlatformError } from "effect/PlatformError"
+import { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
 import { ToolError } from "../../../domain/errors.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { GIT_MAX_OUTPUT_BYTES, gitEnvironment, type GitOutput, runGit } from "./gitCommand.js"
@@ -40,7 +40,7 @@ export interface Repository {
 const startFailure = (tool: string) => (error: PlatformError): ToolError =>
   new ToolError({
     tool,
-    message: error._tag === "SystemError" && error.reason === "NotFound"
+    message: error.reason._tag === "NotFound"
       ? "git is not available: no `git` executable on PATH"
       : `could not run git: ${error.message}`,
     cause: error
@@ -98,14 +98,14 @@ const neutralizing = (drivers: ReadonlyArray<string>): Record<string, string> =>
 export const openRepository = (
   tool: string,
   readOnly: boolean
-): Effect.Effect<Repository, ToolError, Workspace | CommandExecutor.CommandExecutor> =>
+): Effect.Effect<Repository, ToolError, Workspace | ChildProcessSpawner> =>
   Effect.gen(function*() {
     const workspace = yield* Workspace
     const root = yield* workspace.root
-    const executor = yield* CommandExecutor.CommandExecutor
+    const spawner = yield* ChildProcessSpawner
     const start = (args: ReadonlyArray<string>, env: Record<string, string>, maxBytes?: number) =>
       runGit(root, args, env, maxBytes).pipe(
-        Effect.provideService(CommandExecutor.CommandExecutor, executor),
+        Effect.provideService(ChildProcessSpawner, spawner),
         Effect.mapError(startFailure(tool))
       )
     const fail = (message: string) => Effect.fail(new ToolError({ tool, message }))

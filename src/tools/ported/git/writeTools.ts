@@ -27,8 +27,8 @@ export const gitAdd = make("git_add", {
   description: "Stage files for the next commit (git add): new, modified or deleted files, or whole directories.",
   parameters: Schema.Struct({
     paths: Schema.Array(
-      WorkspacePath.annotations({ description: "A file or directory, relative to the workspace root" })
-    ).pipe(Schema.minItems(1), Schema.maxItems(GIT_ADD_MAX_PATHS)).annotations({
+      WorkspacePath.annotate({ description: "A file or directory, relative to the workspace root" })
+    ).check(Schema.isMinLength(1), Schema.isMaxLength(GIT_ADD_MAX_PATHS)).annotate({
       description: "The files or directories to stage (\".\" for everything)"
     })
   }),
@@ -51,12 +51,12 @@ export const gitCommit = make("git_commit", {
   description: "Commit the staged changes (see git_add) with a message. Returns the new commit's short hash " +
     "and a summary of what changed. Repository hooks are not run and the commit is not signed.",
   parameters: Schema.Struct({
-    message: Schema.String.pipe(
-      Schema.filter((s) => s.trim() !== "" || "the commit message must not be empty", { jsonSchema: {} }),
-      Schema.filter((s) => !s.includes("\u0000") || "the commit message must not contain a NUL character", {
+    message: Schema.String.check(
+      Schema.makeFilter((s: string) => s.trim() !== "" || "the commit message must not be empty", { jsonSchema: {} }),
+      Schema.makeFilter((s: string) => !s.includes("\u0000") || "the commit message must not contain a NUL character", {
         jsonSchema: {}
       })
-    ).annotations({ description: "The commit message: a short subject line, then optionally a blank line and a body" })
+    ).annotate({ description: "The commit message: a short subject line, then optionally a blank line and a body" })
   }),
   tags: TAGS,
   timeout: "60 seconds",
@@ -85,10 +85,9 @@ export const gitCheckout = make("git_checkout", {
     "current commit first. Uncommitted changes are carried over, and git refuses when they would be lost. " +
     "Files are never restored or discarded by this tool.",
   parameters: Schema.Struct({
-    branch: GitName("branch name").annotations({ description: "The branch to switch to (or to create)" }),
-    create: Schema.optionalWith(
-      Schema.Boolean.annotations({ description: "Create the branch from the current commit, then switch to it" }),
-      { default: () => false }
+    branch: GitName("branch name").annotate({ description: "The branch to switch to (or to create)" }),
+    create: Schema.Boolean.annotate({ description: "Create the branch from the current commit, then switch to it" }).pipe(
+      Schema.withDecodingDefaultType(Effect.succeed(false))
     )
   }),
   requiresConfirmation: true,

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -21,7 +21,7 @@ export const createDirectory = make(TOOL, {
   description: "Create a directory in the workspace, with any missing parent directories. " +
     "A directory that already exists is not an error.",
   parameters: Schema.Struct({
-    dirpath: WorkspacePath.annotations({ description: "Path of the directory, relative to the workspace root" })
+    dirpath: WorkspacePath.annotate({ description: "Path of the directory, relative to the workspace root" })
   }),
   tags: ["files", "ported"],
   timeout: "30 seconds",
@@ -30,7 +30,7 @@ export const createDirectory = make(TOOL, {
       const workspace = yield* Workspace
       const root = yield* workspace.root
       const shown = yield* workspace.display(dirpath)
-      const existed = Either.isRight(yield* Effect.either(Effect.scoped(openDirectory(dirpath))))
+      const existed = Result.isSuccess(yield* Effect.result(Effect.scoped(openDirectory(dirpath))))
       if (existed) return `Directory ${shown} already exists`
       yield* Effect.scoped(ensureDirectory(root, dirpath)).pipe(
         Effect.mapError((error) =>

@@ -22,7 +22,7 @@ export const deleteFile = make(TOOL, {
   description: "Delete a file in the workspace. Files only: a directory is an error. Take a snapshot_file first " +
     "if the content may be needed again.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file to delete, relative to the workspace root" })
+    filepath: WorkspacePath.annotate({ description: "Path of the file to delete, relative to the workspace root" })
   }),
   requiresConfirmation: true,
   tags: ["files", "ported"],

@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -44,16 +44,13 @@ export const listSnapshots = make(TOOL, {
     "its size. Give filepath to list only that file's snapshots.",
   parameters: Schema.Struct({
     filepath: Schema.optional(
-      WorkspacePath.annotations({
+      WorkspacePath.annotate({
         description: "List only the snapshots of this file (relative to the workspace root)"
       })
     ),
-    offset: Schema.optionalWith(
-      Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)).annotations({
-        description: `Skip this many of the newest snapshots (pages of ${LIST_PAGE})`
-      }),
-      { default: () => 0 }
-    )
+    offset: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+      description: `Skip this many of the newest snapshots (pages of ${LIST_PAGE})`
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(0)))
   }),
   readOnly: true,
   tags: ["files", "ported"],
@@ -79,11 +76,11 @@ export const listSnapshots = make(TOOL, {
         .sort()
         .reverse()
       const read = ids.slice(0, LIST_READ_MAX)
-      const metas = yield* Effect.forEach(read, (id) => Effect.either(readMeta(root, id)), { concurrency: 8 })
-      const damaged = metas.filter(Either.isLeft).length
+      const metas = yield* Effect.forEach(read, (id) => Effect.result(readMeta(root, id)), { concurrency: 8 })
+      const damaged = metas.filter(Result.isFailure).length
       const found = metas
-        .filter(Either.isRight)
-        .map((m) => m.right)
+        .filter(Result.isSuccess)
+        .map((m) => m.success)
         .filter((m) => only === undefined || m.source === only)
       found.sort(newestFirst)
 

@@ -27,7 +27,7 @@ export const snapshotFile = make(TOOL, {
     "snapshot id; restore_snapshot puts it back later, list_snapshots lists the snapshots. Take one before a " +
     "risky edit.",
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file to snapshot, relative to the workspace root" })
+    filepath: WorkspacePath.annotate({ description: "Path of the file to snapshot, relative to the workspace root" })
   }),
   tags: ["files", "ported"],
   timeout: "60 seconds",

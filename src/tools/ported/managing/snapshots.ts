@@ -14,6 +14,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Random from "effect/Random"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { openDirectory, openFile, statEntry } from "../../shared/safeFs.js"
@@ -34,7 +35,7 @@ const META_MAX_BYTES = 64 * 1024
 export const SNAPSHOT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 
 /** A snapshot id argument. */
-export const SnapshotId = Schema.String.pipe(Schema.pattern(SNAPSHOT_ID_PATTERN)).annotations({
+export const SnapshotId = Schema.String.check(Schema.isPattern(SNAPSHOT_ID_PATTERN)).annotate({
   description: "A snapshot id, as snapshot_file returned it or list_snapshots lists it (letters, digits, _ and -)"
 })
 
@@ -46,9 +47,9 @@ export const SnapshotMeta = Schema.Struct({
   source: Schema.String,
   /** When it was taken (ISO 8601). */
   created_at: Schema.String,
-  size: Schema.Int.pipe(Schema.nonNegative()),
+  size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   /** The file's permission bits then. */
-  mode: Schema.Int.pipe(Schema.between(0, 0o777))
+  mode: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 0o777 }))
 })
 export type SnapshotMeta = typeof SnapshotMeta.Type
 
@@ -65,9 +66,10 @@ export const metaPathOf = (root: string, id: string): string => NodePath.join(sn
  * A new id: the UTC time (so ids sort by age) and 8 random hex digits, e.g.
  * `20250102-153012-1a2b3c4d`. The digits come from the fiber's `Random` (as the time from its
  * `Clock`), so a test can make two ids the same; an id already taken is never overwritten.
+ * (Effect 4's `nextIntBetween` includes its upper bound unless `halfOpen`: 8 digits at most.)
  */
 export const newSnapshotId = (millis: number): Effect.Effect<string> =>
-  Effect.map(Random.nextIntBetween(0, 0x1_0000_0000), (n) => {
+  Effect.map(Random.nextIntBetween(0, 0x1_0000_0000, { halfOpen: true }), (n) => {
     const iso = new Date(millis).toISOString()
     const stamp = `${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}`
     return `${stamp}-${n.toString(16).padStart(8, "0")}`
@@ -86,7 +88,7 @@ export class DamagedSnapshot extends Schema.TaggedError<DamagedSnapshot>()("Dama
   }
 }
 
-const decodeMeta = Schema.decodeUnknownEither(Schema.parseJson(SnapshotMeta))
+const decodeMeta = Schema.decodeUnknownResult(Schema.fromJsonString(SnapshotMeta))
 
 /** Reads and checks the metadata of snapshot `id` (which must match `SNAPSHOT_ID_PATTERN`). */
 export const readMeta = (
@@ -97,11 +99,11 @@ export const readMeta = (
     const file = yield* openFile(metaPathOf(root, id))
     const text = yield* readText(file, META_MAX_BYTES)
     const meta = decodeMeta(text)
-    if (meta._tag === "Left") return yield* new DamagedSnapshot({ id, reason: "its metadata is not valid" })
-    if (meta.right.id !== id) {
-      return yield* new DamagedSnapshot({ id, reason: `its metadata names snapshot ${meta.right.id}` })
+    if (Result.isFailure(meta)) return yield* new DamagedSnapshot({ id, reason: "its metadata is not valid" })
+    if (meta.success.id !== id) {
+      return yield* new DamagedSnapshot({ id, reason: `its metadata names snapshot ${meta.success.id}` })
     }
-    return meta.right
+    return meta.success
   }))
 
 /**

@@ -12,14 +12,16 @@
  *
  * @since 0.1.0
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
@@ -72,10 +74,21 @@ const STATUS_MEANINGS: Readonly<Record<number, string>> = {
   2013: "invalid parameters"
 }
 
-const settings = Config.all({
-  key: Config.option(Config.redacted("MINIMAX_API_KEY")),
-  url: Config.option(Config.string("MINIMAX_API_URL"))
+const settingsConfig = Config.all({
+  key: Config.option(Config.Redacted("MINIMAX_API_KEY")),
+  url: Config.option(Config.String("MINIMAX_API_URL"))
 })
+
+/**
+ * The settings read at each call: through the `ConfigProvider` the application provided, else
+ * from the process environment as it is at the call (Effect 4's default provider reads the
+ * environment once, at its first lookup, and keeps that snapshot).
+ */
+const settings = Effect.flatMap(Effect.context<never>(), (context) =>
+  settingsConfig.parse(
+    Context.getOrUndefined(context, ConfigProvider.ConfigProvider) ??
+      ConfigProvider.fromEnvRecord({ ...process.env })
+  ))
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
@@ -97,7 +110,7 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
     const request = HttpClientRequest.post(endpoint).pipe(
       HttpClientRequest.bearerToken(apiKey.value),
       HttpClientRequest.acceptJson,
-      HttpClientRequest.bodyUnsafeJson({
+      HttpClientRequest.bodyJsonUnsafe({
         model: MINIMAX_IMAGE_MODEL,
         prompt,
         aspect_ratio: aspectRatio,
@@ -105,7 +118,7 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
         n: 1
       })
     )
-    // not the `RequestError` as the cause: it holds the request and its headers
+    // not the `HttpClientError` as the cause: it holds the request and its headers
     const response = yield* client.execute(request).pipe(
       Effect.mapError((error) => fail(`could not reach the MiniMax API at ${endpoint}: ${error.message}`))
     )
@@ -128,9 +141,9 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
           : fail(`could not read MiniMax's answer (HTTP ${status}): ${error.message}`)
       )
     )
-    const json = yield* Either.mapLeft(parseJsonBounded(text, 32), () =>
-      fail(`MiniMax answered HTTP ${status} with a body that is not JSON (or nested too deep)`))
-    const answer = yield* Schema.decodeUnknown(MiniMaxImageResponse)(json).pipe(
+    const json = yield* Effect.fromResult(Result.mapError(parseJsonBounded(text, 32), () =>
+      fail(`MiniMax answered HTTP ${status} with a body that is not JSON (or nested too deep)`)))
+    const answer = yield* Schema.decodeUnknownEffect(MiniMaxImageResponse)(json).pipe(
       Effect.mapError(() => fail(`MiniMax answered HTTP ${status} with an unexpected shape`))
     )
     const code = answer.base_resp?.status_code ?? 0
@@ -164,7 +177,7 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
 /** What `makeGenerateImage` takes. */
 export interface GenerateImageOptions {
   /** The run timeout. Default 120 s (generation takes tens of seconds). */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
 }
 
 /** Builds the `generate_image` tool (tests use a short timeout). */
@@ -175,15 +188,14 @@ export const makeGenerateImage = (options: GenerateImageOptions = {}): Tool<Http
       "CONFIRMATION_REQUIRED unless made with confirm: true.",
     asksConfirmation: "when it would overwrite an existing file",
     parameters: Schema.Struct({
-      prompt: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1500)).annotations({
+      prompt: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1500)).annotate({
         description: "What the image should show, in up to 1500 characters"
       }),
-      filepath: WorkspacePath.annotations({
+      filepath: WorkspacePath.annotate({
         description: "Where to save the image, relative to the workspace root, like images/cat.jpg"
       }),
-      aspect_ratio: Schema.optionalWith(
-        Schema.Literal(...ASPECT_RATIOS).annotations({ description: "The image's width:height" }),
-        { default: () => "1:1" as const }
+      aspect_ratio: Schema.Literals(ASPECT_RATIOS).annotate({ description: "The image's width:height" }).pipe(
+        Schema.withDecodingDefaultType(Effect.succeed("1:1" as const))
       )
     }),
     tags: ["media", "ported"],

@@ -28,5 +28,5 @@ export const imageTypeOf = (bytes: Uint8Array): Option.Option<ImageType> => {
     : startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))
     ? { name: "GIF", extensions: [".gif"] }
     : undefined
-  return Option.fromNullable(type)
+  return Option.fromUndefinedOr(type)
 }

@@ -59,7 +59,7 @@ export const makeCountLines = (maxBytes: number) =>
     description: "Count the lines, words and characters of a UTF-8 text file. Lines include a last line without " +
       "a line ending; words are separated by white space; characters are Unicode characters.",
     parameters: Schema.Struct({
-      filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" })
+      filepath: WorkspacePath.annotate({ description: "Path of the file, relative to the workspace root" })
     }),
     readOnly: true,
     tags: TAGS,

@@ -75,14 +75,11 @@ export const diffFiles = make(TOOL, {
   description: "Compare two UTF-8 text files of the workspace and show a unified diff (lines starting with - are " +
     `only in file_a, + only in file_b). Files of up to ${DIFF_MAX_BYTES / 1024 / 1024} MiB.`,
   parameters: Schema.Struct({
-    file_a: WorkspacePath.annotations({ description: "The first (old) file, relative to the workspace root" }),
-    file_b: WorkspacePath.annotations({ description: "The second (new) file, relative to the workspace root" }),
-    context_lines: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(0, DIFF_MAX_CONTEXT)).annotations({
-        description: "Unchanged lines shown around each change"
-      }),
-      { default: () => 3 }
-    )
+    file_a: WorkspacePath.annotate({ description: "The first (old) file, relative to the workspace root" }),
+    file_b: WorkspacePath.annotate({ description: "The second (new) file, relative to the workspace root" }),
+    context_lines: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: DIFF_MAX_CONTEXT })).annotate({
+      description: "Unchanged lines shown around each change"
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(3)))
   }),
   readOnly: true,
   tags: TAGS,

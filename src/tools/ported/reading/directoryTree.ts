@@ -58,16 +58,12 @@ export const directoryTree = make(TOOL, {
     `deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries. Directories end with "/"; a "…" marks one whose contents ` +
     "are not shown. .git and node_modules are not listed.",
   parameters: Schema.Struct({
-    directory: Schema.optionalWith(
-      WorkspacePath.annotations({ description: "Directory to show, relative to the workspace root" }),
-      { default: defaultPath(".") }
+    directory: WorkspacePath.annotate({ description: "Directory to show, relative to the workspace root" }).pipe(
+      Schema.withDecodingDefaultType(Effect.sync(defaultPath(".")))
     ),
-    max_depth: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(1, DIRECTORY_TREE_MAX_DEPTH)).annotations({
-        description: `Levels to show (1: only the directory's own entries; at most ${DIRECTORY_TREE_MAX_DEPTH})`
-      }),
-      { default: () => 3 }
-    )
+    max_depth: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: DIRECTORY_TREE_MAX_DEPTH })).annotate({
+      description: `Levels to show (1: only the directory's own entries; at most ${DIRECTORY_TREE_MAX_DEPTH})`
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(3)))
   }),
   readOnly: true,
   tags: TAGS,
@@ -91,7 +87,7 @@ export const directoryTree = make(TOOL, {
             count += kept.length
             return count < DIRECTORY_TREE_MAX_ENTRIES
           })
-      }).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
+      }).pipe(Effect.catch(directoryFailure(TOOL, directory)))
 
       const targets = new Map<string, string>()
       for (const entries of children.values()) {

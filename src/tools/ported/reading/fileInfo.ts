@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
@@ -52,24 +52,24 @@ const describeFile = (path: string, shown: string) =>
     const lines = header(shown, "file", stats)
     if (file.size > FILE_INFO_COUNT_BYTES) {
       // judged by the first block only; not counted
-      const text = yield* Effect.either(readChunks(file, 1, () => false))
+      const text = yield* Effect.result(readChunks(file, 1, () => false))
       return [
         ...lines,
-        Either.isRight(text)
+        Result.isSuccess(text)
           ? `content: text (lines not counted above ${FILE_INFO_COUNT_BYTES} bytes; count_lines counts them)`
           : "content: binary"
       ].join("\n")
     }
     let newlines = 0
     let last = NEWLINE
-    const read = yield* Effect.either(readChunks(file, FILE_INFO_COUNT_BYTES, (bytes) => {
+    const read = yield* Effect.result(readChunks(file, FILE_INFO_COUNT_BYTES, (bytes) => {
       newlines += countNewlines(bytes)
       last = bytes[bytes.length - 1] ?? last
       return true
     }))
-    if (Either.isLeft(read)) {
-      if (read.left._tag === "BinaryFile") return [...lines, "content: binary"].join("\n")
-      return yield* read.left
+    if (Result.isFailure(read)) {
+      if (read.failure._tag === "BinaryFile") return [...lines, "content: binary"].join("\n")
+      return yield* read.failure
     }
     const count = linesOf(newlines, last)
     return [...lines, `content: text, ${plural(count, "line", "lines")}`].join("\n")
@@ -102,7 +102,7 @@ export const fileInfo = make(TOOL, {
   description: "Describe a file or directory: its type, size, modification time and permissions, and for a text " +
     `file its number of lines (counted up to ${FILE_INFO_COUNT_BYTES / 1024 / 1024} MiB), or whether it is binary.`,
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file or directory, relative to the workspace root" })
+    filepath: WorkspacePath.annotate({ description: "Path of the file or directory, relative to the workspace root" })
   }),
   readOnly: true,
   tags: TAGS,

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -34,20 +34,16 @@ export const makeFindFiles = (maxEntries: number) =>
     description: "Find files and directories by name under a workspace directory, at any depth (like find -name). " +
       "Prints workspace-relative paths, directories ending with \"/\". .git and node_modules are not searched.",
     parameters: Schema.Struct({
-      name_pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
+      name_pattern: Schema.String.check(Schema.isMinLength(1)).annotate({
         description: "Glob matched against each name, e.g. \"*.md\" or \"test_*\"; with a \"/\", against the path " +
           "below the directory, e.g. \"src/**/index.ts\""
       }),
-      directory: Schema.optionalWith(
-        WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),
-        { default: defaultPath(".") }
+      directory: WorkspacePath.annotate({ description: "Directory to search, relative to the workspace root" }).pipe(
+        Schema.withDecodingDefaultType(Effect.sync(defaultPath(".")))
       ),
-      max_results: Schema.optionalWith(
-        Schema.Int.pipe(Schema.between(1, FIND_MAX_RESULTS)).annotations({
-          description: `Most paths to return (1 to ${FIND_MAX_RESULTS})`
-        }),
-        { default: () => 200 }
-      )
+      max_results: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: FIND_MAX_RESULTS })).annotate({
+        description: `Most paths to return (1 to ${FIND_MAX_RESULTS})`
+      }).pipe(Schema.withDecodingDefaultType(Effect.succeed(200)))
     }),
     readOnly: true,
     tags: TAGS,
@@ -59,8 +55,8 @@ export const makeFindFiles = (maxEntries: number) =>
           return yield* failure(TOOL, `the pattern "${name_pattern}" must be relative and must not contain ".."`)
         }
         const glob = compileGlob(name_pattern)
-        if (Either.isLeft(glob)) return yield* failure(TOOL, glob.left)
-        const matches = glob.right
+        if (Result.isFailure(glob)) return yield* failure(TOOL, glob.failure)
+        const matches = glob.success
         const shownDir = yield* workspace.display(directory)
         const limit = max_results + 1
         const out: Array<string> = []
@@ -80,7 +76,7 @@ export const makeFindFiles = (maxEntries: number) =>
               }
               return true
             })
-        }).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
+        }).pipe(Effect.catch(directoryFailure(TOOL, directory)))
 
         const where = shownDir === "." ? "the workspace" : shownDir
         const notes = [

@@ -16,7 +16,7 @@
  *
  * @since 0.1.0
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import picomatch from "picomatch"
 import { RE2JS } from "re2js"
 
@@ -74,26 +74,26 @@ const unicodeRegExp = (source: string): RegExp | undefined => {
 export type GlobMatcher = (name: string, dirRel: string) => boolean
 
 /** Compiles a glob, or says why it cannot be used. */
-export const compileGlob = (pattern: string): Either.Either<GlobMatcher, string> => {
+export const compileGlob = (pattern: string): Result.Result<GlobMatcher, string> => {
   let source: string
   try {
     source = picomatch.makeRe(pattern, { dot: true }).source
   } catch (error) {
-    return Either.left(`the glob "${pattern}" is not valid: ${error instanceof Error ? error.message : String(error)}`)
+    return Result.fail(`the glob "${pattern}" is not valid: ${error instanceof Error ? error.message : String(error)}`)
   }
   for (const lookahead of REDUNDANT_LOOKAHEADS) source = source.split(lookahead).join("")
   let re2: RE2JS
   try {
     re2 = RE2JS.compile(source)
   } catch {
-    return Either.left(`the glob "${pattern}" uses a feature that is not supported here (a negated extglob such as "!(x)"); ` +
+    return Result.fail(`the glob "${pattern}" uses a feature that is not supported here (a negated extglob such as "!(x)"); ` +
       "use a simpler pattern")
   }
   // with the `u` flag, as re2js: `?` and a class match one character, an emoji's two UTF-16 units too
   // (which of the two runs is not behaviour: re2js matches as V8 does, tested with both, only slower)
   const v8 = isLinearForV8(source) ? unicodeRegExp(source) : undefined
   const test: (s: string) => boolean = v8 !== undefined ? (s) => v8.test(s) : (s) => re2.test(s)
-  return Either.right(
+  return Result.succeed(
     pattern.includes("/") ? (name, dirRel) => test(dirRel === "" ? name : `${dirRel}/${name}`) : (name) => test(name)
   )
 }

@@ -113,12 +113,12 @@ export const readLines = make(TOOL, {
     `their line endings. Without end_line, ${READ_LINES_DEFAULT} lines are shown; at most ${READ_LINES_MAX_LINES} ` +
     `lines or ${READ_LINES_MAX_BYTES / 1024} KiB per call. The closing note says where to continue.`,
   parameters: Schema.Struct({
-    filepath: WorkspacePath.annotations({ description: "Path of the file, relative to the workspace root" }),
-    start_line: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    filepath: WorkspacePath.annotate({ description: "Path of the file, relative to the workspace root" }),
+    start_line: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
       description: "First line to show (1 is the first line of the file)"
     }),
     end_line: Schema.optional(
-      Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+      Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
         description: `Last line to show, inclusive (default: start_line + ${READ_LINES_DEFAULT - 1}); ` +
           "past the end of the file, the file's last line"
       })

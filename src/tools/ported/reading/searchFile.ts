@@ -162,7 +162,7 @@ export const searchStreamed = (
     if (carry.length > 0 && hits.length < limit) yield* search(carry)
     return { _tag: "Searched", hits, partial: !read.complete && hits.length < limit } satisfies Outcome
   })).pipe(
-    Effect.catchAll((error): Effect.Effect<Outcome> =>
+    Effect.catch((error): Effect.Effect<Outcome> =>
       Effect.succeed(
         error._tag === "BinaryFile"
           ? binary

@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { defaultPath, WorkspacePath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
@@ -58,33 +58,27 @@ export const makeSearchFiles = (maxFiles: number) =>
       "(RE2 syntax), like grep. Prints one matching line per result as \"path:line: text\". Binary files, .git and " +
       "node_modules are skipped.",
     parameters: Schema.Struct({
-      pattern: Schema.String.pipe(Schema.minLength(1)).annotations({
+      pattern: Schema.String.check(Schema.isMinLength(1)).annotate({
         description: "The text to find within one line (a literal, unless regex is true)"
       }),
-      directory: Schema.optionalWith(
-        WorkspacePath.annotations({ description: "Directory to search, relative to the workspace root" }),
-        { default: defaultPath(".") }
+      directory: WorkspacePath.annotate({ description: "Directory to search, relative to the workspace root" }).pipe(
+        Schema.withDecodingDefaultType(Effect.sync(defaultPath(".")))
       ),
       glob: Schema.optional(
-        Schema.String.pipe(Schema.minLength(1)).annotations({
+        Schema.String.check(Schema.isMinLength(1)).annotate({
           description: "Only search files whose name matches this glob, e.g. \"*.ts\"; with a \"/\", the glob is " +
             "matched against the path below the directory, e.g. \"src/**/*.ts\""
         })
       ),
-      regex: Schema.optionalWith(
-        Schema.Boolean.annotations({ description: "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line ends)" }),
-        { default: () => false }
+      regex: Schema.Boolean.annotate({ description: "Treat pattern as a regular expression (RE2 syntax; ^ and $ match at line ends)" }).pipe(
+        Schema.withDecodingDefaultType(Effect.succeed(false))
       ),
-      case_sensitive: Schema.optionalWith(
-        Schema.Boolean.annotations({ description: "Match upper and lower case exactly" }),
-        { default: () => true }
+      case_sensitive: Schema.Boolean.annotate({ description: "Match upper and lower case exactly" }).pipe(
+        Schema.withDecodingDefaultType(Effect.succeed(true))
       ),
-      max_results: Schema.optionalWith(
-        Schema.Int.pipe(Schema.between(1, SEARCH_MAX_RESULTS)).annotations({
-          description: `Most matching lines to return (1 to ${SEARCH_MAX_RESULTS})`
-        }),
-        { default: () => 100 }
-      )
+      max_results: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: SEARCH_MAX_RESULTS })).annotate({
+        description: `Most matching lines to return (1 to ${SEARCH_MAX_RESULTS})`
+      }).pipe(Schema.withDecodingDefaultType(Effect.succeed(100)))
     }),
     readOnly: true,
     tags: TAGS,
@@ -93,26 +87,26 @@ export const makeSearchFiles = (maxFiles: number) =>
       Effect.gen(function*() {
         const workspace = yield* Workspace
         const matcher = compileMatcher(pattern, { regex, caseSensitive: case_sensitive })
-        if (Either.isLeft(matcher)) return yield* failure(TOOL, matcher.left)
+        if (Result.isFailure(matcher)) return yield* failure(TOOL, matcher.failure)
         let globMatcher: GlobMatcher | undefined
         if (glob !== undefined) {
           if (escapingPattern(glob)) return yield* failure(TOOL, `the glob "${glob}" must be relative and must not contain ".."`)
           const compiled = compileGlob(glob)
-          if (Either.isLeft(compiled)) return yield* failure(TOOL, compiled.left)
-          globMatcher = compiled.right
+          if (Result.isFailure(compiled)) return yield* failure(TOOL, compiled.failure)
+          globMatcher = compiled.success
         }
         const shownDir = yield* workspace.display(directory)
         // one more than asked for: then "there are more" is known, not guessed
         const found = yield* Effect.scoped(searchTree({
           directory,
           shownDir,
-          matcher: matcher.right,
+          matcher: matcher.success,
           glob: globMatcher,
           limit: max_results + 1,
           maxFiles,
           resolveLink: workspace.tryResolve,
           parallel: searchParallelism()
-        })).pipe(Effect.catchAll(directoryFailure(TOOL, directory)))
+        })).pipe(Effect.catch(directoryFailure(TOOL, directory)))
         const { lines, partial, searched, unreadable, walked } = found
 
         const where = `${shownDir === "." ? "the workspace" : shownDir}${glob === undefined ? "" : ` (files matching "${glob}")`}`

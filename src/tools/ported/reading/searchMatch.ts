@@ -19,7 +19,7 @@
  *
  * @since 0.1.0
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { RE2JS } from "re2js"
 import { decodeUtf8 } from "../../shared/text.js"
 import { NEWLINE } from "./chunks.js"
@@ -70,13 +70,13 @@ const escapeRegExp = (literal: string): string => literal.replace(/[.*+?^${}()|[
 export const compileMatcher = (
   pattern: string,
   options: { readonly regex: boolean; readonly caseSensitive: boolean }
-): Either.Either<Matcher, string> => {
+): Result.Result<Matcher, string> => {
   if (!options.regex && /[\r\n]/.test(pattern)) {
-    return Either.left("the pattern holds a line break, and search_files matches within one line: search for one line of it")
+    return Result.fail("the pattern holds a line break, and search_files matches within one line: search for one line of it")
   }
   if (!options.regex && options.caseSensitive) {
     const needle = Buffer.from(pattern, "utf8")
-    return Either.right({
+    return Result.succeed({
       needle,
       next: (text, from) => text.indexOf(pattern, from),
       end: undefined,
@@ -86,7 +86,7 @@ export const compileMatcher = (
   if (!options.regex) {
     const source = escapeRegExp(pattern)
     const re = new RegExp(source, LITERAL_FLAGS)
-    return Either.right({
+    return Result.succeed({
       needle: undefined,
       prefilter: { kind: "literal", source, flags: LITERAL_FLAGS },
       next: (text, from) => {
@@ -102,11 +102,11 @@ export const compileMatcher = (
     re = RE2JS.compile(pattern, flags)
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
-    return Either.left(`invalid regular expression "${pattern}": ${why} (RE2 syntax: no look-around or back-references)`)
+    return Result.fail(`invalid regular expression "${pattern}": ${why} (RE2 syntax: no look-around or back-references)`)
   }
   // one matcher per text, reused while the same text is searched
   let current: { readonly text: string; readonly matcher: ReturnType<RE2JS["matcher"]> } | undefined
-  return Either.right({
+  return Result.succeed({
     needle: undefined,
     prefilter: { kind: "re2", pattern, flags },
     next: (text, from) => {

@@ -119,7 +119,7 @@ export const startRegexWorker = (pattern: string, flags: number): Effect.Effect<
         worker.once("exit", (code) => stop(new RegexWorkerFailed({ message: `the regular expression search stopped (exit code ${code})` })))
         let nextId = 0
         const search: RegexWorker["search"] = (bytes, firstLine, limit) =>
-          Effect.async((resume) => {
+          Effect.callback((resume) => {
             if (stopped !== undefined) return resume(Effect.fail(stopped))
             const id = nextId++
             waiting.set(id, resume)

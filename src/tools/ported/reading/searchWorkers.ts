@@ -251,7 +251,7 @@ export const startSearchWorkers = (
           },
           outstanding: () => answered.length + running.reduce((n, each) => n + each.jobs.size, 0),
           errors: () => errors,
-          wait: Effect.async<void>((resume) => {
+          wait: Effect.callback<void>((resume) => {
             if (answered.length > 0 || running.every((each) => each.jobs.size === 0)) return resume(Effect.void)
             wake = () => resume(Effect.void)
             return Effect.sync(() => {

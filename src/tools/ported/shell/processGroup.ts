@@ -5,13 +5,14 @@
  * background outlives it. Its output is read as it comes, each stream kept up to a byte cap
  * and only counted past it.
  *
- * Why `node:child_process` and not `@effect/platform`'s `Command` (which the git tools use):
- * the platform executor does spawn detached and signals the group when its scope closes, but
- * (1) only with `SIGTERM`, then waits for the leader's exit with no deadline, so a command that
- * ignores `SIGTERM` (`trap '' TERM`) would hang the interruption forever; (2) when the leader
- * exited with status 0 it signals nothing, so `sleep 1000 & true` leaves the sleep running;
- * (3) its detaching is an internal detail, not a documented option. Here each of these is
- * explicit, because no orphaned process is the point.
+ * Why `node:child_process` and not `effect/process`'s `ChildProcess` (which the git tools use):
+ * the Node spawner does spawn detached and signals the group when its scope closes, but
+ * (1) without `forceKillAfter` only with `SIGTERM`, then waits for the leader's exit with no
+ * deadline, so a command that ignores `SIGTERM` (`trap '' TERM`) would hang the interruption
+ * forever; (2) it asks whether the group is left with `kill(-pgid, 0)`, which counts zombies, so
+ * a group left with a zombie waits out the whole grace period; (3) a leader ended by a signal is
+ * a failure of `exitCode`, not the signal's name. Here each of these is explicit, because no
+ * orphaned process is the point.
  *
  * Limit: a process that leaves the group on purpose (`setsid`, a daemon that double-forks into
  * a new session) escapes it; `run_command` finds those by a mark in their environment
@@ -21,7 +22,6 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as FiberId from "effect/FiberId"
 import type * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -78,7 +78,7 @@ export interface SpawnOptions {
 
 /** A sleep on the real clock: killing processes must not wait on a test clock. */
 export const realSleep = (ms: number): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const timer = setTimeout(() => resume(Effect.void), ms)
     return Effect.sync(() => clearTimeout(timer))
   })
@@ -180,8 +180,8 @@ const capture = (stream: Readable, maxBytes: number) => {
   const chunks: Array<Buffer> = []
   let kept = 0
   let total = 0
-  const done = Deferred.unsafeMake<void>(FiberId.none)
-  const finish = () => Deferred.unsafeDone(done, Effect.void)
+  const done = Deferred.makeUnsafe<void>()
+  const finish = () => Deferred.doneUnsafe(done, Effect.void)
   stream.on("data", (chunk: Buffer) => {
     total += chunk.length
     if (kept < maxBytes) {
@@ -211,13 +211,13 @@ type Child = ChildProcess.ChildProcessByStdio<null, Readable, Readable>
 const watch = (child: Child, pid: number, maxBytes: number): GroupProcess => {
   const stdout = capture(child.stdout, maxBytes)
   const stderr = capture(child.stderr, maxBytes)
-  const exit = Deferred.unsafeMake<Ended>(FiberId.none)
+  const exit = Deferred.makeUnsafe<Ended>()
   const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-    Deferred.unsafeDone(exit, Effect.succeed({ code, signal }))
+    Deferred.doneUnsafe(exit, Effect.succeed({ code, signal }))
   // no exit can come before this point: watch runs on "spawn", which Node emits on the next tick
   // after starting the process, before any exit is read
   child.once("exit", onExit)
-  const bothDone = Effect.zipRight(stdout.done, stderr.done)
+  const bothDone = Effect.andThen(stdout.done, stderr.done)
   return {
     pid,
     ended: Deferred.await(exit),
@@ -234,7 +234,7 @@ const watch = (child: Child, pid: number, maxBytes: number): GroupProcess => {
  */
 export const spawnGroup = (options: SpawnOptions): Effect.Effect<GroupProcess, Error, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.async<{ readonly child: Child; readonly group: GroupProcess }, Error>((resume) => {
+    Effect.callback<{ readonly child: Child; readonly group: GroupProcess }, Error>((resume) => {
       let child: Child
       try {
         child = ChildProcess.spawn(options.file, [...options.args], {
@@ -258,7 +258,7 @@ export const spawnGroup = (options: SpawnOptions): Effect.Effect<GroupProcess, E
       })
     }),
     ({ child, group }) =>
-      Effect.zipRight(
+      Effect.andThen(
         killGroup(group.pid),
         Effect.sync(() => {
           child.stdout.destroy()

@@ -26,6 +26,8 @@
  * @since 0.1.0
  */
 import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -85,10 +87,21 @@ const checkDirectory = (cwd: string): Effect.Effect<void, ToolError> =>
   )
 
 /** The names the application passes on through configuration (`RUN_COMMAND_PASS_ENV=A,B`). */
-const configuredPassEnv = Config.string("RUN_COMMAND_PASS_ENV").pipe(
+const passEnvConfig = Config.String("RUN_COMMAND_PASS_ENV").pipe(
   Config.withDefault(""),
   Config.map((text) => text.split(",").map((name) => name.trim()).filter((name) => name !== ""))
 )
+
+/**
+ * `passEnvConfig` read at each call: through the `ConfigProvider` the application provided, else
+ * from the process environment as it is at the call (Effect 4's default provider reads the
+ * environment once, at its first lookup, and keeps that snapshot).
+ */
+const configuredPassEnv = Effect.flatMap(Effect.context<never>(), (context) =>
+  passEnvConfig.parse(
+    Context.getOrUndefined(context, ConfigProvider.ConfigProvider) ??
+      ConfigProvider.fromEnvRecord({ ...process.env })
+  ))
 
 /** What `makeRunCommand` takes. */
 export interface RunCommandOptions {
@@ -107,21 +120,19 @@ export const makeRunCommand = (options: RunCommandOptions = {}): Tool<never> =>
       "allow-list of environment variables (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_*, TZ, TMPDIR, ...) " +
       "and those the application names are passed on.",
     parameters: Schema.Struct({
-      command: Schema.String.pipe(
-        Schema.minLength(1),
-        Schema.filter((s) => !s.includes("\u0000") || "the command must not contain a NUL character", { jsonSchema: {} })
-      ).annotations({ description: "The command line, run by /bin/sh -c (pipes, redirections and && work)" }),
-      cwd: Schema.optionalWith(
-        WorkspacePath.annotations({ description: "Directory to run in, relative to the workspace root" }),
-        { default: defaultPath(".") }
+      command: Schema.String.check(
+        Schema.isMinLength(1),
+        Schema.makeFilter((s: string) => !s.includes("\u0000") || "the command must not contain a NUL character", {
+          jsonSchema: {}
+        })
+      ).annotate({ description: "The command line, run by /bin/sh -c (pipes, redirections and && work)" }),
+      cwd: WorkspacePath.annotate({ description: "Directory to run in, relative to the workspace root" }).pipe(
+        Schema.withDecodingDefaultType(Effect.sync(defaultPath(".")))
       ),
-      timeout_sec: Schema.optionalWith(
-        Schema.Number.pipe(Schema.positive(), Schema.finite()).annotations({
-          description: `Deadline in seconds (at most ${RUN_COMMAND_MAX_TIMEOUT_SEC}; larger values are capped); ` +
-            "past it every process of the command is killed"
-        }),
-        { default: () => RUN_COMMAND_DEFAULT_TIMEOUT_SEC }
-      )
+      timeout_sec: Schema.Number.check(Schema.isGreaterThan(0), Schema.isFinite()).annotate({
+        description: `Deadline in seconds (at most ${RUN_COMMAND_MAX_TIMEOUT_SEC}; larger values are capped); ` +
+          "past it every process of the command is killed"
+      }).pipe(Schema.withDecodingDefaultType(Effect.succeed(RUN_COMMAND_DEFAULT_TIMEOUT_SEC)))
     }),
     requiresConfirmation: true,
     tags: ["shell", "ported"],

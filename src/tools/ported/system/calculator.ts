@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
@@ -20,7 +20,7 @@ export const calculator = make(TOOL, {
     "tan, asin, acos, atan, atan2 (angles in radians). Results are shown to 15 significant digits. " +
     "Division by zero and overflow are errors.",
   parameters: Schema.Struct({
-    expression: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(CALC_MAX_CHARS)).annotations({
+    expression: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(CALC_MAX_CHARS)).annotate({
       description: "The expression, e.g. \"(2 + 3) * sqrt(16) / 4\""
     })
   }),
@@ -30,7 +30,7 @@ export const calculator = make(TOOL, {
   handler: ({ expression }) =>
     Effect.suspend(() => {
       const result = evaluate(expression)
-      if (Either.isLeft(result)) return Effect.fail(new ToolError({ tool: TOOL, message: result.left.message }))
-      return Effect.succeed(`${expression.replace(/\s+/g, " ").trim()} = ${formatNumber(result.right)}`)
+      if (Result.isFailure(result)) return Effect.fail(new ToolError({ tool: TOOL, message: result.failure.message }))
+      return Effect.succeed(`${expression.replace(/\s+/g, " ").trim()} = ${formatNumber(result.success)}`)
     })
 })

@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 
 /** Longest expression accepted. */
 export const CALC_MAX_CHARS = 1000
@@ -101,7 +101,7 @@ const power = (x: number, y: number): number | string => {
   return Number.isNaN(r) ? `${x} ^ ${y} is not a real number` : r
 }
 
-const tokenize = (input: string): Either.Either<Array<Token>, CalcError> => {
+const tokenize = (input: string): Result.Result<Array<Token>, CalcError> => {
   const tokens: Array<Token> = []
   let i = 0
   while (i < input.length) {
@@ -133,10 +133,10 @@ const tokenize = (input: string): Either.Either<Array<Token>, CalcError> => {
       continue
     }
     const shown = String.fromCodePoint(input.codePointAt(i) ?? 0)
-    return Either.left(new CalcError({ message: `unexpected character ${JSON.stringify(shown)} at position ${i + 1}`, position: i }))
+    return Result.fail(new CalcError({ message: `unexpected character ${JSON.stringify(shown)} at position ${i + 1}`, position: i }))
   }
   tokens.push({ kind: "end", at: input.length })
-  return Either.right(tokens)
+  return Result.succeed(tokens)
 }
 
 /** Binding powers of the infix operators: `[left, right]`. */
@@ -173,11 +173,11 @@ const binary = (op: string, a: number, b: number): number | string => {
 }
 
 /** Evaluates `input`. */
-export const evaluate = (input: string): Either.Either<number, CalcError> => {
+export const evaluate = (input: string): Result.Result<number, CalcError> => {
   if (input.length > CALC_MAX_CHARS) {
-    return Either.left(new CalcError({ message: `the expression is longer than ${CALC_MAX_CHARS} characters` }))
+    return Result.fail(new CalcError({ message: `the expression is longer than ${CALC_MAX_CHARS} characters` }))
   }
-  return Either.flatMap(tokenize(input), (tokens) => {
+  return Result.flatMap(tokenize(input), (tokens) => {
     let pos = 0
     const peek = (): Token => tokens[pos] ?? { kind: "end", at: input.length }
     const error = (message: string, at = peek().at) => new CalcError({ message: `${message} (at position ${at + 1})`, position: at })
@@ -258,7 +258,7 @@ export const evaluate = (input: string): Either.Either<number, CalcError> => {
       }
     }
 
-    return Either.try({
+    return Result.try({
       try: () => {
         const value = expression(0, 0)
         const rest = peek()

@@ -7,7 +7,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { make } from "../../define.js"
@@ -85,19 +85,19 @@ const suggestions = (zone: string): ReadonlyArray<string> => {
   return Intl.supportedValuesOf("timeZone").filter((z) => z.toLowerCase().includes(key)).slice(0, 5)
 }
 
-const localTime = (now: number, zone: string): Either.Either<Local, string> => {
+const localTime = (now: number, zone: string): Result.Result<Local, string> => {
   const offset = OFFSET.exec(zone.trim())
   if (offset !== null) {
     const hours = Number(offset[2])
     const minutes = Number(offset[3] ?? 0)
-    if (hours > 14 || minutes > 59) return Either.left(`the offset ${JSON.stringify(zone)} is out of range (-14:00 to +14:00)`)
+    if (hours > 14 || minutes > 59) return Result.fail(`the offset ${JSON.stringify(zone)} is out of range (-14:00 to +14:00)`)
     const total = (offset[1] === "-" ? -1 : 1) * (hours * 60 + minutes)
-    return Either.right(atOffset(now, total, `UTC${offsetText(total)}`))
+    return Result.succeed(atOffset(now, total, `UTC${offsetText(total)}`))
   }
   const local = inZone(now, zone)
-  if (local !== undefined) return Either.right(local)
+  if (local !== undefined) return Result.succeed(local)
   const near = suggestions(zone)
-  return Either.left(
+  return Result.fail(
     `unknown time zone ${JSON.stringify(zone)}: use an IANA name such as "Europe/Paris", "America/New_York" or "UTC", ` +
       `or an offset such as "+05:30"${near.length > 0 ? `; did you mean ${near.map((z) => `"${z}"`).join(", ")}?` : ""}`
   )
@@ -109,7 +109,7 @@ export const getCurrentTime = make(TOOL, {
     "the system's zone when omitted. Also gives the time in UTC.",
   parameters: Schema.Struct({
     timezone: Schema.optional(
-      Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)).annotations({
+      Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64)).annotate({
         description: "IANA time zone name or UTC offset; the system's zone when omitted"
       })
     )
@@ -122,8 +122,8 @@ export const getCurrentTime = make(TOOL, {
       const now = yield* Clock.currentTimeMillis
       const zone = timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC")
       const local = localTime(now, zone)
-      if (Either.isLeft(local)) return yield* new ToolError({ tool: TOOL, message: local.left })
-      const { iso, offset, weekday } = local.right
-      return `${iso} (${weekday}, ${local.right.zone}, UTC${offset})\nUTC: ${new Date(now).toISOString()}`
+      if (Result.isFailure(local)) return yield* new ToolError({ tool: TOOL, message: local.failure })
+      const { iso, offset, weekday } = local.success
+      return `${iso} (${weekday}, ${local.success.zone}, UTC${offset})\nUTC: ${new Date(now).toISOString()}`
     })
 })

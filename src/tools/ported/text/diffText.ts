@@ -103,12 +103,11 @@ export const diffText = make(TOOL, {
     "unchanged lines around each change. Says so when the texts are identical or differ only in line endings. " +
     `The differing part is limited to ${DIFF_MAX_LINES} lines; a long diff is cut and says so.`,
   parameters: Schema.Struct({
-    a: Schema.String.annotations({ description: "The original text" }),
-    b: Schema.String.annotations({ description: "The changed text" }),
-    context_lines: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(0, 100)).annotations({ description: "Unchanged lines shown around each change" }),
-      { default: () => 3 }
-    )
+    a: Schema.String.annotate({ description: "The original text" }),
+    b: Schema.String.annotate({ description: "The changed text" }),
+    context_lines: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })).annotate({
+      description: "Unchanged lines shown around each change"
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(3)))
   }),
   readOnly: true,
   tags: ["text", "ported"],

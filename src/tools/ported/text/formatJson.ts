@@ -21,11 +21,10 @@ export const formatJson = make(TOOL, {
     "line). Invalid JSON gets an error naming the line and column of the first problem. " +
     `Nested at most ${DATA_JSON_MAX_DEPTH} deep; the answer is cut at ${OUTPUT_MAX_CHARS} characters.`,
   parameters: Schema.Struct({
-    text: Schema.String.annotations({ description: "The JSON text" }),
-    indent: Schema.optionalWith(
-      Schema.Int.pipe(Schema.between(0, 8)).annotations({ description: "Spaces per level; 0 writes one compact line" }),
-      { default: () => 2 }
-    )
+    text: Schema.String.annotate({ description: "The JSON text" }),
+    indent: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 8 })).annotate({
+      description: "Spaces per level; 0 writes one compact line"
+    }).pipe(Schema.withDecodingDefaultType(Effect.succeed(2)))
   }),
   readOnly: true,
   tags: ["text", "ported"],

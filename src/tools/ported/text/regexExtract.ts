@@ -151,7 +151,7 @@ const linesOf = (
 /** What `makeRegexExtract` takes. */
 export interface RegexExtractOptions {
   /** How long a search may run in its worker before it is stopped. Default `REGEX_DEADLINE` (20 s). */
-  readonly deadline?: Duration.DurationInput
+  readonly deadline?: Duration.Input
 }
 
 /** Builds the `regex_extract` tool (tests use a short deadline). */
@@ -163,19 +163,18 @@ export const makeRegexExtract = (options: RegexExtractOptions = {}) => {
       "and no backreferences (\\1, \\k<name>), lookbehind only without capturing groups, and \\s is ASCII white space. " +
       `Flags: i (ignore case), m (^ and $ at line breaks), s (. matches line breaks). At most ${REGEX_MAX_MATCHES} matches; ` +
       `matches are shown cut at ${REGEX_MATCH_MAX_CHARS} characters; a search still running after ` +
-      `${Duration.toSeconds(Duration.decode(deadline))} s is stopped.`,
+      `${Duration.toSeconds(Duration.fromInputUnsafe(deadline))} s is stopped.`,
     parameters: Schema.Struct({
-      text: Schema.String.annotations({ description: "The text to search" }),
-      pattern: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(REGEX_MAX_PATTERN_CHARS)).annotations({
+      text: Schema.String.annotate({ description: "The text to search" }),
+      pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(REGEX_MAX_PATTERN_CHARS)).annotate({
         description: "The regular expression, without slashes or quotes, e.g. (?<user>\\w+)@(\\w+)\\.com"
       }),
       flags: Schema.optional(
-        Schema.String.pipe(Schema.maxLength(10)).annotations({ description: "Flags, any of \"i\", \"m\", \"s\" (e.g. \"im\")" })
+        Schema.String.check(Schema.isMaxLength(10)).annotate({ description: "Flags, any of \"i\", \"m\", \"s\" (e.g. \"im\")" })
       ),
-      max_matches: Schema.optionalWith(
-        Schema.Int.pipe(Schema.between(1, REGEX_MAX_MATCHES)).annotations({ description: "Most matches to return" }),
-        { default: () => 100 }
-      )
+      max_matches: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: REGEX_MAX_MATCHES })).annotate({
+        description: "Most matches to return"
+      }).pipe(Schema.withDecodingDefaultType(Effect.succeed(100)))
     }),
     readOnly: true,
     tags: ["text", "ported"],

@@ -22,7 +22,7 @@ import { modulePath, runScriptWorker, type ScriptWorkerFailed } from "../../shar
 import { shareString, TEXT_OF_SOURCE } from "../../shared/sharedText.js"
 
 /** How long a search may take. */
-export const REGEX_DEADLINE: Duration.DurationInput = "20 seconds"
+export const REGEX_DEADLINE: Duration.Input = "20 seconds"
 
 /** The worker's heap cap. */
 export const REGEX_HEAP_MB = 512
@@ -87,7 +87,7 @@ const isRawMatches = (u: unknown): u is RawMatches =>
  */
 export const searchInWorker = (
   job: RegexJob,
-  deadline: Duration.DurationInput = REGEX_DEADLINE
+  deadline: Duration.Input = REGEX_DEADLINE
 ): Effect.Effect<RawMatches, ScriptWorkerFailed> =>
   Effect.gen(function*() {
     const { text, ...rest } = job
@@ -97,5 +97,5 @@ export const searchInWorker = (
       { module: modulePath("re2js"), job: rest, text: shared },
       { deadline, heapMb: REGEX_HEAP_MB, what: "the search" }
     )
-    return isRawMatches(answer) ? answer : yield* Effect.dieMessage("the regex worker answered an unknown shape")
+    return isRawMatches(answer) ? answer : yield* Effect.die(new Error("the regex worker answered an unknown shape"))
   })

@@ -155,7 +155,7 @@ export const textStatsInSlices = (text: string): Effect.Effect<TextStats> =>
     return inSlices(() => {
       pass.countTo(Math.min(text.length, pass.at() + STEP_CHARS))
       return pass.done()
-    }).pipe(Effect.zipRight(utf8Length(text)), Effect.map(pass.counts))
+    }).pipe(Effect.andThen(utf8Length(text)), Effect.map(pass.counts))
   })
 
 /** The counts as the tool shows them. */
@@ -174,7 +174,7 @@ export const textStatsTool = make("text_stats", {
     "non-white-space (as wc -w counts them); sentences end with . ! ? (or their CJK forms) followed by white space " +
     "or the end, so abbreviations like \"e.g.\" can count as ends; lines count a last line without a line break.",
   parameters: Schema.Struct({
-    text: Schema.String.annotations({ description: "The text to count" })
+    text: Schema.String.annotate({ description: "The text to count" })
   }),
   readOnly: true,
   tags: ["text", "ported"],

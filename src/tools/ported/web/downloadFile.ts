@@ -9,9 +9,9 @@
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
@@ -36,7 +36,7 @@ export interface DownloadFileOptions {
   /** The size cap. Default `DOWNLOAD_MAX_BYTES` (100 MiB). */
   readonly maxBytes?: number
   /** The run timeout. Default 120 s. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
 }
 
 const download = (input: string, filepath: string, maxBytes: number) =>
@@ -65,8 +65,9 @@ const download = (input: string, filepath: string, maxBytes: number) =>
     const written = yield* writeStreamConfirmed(TOOL, root, filepath, shown, response.stream, maxBytes).pipe(
       Effect.catchTags({
         StreamTooLarge: () => new ToolError({ tool: TOOL, message: tooLarge }),
-        ResponseError: (error) => {
-          const why = error.cause instanceof Error ? oneLine(error.cause.message, 300) : error.message
+        HttpClientError: (error) => {
+          const cause = error.reason.cause
+          const why = cause instanceof Error ? oneLine(cause.message, 300) : error.message
           return new ToolError({
             tool: TOOL,
             message: `the download of ${shownUrl(url.href)} broke off: ${why}; nothing was saved`
@@ -90,10 +91,10 @@ export const makeDownloadFile = (options: DownloadFileOptions = {}): Tool<UrlPol
       `At most ${formatBytes(maxBytes)}. A failed download leaves no partial file. Only ` +
       "public http(s) URLs: private, loopback and cloud metadata addresses are refused.",
     parameters: Schema.Struct({
-      url: Schema.String.pipe(Schema.minLength(1)).annotations({
+      url: Schema.String.check(Schema.isMinLength(1)).annotate({
         description: "The absolute http or https URL to download, like https://example.com/data.csv"
       }),
-      filepath: WorkspacePath.annotations({ description: "Where to save it, relative to the workspace root" })
+      filepath: WorkspacePath.annotate({ description: "Where to save it, relative to the workspace root" })
     }),
     asksConfirmation: "when it would overwrite an existing file",
     tags: ["web", "ported"],

@@ -10,9 +10,9 @@
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
@@ -54,7 +54,7 @@ const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/jso
 const tidy = (text: string): string =>
   text.replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim()
 
-const fetchText = (input: string, maxChars: number, htmlDeadline: Duration.DurationInput) =>
+const fetchText = (input: string, maxChars: number, htmlDeadline: Duration.Input) =>
   Effect.gen(function*() {
     const url = yield* parseUrl(TOOL, input)
     const request = HttpClientRequest.get(url).pipe(
@@ -113,9 +113,9 @@ const fetchText = (input: string, maxChars: number, htmlDeadline: Duration.Durat
 /** What `makeFetchUrl` takes. */
 export interface FetchUrlOptions {
   /** The run timeout. Default 30 s. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
   /** How long turning HTML into text may take. Default `HTML_TO_TEXT_DEADLINE` (10 s). */
-  readonly htmlDeadline?: Duration.DurationInput
+  readonly htmlDeadline?: Duration.Input
 }
 
 /** Builds the `fetch_url` tool (tests use a short timeout). */
@@ -126,15 +126,12 @@ export const makeFetchUrl = (options: FetchUrlOptions = {}): Tool<UrlPolicy> =>
       "download_file). Only public http(s) URLs: private, loopback and cloud metadata addresses are refused. " +
       `The text is cut at max_chars (default ${FETCH_URL_DEFAULT_CHARS}, at most ${FETCH_URL_MAX_CHARS}).`,
     parameters: Schema.Struct({
-      url: Schema.String.pipe(Schema.minLength(1)).annotations({
+      url: Schema.String.check(Schema.isMinLength(1)).annotate({
         description: "The absolute http or https URL of the page, like https://example.com/docs"
       }),
-      max_chars: Schema.optionalWith(
-        Schema.Int.pipe(Schema.positive()).annotations({
-          description: `How many characters of text to return at most (larger values are capped at ${FETCH_URL_MAX_CHARS})`
-        }),
-        { default: () => FETCH_URL_DEFAULT_CHARS }
-      )
+      max_chars: Schema.Int.check(Schema.isGreaterThan(0)).annotate({
+        description: `How many characters of text to return at most (larger values are capped at ${FETCH_URL_MAX_CHARS})`
+      }).pipe(Schema.withDecodingDefaultType(Effect.succeed(FETCH_URL_DEFAULT_CHARS)))
     }),
     readOnly: true,
     tags: ["web", "ported"],

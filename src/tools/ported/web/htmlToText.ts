@@ -65,7 +65,7 @@ export interface HtmlConverter {
 export const htmlToText = (
   html: string,
   baseUrl?: string,
-  deadline: Duration.DurationInput = HTML_TO_TEXT_DEADLINE,
+  deadline: Duration.Input = HTML_TO_TEXT_DEADLINE,
   converter: HtmlConverter = {}
 ): Effect.Effect<string, ScriptWorkerFailed> =>
   Effect.flatMap(

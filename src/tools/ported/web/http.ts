@@ -4,10 +4,10 @@
  *
  * @since 0.1.0
  */
-import type * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Option from "effect/Option"
 import { isBinaryFileSync } from "isbinaryfile"
 import { ToolError } from "../../../domain/errors.js"
@@ -69,7 +69,7 @@ const rootMessage = (error: unknown): string => {
 
 /** An `HttpClientError` of the policy's client as the message a model reads. */
 export const requestFailure = (tool: string, url: string, error: HttpClientError.HttpClientError): ToolError => {
-  const cause = error.cause
+  const cause = error.reason.cause
   if (cause instanceof UrlRefused) {
     const hop = Option.match(HttpClientRequest.toUrl(error.request), { onNone: () => error.request.url, onSome: (u) => u.href })
     return refused(tool, hop, cause, url)

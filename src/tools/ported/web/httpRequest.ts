@@ -11,9 +11,9 @@
  *
  * @since 0.1.0
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
@@ -64,10 +64,10 @@ export const CLIENT_HEADERS: ReadonlySet<string> = new Set([
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 const Header = Schema.Struct({
-  name: Schema.String.pipe(Schema.pattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/)).annotations({
+  name: Schema.String.check(Schema.isPattern(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/)).annotate({
     description: "The header name, like Accept or Authorization (letters, digits and !#$%&'*+.^_`|~-)"
   }),
-  value: Schema.String.pipe(Schema.maxLength(8192), Schema.pattern(/^[^\r\n\0]*$/)).annotations({
+  value: Schema.String.check(Schema.isMaxLength(8192), Schema.isPattern(/^[^\r\n\0]*$/)).annotate({
     description: "The header value, on one line (no line breaks)"
   })
 })
@@ -149,7 +149,7 @@ const request = (
 /** What `makeHttpRequest` takes. */
 export interface HttpRequestOptions {
   /** The run timeout. Default 30 s. */
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
 }
 
 /** Builds the `http_request` tool (tests use a short timeout). */
@@ -160,17 +160,17 @@ export const makeHttpRequest = (options: HttpRequestOptions = {}): Tool<UrlPolic
       "Redirects are followed. Only public http(s) URLs: private, loopback and cloud metadata addresses are " +
       "refused. A body without a Content-Type header is sent as application/json when it is JSON, else as text.",
     parameters: Schema.Struct({
-      method: Schema.Literal(...METHODS).annotations({ description: "The HTTP method" }),
-      url: Schema.String.pipe(Schema.minLength(1)).annotations({
+      method: Schema.Literals(METHODS).annotate({ description: "The HTTP method" }),
+      url: Schema.String.check(Schema.isMinLength(1)).annotate({
         description: "The absolute http or https URL, like https://api.example.com/items?limit=5"
       }),
       headers: Schema.optional(
-        Schema.Array(Header).pipe(Schema.maxItems(50)).annotations({
+        Schema.Array(Header).check(Schema.isMaxLength(50)).annotate({
           description: "Request headers, like [{\"name\": \"Accept\", \"value\": \"application/json\"}]"
         })
       ),
       body: Schema.optional(
-        Schema.String.annotations({ description: "The request body, as text (not with GET or HEAD)" })
+        Schema.String.annotate({ description: "The request body, as text (not with GET or HEAD)" })
       )
     }),
     requiresConfirmation: true,

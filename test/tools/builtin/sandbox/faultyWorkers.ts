@@ -6,7 +6,7 @@
  * between the calls. It prints what each step gave and everything the pools logged (at debug
  * level), as one JSON object.
  */
-import { Effect, HashMap, Logger, LogLevel } from "effect"
+import { Effect, Logger, References } from "effect"
 import * as fs from "node:fs"
 import type { WorkerOptions } from "node:worker_threads"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
@@ -14,20 +14,22 @@ import { replaceWorker } from "../../../helpers/replaceWorker.js"
 
 const marker = process.argv[2] ?? ""
 const logged: Array<{ level: string; message: string; annotations: Record<string, unknown> }> = []
-const recorder = Logger.make(({ annotations, logLevel, message }) => {
+// the level's name in capitals (Effect 3's label); the annotations from the fiber's references
+const recorder = Logger.make(({ fiber, logLevel, message }) => {
   logged.push({
-    level: logLevel.label,
+    level: logLevel.toUpperCase(),
     message: (Array.isArray(message) ? message : [message]).map(String).join(" "),
-    annotations: Object.fromEntries(HashMap.toEntries(annotations))
+    annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
   })
 })
-const runtime = await Effect.runPromise(
-  Effect.runtime<never>().pipe(
-    Logger.withMinimumLogLevel(LogLevel.Debug),
-    Effect.provide(Logger.replace(Logger.defaultLogger, recorder))
+// the pool's owner: a context with the recorder as its only logger, at debug level
+const context = await Effect.runPromise(
+  Effect.context<never>().pipe(
+    Effect.provideService(References.MinimumLogLevel, "Debug"),
+    Effect.provide(Logger.layer([recorder]))
   )
 )
-let pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 1 }, runtime)
+let pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 1 }, context)
 const run = (code: string, timeoutMs = 5000) => Effect.runPromise(pool.run(code, timeoutMs))
 
 /** Whether `condition` came true within `withinMs` (polled every 20 ms). */
@@ -53,7 +55,7 @@ replaceWorker((Original) =>
     }
   }
 )
-pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 1 }, runtime)
+pool = new SandboxWorkers({ ...DEFAULT_POOL_OPTIONS, warm: 1 }, context)
 
 const hello = await run("'hello'")
 const printed = await cameTrue(loggedOne("preload: a request"), 5000)

@@ -7,7 +7,7 @@
  * refuses calls.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Logger, LogLevel } from "effect"
+import { Effect, Fiber, References } from "effect"
 import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
 import type { Outcome } from "../../../../src/tools/builtin/sandbox/protocol.js"
 import { steadyRefTimers } from "../../../helpers/eventLoop.js"
@@ -36,7 +36,7 @@ const FLOOD = "function flood() { Promise.resolve().then(flood); Promise.resolve
 
 /** Waits `ms` on a plain timer (not the fiber's clock): created now, it fires after every timer of the same length created before it. */
 const after = (ms: number) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const timer = setTimeout(() => resume(Effect.void), ms)
     return Effect.sync(() => clearTimeout(timer))
   })
@@ -136,12 +136,12 @@ describe("sandbox pool", () => {
           const [line, ...more] = reported(lines)
           if (line === undefined) continue
           expect(more).toEqual([])
-          expect(line.level).toBe(LogLevel.Debug)
+          expect(line.level).toBe("Debug")
           expect(textOf(line)).toMatch(/^sandbox: the QuickJS module reported: Aborted\(Assertion failed: .*; disposing the runtime failed: /)
           return
         }
         expect.fail("no try of the flood made the QuickJS module report anything")
-      }).pipe(Logger.withMinimumLogLevel(LogLevel.Debug))), 60_000)
+      }).pipe(Effect.provideService(References.MinimumLogLevel, "Debug"))), 60_000)
 
   it.live("Workers discarded at once are replaced by one", () =>
     withPool({ warm: 1 }, (pool) =>

@@ -10,7 +10,7 @@ import { makeSandboxPool } from "../../../../src/tools/builtin/sandbox/pool.js"
 
 /** `ToolSystem` (with `execute_javascript` only, in the workspace `dir`) and its `SandboxPool`. */
 export const sandboxSystem = (dir: string, options: Partial<SandboxPoolOptions> = {}) =>
-  Layer.unwrapScoped(Effect.map(makeSandboxPool(options), (pool) => {
+  Layer.unwrap(Effect.map(makeSandboxPool(options), (pool) => {
     const sandbox = Layer.succeed(SandboxPool, pool)
     const system = ToolSystem.layerNode({
       builtins: false,

@@ -2,9 +2,12 @@
  * What a Worker prints, as both pools start them: through its output port to the owner's logger
  * at debug level, a line at a time (long lines cut), annotated with the pool's name and the
  * stream; nothing in the Worker's own stdio (so nothing can reach the host's stdout).
+ * On Effect 4: the owner's context (`Effect.context`) stands for Effect 3's runtime, with
+ * `Logger.layer` and `References.MinimumLogLevel`; the annotations are read from the fiber's
+ * `CurrentLogAnnotations`, and the recorded level is the level's name in capitals (Effect 3's label).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, HashMap, Logger, LogLevel } from "effect"
+import { Effect, Logger, References } from "effect"
 import * as fs from "node:fs"
 import { Worker } from "node:worker_threads"
 import ts from "typescript"
@@ -52,18 +55,18 @@ describe("worker output", () => {
   it.live("goes to the owner's logger at debug level, a line at a time, and never into the Worker's stdio", () =>
     Effect.gen(function*() {
       const logged: Array<Logged> = []
-      const recorder = Logger.make(({ annotations, logLevel, message }) => {
+      const recorder = Logger.make(({ fiber, logLevel, message }) => {
         logged.push({
-          level: logLevel.label,
+          level: logLevel.toUpperCase(),
           message: (Array.isArray(message) ? message : [message]).map(String).join(" "),
-          annotations: Object.fromEntries(HashMap.toEntries(annotations))
+          annotations: { ...fiber.getRef(References.CurrentLogAnnotations) }
         })
       })
-      const runtime = yield* Effect.runtime<never>().pipe(
-        Logger.withMinimumLogLevel(LogLevel.Debug),
-        Effect.provide(Logger.replace(Logger.defaultLogger, recorder))
+      const context = yield* Effect.context<never>().pipe(
+        Effect.provideService(References.MinimumLogLevel, "Debug"),
+        Effect.provide(Logger.layer([recorder]))
       )
-      const output = outputPort("test-pool", runtime)
+      const output = outputPort("test-pool", context)
       const url = new URL(`data:text/javascript;base64,${Buffer.from(workerSource(workerPrintUrl())).toString("base64")}`)
       const worker = new Worker(url, { ...workerIsolation(), workerData: { output }, transferList: [output] })
       let stdio = ""
@@ -78,7 +81,7 @@ describe("worker output", () => {
       }
       process.stdout.write = record
       process.stderr.write = record
-      const answer = yield* Effect.async<unknown>((resume) => {
+      const answer = yield* Effect.callback<unknown>((resume) => {
         worker.once("message", (message: unknown) => resume(Effect.succeed(message)))
       }).pipe(Effect.ensuring(Effect.sync(() => {
         process.stdout.write = writes.stdout

@@ -3,7 +3,7 @@
  * tests: serves the builtins (and the servers of an --mcp-config file) over stdio.
  * Arguments: WORKSPACE [MODE] [yes|ask] [MCP_CONFIG_FILE]
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Option } from "effect"
 import * as AgentMode from "../../../../src/domain/AgentMode.js"
 import { runMcpCommand } from "../../../../src/tools/mcp/stdio.js"
@@ -16,7 +16,7 @@ Effect.runPromise(
     mode: Option.getOrUndefined(AgentMode.fromName(mode)),
     yes: yes === "yes",
     mcpConfig
-  }).pipe(Effect.provide(NodeContext.layer))
+  }).pipe(Effect.provide(NodeServices.layer))
 ).then(
   () => process.exit(0),
   (error) => {

@@ -3,7 +3,8 @@
  * workspace of files without an extension, rows of mixed kinds, plain values and many keys.
  */
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
-import { runner, workspaceOf, writeIn } from "./harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
+import { runner, writeIn } from "./harness.js"
 
 /** `n` keys k<from>..k<from+n-1>, each with the value 1. */
 const keys = (from: number, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${from + i}`, 1]))

@@ -5,7 +5,8 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
-import { runner, workspaceOf, writeIn } from "./harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
+import { runner, writeIn } from "./harness.js"
 
 export const PEOPLE = [{ name: "Alice", age: 30, tags: ["a", "b"] }, { name: "Bob, Jr.", age: null, note: "said \"hi\"" }]
 

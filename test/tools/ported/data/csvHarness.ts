@@ -5,7 +5,8 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
-import { runner, workspaceOf, writeIn } from "./harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
+import { runner, writeIn } from "./harness.js"
 
 /**
  * The test file's workspace (`workspaceOf`: call it at the file's top level) and `run`, the data

@@ -8,7 +8,8 @@
  * error of the writer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import * as Fs from "node:fs"
 import { guessDelimiter } from "../../../../src/tools/ported/data/csv.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
@@ -18,7 +19,7 @@ import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
 import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner, writeIn } from "./harness.js"
-import { joinUnmoved, sleepersUntil } from "../../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil } from "../../../helpers/testClock.js"
 
 let ws: string
 const run = runner(dataTools, () => ws)
@@ -89,19 +90,19 @@ describe("CSV delimiter", () => {
 })
 
 describe("the YAML writer", () => {
-  // the worker's deadline is an Effect.timeoutFail on the fiber's Clock: moved on the TestClock
+  // the worker's deadline is an Effect.timeoutOrElse on the fiber's Clock: moved on the TestClock (under countingSleeps, which sees the sleep)
   it.effect("a value it cannot write within the deadline fails with a message that names the writer", () =>
     Effect.gen(function*() {
       const value = Array.from({ length: 100_000 }, (_, i) => ({ key: i, text: "x".repeat(20) }))
-      const conversion = yield* Effect.fork(
+      const conversion = yield* Effect.forkChild(
         Effect.flip(convertInWorker(convertJob("json", "yaml", JSON.stringify(value), ",", 100), "5 millis"))
       )
       // writing at 4 ms of the clock, stopped at 5
       yield* sleepersUntil(5)
       yield* TestClock.adjust(4)
-      expect(conversion.unsafePoll()).toBeNull()
+      expect(conversion.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       const failed = yield* joinUnmoved(conversion)
       expect(failed).toBe("the conversion did not finish within 5ms")
-    }), 30_000)
+    }).pipe(countingSleeps), 30_000)
 })

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import * as Path from "node:path"
 import { parsePointer, selectPointer } from "../../../../src/tools/ported/data/jsonPointer.js"
 import { firstSyntaxError, parseJsonLocated } from "../../../../src/tools/shared/jsonSyntax.js"
@@ -141,14 +141,14 @@ describe("the JSON syntax scan", () => {
   it("columns count characters, not UTF-16 units; a long line is shown around the problem only", () => {
     const r = parseJsonLocated("[\"😀😀\", x]")
     // [ " 😀 😀 " , space x: the x is the 8th character (the 10th UTF-16 unit)
-    expect(Either.isLeft(r) && r.left.column).toBe(8)
+    expect(Result.isFailure(r) && r.failure.column).toBe(8)
     const wide = parseJsonLocated(`[${"1,".repeat(1000)} x]`)
-    expect(Either.isLeft(wide) && wide.left.message.split("\n")[1]?.length).toBeLessThan(100)
+    expect(Result.isFailure(wide) && wide.failure.message.split("\n")[1]?.length).toBeLessThan(100)
   })
 
   it("pointers: where a walk stops and why, in words", () => {
     const why = (document: unknown, pointer: string) =>
-      Either.match(selectPointer(document, pointer), { onLeft: (e) => e.message, onRight: (v) => `value ${JSON.stringify(v)}` })
+      Result.match(selectPointer(document, pointer), { onFailure: (e) => e.message, onSuccess: (v) => `value ${JSON.stringify(v)}` })
     const doc = { a: [10, 20, 30], e: [], o: {}, n: null, s: "str", k: { x: 1, y: 2 } }
     expect(why(doc, "/a/-")).toBe("no value at \"/a/-\": \"-\" at \"/a\" names the position after the last item, which has no value")
     expect(why(doc, "/a/01")).toBe("no value at \"/a/01\": \"01\" is not an index of the array at \"/a\" (use 0 to 2)")
@@ -180,7 +180,7 @@ describe("the JSON syntax scan", () => {
   })
 
   it("pointers: malformed ones, and escapes undone in the right order", () => {
-    const problem = (pointer: string) => Either.match(parsePointer(pointer), { onLeft: (e) => e.message, onRight: (t) => `tokens ${JSON.stringify(t)}` })
+    const problem = (pointer: string) => Result.match(parsePointer(pointer), { onFailure: (e) => e.message, onSuccess: (t) => `tokens ${JSON.stringify(t)}` })
     expect(problem("a/b")).toBe("the pointer \"a/b\" must be empty (the whole document) or start with \"/\", e.g. \"/items/0/name\"")
     expect(problem("#%E0%A4%A")).toBe("the pointer \"#%E0%A4%A\" has an invalid %-escape")
     for (const bad of ["/a~2", "/a~", "/~/x"]) {
@@ -194,9 +194,9 @@ describe("the JSON syntax scan", () => {
   })
 
   it("pointers: parsing and escapes", () => {
-    expect(parsePointer("/a~1b/~0")).toEqual(Either.right(["a/b", "~"]))
-    expect(parsePointer("#/a%20b")).toEqual(Either.right(["a b"]))
-    expect(Either.isLeft(parsePointer("#%E0%A4%A"))).toBe(true)
-    expect(selectPointer([[1, [2]]], "/0/1/0")).toEqual(Either.right(2))
+    expect(parsePointer("/a~1b/~0")).toEqual(Result.succeed(["a/b", "~"]))
+    expect(parsePointer("#/a%20b")).toEqual(Result.succeed(["a b"]))
+    expect(Result.isFailure(parsePointer("#%E0%A4%A"))).toBe(true)
+    expect(selectPointer([[1, [2]]], "/0/1/0")).toEqual(Result.succeed(2))
   })
 })

@@ -5,7 +5,7 @@
  * messages are the ones the main thread gives; and a timeout around a call fires on time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Duration, Effect, Either, Exit, ManagedRuntime, Option } from "effect"
+import { Cause, Duration, Effect, Result, Exit, ManagedRuntime, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
@@ -36,9 +36,9 @@ const REST = "pass a pointer to select a smaller part, e.g. \"/items/0\""
 /** What the main thread answers (or refuses with), as the tools did before the worker. */
 const onMain = (text: string, pointer?: string): string => {
   const parsed = parseJsonLocated(text)
-  if (Either.isLeft(parsed)) return parsed.left.message
-  const selected = pointer === undefined ? Either.right(parsed.right) : selectPointer(parsed.right, pointer)
-  return Either.isLeft(selected) ? selected.left.message : capOutput(JSON.stringify(selected.right, null, 2), { atLine: true, rest: REST })
+  if (Result.isFailure(parsed)) return parsed.failure.message
+  const selected = pointer === undefined ? Result.succeed(parsed.success) : selectPointer(parsed.success, pointer)
+  return Result.isFailure(selected) ? selected.failure.message : capOutput(JSON.stringify(selected.success, null, 2), { atLine: true, rest: REST })
 }
 
 // 10 MiB (the most read_json reads) of small objects, one line: about 120,000 objects, 600,000 values
@@ -147,7 +147,7 @@ describe("a timeout around a call fires on time", () => {
       const exit = await runtime.runPromiseExit(call(name, input).pipe(Effect.timeout(Duration.millis(ms))))
       const elapsed = performance.now() - started
       // a parse on the main thread holds the timer back until it ends, and the call then wins the race
-      expect(Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), Cause.isTimeoutException)).toBe(true)
+      expect(Exit.isFailure(exit) && Option.exists(Cause.findErrorOption(exit.cause), Cause.isTimeoutError)).toBe(true)
       // on time: before the parse could have ended, with room for a loaded machine
       expect(elapsed).toBeLessThan(1000)
     }, 60_000)
@@ -193,13 +193,13 @@ describe("the worker answers as the main thread does", () => {
   it.effect("outputs, cuts and every message alike", () =>
     Effect.gen(function*() {
       for (const [text, pointer, indent] of cases) {
-        const main = Either.match(renderOnMainThread(text, options(pointer, indent)), { onLeft: (e) => e.message, onRight: (s) => s })
+        const main = Result.match(renderOnMainThread(text, options(pointer, indent)), { onFailure: (e) => e.message, onSuccess: (s) => s })
         const worker = yield* Effect.match(renderInWorker(text, options(pointer, indent)), { onFailure: (e) => e.message, onSuccess: (s) => s })
         expect(worker, `${text.slice(0, 60)} ${pointer}`).toBe(main)
       }
       // a file's bytes, with a byte-order mark and invalid UTF-8 (as `decodeUtf8` reads them)
       const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from("{\"a\": \"x"), 0xff, ...Buffer.from("\", b}")])
-      const main = Either.match(renderOnMainThread(new TextDecoder().decode(bytes), options()), { onLeft: (e) => e.message, onRight: (s) => s })
+      const main = Result.match(renderOnMainThread(new TextDecoder().decode(bytes), options()), { onFailure: (e) => e.message, onSuccess: (s) => s })
       expect(yield* Effect.flip(renderInWorker({ bytes }, options()))).toHaveProperty("message", main)
     }), 60_000)
 })

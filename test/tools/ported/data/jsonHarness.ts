@@ -5,7 +5,8 @@
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
-import { runner, workspaceOf, writeIn } from "./harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
+import { runner, writeIn } from "./harness.js"
 
 export const DOC = { name: "demo", "a/b": 1, "m~n": 2, items: [{ id: 1, tags: ["x"] }, { id: 2 }], "": "empty key", nested: { deep: null } }
 

@@ -8,7 +8,8 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
 import { dataTools } from "../../../../src/tools/ported/data/index.js"
-import { runner, workspaceOf, writeIn } from "./harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
+import { runner, writeIn } from "./harness.js"
 
 export const MIB = 1024 * 1024
 

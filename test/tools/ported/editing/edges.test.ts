@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Fiber, Option } from "effect"
+import { Effect, Fiber } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -150,12 +150,12 @@ describe("copy_file and move_file hold the locks of their paths", () => {
         const destination = at(`lock-${tool}/dest.txt`)
         const fiber = yield* withPathLock(destination)(Effect.gen(function*() {
           expect(lockedPathCount()).toBe(1)
-          const running = yield* Effect.fork(
+          const running = yield* Effect.forkChild(
             call(tool, { source: `lock-${tool}/source.txt`, destination: `lock-${tool}/dest.txt` })
           )
           // until the call has taken (or waits for) its locks, or is done
-          while (lockedPathCount() < 2 && Option.isNone(yield* Fiber.poll(running))) yield* Effect.sleep("5 millis")
-          expect(Option.isNone(yield* Fiber.poll(running))).toBe(true)
+          while (lockedPathCount() < 2 && running.pollUnsafe() === undefined) yield* Effect.sleep("5 millis")
+          expect(running.pollUnsafe()).toBeUndefined()
           expect(lockedPathCount()).toBe(2)
           expect(Fs.existsSync(destination)).toBe(false)
           return running

@@ -2,7 +2,7 @@
  * What the editing and managing tool tests share: a workspace with an `outside` sibling, one
  * `ToolSystem` over the file tools, a call through the executor, and byte-level checks.
  */
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Option, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
@@ -35,10 +35,11 @@ export const call = (
   Effect.flatMap(ToolSystem, (tools) => tools.execute(name, args, options))
 
 /** The `PathTraversalError` a call died with, if it did. */
-export const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> =>
-  Exit.isFailure(exit)
-    ? Option.filter(Cause.dieOption(exit.cause), (d): d is PathTraversalError => d instanceof PathTraversalError)
-    : Option.none()
+export const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> => {
+  if (Exit.isSuccess(exit)) return Option.none()
+  const defect = Cause.findDefect(exit.cause)
+  return Result.isSuccess(defect) && defect.success instanceof PathTraversalError ? Option.some(defect.success) : Option.none()
+}
 
 /** A file's bytes and inode: equal before and after means it was not touched (not even rewritten). */
 export const fingerprint = (file: string) => {

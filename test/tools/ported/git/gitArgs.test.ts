@@ -4,33 +4,42 @@
  * (relative to the root, `.` for the root), `withCutNote`, `succeeded` and `gitMessage`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, JSONSchema, ParseResult, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
+import { argumentParseOptions, issuesOf } from "../../../../src/domain/argumentLimits.js"
+import { parametersJsonSchema } from "../../../../src/domain/parametersSchema.js"
 import { unsafeResolvedPath } from "../../../../src/domain/WorkspacePath.js"
 import { gitPath, GitName, succeeded, withCutNote } from "../../../../src/tools/ported/git/gitArgs.js"
 import { GIT_MAX_OUTPUT_BYTES, gitEnvironment, type GitOutput } from "../../../../src/tools/ported/git/gitCommand.js"
 import { gitMessage, repositoryFilterDrivers } from "../../../../src/tools/ported/git/repository.js"
 
+// the argument problems a call gets, as Effect 3's array formatter wrote them
 const check = (s: string) =>
-  Either.mapLeft(Schema.decodeUnknownEither(GitName("revision"))(s), (e) => ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => i.message))
+  Result.mapError(Schema.decodeUnknownResult(GitName("revision"), argumentParseOptions)(s), (e) => issuesOf(e).map((i) => i.message))
+
+/** The JSON Schema the library writes for a field of this schema (Effect 3's `JSONSchema.make` of it). */
+const jsonSchemaOf = (schema: Schema.Codec<string, string>): unknown => {
+  const properties = parametersJsonSchema(Schema.Struct({ field: schema })).properties
+  return typeof properties === "object" && properties !== null ? Reflect.get(properties, "field") : undefined
+}
 
 const output = (fields: Partial<GitOutput>): GitOutput => ({ exitCode: 0, stdout: "", cut: false, stderr: "", ...fields })
 
 describe("GitName", () => {
   it("takes names of 1 to 256 characters that git cannot read as options or break lines with", () => {
     for (const ok of ["main", "HEAD~2", "a-b", "v1.0", "feature/x", "é", "x".repeat(256), "ab\u0080"]) {
-      expect(check(ok), JSON.stringify(ok)).toEqual(Either.right(ok))
+      expect(check(ok), JSON.stringify(ok)).toEqual(Result.succeed(ok))
     }
-    expect(check("-x")).toEqual(Either.left(["a revision must not begin with \"-\" (git would read it as an option)"]))
-    expect(check("--output=/tmp/f")).toEqual(Either.left(["a revision must not begin with \"-\" (git would read it as an option)"]))
+    expect(check("-x")).toEqual(Result.fail(["a revision must not begin with \"-\" (git would read it as an option)"]))
+    expect(check("--output=/tmp/f")).toEqual(Result.fail(["a revision must not begin with \"-\" (git would read it as an option)"]))
     for (const bad of ["a\u0000b", "a\nb", "a\u001fb", "a\u007fb", "\tmain"]) {
-      expect(check(bad), JSON.stringify(bad)).toEqual(Either.left(["a revision must not contain control characters"]))
+      expect(check(bad), JSON.stringify(bad)).toEqual(Result.fail(["a revision must not contain control characters"]))
     }
-    expect(Either.isLeft(check(""))).toBe(true)
-    expect(Either.isLeft(check("x".repeat(257)))).toBe(true)
+    expect(Result.isFailure(check(""))).toBe(true)
+    expect(Result.isFailure(check("x".repeat(257)))).toBe(true)
   })
 
   it("says in its JSON Schema that it must not begin with -", () => {
-    expect(JSONSchema.make(GitName("branch"))).toMatchObject({ type: "string", minLength: 1, maxLength: 256, pattern: "^[^-]" })
+    expect(jsonSchemaOf(GitName("branch"))).toMatchObject({ type: "string", minLength: 1, maxLength: 256, pattern: "^[^-]" })
   })
 })
 

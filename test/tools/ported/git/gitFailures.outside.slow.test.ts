@@ -29,7 +29,7 @@ const NOT_A_REPOSITORY = "The workspace is not a git repository: the git tools w
 // live clock: real git processes (@effect/platform Command) on real repositories
 describe("the git tools' failures", () => {
   // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
-  it.scopedLive("outside a repository every tool says so in the same words, as its own failure", () =>
+  it.live("outside a repository every tool says so in the same words, as its own failure", () =>
     Effect.gen(function*() {
       const plain = base.at("plain")
       Fs.mkdirSync(plain)

@@ -19,7 +19,7 @@ const base = gitTestBase("git-failures-")
 
 const repo = twoCommitRepos(base)
 
-// live clock: real git processes (@effect/platform Command) on real repositories
+// live clock: real git processes (effect/process ChildProcess) on real repositories
 describe("the git tools' failures", () => {
 
   it.live("git_log with a missing commit object fails with git's message, not as an empty history", () =>

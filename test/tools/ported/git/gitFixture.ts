@@ -53,6 +53,10 @@ export const commitAll = (dir: string, message: string): void => {
   git(dir, "commit", "-q", "--no-verify", "-m", message)
 }
 
+/** The git tools' system for `workspace` (`ToolSystem.layerNode` provides Node's child processes). */
+const gitSystem = (workspace: string) =>
+  ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) })
+
 /** Runs a git tool with `workspace` as the root. */
 export const runTool = (
   workspace: string,
@@ -63,9 +67,7 @@ export const runTool = (
   Effect.gen(function*() {
     const system = yield* ToolSystem
     return yield* system.execute(name, args, options)
-  }).pipe(
-    Effect.provide(ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) }))
-  )
+  }).pipe(Effect.provide(gitSystem(workspace)))
 
 /**
  * The git tools of one tool system with `workspace` as the root, built once for the calls a test
@@ -74,7 +76,7 @@ export const runTool = (
  */
 export const toolsIn = (workspace: string) =>
   Effect.map(
-    Layer.build(ToolSystem.layerNode({ builtins: false, tools: gitTools, workspace: Workspace.layerFixed(workspace) })),
+    Layer.build(gitSystem(workspace)),
     (context) => {
       const system = Context.get(context, ToolSystem)
       return (name: string, args: Record<string, unknown>, options: ExecuteOptions = { confirm: true }) =>

@@ -6,21 +6,28 @@
  * whose path holds a newline.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { gitEnvironment, runGit } from "../../../../src/tools/ported/git/gitCommand.js"
-import { commitAll, git, gitTestBase, initRepo, readmeRepos, runTool, withEnv, write } from "./gitFixture.js"
+import { commitAll, git, gitTestBase, initRepo, runTool, withEnv, write } from "./gitFixture.js"
 
 const base = gitTestBase("git-output-")
 
-const repo = readmeRepos(base)
+let count = 0
+/** A repository with one commit of README.md. */
+const repo = (name = `repo-${++count}`): string => {
+  const dir = initRepo(base.at(name))
+  write(dir, "README.md", "# Project\n")
+  commitAll(dir, "Initial commit")
+  return dir
+}
 
 const CUT = "\n... [output cut at 64 KiB: "
 
-// live clock: real git processes (@effect/platform Command) on real repositories
+// live clock: real git processes (effect/process ChildProcess) on real repositories
 describe("the git tools' output caps", () => {
   it.live("git_status past 64 KiB ends with its note", () =>
     Effect.gen(function*() {
@@ -58,10 +65,10 @@ describe("the git tools' output caps", () => {
     }))
 })
 
-// live clock: real git processes (@effect/platform Command) on real repositories
+// live clock: real git processes (effect/process ChildProcess) on real repositories
 describe("runGit", () => {
   const run = (root: string, args: ReadonlyArray<string>, maxBytes: number) =>
-    runGit(root, args, gitEnvironment(root, true), maxBytes).pipe(Effect.provide(NodeContext.layer))
+    runGit(root, args, gitEnvironment(root, true), maxBytes).pipe(Effect.provide(NodeServices.layer))
 
   it.live("output of exactly the cap is whole; one byte more is cut (no exit status, no stderr); a failure keeps stderr", () =>
     Effect.gen(function*() {
@@ -96,7 +103,7 @@ describe("runGit", () => {
     }))
 })
 
-// live clock: real git processes (@effect/platform Command) on real repositories
+// live clock: real git processes (effect/process ChildProcess) on real repositories
 describe("git_diff, git_commit, git_checkout messages", () => {
 
   it.live("git_commit without an identity says how to set one, in full", () =>

@@ -21,7 +21,7 @@ const repoWithHistory = reposWithHistory(base)
 describe("the git tools", () => {
 
   // the calls in one workspace share one tool system (toolsIn): one of its own per call costs a third more CPU
-  it.scopedLive("outside a repository, and in a directory inside one, every tool fails with a clear error", () =>
+  it.live("outside a repository, and in a directory inside one, every tool fails with a clear error", () =>
     Effect.gen(function*() {
       const plain = base.at("plain")
       Fs.mkdirSync(plain)
@@ -60,7 +60,7 @@ describe("the git tools", () => {
     }))
 
   // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
-  it.scopedLive("the read-only tools leave the index file alone (no optional locks), even when its stat data is stale", () =>
+  it.live("the read-only tools leave the index file alone (no optional locks), even when its stat data is stale", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
       const run = yield* toolsIn(dir)
@@ -80,7 +80,7 @@ describe("the git tools", () => {
     }))
 
   // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
-  it.scopedLive("git_diff: unstaged, staged, one path, nothing; untracked files are not in it", () =>
+  it.live("git_diff: unstaged, staged, one path, nothing; untracked files are not in it", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
       const run = yield* toolsIn(dir)
@@ -104,7 +104,7 @@ describe("the git tools", () => {
     }))
 
   // its calls share one tool system per repository (toolsIn): one of its own per call costs a third more CPU
-  it.scopedLive("git_log: newest first, max_count with a note when there are more, a path, an empty repository", () =>
+  it.live("git_log: newest first, max_count with a note when there are more, a path, an empty repository", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
       const run = yield* toolsIn(dir)
@@ -202,7 +202,7 @@ describe("the git tools", () => {
     }))
 
   // its calls share one tool system (toolsIn): one of its own per call costs a third more CPU
-  it.scopedLive("git_add, git_commit, git_checkout: stage, commit, branch, switch back", () =>
+  it.live("git_add, git_commit, git_checkout: stage, commit, branch, switch back", () =>
     Effect.gen(function*() {
       const dir = repoWithHistory()
       const run = yield* toolsIn(dir)

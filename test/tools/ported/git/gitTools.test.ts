@@ -3,7 +3,7 @@
  * repository (or only inside one), arguments that would read as options, caps, identity.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Option, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Exports, PathTraversalError } from "../../../../src/index.js"
@@ -17,10 +17,10 @@ const repoWithHistory = reposWithHistory(base)
 
 const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> =>
   Exit.isFailure(exit)
-    ? Option.filter(Cause.dieOption(exit.cause), (d): d is PathTraversalError => d instanceof PathTraversalError)
+    ? Option.filter(Result.getSuccess(Cause.findDefect(exit.cause)), (d): d is PathTraversalError => d instanceof PathTraversalError)
     : Option.none()
 
-// live clock: real git processes (@effect/platform Command) on real repositories
+// live clock: real git processes (effect/process ChildProcess) on real repositories
 describe("the git tools", () => {
   it("are the eight of the catalog with their flags and tags", () => {
     expect(gitTools.map((t) => t.name)).toEqual([

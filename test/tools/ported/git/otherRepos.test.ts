@@ -40,7 +40,7 @@ describe("git tools on a repository that reaches outside the workspace", () => {
       expectOutside(yield* runTool(ws, "git_show", { rev: blob }), /objects/)
     }))
 
-  it.scoped("GIT_ALTERNATE_OBJECT_DIRECTORIES in the host's environment is not passed on", () =>
+  it.effect("GIT_ALTERNATE_OBJECT_DIRECTORIES in the host's environment is not passed on", () =>
     Effect.gen(function*() {
       const { blob, other } = otherRepo("envalternates")
       const ws = initRepo(workspaceIn("envalternates"))

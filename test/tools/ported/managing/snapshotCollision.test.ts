@@ -2,7 +2,7 @@
  * An id that is already taken (as two snapshots in one second with the same random part would
  * get): the new snapshot never replaces the files of the old one. The id's time comes from the
  * test clock and its random part from the fiber's `Random`, seeded the same for each call, so
- * two calls get the same id.
+ * two calls get the same id (`Random.withSeed`, Effect 4's form of `Effect.withRandom(Random.make(seed))`).
  */
 import { afterAll, describe, expect, layer } from "@effect/vitest"
 import { Effect, Random } from "effect"
@@ -17,7 +17,7 @@ const at = (rel: string) => Path.join(ws, rel)
 
 /** A snapshot of file.txt whose id's random part is always the same (a generator seeded alike for each call). */
 const snapshot = Effect.suspend(() =>
-  call("snapshot_file", { filepath: "file.txt" }).pipe(Effect.withRandom(Random.make("same seed")))
+  call("snapshot_file", { filepath: "file.txt" }).pipe(Random.withSeed("same seed"))
 )
 
 /** The first snapshot, taken now: its id. */

@@ -21,7 +21,7 @@ const snapshotOf = (rel: string, content: string) =>
     Fs.writeFileSync(at(rel), content)
     const r = yield* call("snapshot_file", { filepath: rel })
     const id = /^Snapshot ([A-Za-z0-9_-]+) of /.exec(String(r.output))?.[1]
-    if (id === undefined) return yield* Effect.dieMessage(`no snapshot: ${r.error}`)
+    if (id === undefined) return yield* Effect.die(new Error(`no snapshot: ${r.error}`))
     return id
   })
 

@@ -1,7 +1,13 @@
+/**
+ * The snapshot store: ids, the listing's order, skipped entries, offsets, and the tools' errors
+ * when the store or the workspace cannot be read. `Random.fixed` (Effect 3) becomes the
+ * `withDraws` helper: the draws `n / 2 ** 32` give the id digits `n`.
+ */
 import { afterAll, describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Random } from "effect"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import { newSnapshotId, SNAPSHOT_ID_PATTERN } from "../../../../src/tools/ported/managing/snapshots.js"
+import { withDraws } from "../../../helpers/fixedRandom.js"
 import { call, makeWorkspace, systemFor, tree } from "../editing/harness.js"
 import { list, snapshotStoreIn } from "./snapshotStoreHarness.js"
 
@@ -23,7 +29,7 @@ describe("newSnapshotId", () => {
       expect(large).toBe("20250102-153013-abcdef12")
       expect(SNAPSHOT_ID_PATTERN.test(small) && SNAPSHOT_ID_PATTERN.test(large)).toBe(true)
       expect([large, small].sort()).toEqual([small, large])
-    }).pipe(Effect.withRandom(Random.fixed([5, 0xabcdef12]))))
+    }).pipe(withDraws([5 / 2 ** 32, 0xabcdef12 / 2 ** 32])))
 })
 
 describe("list_snapshots: order, skipped entries, offsets, the read cap", () => {

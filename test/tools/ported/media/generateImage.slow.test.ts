@@ -19,7 +19,7 @@ beforeAll(() => {
 // live clock where a test has a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("generate_image", () => {
 
-  it.scopedLive("HTTP errors, odd answers and bad payloads are clear TOOL_ERRORs, the key redacted", () =>
+  it.live("HTTP errors, odd answers and bad payloads are clear TOOL_ERRORs, the key redacted", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [Respond, string]> = [
         [(_, response) => sendText(response, 401, "bad key"), "MiniMax rejected the API key (HTTP 401)"],
@@ -57,7 +57,7 @@ describe("generate_image", () => {
       expect(Fs.existsSync(Path.join(ws, "bad.png"))).toBe(false)
     }))
 
-  it.scopedLive("an answer past the 32 MiB cap, or one that breaks off, is a TOOL_ERROR saying so; nothing saved", () =>
+  it.live("an answer past the 32 MiB cap, or one that breaks off, is a TOOL_ERROR saying so; nothing saved", () =>
     Effect.gen(function*() {
       // streamed past the cap without a length: the tool stops reading there
       const huge = yield* testServer((_, response) => {

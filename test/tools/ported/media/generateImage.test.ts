@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from "@effect/vitest"
-import { HttpClient, HttpClientError } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer, TestClock } from "effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientError from "effect/http/HttpClientError"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
@@ -12,7 +14,7 @@ import {
   MINIMAX_DEFAULT_URL
 } from "../../../../src/tools/ported/media/generateImage.js"
 import { type Respond, sendJson, testServer } from "../../../helpers/httpServer.js"
-import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 import { env, generateImageWorkspace, KEY, minimax, PNG } from "./generateImageHarness.js"
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xd9])
@@ -28,7 +30,7 @@ const baseResp = (status_code: number, status_msg: string): Respond => (_, respo
 
 // live clock where a test has a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("generate_image", () => {
-  it.scopedLive("without a key: the unavailable message, a success, nothing sent", () =>
+  it.live("without a key: the unavailable message, a success, nothing sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(minimax())
       for (const key of [[], [["MINIMAX_API_KEY", "  "]]] as const) {
@@ -40,7 +42,7 @@ describe("generate_image", () => {
       expect(Fs.existsSync(Path.join(ws, "cat.png"))).toBe(false)
     }))
 
-  it.scopedLive("POSTs the prompt with the bearer key and saves the image into the workspace", () =>
+  it.live("POSTs the prompt with the bearer key and saves the image into the workspace", () =>
     Effect.gen(function*() {
       const server = yield* testServer(minimax())
       const r = yield* call({ prompt: "a red square", filepath: "art/square.png", aspect_ratio: "16:9" }, env(server.origin))
@@ -59,7 +61,7 @@ describe("generate_image", () => {
       })
     }))
 
-  it.scopedLive("aspect_ratio defaults to 1:1; JPEG data under a .png name is said", () =>
+  it.live("aspect_ratio defaults to 1:1; JPEG data under a .png name is said", () =>
     Effect.gen(function*() {
       const server = yield* testServer(minimax(JPEG))
       const r = yield* call({ prompt: "p", filepath: "photo.png" }, env(server.origin))
@@ -69,7 +71,7 @@ describe("generate_image", () => {
       expect(invalid.errorCode).toBe("INVALID_ARGUMENTS")
     }))
 
-  it.scopedLive("MiniMax's refusals (base_resp) are TOOL_ERRORs that say what they mean; nothing saved", () =>
+  it.live("MiniMax's refusals (base_resp) are TOOL_ERRORs that say what they mean; nothing saved", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [Respond, string]> = [
         [baseResp(1026, "input new_sensitive"), "MiniMax refused the request (status 1026: input new_sensitive): the prompt was flagged as sensitive content; rephrase it"],
@@ -87,7 +89,7 @@ describe("generate_image", () => {
       expect(Fs.existsSync(Path.join(ws, "refused.png"))).toBe(false)
     }))
 
-  it.scopedLive("JPEG data under a .jpg name gets no note; a second image to one name says it overwrote the first", () =>
+  it.live("JPEG data under a .jpg name gets no note; a second image to one name says it overwrote the first", () =>
     Effect.gen(function*() {
       const server = yield* testServer(minimax(JPEG))
       const first = yield* call({ prompt: "p", filepath: "named.jpg" }, env(server.origin))
@@ -96,7 +98,7 @@ describe("generate_image", () => {
       expect(second.output).toBe("Generated a 1:1 JPEG image (14 bytes) and saved it to named.jpg (overwrote an existing file)")
     }))
 
-  it.scopedLive("an image that cannot be saved (a directory at its path) is a TOOL_ERROR naming the path; the directory is kept", () =>
+  it.live("an image that cannot be saved (a directory at its path) is a TOOL_ERROR naming the path; the directory is kept", () =>
     Effect.gen(function*() {
       const server = yield* testServer(minimax())
       Fs.mkdirSync(Path.join(ws, "taken.png"))
@@ -116,23 +118,23 @@ describe("generate_image", () => {
     }))
 
   // the tool's timeout is the executor's deadline, on the fiber's Clock: moved on the TestClock
-  // once the real server has the request
-  it.scoped("a slow API meets the tool's timeout", () =>
+  // (under countingSleeps, which sees the sleep) once the real server has the request
+  it.effect("a slow API meets the tool's timeout", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => undefined)
-      const running = yield* Effect.fork(
+      const running = yield* Effect.forkChild(
         call({ prompt: "p", filepath: "slow.png" }, env(server.origin), makeGenerateImage({ timeout: "500 millis" }))
       )
       yield* until(() => server.requests.length === 1, "the request")
       // waiting at 499 ms of the clock, timed out at 500
       yield* sleepersUntil(500)
       yield* TestClock.adjust(499)
-      expect(running.unsafePoll()).toBeNull()
+      expect(running.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       const r = yield* joinUnmoved(running)
       expect(r.errorCode).toBe("TIMEOUT")
       expect(Fs.existsSync(Path.join(ws, "slow.png"))).toBe(false)
-    }))
+    }).pipe(countingSleeps))
 
   // no socket (an offline HttpClient) and no clock: it.effect
   it.effect("without MINIMAX_API_URL, or with a blank one, the request goes to MiniMax's own endpoint", () =>
@@ -141,15 +143,19 @@ describe("generate_image", () => {
       const urls: Array<string> = []
       const offline = HttpClient.make((request) => {
         urls.push(request.url)
-        return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "offline (test)" }))
+        return Effect.fail(
+          new HttpClientError.HttpClientError({
+            reason: new HttpClientError.TransportError({ request, description: "offline (test)" })
+          })
+        )
       })
       const layer = ToolSystem.layer({ builtins: false, tools: [generateImage], workspace: Workspace.layerFixed(ws) }).pipe(
-        Layer.provide(Layer.merge(NodeContext.layer, Layer.succeed(HttpClient.HttpClient, offline)))
+        Layer.provide(Layer.merge(NodeServices.layer, Layer.succeed(HttpClient.HttpClient, offline)))
       )
       for (const url of [[], [["MINIMAX_API_URL", "   "]]] as const) {
         const r = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", { prompt: "p", filepath: "d.png" })).pipe(
           Effect.provide(layer),
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["MINIMAX_API_KEY", KEY], ...url])))
+          Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(Object.fromEntries([["MINIMAX_API_KEY", KEY], ...url])))
         )
         expect(r.errorCode).toBe("TOOL_ERROR")
         expect(r.error).toContain(`could not reach the MiniMax API at ${MINIMAX_DEFAULT_URL}`)

@@ -6,7 +6,7 @@ import { ConfigProvider, Effect } from "effect"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
 import { generateImage } from "../../../../src/tools/ported/media/generateImage.js"
 import { type Respond, sendJson } from "../../../helpers/httpServer.js"
-import { workspaceOf } from "../data/harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
 
 export const KEY = "mm-test-key-0123456789"
 
@@ -26,7 +26,7 @@ export const generateImageWorkspace = () => {
     // confirmed: replacing a file needs confirmation (`confirmSideDoors.test.ts` covers the unconfirmed call)
     Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", args, { confirm: true })).pipe(
       Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [tool], workspace: Workspace.layerFixed(dirs.ws) })),
-      Effect.withConfigProvider(ConfigProvider.fromMap(new Map(env)))
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(Object.fromEntries(env)))
     )
   return { dirs, call }
 }

@@ -37,7 +37,7 @@ const call = (origin: string) =>
         Effect.provide(
           ToolSystem.layerNode({ builtins: false, tools: [generateImage], workspace: Workspace.layerFixed(ws) })
         ),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["MINIMAX_API_KEY", KEY], ["MINIMAX_API_URL", origin]])))
+        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(Object.fromEntries([["MINIMAX_API_KEY", KEY], ["MINIMAX_API_URL", origin]])))
       )
   })
 
@@ -50,7 +50,7 @@ const expectNoKey = (text: string, form: string) => {
 
 // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("generate_image redacts its key in every form", () => {
-  it.scopedLive("from an error answer's excerpt", () =>
+  it.live("from an error answer's excerpt", () =>
     Effect.gen(function*() {
       for (const [name, form] of Object.entries(FORMS)) {
         const server = yield* testServer((_, response) => sendText(response, 500, `bad key ${form} (echoed)`))
@@ -61,7 +61,7 @@ describe("generate_image redacts its key in every form", () => {
       }
     }))
 
-  it.scopedLive("from MiniMax's status_msg", () =>
+  it.live("from MiniMax's status_msg", () =>
     Effect.gen(function*() {
       for (const [name, form] of Object.entries(FORMS)) {
         const server = yield* testServer((_, response) =>

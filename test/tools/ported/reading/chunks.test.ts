@@ -28,7 +28,7 @@ const chunksOf = (path: string, budget: number, stopAfter = Infinity) =>
   }))
 
 describe("readChunks", () => {
-  it.scoped("hands over the whole file in order: a first block of 64 KiB, then chunks of at most 1 MiB", () =>
+  it.effect("hands over the whole file in order: a first block of 64 KiB, then chunks of at most 1 MiB", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("chunks-")
       const size = FIRST_BLOCK_BYTES + 2 * CHUNK_BYTES + 123
@@ -54,7 +54,7 @@ describe("readChunks", () => {
       expect(stopped.sizes).toHaveLength(2)
     }))
 
-  it.scoped("a small file is one chunk; an empty one none, complete", () =>
+  it.effect("a small file is one chunk; an empty one none, complete", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("chunks-small-")
       Fs.writeFileSync(Path.join(dir, "small.txt"), "a\nb\n")
@@ -65,7 +65,7 @@ describe("readChunks", () => {
       expect(empty).toMatchObject({ read: { read: 0, complete: true }, sizes: [] })
     }))
 
-  it.scoped("a binary first block is refused before any chunk is handed over, however it ends", () =>
+  it.effect("a binary first block is refused before any chunk is handed over, however it ends", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("chunks-binary-")
       Fs.writeFileSync(Path.join(dir, "nul.bin"), Buffer.concat([Buffer.from("text"), Buffer.from([0]), Buffer.from("more")]))

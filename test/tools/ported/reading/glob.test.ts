@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { compileGlob, type GlobMatcher, isLinearForV8 } from "../../../../src/tools/ported/reading/glob.js"
 
 const compiled = (pattern: string): GlobMatcher => {
   const glob = compileGlob(pattern)
-  if (Either.isLeft(glob)) throw new Error(`expected "${pattern}" to compile: ${glob.left}`)
-  return glob.right
+  if (Result.isFailure(glob)) throw new Error(`expected "${pattern}" to compile: ${glob.failure}`)
+  return glob.success
 }
 
 /** Asserts that `pattern` does not match `name` and says so within `ms`. */
@@ -79,11 +79,11 @@ describe("compileGlob", () => {
     Effect.sync(() => {
       const long = "a".repeat(70_000)
       const refused = compileGlob(long)
-      expect(Either.isLeft(refused)).toBe(true)
-      if (Either.isLeft(refused)) {
-        expect(refused.left).toBe(`the glob "${long}" is not valid: Input length: 70000, exceeds maximum allowed length: 65536`)
+      expect(Result.isFailure(refused)).toBe(true)
+      if (Result.isFailure(refused)) {
+        expect(refused.failure).toBe(`the glob "${long}" is not valid: Input length: 70000, exceeds maximum allowed length: 65536`)
       }
-      expect(compileGlob("!(x)")).toEqual(Either.left(
+      expect(compileGlob("!(x)")).toEqual(Result.fail(
         "the glob \"!(x)\" uses a feature that is not supported here (a negated extglob such as \"!(x)\"); " +
           "use a simpler pattern"
       ))

@@ -1,10 +1,13 @@
 /**
  * What the reading tool tests share: a workspace with an `outside` sibling, a call through the
  * executor over the reading tools, and the `PathTraversalError` a call died with.
+ *
+ * On Effect 4: `NodeServices` for `NodeContext`, `Result` for `Either`, `Cause.findDefect` for
+ * `dieOption`.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll } from "@effect/vitest"
-import { Cause, Effect, Either, Exit, Layer, Option } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
@@ -71,10 +74,11 @@ export const call = (ws: string, name: string, args: Record<string, unknown>) =>
   )
 
 /** The `PathTraversalError` a call died with, if it did. */
-export const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> =>
-  Exit.isFailure(exit)
-    ? Option.filter(Cause.dieOption(exit.cause), (d): d is PathTraversalError => d instanceof PathTraversalError)
-    : Option.none()
+export const traversalOf = (exit: Exit.Exit<unknown, unknown>): Option.Option<PathTraversalError> => {
+  if (Exit.isSuccess(exit)) return Option.none()
+  const defect = Cause.findDefect(exit.cause)
+  return Result.isSuccess(defect) && defect.success instanceof PathTraversalError ? Option.some(defect.success) : Option.none()
+}
 
 /** The output of a successful call (fails the test with the error otherwise). */
 export const outputOf = (result: ToolExecutionResult): string => {
@@ -101,20 +105,20 @@ export const searchWorkspace = (
     const workspace = yield* Workspace
     const { onLink } = options
     const matcher = compileMatcher(pattern, { regex: options.regex ?? false, caseSensitive: true })
-    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+    if (Result.isFailure(matcher)) return yield* Effect.die(matcher.failure)
     return yield* Effect.scoped(searchTree({
       directory: Fs.realpathSync(ws),
       shownDir: ".",
-      matcher: matcher.right,
+      matcher: matcher.success,
       glob: undefined,
       limit: options.limit ?? 100_000,
       maxFiles: options.maxFiles ?? 200_000,
       resolveLink: onLink === undefined
         ? workspace.tryResolve
-        : (path) => Effect.zipRight(Effect.sync(onLink), workspace.tryResolve(path)),
+        : (path) => Effect.andThen(Effect.sync(onLink), workspace.tryResolve(path)),
       parallel: { workers: options.workers ?? 0, minFiles: options.minFiles ?? 0 }
     }))
-  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(ws).pipe(Layer.provide(NodeContext.layer))))
+  }).pipe(Effect.orDie, Effect.provide(Workspace.layerFixed(ws).pipe(Layer.provide(NodeServices.layer))))
 
 /** The files of directory `dir` as one search job (the directory open until the scope closes: acquire it before the workers). */
 export const directoryJob = (dir: string) =>
@@ -125,9 +129,9 @@ export const directoryJob = (dir: string) =>
 
 /** `count` search workers for the literal `pattern`, in the scope. */
 export const literalWorkers = (pattern: string, count: number) =>
-  Either.match(compileMatcher(pattern, { regex: false, caseSensitive: true }), {
-    onLeft: (error) => Effect.dieMessage(error),
-    onRight: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
+  Result.match(compileMatcher(pattern, { regex: false, caseSensitive: true }), {
+    onFailure: (error) => Effect.die(new Error(error)),
+    onSuccess: (matcher) => startSearchWorkers(count, matcher.prefilter, FIRST_BLOCK_BYTES)
   })
 
 /**

@@ -1,14 +1,37 @@
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { READ_LINES_COUNT_BYTES, READ_LINES_MAX_BYTES } from "../../../../src/tools/ported/reading/readLines.js"
 import { FIRST_BLOCK_BYTES } from "../../../../src/tools/shared/safeFsRead.js"
-import { outputOf } from "./harness.js"
-import { fixedLines, LINE_BYTES, readLinesEdgesWorkspace } from "./readLinesEdgesHarness.js"
+import { call, makeWorkspace, outputOf } from "./harness.js"
 
-const { fixture, note, read } = readLinesEdgesWorkspace()
+let fixture: ReturnType<typeof makeWorkspace>
 
+/** Lines of 64 bytes (63 "x" and a line feed): the first block holds exactly `FIRST_BLOCK_BYTES / 64` of them. */
+const LINE_BYTES = 64
 const BLOCK_LINES = FIRST_BLOCK_BYTES / LINE_BYTES
 const BUDGET_LINES = READ_LINES_COUNT_BYTES / LINE_BYTES
+
+const fixedLines = (bytes: number, lineBytes = LINE_BYTES): Buffer => {
+  const buffer = Buffer.alloc(bytes, "x")
+  for (let i = lineBytes - 1; i < bytes; i += lineBytes) buffer[i] = 10
+  return buffer
+}
+
+beforeAll(() => {
+  fixture = makeWorkspace("read-lines-edges-")
+  const { write } = fixture
+  // exactly the counting budget, and one byte less (its last line without a line feed)
+  const budget = fixedLines(READ_LINES_COUNT_BYTES)
+  write("budget.txt", budget)
+  write("budget-less-one.txt", budget.subarray(0, READ_LINES_COUNT_BYTES - 1))
+  write("one-line.txt", "only\n")
+  write("crlf.txt", "ab\r\ncd\r\n")
+})
+
+afterAll(() => fixture.remove())
+
+const read = (args: Record<string, unknown>) => call(fixture.ws, "read_lines", args)
+const note = (out: string) => out.split("\n").at(-1)
 
 describe("read_lines: counting the lines after the range", () => {
   it.effect("counting starts with the chunk in which the range ends, and stops at the budget", () =>

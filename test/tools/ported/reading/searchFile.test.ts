@@ -6,7 +6,7 @@
  * limit. The tool's tests search trees, where most files are small text and these edges hide.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { openDirectory } from "../../../../src/tools/shared/safeFs.js"
@@ -26,8 +26,8 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
 
 const matcher = (pattern: string, options: { regex?: boolean; caseSensitive?: boolean } = {}): Matcher => {
   const compiled = compileMatcher(pattern, { regex: options.regex ?? false, caseSensitive: options.caseSensitive ?? true })
-  if (Either.isLeft(compiled)) throw new Error(compiled.left)
-  return compiled.right
+  if (Result.isFailure(compiled)) throw new Error(compiled.failure)
+  return compiled.success
 }
 const literal = matcher("needle")
 const regex = matcher("nee+dle", { regex: true })

@@ -4,9 +4,11 @@
  * an RE2 expression): one hit per matching line with its number counted from `firstLine`, the
  * `\r` of a CRLF line dropped, a long line shown around its match, the limit, and the empty
  * match after a last line ending that is on no line.
+ *
+ * On Effect 4 a refusal is a `Result` failure (tag "Failure", the main tree's `Either` "Left").
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Result } from "effect"
 import { compileMatcher, type Hit, MATCH_LINE_CHARS, searchRegion } from "../../../../src/tools/ported/reading/searchMatch.js"
 
 const KINDS = [
@@ -21,7 +23,7 @@ const hitsOf = (
   options: { readonly regex: boolean; readonly caseSensitive: boolean },
   { firstLine = 1, limit = 100 }: { readonly firstLine?: number; readonly limit?: number } = {}
 ): ReadonlyArray<Hit> => {
-  const matcher = Either.getOrThrow(compileMatcher(pattern, options))
+  const matcher = Result.getOrThrow(compileMatcher(pattern, options))
   const hits: Array<Hit> = []
   searchRegion(Buffer.from(text, "utf8"), firstLine, matcher, limit, hits)
   return hits
@@ -65,7 +67,7 @@ describe("searchRegion", () => {
     for (const caseSensitive of [true, false]) {
       for (const pattern of ["abc\ndef", "abc\r\ndef", "\n", "x\r"]) {
         const compiled = compileMatcher(pattern, { regex: false, caseSensitive })
-        expect(Either.isLeft(compiled) ? compiled.left : "compiled").toBe(
+        expect(Result.isFailure(compiled) ? compiled.failure : "compiled").toBe(
           "the pattern holds a line break, and search_files matches within one line: search for one line of it"
         )
       }
@@ -125,16 +127,16 @@ describe("searchRegion", () => {
 describe("compileMatcher", () => {
   it("refuses an expression RE2 cannot run, saying what RE2 lacks; carries each kind's prefilter", () => {
     expect(compileMatcher("(?=x)", { regex: true, caseSensitive: true })).toEqual(
-      Either.left(expect.stringMatching(/^invalid regular expression "\(\?=x\)": .+ \(RE2 syntax: no look-around or back-references\)$/))
+      Result.fail(expect.stringMatching(/^invalid regular expression "\(\?=x\)": .+ \(RE2 syntax: no look-around or back-references\)$/))
     )
-    expect(compileMatcher("(a", { regex: true, caseSensitive: true })._tag).toBe("Left")
-    const bytes = Either.getOrThrow(compileMatcher("é", { regex: false, caseSensitive: true }))
+    expect(compileMatcher("(a", { regex: true, caseSensitive: true })._tag).toBe("Failure")
+    const bytes = Result.getOrThrow(compileMatcher("é", { regex: false, caseSensitive: true }))
     expect(bytes.prefilter).toEqual({ kind: "bytes", needle: Buffer.from("é") })
     expect(bytes.needle).toEqual(Buffer.from("é"))
-    const literal = Either.getOrThrow(compileMatcher("a+b", { regex: false, caseSensitive: false }))
+    const literal = Result.getOrThrow(compileMatcher("a+b", { regex: false, caseSensitive: false }))
     expect(literal.prefilter).toEqual({ kind: "literal", source: "a\\+b", flags: "giu" })
     expect(literal.needle).toBeUndefined()
-    const re2 = Either.getOrThrow(compileMatcher("a+b", { regex: true, caseSensitive: false }))
+    const re2 = Result.getOrThrow(compileMatcher("a+b", { regex: true, caseSensitive: false }))
     expect(re2.prefilter).toMatchObject({ kind: "re2", pattern: "a+b" })
     // next: from an offset, and -1 past the end
     expect(re2.next("xxab", 0)).toBe(2)

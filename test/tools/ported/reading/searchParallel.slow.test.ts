@@ -9,7 +9,7 @@
  * 2.5 s of CPU a test.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, Fiber, Layer } from "effect"
+import { Duration, Effect, Result, Fiber, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Workspace } from "../../../../src/index.js"
@@ -20,7 +20,7 @@ import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch
 import { AGAIN, FOUND, NONE } from "../../../../src/tools/ported/reading/searchWorkerSource.js"
 import { type Answered, startSearchWorkers } from "../../../../src/tools/ported/reading/searchWorkers.js"
 import { type SearchResult, searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { call, makeWorkspace, outputOf } from "./harness.js"
 
 let fixture: ReturnType<typeof makeWorkspace>
@@ -75,7 +75,7 @@ beforeAll(() => {
 
 afterAll(() => fixture.remove())
 
-const workspaceLayer = () => Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer))
+const workspaceLayer = () => Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeServices.layer))
 
 /** The search of the fixture, with `workers` threads started from the first file on. */
 const search = (
@@ -91,11 +91,11 @@ const search = (
   Effect.gen(function*() {
     const workspace = yield* Workspace
     const matcher = compileMatcher(pattern, { regex: options.regex ?? false, caseSensitive: options.caseSensitive ?? true })
-    if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+    if (Result.isFailure(matcher)) return yield* Effect.die(matcher.failure)
     return yield* Effect.scoped(searchTree({
       directory: Fs.realpathSync(Path.join(fixture.ws, options.directory ?? ".")),
       shownDir: options.directory ?? ".",
-      matcher: matcher.right,
+      matcher: matcher.success,
       glob: undefined,
       limit: options.limit ?? 100_000,
       maxFiles: 200_000,
@@ -172,7 +172,7 @@ describe.skipIf(process.platform !== "linux")("search_files in worker threads", 
       yield* search("needle", { workers: 2 })
       const before = usage()
       for (const delay of [0, 2, 10, 30]) {
-        const fiber = yield* Effect.fork(search("x*", { regex: true, workers: 2 }))
+        const fiber = yield* Effect.forkChild(search("x*", { regex: true, workers: 2 }))
         yield* Effect.sleep(Duration.millis(delay))
         yield* Fiber.interrupt(fiber)
       }
@@ -229,7 +229,7 @@ describe("search_files on a big tree (through the executor)", () => {
 
 
 describe.skipIf(process.platform !== "linux")("a search worker", () => {
-  it.scoped("opens a job's files through the directory's descriptor, whatever its path leads to meanwhile", () =>
+  it.effect("opens a job's files through the directory's descriptor, whatever its path leads to meanwhile", () =>
     Effect.gen(function*() {
       const { outside, ws } = fixture
       const place = Path.join(ws, "moving")
@@ -256,8 +256,8 @@ describe.skipIf(process.platform !== "linux")("a search worker", () => {
         compileMatcher("^needle\\s+\\w+side", { regex: true, caseSensitive: true })
       ]
       for (const matcher of matchers) {
-        if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
-        const workers = yield* startSearchWorkers(1, matcher.right.prefilter, FIRST_BLOCK_BYTES)
+        if (Result.isFailure(matcher)) return yield* Effect.die(matcher.failure)
+        const workers = yield* startSearchWorkers(1, matcher.success.prefilter, FIRST_BLOCK_BYTES)
         const id = workers.submit(childOf(held.fd, held.path, ""), names)
         expect(id).toBeDefined()
         let answered: ReadonlyArray<Answered> = []
@@ -267,7 +267,7 @@ describe.skipIf(process.platform !== "linux")("a search worker", () => {
         }
         const answer = answered[0]?.answer
         expect(answered[0]?.id).toBe(id)
-        expect(Array.from(answer?.codes ?? []), matcher.right.prefilter.kind).toEqual([FOUND, FOUND, NONE, FOUND])
+        expect(Array.from(answer?.codes ?? []), matcher.success.prefilter.kind).toEqual([FOUND, FOUND, NONE, FOUND])
         const text = Buffer.from(answer?.data ?? new Uint8Array()).toString("utf8")
         expect(text).toBe("needle inside a.txt\nneedle inside b.txt\nneedle inside d.txt\n")
         expect(Array.from(answer?.ends ?? [])).toEqual([20, 40, 60])

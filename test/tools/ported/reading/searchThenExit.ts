@@ -3,8 +3,8 @@
  * no shutdown; it prints how many workers were kept and how long after the search the process
  * ended, and must end by itself (an idle worker and its timer are unreferenced).
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Effect, Either, Layer } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Effect, Result, Layer } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -16,7 +16,7 @@ import { searchTree } from "../../../../src/tools/ported/reading/searchTree.js"
 const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "search-then-exit-")))
 for (let i = 0; i < 40; i++) Fs.writeFileSync(Path.join(root, `f${i}.txt`), i % 4 === 0 ? `the needle ${i}\n` : "hay\n")
 const matcher = compileMatcher("needle", { regex: false, caseSensitive: true })
-if (Either.isLeft(matcher)) throw new Error("the pattern does not compile")
+if (Result.isFailure(matcher)) throw new Error("the pattern does not compile")
 
 const result = await Effect.runPromise(
   Effect.gen(function*() {
@@ -24,14 +24,14 @@ const result = await Effect.runPromise(
     return yield* Effect.scoped(searchTree({
       directory: root,
       shownDir: ".",
-      matcher: matcher.right,
+      matcher: matcher.success,
       glob: undefined,
       limit: 1000,
       maxFiles: 1000,
       resolveLink: workspace.tryResolve,
       parallel: { workers: 1, minFiles: 0 }
     }))
-  }).pipe(Effect.provide(Workspace.layerFixed(root).pipe(Layer.provide(NodeContext.layer))))
+  }).pipe(Effect.provide(Workspace.layerFixed(root).pipe(Layer.provide(NodeServices.layer))))
 )
 Fs.rmSync(root, { recursive: true, force: true })
 const searched = performance.now()

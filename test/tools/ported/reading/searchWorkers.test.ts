@@ -4,7 +4,7 @@
  * The search tests see only the lines found, which come out the same whoever searched a file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { compileMatcher } from "../../../../src/tools/ported/reading/searchMatch.js"
@@ -40,8 +40,8 @@ afterAll(() => {
 
 const prefilter = () => {
   const matcher = compileMatcher("alpha", { regex: false, caseSensitive: true })
-  if (Either.isLeft(matcher)) throw new Error(matcher.left)
-  return matcher.right.prefilter
+  if (Result.isFailure(matcher)) throw new Error(matcher.failure)
+  return matcher.success.prefilter
 }
 
 const prefix = () => childOf(dir.fd, dir.path, "")
@@ -58,7 +58,7 @@ const collect = (workers: SearchWorkers, count: number) =>
   })
 
 const waitAtOnce = (workers: SearchWorkers) =>
-  Effect.timeoutFail(workers.wait, { duration: "5 seconds", onTimeout: () => new Error("wait did not return") })
+  Effect.timeoutOrElse(workers.wait, { duration: "5 seconds", orElse: () => Effect.fail(new Error("wait did not return")) })
 
 // live clock: real search worker threads; their timers are Node's (searchWorkers.ts)
 describe.skipIf(process.platform !== "linux")("startSearchWorkers", () => {

@@ -6,8 +6,8 @@
  * hang. Bounded: about 1.5 s of calls each.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Effect, Either, Layer } from "effect"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Effect, Result, Layer } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -54,7 +54,7 @@ const swapping = () => {
   const { ws } = fixture
   const place = Path.join(ws, "sub")
   return Effect.acquireRelease(
-    Effect.async<ChildProcess.ChildProcess>((resume) => {
+    Effect.callback<ChildProcess.ChildProcess>((resume) => {
       const child = ChildProcess.spawn(process.execPath, ["-e", SWAPPER, place, `${place}.aside`, Path.join(ws, "spare")], {
         stdio: ["ignore", "pipe", "inherit"]
       })
@@ -62,7 +62,7 @@ const swapping = () => {
       child.once("error", (error) => resume(Effect.die(error)))
     }).pipe(Effect.timeout("10 seconds")),
     (child) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
         child.once("exit", () => resume(Effect.void))
         child.kill("SIGKILL")
@@ -71,7 +71,7 @@ const swapping = () => {
 }
 
 describe("walking while a directory is swapped for a link to outside", () => {
-  it.scopedLive("search_files, find_files and directory_tree never return anything from outside", () =>
+  it.live("search_files, find_files and directory_tree never return anything from outside", () =>
     Effect.gen(function*() {
       yield* swapping()
       const tools = yield* ToolSystem
@@ -97,11 +97,11 @@ describe("walking while a directory is swapped for a link to outside", () => {
       )
     ), { timeout: 30_000 })
 
-  it.scopedLive.skipIf(process.platform !== "linux")("a search whose files go to worker threads never reads a file from outside", () =>
+  it.live.skipIf(process.platform !== "linux")("a search whose files go to worker threads never reads a file from outside", () =>
     Effect.gen(function*() {
       yield* swapping()
       const matcher = compileMatcher("needle", { regex: false, caseSensitive: true })
-      if (Either.isLeft(matcher)) return yield* Effect.die(matcher.left)
+      if (Result.isFailure(matcher)) return yield* Effect.die(matcher.failure)
       const workspace = yield* Workspace
       const lines: Array<string> = []
       let calls = 0
@@ -110,7 +110,7 @@ describe("walking while a directory is swapped for a link to outside", () => {
         const found = yield* Effect.scoped(searchTree({
           directory: fixture.ws,
           shownDir: ".",
-          matcher: matcher.right,
+          matcher: matcher.success,
           glob: undefined,
           limit: 1000,
           maxFiles: 200_000,
@@ -124,5 +124,5 @@ describe("walking while a directory is swapped for a link to outside", () => {
       expect(calls).toBeGreaterThan(3)
       expect(lines.some((line) => line.includes("secret"))).toBe(false)
       expect(lines.some((line) => line.includes("needle inside"))).toBe(true)
-    }).pipe(Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeContext.layer)))), { timeout: 30_000 })
+    }).pipe(Effect.provide(Workspace.layerFixed(fixture.ws).pipe(Layer.provide(NodeServices.layer)))), { timeout: 30_000 })
 })

@@ -84,7 +84,7 @@ describe("processGroup", () => {
         const ended = yield* group.ended
         expect(ended).toEqual({ code: 0, signal: null })
         const [m, c] = Fs.readFileSync(file, "utf8").trim().split(" ").map(Number)
-        if (m === undefined || c === undefined) return yield* Effect.dieMessage("no pids")
+        if (m === undefined || c === undefined) return yield* Effect.die(new Error("no pids"))
         try {
           // the scene: C is a zombie still in the group, and the signal check alone still finds the group
           expect(procState(c)).toEqual({ state: "Z", pgrp: group.pid })
@@ -218,7 +218,7 @@ describe("processGroup", () => {
     () =>
       Effect.gen(function*() {
         const group = yield* termIgnoringSleep
-        const killing = yield* Effect.fork(killGroup(group.pid))
+        const killing = yield* Effect.forkChild(killGroup(group.pid))
         // "ended" comes once Node reaped the leader, a moment after SIGKILL
         expect(yield* group.ended).toEqual({ code: null, signal: "SIGKILL" })
         const reaped = Date.now()

@@ -5,7 +5,8 @@
  * (`envAllowList.test.ts` covers the allow-list).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Option, TestClock } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Result } from "effect"
+import { TestClock } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Exports, PathTraversalError, ToolSystem, Workspace } from "../../../../src/index.js"
@@ -19,7 +20,7 @@ import {
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { withEnv } from "../git/gitFixture.js"
 import { pidIn, running } from "../../../helpers/processes.js"
-import { joinUnmoved, sleepersUntil, until, wakeAfter } from "../../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil, until, wakeAfter } from "../../../helpers/testClock.js"
 
 let ws: string
 
@@ -77,7 +78,8 @@ const pidFile = () => Path.join(ws, `pid-${++count}`)
 
 // live clock: real /bin/sh processes, their pipes and their kill (SIGTERM, the grace period on
 // real timers), except the deadline tests: the command's deadline is an Effect.timeoutOption on
-// the fiber's Clock, so they move the TestClock once the command has done what it must first
+// the fiber's Clock, so they move the TestClock (under countingSleeps, which sees the sleep) once
+// the command has done what it must first
 describe("run_command", () => {
   it("is a confirmation tool of the shell category with a timeout above the longest deadline", () => {
     expect(runCommand.requiresConfirmation).toBe(true)
@@ -114,7 +116,7 @@ describe("run_command", () => {
       expect(file.error).toBe("cwd \"file.txt\" is not a directory")
       expect((yield* run({ command: "pwd", cwd: "missing" })).error).toBe("cwd \"missing\" does not exist")
       const out = yield* Effect.exit(run({ command: "pwd", cwd: "../" }))
-      const traversal = Exit.isFailure(out) ? Cause.dieOption(out.cause) : Option.none()
+      const traversal = Exit.isFailure(out) ? Result.getSuccess(Cause.findDefect(out.cause)) : Option.none()
       expect(Option.getOrUndefined(traversal)).toBeInstanceOf(PathTraversalError)
     }))
 
@@ -161,7 +163,7 @@ describe("run_command", () => {
       const pids = pidFile()
       const background = `${pids}-bg`
       const printed = `${pids}-printed`
-      const call = yield* Effect.fork(outputOf({
+      const call = yield* Effect.forkChild(outputOf({
         command: `echo $$ > ${pids}; sleep 1000 & echo $! > ${background}; echo before; : > ${printed}; sleep 1000`,
         timeout_sec: 1
       }))
@@ -172,7 +174,7 @@ describe("run_command", () => {
       // not timed out a millisecond before its deadline (1 s of the clock), timed out at it
       yield* sleepersUntil(1000)
       yield* TestClock.adjust(999)
-      expect(call.unsafePoll()).toBeNull()
+      expect(call.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       // then the group gets SIGTERM, which ends it at once: well within the 1.5 s grace period
       const out = yield* joinUnmoved(call, 4000)
@@ -180,12 +182,12 @@ describe("run_command", () => {
       const pgid = yield* pidIn(pids)
       expect(liveMembers(pgid)).toEqual([])
       expect(running(yield* pidIn(background))).toBe(false)
-    }))
+    }).pipe(countingSleeps))
 
   it.live("interrupting the call kills the whole process group before the interruption completes", () =>
     Effect.gen(function*() {
       const pids = pidFile()
-      const fiber = yield* Effect.fork(run({ command: `echo $$ > ${pids}; sleep 1000 & sleep 1000`, timeout_sec: 600 }))
+      const fiber = yield* Effect.forkChild(run({ command: `echo $$ > ${pids}; sleep 1000 & sleep 1000`, timeout_sec: 600 }))
       const pgid = yield* pidIn(pids)
       // the background sleep has started too
       for (let i = 0; i < 100 && liveMembers(pgid).length < 3; i++) yield* Effect.sleep("20 millis")
@@ -199,7 +201,7 @@ describe("run_command", () => {
   it.effect("a group that ignores SIGTERM gets SIGKILL after the grace period", () =>
     Effect.gen(function*() {
       const pids = pidFile()
-      const call = yield* Effect.fork(outputOf({
+      const call = yield* Effect.forkChild(outputOf({
         command: `trap '' TERM; echo $$ > ${pids}; sleep 1000 & sleep 1000`,
         timeout_sec: 0.5
       }))
@@ -209,13 +211,13 @@ describe("run_command", () => {
       const out = yield* joinUnmoved(call)
       expect(out.timed_out).toBe(true)
       expect(liveMembers(yield* pidIn(pids))).toEqual([])
-    }))
+    }).pipe(countingSleeps))
 
   it.effect("a group that handles SIGTERM is given its grace period to clean up before any SIGKILL", () =>
     Effect.gen(function*() {
       const pids = pidFile()
       const marker = `${pids}-cleaned`
-      const call = yield* Effect.fork(outputOf({
+      const call = yield* Effect.forkChild(outputOf({
         command: `trap 'sleep 0.3; echo cleaned > ${marker}; exit 0' TERM; echo $$ > ${pids}; while :; do sleep 0.05; done`,
         timeout_sec: 0.5
       }))
@@ -226,7 +228,7 @@ describe("run_command", () => {
       expect(out.timed_out).toBe(true)
       expect(Fs.readFileSync(marker, "utf8")).toBe("cleaned\n")
       expect(liveMembers(yield* pidIn(pids))).toEqual([])
-    }))
+    }).pipe(countingSleeps))
 
   it.live("background jobs do not outlive a command that exits normally", () =>
     Effect.gen(function*() {

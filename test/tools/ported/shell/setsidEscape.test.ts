@@ -10,7 +10,7 @@ import { ToolSystem, Workspace } from "../../../../src/index.js"
 import { shellTools } from "../../../../src/tools/ported/shell/index.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { pidIn, running } from "../../../helpers/processes.js"
-import { joinUnmoved, until, wakeAfter } from "../../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, until, wakeAfter } from "../../../helpers/testClock.js"
 
 let ws: string
 beforeAll(() => {
@@ -28,7 +28,7 @@ const run = (args: Record<string, unknown>) =>
 const endsSoon = (pid: number) =>
   until(() => !running(pid), `the end of process ${pid}`, 1000).pipe(
     Effect.as(true),
-    Effect.catchAllDefect(() => Effect.succeed(false))
+    Effect.catchDefect(() => Effect.succeed(false))
   )
 
 /** A command starting a `setsid` child that writes its pid to `file`, then sleeps. */
@@ -47,11 +47,11 @@ describe.skipIf(process.platform !== "linux")("run_command and setsid", () => {
       expect(dead).toBe(true)
     }))
 
-  // the deadline is on the TestClock (run_command's Effect.timeoutOption), moved once the child runs
+  // the deadline is on the TestClock (run_command's Effect.timeoutOption, seen under countingSleeps), moved once the child runs
   it.effect("a setsid child is dead once a timed-out call returns", () =>
     Effect.gen(function*() {
       const file = Path.join(ws, "timeout.pid")
-      const call = yield* Effect.fork(run({ command: `${escaping(file)} sleep 20`, timeout_sec: 0.5 }))
+      const call = yield* Effect.forkChild(run({ command: `${escaping(file)} sleep 20`, timeout_sec: 0.5 }))
       const pid = yield* pidIn(file)
       yield* wakeAfter(500)
       const result = yield* joinUnmoved(call)
@@ -59,5 +59,5 @@ describe.skipIf(process.platform !== "linux")("run_command and setsid", () => {
       const dead = yield* endsSoon(pid)
       if (!dead) process.kill(pid, "SIGKILL")
       expect(dead).toBe(true)
-    }))
+    }).pipe(countingSleeps))
 })

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, TestClock } from "effect"
+import { Effect, Result } from "effect"
+import { TestClock } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import { isMainThread } from "node:worker_threads"
@@ -16,8 +17,8 @@ afterAll(() => {
   Fs.rmSync(ws, { recursive: true, force: true })
 })
 
-const value = (expression: string): number => Either.getOrThrow(evaluate(expression))
-const problem = (expression: string): string => Either.match(evaluate(expression), { onLeft: (e) => e.message, onRight: String })
+const value = (expression: string): number => Result.getOrThrow(evaluate(expression))
+const problem = (expression: string): string => Result.match(evaluate(expression), { onFailure: (e) => e.message, onSuccess: String })
 
 describe("calculator", () => {
   it.effect("evaluates and shows the expression with its result", () =>
@@ -218,7 +219,7 @@ describe("get_current_time", () => {
 describe("get_current_time: the system's zone", () => {
   // Node reads TZ again whenever it is assigned; withEnv puts it back when the scope closes
   const withTz = <A, E, R>(tz: string, effect: Effect.Effect<A, E, R>) =>
-    Effect.scoped(Effect.zipRight(withEnv({ TZ: tz }), effect))
+    Effect.scoped(Effect.andThen(withEnv({ TZ: tz }), effect))
 
   // a worker thread's TZ is its own copy, which Node does not apply to Intl: skipped there (StrykerJS
   // runs the tests in threads; `npm test` in forks)

@@ -4,7 +4,7 @@
  * tests stay well under its 1 s CPU bound even on a loaded machine.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import * as Fs from "node:fs"
 import { DIFF_MAX_CHARS } from "../../../../src/tools/ported/text/diffText.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
@@ -24,13 +24,13 @@ describe("unifiedDiff", () => {
   it.effect("a differing part of more than 4 Mi characters is refused; exactly 4 Mi are diffed", () =>
     Effect.gen(function*() {
       expect(yield* diffOf(`a${"x".repeat(DIFF_MAX_CHARS)}`, "b", 0)).toEqual(
-        Either.left(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
+        Result.fail(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
       )
       expect(yield* diffOf("b", `a${"x".repeat(DIFF_MAX_CHARS)}`, 0)).toEqual(
-        Either.left(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
+        Result.fail(`the texts differ between line 1 and line 1: ${TOO_BIG}`)
       )
       const long = `a${"x".repeat(DIFF_MAX_CHARS - 1)}`
-      expect(yield* diffOf(long, "b", 0)).toEqual(Either.right(
+      expect(yield* diffOf(long, "b", 0)).toEqual(Result.succeed(
         `--- a\n+++ b\n@@ -1,1 +1,1 @@\n-${long}\n\\ No newline at end of file\n+b\n\\ No newline at end of file`
       ))
     }))

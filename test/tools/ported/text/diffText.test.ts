@@ -1,7 +1,20 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
-import { middleOf } from "../../../../src/tools/ported/text/diffText.js"
-import { diffOf, TOO_BIG } from "./diffTextHarness.js"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Result } from "effect"
+import * as Fs from "node:fs"
+import { middleOf, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+
+const ws = makeTempDirSync("ported-diff-")
+
+afterAll(() => {
+  Fs.rmSync(ws, { recursive: true, force: true })
+})
+
+/** `unifiedDiff`'s text, or its error's message. */
+const diffOf = (a: string, b: string, context: number) =>
+  Effect.result(Effect.mapError(unifiedDiff(a, b, context), (error) => error.message))
+
+const TOO_BIG = "more than 100000 lines or 4194304 characters to compare at once; diff smaller parts"
 
 describe("middleOf", () => {
   it("keeps the differing line and context_lines shared lines on each side, starting at line starts", () => {
@@ -39,30 +52,30 @@ describe("middleOf", () => {
 describe("unifiedDiff", () => {
   it.effect("hunks at the right lines when the change is next to the shared start or end", () =>
     Effect.gen(function*() {
-      expect(yield* diffOf("one\n\n", "one\n\n\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -2,0 +3,1 @@\n+"))
-      expect(yield* diffOf("\n", "\n\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -1,0 +2,1 @@\n+"))
-      expect(yield* diffOf("q\nA\nz\n", "q\nz\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -2,1 +1,0 @@\n-A"))
+      expect(yield* diffOf("one\n\n", "one\n\n\n", 0)).toEqual(Result.succeed("--- a\n+++ b\n@@ -2,0 +3,1 @@\n+"))
+      expect(yield* diffOf("\n", "\n\n", 0)).toEqual(Result.succeed("--- a\n+++ b\n@@ -1,0 +2,1 @@\n+"))
+      expect(yield* diffOf("q\nA\nz\n", "q\nz\n", 0)).toEqual(Result.succeed("--- a\n+++ b\n@@ -2,1 +1,0 @@\n-A"))
       expect(yield* diffOf("k\nXtail\nm\n", "k\nYtail\nm\n", 0)).toEqual(
-        Either.right("--- a\n+++ b\n@@ -2,1 +2,1 @@\n-Xtail\n+Ytail")
+        Result.succeed("--- a\n+++ b\n@@ -2,1 +2,1 @@\n-Xtail\n+Ytail")
       )
       expect(yield* diffOf("k\nXtail", "k\nYtail", 0)).toEqual(
-        Either.right(
+        Result.succeed(
           "--- a\n+++ b\n@@ -2,1 +2,1 @@\n-Xtail\n\\ No newline at end of file\n+Ytail\n\\ No newline at end of file"
         )
       )
       expect(yield* diffOf("aa", "aaa", 0)).toEqual(
-        Either.right("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-aa\n\\ No newline at end of file\n+aaa\n\\ No newline at end of file")
+        Result.succeed("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-aa\n\\ No newline at end of file\n+aaa\n\\ No newline at end of file")
       )
-      expect(yield* diffOf("a\n\n", "\n\n", 0)).toEqual(Either.right("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-a\n+"))
+      expect(yield* diffOf("a\n\n", "\n\n", 0)).toEqual(Result.succeed("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-a\n+"))
     }))
 
   it.effect("lone CR line endings are line endings too", () =>
     Effect.gen(function*() {
       expect(yield* diffOf("x\ry\r", "x\ny\n", 3)).toEqual(
-        Either.right("The texts differ only in their line endings (a: CR, b: LF).")
+        Result.succeed("The texts differ only in their line endings (a: CR, b: LF).")
       )
       expect(yield* diffOf("x\ny", "x\ry", 3)).toEqual(
-        Either.right("The texts differ only in their line endings (a: LF, b: CR).")
+        Result.succeed("The texts differ only in their line endings (a: LF, b: CR).")
       )
     }))
 
@@ -71,16 +84,16 @@ describe("unifiedDiff", () => {
       // differ at both ends, so the whole text after the shared first line is the differing part
       const lines = (first: string, breaks: number) => `same\n${first}${"\n".repeat(breaks)}${first}`
       expect(yield* diffOf(lines("a", 100_002), lines("b", 99_989), 0)).toEqual(
-        Either.left(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
+        Result.fail(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
       )
       expect(yield* diffOf(lines("a", 99_989), lines("b", 100_002), 0)).toEqual(
-        Either.left(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
+        Result.fail(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
       )
       expect(yield* diffOf(lines("a", 100_002), lines("b", 100_002), 0)).toEqual(
-        Either.left(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
+        Result.fail(`the texts differ between line 2 and line 100004: ${TOO_BIG}`)
       )
       // exactly 100000 lines are still diffed
-      expect(yield* diffOf(lines("a", 99_999), lines("b", 99_999), 0)).toEqual(Either.right([
+      expect(yield* diffOf(lines("a", 99_999), lines("b", 99_999), 0)).toEqual(Result.succeed([
         "--- a",
         "+++ b",
         "@@ -2,1 +2,1 @@",
@@ -97,7 +110,7 @@ describe("unifiedDiff", () => {
   it.effect("a differing part that ends with a line break has no extra empty line: exactly 100000 are diffed, 100001 named right", () =>
     Effect.gen(function*() {
       const ends = (c: string, middle: number) => `${c}\n${"s\n".repeat(middle)}${c}\n`
-      expect(yield* diffOf(ends("x", 99_998), ends("y", 99_998), 0)).toEqual(Either.right([
+      expect(yield* diffOf(ends("x", 99_998), ends("y", 99_998), 0)).toEqual(Result.succeed([
         "--- a",
         "+++ b",
         "@@ -1,1 +1,1 @@",
@@ -108,7 +121,7 @@ describe("unifiedDiff", () => {
         "+y"
       ].join("\n")))
       expect(yield* diffOf(ends("x", 99_999), ends("y", 99_999), 0)).toEqual(
-        Either.left(`the texts differ between line 1 and line 100001: ${TOO_BIG}`)
+        Result.fail(`the texts differ between line 1 and line 100001: ${TOO_BIG}`)
       )
     }))
 })

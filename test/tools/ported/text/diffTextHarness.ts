@@ -7,6 +7,6 @@ import { unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
 
 /** `unifiedDiff`'s text, or its error's message. */
 export const diffOf = (a: string, b: string, context: number) =>
-  Effect.either(Effect.mapError(unifiedDiff(a, b, context), (error) => error.message))
+  Effect.result(Effect.mapError(unifiedDiff(a, b, context), (error) => error.message))
 
 export const TOO_BIG = "more than 100000 lines or 4194304 characters to compare at once; diff smaller parts"

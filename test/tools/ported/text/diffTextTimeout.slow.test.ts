@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { DIFF_TIMEOUT_MS, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
 
 describe("unifiedDiff past its deadline", () => {
@@ -9,11 +9,11 @@ describe("unifiedDiff past its deadline", () => {
     Effect.gen(function*() {
       const lines = (prefix: string) => Array.from({ length: 20_000 }, (_, i) => `${prefix}${i}`).join("\n")
       const started = performance.now()
-      const r = yield* Effect.either(
+      const r = yield* Effect.result(
         Effect.mapError(unifiedDiff(`same\n${lines("a")}\nend`, `same\n${lines("b")}\nend`, 1), (error) => error.message)
       )
       const took = performance.now() - started
-      expect(r).toEqual(Either.left(
+      expect(r).toEqual(Result.fail(
         "the texts differ between line 1 and line 20002, too differently to compute a diff within 5 s; diff smaller parts"
       ))
       expect(took).toBeGreaterThanOrEqual(DIFF_TIMEOUT_MS - 100)

@@ -1,18 +1,23 @@
-import { beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import * as Fs from "node:fs"
 import { makeRegexExtract, unsupportedFeature } from "../../../../src/tools/ported/text/regexExtract.js"
 import { searchInWorker } from "../../../../src/tools/ported/text/regexWorker.js"
+import { textTools } from "../../../../src/tools/ported/text/index.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { OUTPUT_MAX_CHARS } from "../../../../src/tools/shared/outputCap.js"
-import { runner } from "../data/harness.js"
-import { underMutationTesting } from "../../../helpers/mutationRun.js"
-import { joinUnmoved, sleepersUntil } from "../../../helpers/testClock.js"
-import { regexWorkspace } from "./regexHarness.js"
+import { runner, underMutationTesting } from "../../../helpers/portedRunner.js"
+import { countingSleeps, joinUnmoved, sleepersUntil } from "../../../helpers/testClock.js"
 
-const { dirs, extract } = regexWorkspace()
-let ws: string
-beforeAll(() => {
-  ws = dirs.ws
+const ws = makeTempDirSync("ported-regex-")
+const run = runner(textTools, () => ws)
+
+afterAll(() => {
+  Fs.rmSync(ws, { recursive: true, force: true })
 })
+
+const extract = (args: Record<string, unknown>) => run("regex_extract", args)
 
 describe("regex_extract", () => {
   it.effect("matches with line, column, numbered and named groups", () =>
@@ -203,23 +208,23 @@ describe("regex_extract", () => {
 })
 
 describe("regex_extract past its deadline", () => {
-  // the worker's deadline is an Effect.timeoutFail on the fiber's Clock: moved on the TestClock
+  // the worker's deadline is an Effect.timeoutOrElse on the fiber's Clock: moved on the TestClock
   it.effect("is a TOOL_ERROR naming the deadline and the text's length, with what to do", () =>
     Effect.gen(function*() {
       const quick = runner([makeRegexExtract({ deadline: "300 millis" })], () => ws)
       // linear in RE2, but slow: 20 nested repetitions over a million characters
-      const call = yield* Effect.fork(quick("regex_extract", { text: "a".repeat(1_000_000), pattern: "(.*a){20}" }))
+      const call = yield* Effect.forkChild(quick("regex_extract", { text: "a".repeat(1_000_000), pattern: "(.*a){20}" }))
       // searching at 299 ms of the clock, stopped at 300
       yield* sleepersUntil(300)
       yield* TestClock.adjust(299)
-      expect(call.unsafePoll()).toBeNull()
+      expect(call.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       const r = yield* joinUnmoved(call)
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toBe(
         "the search did not finish within 300ms on 1000000 characters of text; search a shorter text or simplify the pattern"
       )
-    }))
+    }).pipe(countingSleeps))
 
   it("its description gives the deadline", () => {
     expect(makeRegexExtract({ deadline: "3 seconds" }).spec.description).toMatch(/a search still running after 3 s is stopped\.$/)

@@ -3,7 +3,8 @@
  * empty temp workspace.
  */
 import { textTools } from "../../../../src/tools/ported/text/index.js"
-import { runner, workspaceOf } from "../data/harness.js"
+import { workspaceOf } from "../../../helpers/workspaceOf.js"
+import { runner } from "../data/harness.js"
 
 /**
  * The test file's empty workspace (`workspaceOf`: call it at the file's top level) and

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
-import { underMutationTesting } from "../../../helpers/mutationRun.js"
+import { underMutationTesting } from "../../../helpers/portedRunner.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { runner } from "../data/harness.js"
 

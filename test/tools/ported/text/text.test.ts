@@ -6,8 +6,7 @@ import { unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { textStats } from "../../../../src/tools/ported/text/textStats.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { runner } from "../data/harness.js"
-import { underMutationTesting } from "../../../helpers/mutationRun.js"
+import { runner, underMutationTesting } from "../../../helpers/portedRunner.js"
 
 const ws = makeTempDirSync("ported-text-")
 const run = runner(textTools, () => ws)

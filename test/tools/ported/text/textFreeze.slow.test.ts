@@ -33,7 +33,7 @@ const timedOut = async (name: string, args: Record<string, unknown>, ms: number)
   const started = performance.now()
   const exit = await runtime.runPromiseExit(call(name, args).pipe(Effect.timeout(Duration.millis(ms))))
   return {
-    timedOut: Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), Cause.isTimeoutException),
+    timedOut: Exit.isFailure(exit) && Option.exists(Cause.findErrorOption(exit.cause), Cause.isTimeoutError),
     elapsed: performance.now() - started
   }
 }

@@ -4,7 +4,7 @@ import * as Fs from "node:fs"
 import { textTools } from "../../../../src/tools/ported/text/index.js"
 import { renderStats, textStats } from "../../../../src/tools/ported/text/textStats.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { runner } from "../data/harness.js"
+import { runner } from "../../../helpers/portedRunner.js"
 
 const ws = makeTempDirSync("ported-stats-")
 const run = runner(textTools, () => ws)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Option, TestClock } from "effect"
+import { Effect, Exit, Option } from "effect"
+import { TestClock } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Zlib from "node:zlib"
@@ -8,7 +9,7 @@ import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
 import { downloadFile, makeDownloadFile } from "../../../../src/tools/ported/web/downloadFile.js"
 import { repeated, sendStream, sendText, testServer } from "../../../helpers/httpServer.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
-import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 import { callTool, type WebSystem } from "./support.js"
 
 let base: string
@@ -42,9 +43,9 @@ const fresh = (name: string) => {
   return { abs: Path.join(ws, name), rel: name }
 }
 
-// live clock (it.scopedLive): a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
+// live clock (it.live): a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("download_file", () => {
-  it.scopedLive("streams the answer into a new file, creating directories, and says what it saved", () =>
+  it.live("streams the answer into a new file, creating directories, and says what it saved", () =>
     Effect.gen(function*() {
       const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251))
       const server = yield* testServer((_, response) => {
@@ -58,7 +59,7 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual(["sub", "sub/data.bin"])
     }))
 
-  it.scopedLive("replaces an existing file, keeps its mode, and says so", () =>
+  it.live("replaces an existing file, keeps its mode, and says so", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "new content"))
       const dir = fresh("replace")
@@ -71,7 +72,7 @@ describe("download_file", () => {
       expect(Fs.statSync(file).mode & 0o777).toBe(0o640)
     }))
 
-  it.scopedLive("past the size cap (no length declared, or a gzip bomb): an error, no partial file, the old file kept", () =>
+  it.live("past the size cap (no length declared, or a gzip bomb): an error, no partial file, the old file kept", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) =>
         request.path === "/bomb"
@@ -96,7 +97,7 @@ describe("download_file", () => {
       }
     }))
 
-  it.scopedLive("a declared Content-Length over the cap is refused before reading", () =>
+  it.live("a declared Content-Length over the cap is refused before reading", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
         response.writeHead(200, { "content-length": String(50 * MiB) })
@@ -108,7 +109,7 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual([])
     }))
 
-  it.scopedLive("a body of exactly the cap is saved, by declared length or streamed, also gzip-encoded past the cap; one byte more is not", () =>
+  it.live("a body of exactly the cap is saved, by declared length or streamed, also gzip-encoded past the cap; one byte more is not", () =>
     Effect.gen(function*() {
       const cap = 64 * 1024
       const exact = Buffer.from(Array.from({ length: cap }, (_, i) => (i * 7919) % 256))
@@ -152,7 +153,7 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual(["declared.bin", "gzip.bin", "streamed.bin"])
     }))
 
-  it.scopedLive("says who it is (User-Agent), and a final 300 is an error status like any outside 2xx", () =>
+  it.live("says who it is (User-Agent), and a final 300 is an error status like any outside 2xx", () =>
     Effect.gen(function*() {
       const agents: Array<string | undefined> = []
       const server = yield* testServer((request, response) => {
@@ -169,7 +170,7 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual(["ok.txt"])
     }))
 
-  it.scopedLive("a connection that breaks off mid-body leaves no partial file", () =>
+  it.live("a connection that breaks off mid-body leaves no partial file", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
         response.writeHead(200, { "content-length": String(MiB) })
@@ -183,29 +184,29 @@ describe("download_file", () => {
     }))
 
   // the tool's timeout is the executor's deadline, on the fiber's Clock: moved on the TestClock
-  // once the download has begun its temp file
-  it.scoped("a stalled download meets the timeout: no partial file", () =>
+  // (under countingSleeps, which sees the sleep) once the download has begun its temp file
+  it.effect("a stalled download meets the timeout: no partial file", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => {
         response.writeHead(200)
         response.write(Buffer.alloc(100_000, 2))
       })
       const dir = fresh("stalled")
-      const call = yield* Effect.fork(
+      const call = yield* Effect.forkChild(
         download({ url: server.origin, filepath: `${dir.rel}/slow.bin` }, { tools: [makeDownloadFile({ timeout: "700 millis" })] })
       )
       yield* until(() => tree(dir.abs).length > 0, "the download's temp file")
       // downloading at 699 ms of the clock, timed out at 700
       yield* sleepersUntil(700)
       yield* TestClock.adjust(699)
-      expect(call.unsafePoll()).toBeNull()
+      expect(call.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       const r = yield* joinUnmoved(call)
       expect(r.errorCode).toBe("TIMEOUT")
       expect(tree(dir.abs)).toEqual([])
-    }))
+    }).pipe(countingSleeps))
 
-  it.scopedLive("an error status saves nothing and shows an excerpt", () =>
+  it.live("an error status saves nothing and shows an excerpt", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 403, "forbidden here"))
       const dir = fresh("status")
@@ -214,7 +215,7 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual([])
     }))
 
-  it.scopedLive("a path out of the workspace is the PathTraversal defect: nothing is fetched, nothing written outside", () =>
+  it.live("a path out of the workspace is the PathTraversal defect: nothing is fetched, nothing written outside", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
       for (const filepath of ["../outside/evil.txt", Path.join(outside, "evil.txt")]) {
@@ -225,7 +226,7 @@ describe("download_file", () => {
       expect(tree(outside)).toEqual([])
     }))
 
-  it.scopedLive("a symlink to outside as the target's directory is refused by the resolver", () =>
+  it.live("a symlink to outside as the target's directory is refused by the resolver", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
       Fs.symlinkSync(outside, Path.join(ws, "link-out"))
@@ -234,7 +235,7 @@ describe("download_file", () => {
       expect(tree(outside)).toEqual([])
     }))
 
-  it.scopedLive("a directory at the target is an error; a refused URL saves nothing", () =>
+  it.live("a directory at the target is an error; a refused URL saves nothing", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
       const dir = fresh("targets")

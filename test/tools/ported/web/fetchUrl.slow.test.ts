@@ -12,14 +12,14 @@ import { sendText } from "../../../helpers/httpServer.js"
 import { fetchWith, serve } from "./fetchUrlHarness.js"
 
 describe("fetch_url", () => {
-  it.scopedLive("HTML that would stall the converter is stopped at the deadline; the process stays responsive", () =>
+  it.live("HTML that would stall the converter is stopped at the deadline; the process stays responsive", () =>
     Effect.gen(function*() {
       const depth = 150_000
       const server = yield* serve((_, response) =>
         sendText(response, 200, `<html><body>${"<div>".repeat(depth)}deep${"</div>".repeat(depth)}</body></html>`, "text/html")
       )
       const ticks = yield* Ref.make(0)
-      const ticker = yield* Effect.fork(Effect.forever(Effect.zipRight(Effect.sleep("20 millis"), Ref.update(ticks, (n) => n + 1))))
+      const ticker = yield* Effect.forkChild(Effect.forever(Effect.andThen(Effect.sleep("20 millis"), Ref.update(ticks, (n) => n + 1))))
       const tool = makeFetchUrl({ htmlDeadline: "1 second" })
       const r = yield* fetchWith({ url: server.origin }, { tools: [tool] })
       yield* Fiber.interrupt(ticker)

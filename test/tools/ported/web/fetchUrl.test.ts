@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, TestClock } from "effect"
+import { Deferred, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import * as Zlib from "node:zlib"
 import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
 import { makeFetchUrl } from "../../../../src/tools/ported/web/fetchUrl.js"
 import { repeated, sendStream, sendText } from "../../../helpers/httpServer.js"
-import { joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
+import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 import { measureGrowth } from "../../shared/memorySampler.js"
 import { fetchWith, serve } from "./fetchUrlHarness.js"
 import { loopbackOnlyPolicy } from "./support.js"
@@ -19,9 +20,9 @@ const PAGE = `<!doctype html>
 <p>Escape: \u001b[31mred\u001b[0m and a bell \u0007.</p>
 </body></html>`
 
-// live clock (it.scopedLive): a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
+// live clock (it.live): a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("fetch_url", () => {
-  it.scopedLive("turns HTML into readable text: headings, absolute links, lists; no script, style or escapes", () =>
+  it.live("turns HTML into readable text: headings, absolute links, lists; no script, style or escapes", () =>
     Effect.gen(function*() {
       const server = yield* serve((_, response) => sendText(response, 200, PAGE, "text/html; charset=utf-8"))
       const r = yield* fetchWith({ url: `${server.origin}/docs/page` })
@@ -35,7 +36,7 @@ describe("fetch_url", () => {
       expect(server.requests[0]?.headers.accept).toMatch(/^text\/html/)
     }))
 
-  it.scopedLive("returns JSON and plain text as they are, decoded with the declared or meta charset", () =>
+  it.live("returns JSON and plain text as they are, decoded with the declared or meta charset", () =>
     Effect.gen(function*() {
       const server = yield* serve((request, response) => {
         if (request.path === "/json") return sendText(response, 200, "{\"a\": [1, 2]}", "application/json")
@@ -54,7 +55,7 @@ describe("fetch_url", () => {
       expect(meta.output).toBe(`${server.origin}/meta — HTTP 200, text/html\n\né1`)
     }))
 
-  it.scopedLive("cuts the text at max_chars and says how to read more; max_chars is capped", () =>
+  it.live("cuts the text at max_chars and says how to read more; max_chars is capped", () =>
     Effect.gen(function*() {
       const text = "0123456789".repeat(10)
       const server = yield* serve((_, response) => sendText(response, 200, text))
@@ -69,7 +70,7 @@ describe("fetch_url", () => {
       expect(invalid.errorCode).toBe("INVALID_ARGUMENTS")
     }))
 
-  it.scopedLive("refuses binary answers (by type, or by content without a type) and points to download_file", () =>
+  it.live("refuses binary answers (by type, or by content without a type) and points to download_file", () =>
     Effect.gen(function*() {
       const server = yield* serve((request, response) => {
         if (request.path === "/png") return sendText(response, 200, "\u0089PNG....", "image/png")
@@ -82,7 +83,7 @@ describe("fetch_url", () => {
       expect(untyped.error).toBe(`${server.origin}/bin answered binary data: use download_file to save it`)
     }))
 
-  it.scopedLive("an error status is a TOOL_ERROR with an excerpt of the answer", () =>
+  it.live("an error status is a TOOL_ERROR with an excerpt of the answer", () =>
     Effect.gen(function*() {
       const server = yield* serve((request, response) =>
         request.path === "/choices" ? sendText(response, 300, "pick one") : sendText(response, 404, "no such\npage")
@@ -95,7 +96,7 @@ describe("fetch_url", () => {
       expect(choices.error).toBe(`${server.origin}/choices answered HTTP 300 Multiple Choices: pick one`)
     }))
 
-  it.scopedLive("says where a redirect led; a redirect loop and a closed port are TOOL_ERRORs that say why", () =>
+  it.live("says where a redirect led; a redirect loop and a closed port are TOOL_ERRORs that say why", () =>
     Effect.gen(function*() {
       const server = yield* serve((request, response) => {
         if (request.path === "/old") {
@@ -121,7 +122,7 @@ describe("fetch_url", () => {
       expect(refused.error).toMatch(new RegExp(`^could not fetch ${closed}/x: .*ECONNREFUSED`))
     }))
 
-  it.scopedLive("by default, refuses loopback by address and by name; the server sees nothing", () =>
+  it.live("by default, refuses loopback by address and by name; the server sees nothing", () =>
     Effect.gen(function*() {
       const server = yield* serve((_, response) => sendText(response, 200, "internal"))
       const port = new URL(server.origin).port
@@ -141,7 +142,7 @@ describe("fetch_url", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scopedLive("refuses a redirect from an allowed host to a refused one", () =>
+  it.live("refuses a redirect from an allowed host to a refused one", () =>
     Effect.gen(function*() {
       const inside = yield* serve((_, response) => sendText(response, 200, "internal"))
       const insidePort = new URL(inside.origin).port
@@ -166,7 +167,7 @@ describe("fetch_url", () => {
       expect(bad.error).toBe("\"example.com/page\" is not a valid absolute URL (like https://example.com/page)")
     }))
 
-  it.scopedLive("a 64 MiB page is read up to 2 MiB, then the connection is dropped; memory stays flat", () =>
+  it.live("a 64 MiB page is read up to 2 MiB, then the connection is dropped; memory stays flat", () =>
     Effect.gen(function*() {
       const produced = { bytes: 0 }
       const server = yield* serve((_, response) =>
@@ -182,7 +183,7 @@ describe("fetch_url", () => {
       expect(growth.heapMb).toBeLessThan(150)
     }))
 
-  it.scopedLive("a gzip bomb (1 GiB of text inflated) is cut at 2 MiB, counted after decompression", () =>
+  it.live("a gzip bomb (1 GiB of text inflated) is cut at 2 MiB, counted after decompression", () =>
     Effect.gen(function*() {
       const server = yield* serve((_, response) =>
         sendStream(
@@ -204,21 +205,21 @@ describe("fetch_url", () => {
     }))
 
   // the tool's timeout is the executor's deadline, on the fiber's Clock: moved on the TestClock
-  // once the real server has the request
-  it.scoped("a server that never answers meets the tool's timeout; the request is abandoned", () =>
+  // (under countingSleeps, which sees the sleep) once the real server has the request
+  it.effect("a server that never answers meets the tool's timeout; the request is abandoned", () =>
     Effect.gen(function*() {
       const server = yield* serve(() => undefined)
       const tool = makeFetchUrl({ timeout: "500 millis" })
-      const call = yield* Effect.fork(fetchWith({ url: server.origin }, { tools: [tool] }))
+      const call = yield* Effect.forkChild(fetchWith({ url: server.origin }, { tools: [tool] }))
       yield* until(() => server.requests.length === 1, "the request")
       // waiting at 499 ms of the clock, timed out at 500
       yield* sleepersUntil(500)
       yield* TestClock.adjust(499)
-      expect(call.unsafePoll()).toBeNull()
+      expect(call.pollUnsafe()).toBeUndefined()
       yield* TestClock.adjust(1)
       const r = yield* joinUnmoved(call)
       expect(r.errorCode).toBe("TIMEOUT")
       // and the connection is closed within 2 s of real time
-      yield* joinUnmoved(yield* Effect.fork(Deferred.await(server.requests[0]!.abandoned)), 2000)
-    }))
+      yield* joinUnmoved(yield* Effect.forkChild(Deferred.await(server.requests[0]!.abandoned)), 2000)
+    }).pipe(countingSleeps))
 })

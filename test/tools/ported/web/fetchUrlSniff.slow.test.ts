@@ -23,7 +23,7 @@ const BODIES: Record<string, string> = {
 
 // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("fetch_url without a content type", () => {
-  it.scopedLive("sniffs HTML by its first tag, shows other text as it is, and says when there is no text", () =>
+  it.live("sniffs HTML by its first tag, shows other text as it is, and says when there is no text", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
         // no content-type header at all

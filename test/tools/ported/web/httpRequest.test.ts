@@ -20,7 +20,7 @@ const stable = (output: unknown): string =>
 
 // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("http_request", () => {
-  it.scopedLive("needs confirmation; unconfirmed, nothing is sent", () =>
+  it.live("needs confirmation; unconfirmed, nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "ok"))
       const r = yield* request({ method: "GET", url: server.origin }, {}, {})
@@ -28,7 +28,7 @@ describe("http_request", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scopedLive("sends the method, headers and body; answers status, headers and body", () =>
+  it.live("sends the method, headers and body; answers status, headers and body", () =>
     Effect.gen(function*() {
       const server = yield* testServer((req, response) => {
         response.setHeader("x-request-id", "abc")
@@ -54,7 +54,7 @@ describe("http_request", () => {
       expect(received?.body).toBe("{\"name\":\"pen\"}")
     }))
 
-  it.scopedLive("a body that is not JSON goes as text unless a Content-Type is given", () =>
+  it.live("a body that is not JSON goes as text unless a Content-Type is given", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 204, ""))
       yield* request({ method: "PUT", url: server.origin, body: "plain words" })
@@ -65,7 +65,7 @@ describe("http_request", () => {
       ])
     }))
 
-  it.scopedLive("any status is an answer; HEAD shows no body; binary bodies are described", () =>
+  it.live("any status is an answer; HEAD shows no body; binary bodies are described", () =>
     Effect.gen(function*() {
       const server = yield* testServer((req, response) => {
         if (req.path === "/png") {
@@ -83,7 +83,7 @@ describe("http_request", () => {
       expect(String(png.output)).toMatch(/\n\n\(binary body: 8 bytes of image\/png; use download_file to save it\)$/)
     }))
 
-  it.scopedLive("sends its User-Agent unless one is given; shows 50 headers at most and says how many more", () =>
+  it.live("sends its User-Agent unless one is given; shows 50 headers at most and says how many more", () =>
     Effect.gen(function*() {
       // `/N` answers with N headers of its own besides those Node adds (date, connection, ...)
       const server = yield* testServer((req, response) => {
@@ -105,7 +105,7 @@ describe("http_request", () => {
       expect(over.at(-1)).toBe("(3 more headers not shown)")
     }))
 
-  it.scopedLive("an empty body says so; a body without a type is judged by its bytes; a HEAD request takes no body", () =>
+  it.live("an empty body says so; a body without a type is judged by its bytes; a HEAD request takes no body", () =>
     Effect.gen(function*() {
       const server = yield* testServer((req, response) => {
         response.writeHead(200, req.path === "/typed-text" ? { "content-type": "application/octet-stream" } : {})
@@ -125,7 +125,7 @@ describe("http_request", () => {
       expect(server.requests).toHaveLength(4)
     }))
 
-  it.scopedLive("refuses header injection (CR/LF in values, bad names) and framing headers; nothing is sent", () =>
+  it.live("refuses header injection (CR/LF in values, bad names) and framing headers; nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "ok"))
       const injected = [
@@ -150,7 +150,7 @@ describe("http_request", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scopedLive("by default refuses loopback, private and metadata addresses; a redirect to one is refused", () =>
+  it.live("by default refuses loopback, private and metadata addresses; a redirect to one is refused", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "internal"))
       const loopback = yield* request({ method: "PUT", url: server.origin }, { policy: UrlPolicy.layer })
@@ -173,7 +173,7 @@ describe("http_request", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scopedLive("a huge body is read up to 1 MiB and shown up to 20,000 characters; a gzip bomb too", () =>
+  it.live("a huge body is read up to 1 MiB and shown up to 20,000 characters; a gzip bomb too", () =>
     Effect.gen(function*() {
       const produced = { bytes: 0 }
       const server = yield* testServer((req, response) =>

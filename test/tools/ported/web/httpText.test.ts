@@ -5,8 +5,8 @@
  * test/tools/shared/outputCap.test.ts.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import {
   decodeText,
   isHtmlType,
@@ -80,7 +80,7 @@ describe("web text helpers", () => {
 describe("requestFailure: why a request failed, from its innermost cause", () => {
   const request = HttpClientRequest.get("http://127.0.0.1:9/x")
   const failure = (cause: unknown) =>
-    requestFailure("fetch_url", "http://127.0.0.1:9/x", new HttpClientError.RequestError({ request, reason: "Transport", cause })).message
+    requestFailure("fetch_url", "http://127.0.0.1:9/x", new HttpClientError.HttpClientError({ reason: new HttpClientError.TransportError({ request, cause }) })).message
 
   it("the innermost message with text, past causes without one", () => {
     const inner = new Error("connect ECONNREFUSED 127.0.0.1:9")

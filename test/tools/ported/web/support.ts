@@ -11,7 +11,7 @@ import { type ExecuteOptions, ToolSystem, Workspace } from "../../../../src/inde
 import { makeUrlPolicy } from "../../../../src/layers/UrlPolicy.js"
 import { compileRules } from "../../../../src/layers/urlPolicyRules.js"
 import { UrlPolicy, type UrlPolicyRules } from "../../../../src/services/UrlPolicy.js"
-import { TestUrlPolicy } from "../../../../src/testing.js"
+import * as TestUrlPolicy from "../../../../src/testing/TestUrlPolicy.js"
 import type { Tool } from "../../../../src/tools/define.js"
 
 /** What `callTool` runs under. */
@@ -52,8 +52,8 @@ const loopbackOnlyConnector = (build: Undici.buildConnector.BuildOptions): Undic
 
 /** A policy with `rules` (default: the default rules) whose sockets can only go to loopback. */
 export const loopbackOnlyPolicy = (rules: UrlPolicyRules = {}): Layer.Layer<UrlPolicy> =>
-  Layer.scoped(
+  Layer.effect(
     UrlPolicy,
-    Effect.flatMap(Effect.orDie(compileRules(rules)), (compiled) =>
+    Effect.flatMap(Effect.orDie(Effect.fromResult(compileRules(rules))), (compiled) =>
       makeUrlPolicy(compiled, { buildConnector: loopbackOnlyConnector }))
   )

@@ -5,10 +5,10 @@
  * No traffic ever leaves loopback: every non-loopback address here is either refused before
  * the connector runs, or met by the spy connector, which opens no socket.
  */
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as Undici from "@effect/platform-node/Undici"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Either, Exit, Layer, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
 import { isIP } from "node:net"
 import { makeUrlPolicy, type Resolve, type UrlPolicyInternals } from "../../../../src/layers/UrlPolicy.js"
 import { compileRules, DEFAULT_RULES, LOOPBACK_RULES, refusalOf } from "../../../../src/layers/urlPolicyRules.js"
@@ -19,7 +19,7 @@ import {
   type UrlPolicyRules,
   UrlRefused
 } from "../../../../src/services/UrlPolicy.js"
-import { TestUrlPolicy } from "../../../../src/testing.js"
+import * as TestUrlPolicy from "../../../../src/testing/TestUrlPolicy.js"
 import { testServer } from "../../../helpers/httpServer.js"
 import { loopbackOnlyPolicy } from "./support.js"
 
@@ -62,18 +62,18 @@ const fakeResolve = (table: Record<string, ReadonlyArray<ReadonlyArray<string>>>
 }
 
 const policyLayer = (rules: UrlPolicyRules, internals: UrlPolicyInternals = {}) =>
-  Layer.scoped(UrlPolicy, Effect.flatMap(compileRules(rules), (compiled) => makeUrlPolicy(compiled, internals)))
+  Layer.effect(UrlPolicy, Effect.flatMap(Effect.fromResult(compileRules(rules)), (compiled) => makeUrlPolicy(compiled, internals)))
 
 /** GETs `url` through the policy's client: the body text, or the error. */
 const get = (url: string, request = HttpClientRequest.get(url)) =>
   Effect.flatMap(UrlPolicy, (policy) => policy.client.execute(request)).pipe(
     Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text, url: response.request.url }))),
-    Effect.either
+    Effect.result
   )
 
 /** The `UrlRefused` an outcome failed with. */
-const refusalIn = (outcome: Either.Either<unknown, { readonly cause?: unknown }>): UrlRefused | undefined =>
-  Either.isLeft(outcome) && outcome.left.cause instanceof UrlRefused ? outcome.left.cause : undefined
+const refusalIn = (outcome: Result.Result<unknown, { readonly cause?: unknown }>): UrlRefused | undefined =>
+  Result.isFailure(outcome) && outcome.failure.cause instanceof UrlRefused ? outcome.failure.cause : undefined
 
 describe("UrlPolicy rules", () => {
   const refused = (address: string, rules = DEFAULT_RULES, port?: number) =>
@@ -141,7 +141,7 @@ describe("UrlPolicy rules", () => {
   })
 
   it("an allow list admits its addresses, ports and ranges; metadata only when named exactly", () => {
-    const rules = Either.getOrThrow(
+    const rules = Result.getOrThrow(
       compileRules({ allow: ["127.0.0.1:8080", "[::1]:9090", "10.1.0.0/16", "fd00::/8", "169.254.170.2"] })
     )
     expect(rules.ports).toEqual(new Set([8080, 9090]))
@@ -162,19 +162,19 @@ describe("UrlPolicy rules", () => {
   it("refuses allow entries that are not addresses, address:port or CIDR ranges", () => {
     for (const entry of ["localhost", "127.1", "0x7f.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "10.0.0.0/33", "[::1]:x", "*", ""]) {
       const result = compileRules({ allow: [entry] })
-      expect(Either.isLeft(result), entry).toBe(true)
-      if (Either.isLeft(result)) expect(result.left).toBeInstanceOf(InvalidUrlPolicy)
+      expect(Result.isFailure(result), entry).toBe(true)
+      if (Result.isFailure(result)) expect(result.failure).toBeInstanceOf(InvalidUrlPolicy)
     }
   })
 
   it.effect("validateRules names a bad entry; layerAllowList dies with it", () =>
     Effect.gen(function*() {
       const checked = UrlPolicy.validateRules({ allow: ["10.0.0.0/8", "localhost:80"] })
-      expect(Either.isLeft(checked) && checked.left.message).toBe("invalid URL policy allow entry \"localhost:80\": " +
+      expect(Result.isFailure(checked) && checked.failure.message).toBe("invalid URL policy allow entry \"localhost:80\": " +
         "expected an IP address, an address and port (127.0.0.1:8080, [::1]:8080) or a CIDR range")
-      expect(UrlPolicy.validateRules({ allow: ["10.0.0.0/8"] })).toEqual(Either.right({ allow: ["10.0.0.0/8"] }))
+      expect(UrlPolicy.validateRules({ allow: ["10.0.0.0/8"] })).toEqual(Result.succeed({ allow: ["10.0.0.0/8"] }))
       const exit = yield* Effect.exit(Effect.provide(UrlPolicy, UrlPolicy.layerAllowList(["localhost:80"])))
-      expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+      expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
       if (Exit.isFailure(exit)) expect(String(Cause.squash(exit.cause))).toContain("invalid URL policy allow entry \"localhost:80\"")
     }))
 })
@@ -226,7 +226,7 @@ describe("UrlPolicy client, before any socket (spy connector)", () => {
         expect(refusalIn(yield* get("http://mixed.test/"))?.address).toBe("127.0.0.1")
         // the first connection passes the lookup (the spy records it and opens nothing)
         const first = yield* get("http://rebind.test/")
-        expect(Either.isLeft(first) && refusalIn(first) === undefined).toBe(true)
+        expect(Result.isFailure(first) && refusalIn(first) === undefined).toBe(true)
         const second = refusalIn(yield* get("http://rebind.test/"))
         expect(second?.range).toBe("cloud metadata")
       }).pipe(Effect.provide(policyLayer({}, { resolve, buildConnector: spy.buildConnector })))
@@ -239,7 +239,7 @@ describe("UrlPolicy client, before any socket (spy connector)", () => {
         const outcome = yield* get(url)
         const refusal = refusalIn(outcome)
         expect(refusal?.reason, url).toBe("scheme")
-        expect(Either.isLeft(outcome) && outcome.left._tag === "RequestError" && outcome.left.reason).toBe("InvalidUrl")
+        expect(Result.isFailure(outcome) && outcome.failure.reason._tag).toBe("InvalidUrlError")
       }
     }).pipe(Effect.provide(policyLayer({}, { buildConnector: spyConnector().buildConnector }))))
 
@@ -255,7 +255,7 @@ describe("UrlPolicy client, before any socket (spy connector)", () => {
 
 // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("UrlPolicy client against real servers on 127.0.0.1", () => {
-  it.scopedLive("the default layer refuses 127.0.0.1 and localhost; the server sees nothing", () =>
+  it.live("the default layer refuses 127.0.0.1 and localhost; the server sees nothing", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => response.end("secret"))
       const port = new URL(server.origin).port
@@ -266,17 +266,17 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scopedLive("layerAllowLoopback reaches the test server, by address and by name", () =>
+  it.live("layerAllowLoopback reaches the test server, by address and by name", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`hello ${request.path}`))
       const port = new URL(server.origin).port
       const byAddress = yield* get(`${server.origin}/a`).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
-      expect(byAddress).toEqual(Either.right({ status: 200, text: "hello /a", url: `${server.origin}/a` }))
+      expect(byAddress).toEqual(Result.succeed({ status: 200, text: "hello /a", url: `${server.origin}/a` }))
       const byName = yield* get(`http://localhost:${port}/b`).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
-      expect(Either.map(byName, (r) => r.text)).toEqual(Either.right("hello /b"))
+      expect(Result.map(byName, (r) => r.text)).toEqual(Result.succeed("hello /b"))
     }))
 
-  it.scopedLive("a redirect from an allowed host to a refused one is refused, and never followed", () =>
+  it.live("a redirect from an allowed host to a refused one is refused, and never followed", () =>
     Effect.gen(function*() {
       const other = yield* testServer((_, response) => response.end("internal"))
       const otherPort = new URL(other.origin).port
@@ -303,7 +303,7 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
       expect(refusalIn(outcomes[1]!)?.message).toBe(
         "localhost resolves to 127.0.0.1, a loopback address, which the URL policy refuses"
       )
-      expect(Either.map(outcomes[5]!, (r) => r.text)).toEqual(Either.right("landed on /landed"))
+      expect(Result.map(outcomes[5]!, (r) => r.text)).toEqual(Result.succeed("landed on /landed"))
       // the public layer, with the real connector: the loopback targets
       const publicLayer = yield* Effect.forEach(["/to-127-0-0-2", "/to-localhost", "/to-other-port"], (path) =>
         get(`${allowed.origin}${path}`)).pipe(Effect.provide(UrlPolicy.layerAllowList(allowList)))
@@ -318,7 +318,7 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
       ])
     }))
 
-  it.scopedLive("follows at most 5 redirects", () =>
+  it.live("follows at most 5 redirects", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
         const n = Number(request.path.slice(1))
@@ -326,11 +326,11 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
         response.end()
       })
       const outcome = yield* get(`${server.origin}/0`).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
-      expect(Either.isLeft(outcome) && outcome.left.cause).toBeInstanceOf(TooManyRedirects)
+      expect(Result.isFailure(outcome) && outcome.failure.cause).toBeInstanceOf(TooManyRedirects)
       expect(server.requests.map((r) => r.path)).toEqual(["/0", "/1", "/2", "/3", "/4", "/5"])
     }))
 
-  it.scopedLive("a redirect to another origin drops credentials; 303 turns a POST into a GET, 307 keeps it", () =>
+  it.live("a redirect to another origin drops credentials; 303 turns a POST into a GET, 307 keeps it", () =>
     Effect.gen(function*() {
       const target = yield* testServer((request, response) => response.end(`${request.method} ${request.body}`))
       const origin = yield* testServer((request, response) => {
@@ -352,13 +352,13 @@ describe("UrlPolicy client against real servers on 127.0.0.1", () => {
         return get("", method === "POST" ? HttpClientRequest.bodyText(base, "payload") : base)
       }
       yield* Effect.gen(function*() {
-        expect(Either.map(yield* withAuth("/cross"), (r) => r.text)).toEqual(Either.right("GET "))
+        expect(Result.map(yield* withAuth("/cross"), (r) => r.text)).toEqual(Result.succeed("GET "))
         expect(target.requests[0]?.headers.authorization).toBeUndefined()
         expect(target.requests[0]?.headers.cookie).toBeUndefined()
-        expect(Either.map(yield* withAuth("/same"), (r) => r.text)).toEqual(Either.right("same-origin Bearer s3cret"))
-        expect(Either.map(yield* withAuth("/see-other", "POST"), (r) => r.text)).toEqual(Either.right("GET "))
+        expect(Result.map(yield* withAuth("/same"), (r) => r.text)).toEqual(Result.succeed("same-origin Bearer s3cret"))
+        expect(Result.map(yield* withAuth("/see-other", "POST"), (r) => r.text)).toEqual(Result.succeed("GET "))
         expect(target.requests[1]?.headers["content-type"]).toBeUndefined()
-        expect(Either.map(yield* withAuth("/temporary", "POST"), (r) => r.text)).toEqual(Either.right("POST payload"))
+        expect(Result.map(yield* withAuth("/temporary", "POST"), (r) => r.text)).toEqual(Result.succeed("POST payload"))
       }).pipe(Effect.provide(TestUrlPolicy.layerAllowLoopback))
     }))
 })

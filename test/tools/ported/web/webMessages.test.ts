@@ -30,7 +30,7 @@ const moved = (response: Http.ServerResponse, to: string): void => {
 
 // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
 describe("web tools' messages", () => {
-  it.scopedLive("download_file says where a redirect led, and names no type when the answer has none", () =>
+  it.live("download_file says where a redirect led, and names no type when the answer has none", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir("web-messages-")
       const server = yield* testServer((request, response) => {
@@ -48,7 +48,7 @@ describe("web tools' messages", () => {
       expect(Fs.readFileSync(Path.join(dir, "saved.txt"), "utf8")).toBe("hello")
     }))
 
-  it.scopedLive("fetch_url drops trailing blanks and runs of blank lines; shows text/plain that looks like HTML as it is", () =>
+  it.live("fetch_url drops trailing blanks and runs of blank lines; shows text/plain that looks like HTML as it is", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) =>
         request.path === "/tidy"
@@ -61,21 +61,21 @@ describe("web tools' messages", () => {
       expect(plain.output).toBe(`${server.origin}/plain — HTTP 200, text/plain\n\n<html><p>not converted</p></html>`)
     }))
 
-  it.scopedLive("fetch_url at the largest max_chars says where it cut, without asking for a larger one", () =>
+  it.live("fetch_url at the largest max_chars says where it cut, without asking for a larger one", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "a".repeat(250_000)))
       const r = yield* callTool({ dir: Os.tmpdir(), tools: [fetchUrl] }, "fetch_url", { url: server.origin, max_chars: 200_000 })
       expect(String(r.output).endsWith(`${"a".repeat(10)}\n\n[cut at 200000 of 250000 characters]`)).toBe(true)
     }))
 
-  it.scopedLive("a URL with white space around it (no-break spaces too) is read without it", () =>
+  it.live("a URL with white space around it (no-break spaces too) is read without it", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "trimmed"))
       const r = yield* callTool({ dir: Os.tmpdir(), tools: [fetchUrl] }, "fetch_url", { url: `\u00a0 ${server.origin}/x \u00a0\n` })
       expect(r.output).toBe(`${server.origin}/x — HTTP 200, text/plain\n\ntrimmed`)
     }))
 
-  it.scopedLive("a body that breaks off while it is read: each tool says it could not read the answer", () =>
+  it.live("a body that breaks off while it is read: each tool says it could not read the answer", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => breakOff(response))
       const fetched = yield* callTool({ dir: Os.tmpdir(), tools: [fetchUrl] }, "fetch_url", { url: `${server.origin}/f` })
@@ -91,7 +91,7 @@ describe("web tools' messages", () => {
       expect(requested.error).toMatch(new RegExp(`^could not read the answer of ${server.origin}/r: .+`))
     }))
 
-  it.scopedLive("an error status: its code in details; no excerpt of an empty or broken body; a cut excerpt ends in …", () =>
+  it.live("an error status: its code in details; no excerpt of an empty or broken body; a cut excerpt ends in …", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
         if (request.path === "/empty") return sendText(response, 404, "")
@@ -110,7 +110,7 @@ describe("web tools' messages", () => {
       expect(cut.error).toBe(`${server.origin}/cut answered HTTP 503 Service Unavailable: busy…`)
     }))
 
-  it.scopedLive("a refused URL's result names the reason in details", () =>
+  it.live("a refused URL's result names the reason in details", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, response) => sendText(response, 200, "never"))
       const system = { dir: Os.tmpdir(), tools: [fetchUrl], policy: UrlPolicy.layer }
@@ -121,7 +121,7 @@ describe("web tools' messages", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
-  it.scopedLive("http_request says where redirects led, and that a large binary body is larger than what was read", () =>
+  it.live("http_request says where redirects led, and that a large binary body is larger than what was read", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => {
         if (request.path === "/old") return moved(response, "/new")
