@@ -23,7 +23,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { PdfWorkers, ToolSystem, Workspace } from "../src/index.js"
 import { extractText } from "../src/tools/builtin/pdf/extract.js"
-import { makePdfWorkerPool } from "../src/tools/builtin/pdf/workerPool.js"
+import { makePdfWorkerPool } from "../src/layers/PdfWorkers.js"
 import { readPdf, READ_PDF_MEMORY_LIMIT_MB } from "../src/tools/builtin/readPdf.js"
 import { longPdf } from "../test/tools/builtin/pdfFixtures.js"
 

@@ -26,12 +26,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import type * as PoolModule from "../src/tools/builtin/sandbox/pool.js"
+import type * as PoolModule from "../src/layers/SandboxPool.js"
 
 /** The tree's root, from `bench/sandbox.ts` or from its bundle `bench/dist/sandbox.mjs`. */
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, path.basename(here) === "dist" ? "../.." : "..")
-const distPool = path.join(root, "dist/tools/builtin/sandbox/pool.js")
+const distPool = path.join(root, "dist/layers/SandboxPool.js")
 if (!fs.existsSync(distPool)) throw new Error(`${distPool} is missing: npm run build first`)
 const { DEFAULT_POOL_OPTIONS, SandboxWorkers }: typeof PoolModule = await import(pathToFileURL(distPool).href)
 type Pool = InstanceType<typeof SandboxWorkers>

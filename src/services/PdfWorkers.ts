@@ -9,11 +9,11 @@ import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { WorkerRequest, WorkerResponse } from "../tools/builtin/pdf/protocol.js"
-import type { PdfPoolOptions } from "../tools/builtin/pdf/poolOptions.js"
-import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWorker } from "../tools/builtin/pdf/workerPool.js"
+import type { PdfPoolOptions } from "../layers/pdfPoolOptions.js"
+import { makePdfWorkerPool, type PdfWorkerError, type PoolStats, type PooledWorker } from "../layers/PdfWorkers.js"
 
-export type { PdfPoolOptions } from "../tools/builtin/pdf/poolOptions.js"
-export type { PoolStats as PdfWorkerStats } from "../tools/builtin/pdf/workerPool.js"
+export type { PdfPoolOptions } from "../layers/pdfPoolOptions.js"
+export type { PoolStats as PdfWorkerStats } from "../layers/PdfWorkers.js"
 
 /**
  * The `PdfWorkers` service interface.

@@ -7,10 +7,10 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Outcome } from "../tools/builtin/sandbox/protocol.js"
-import { makeSandboxPool, type SandboxPoolOptions, type SandboxPoolStats } from "../tools/builtin/sandbox/pool.js"
+import { makeSandboxPool, type SandboxPoolOptions, type SandboxPoolStats } from "../layers/SandboxPool.js"
 
 export type { Outcome as SandboxOutcome } from "../tools/builtin/sandbox/protocol.js"
-export type { SandboxPoolOptions, SandboxPoolStats } from "../tools/builtin/sandbox/pool.js"
+export type { SandboxPoolOptions, SandboxPoolStats } from "../layers/SandboxPool.js"
 
 /**
  * The `SandboxPool` service interface.

@@ -4,7 +4,7 @@
  * The host reads the file through a descriptor bound to the resolved path (`shared/safeFs.ts`),
  * to `READ_PDF_MAX_BYTES` at most; pdf.js parses the bytes in a
  * `worker_threads` Worker whose heap is capped at the tool's `memoryLimitMb` and which is
- * terminated when the call times out or is interrupted (see `pdf/workerPool.ts`). A parser that
+ * terminated when the call times out or is interrupted (see `src/layers/PdfWorkers.ts`). A parser that
  * runs out of that heap is `MemoryLimitExceeded` (`MEMORY_LIMIT`).
  *
  * @since 0.1.0
@@ -21,7 +21,7 @@ import { extractText } from "./pdf/extract.js"
 import { openFile } from "../shared/safeFs.js"
 import { readBytes } from "../shared/safeFsBytes.js"
 import { formatPages } from "./pdf/format.js"
-import type { PdfWorkerError } from "./pdf/workerPool.js"
+import type { PdfWorkerError } from "../../layers/PdfWorkers.js"
 
 /** Largest PDF `read_pdf` opens. */
 export const READ_PDF_MAX_BYTES = 256 * 1024 * 1024

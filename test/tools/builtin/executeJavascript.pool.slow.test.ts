@@ -11,7 +11,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
 import { SandboxPool } from "../../../src/services/SandboxPool.js"
-import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../src/tools/builtin/sandbox/pool.js"
+import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../src/layers/SandboxPool.js"
 import { sandboxSystem } from "./sandbox/system.js"
 import { js, sandboxDir, stats } from "./executeJavascriptHarness.js"
 

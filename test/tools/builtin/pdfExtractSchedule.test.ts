@@ -10,7 +10,7 @@ import { Deferred, Effect, Exit, Scope } from "effect"
 import { PdfWorkers, type PdfWorkersService } from "../../../src/services/PdfWorkers.js"
 import { extractText, type ExtractOptions } from "../../../src/tools/builtin/pdf/extract.js"
 import type { PageText, WorkerResponse } from "../../../src/tools/builtin/pdf/protocol.js"
-import { makePdfWorkerPool, type PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
+import { makePdfWorkerPool, type PooledWorker } from "../../../src/layers/PdfWorkers.js"
 import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
 
 let pool: PdfWorkersService

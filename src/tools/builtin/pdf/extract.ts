@@ -12,7 +12,7 @@ import { availableParallelism } from "node:os"
 import { pageBlock } from "./format.js"
 import type { Failed, PageText } from "./protocol.js"
 import { PdfWorkers } from "../../../services/PdfWorkers.js"
-import { type PooledWorker, PdfWorkerError } from "./workerPool.js"
+import { type PooledWorker, PdfWorkerError } from "../../../layers/PdfWorkers.js"
 
 /** Pages asked of a worker at a time. */
 export const CHUNK_PAGES = 4

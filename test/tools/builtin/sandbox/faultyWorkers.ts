@@ -9,7 +9,7 @@
 import { Effect, Logger, References } from "effect"
 import * as fs from "node:fs"
 import type { WorkerOptions } from "node:worker_threads"
-import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
+import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/layers/SandboxPool.js"
 import { replaceWorker } from "../../../helpers/replaceWorker.js"
 
 const marker = process.argv[2] ?? ""

@@ -6,7 +6,7 @@ import { Effect, Layer } from "effect"
 import { ToolSystem, Workspace } from "../../../../src/index.js"
 import { executeJavascript } from "../../../../src/tools/builtin/executeJavascript.js"
 import { SandboxPool, type SandboxPoolOptions } from "../../../../src/services/SandboxPool.js"
-import { makeSandboxPool } from "../../../../src/tools/builtin/sandbox/pool.js"
+import { makeSandboxPool } from "../../../../src/layers/SandboxPool.js"
 
 /** `ToolSystem` (with `execute_javascript` only, in the workspace `dir`) and its `SandboxPool`. */
 export const sandboxSystem = (dir: string, options: Partial<SandboxPoolOptions> = {}) =>

@@ -5,14 +5,14 @@
  * keeps (maxIdle per memory limit) and for how many uses (maxUses); idle workers that exit leave
  * it; the memory watchdog stops with its request. In the slow lane: three to six worker starts
  * a test (each loads pdf.js), or 320 MB the process takes and touches, about 1-2.3 s of CPU a
- * test. The rest of the pool's tests are in `pdfPool.test.ts`.
+ * test. The rest of the pool's tests are in `PdfWorkers.test.ts`.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
-import { makePdfWorkerPool } from "../../../src/tools/builtin/pdf/workerPool.js"
-import { LIMIT_MB, useOnce } from "./pdfPoolHarness.js"
-import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
+import { makePdfWorkerPool } from "../../src/layers/PdfWorkers.js"
+import { LIMIT_MB, useOnce } from "./pdfWorkersHarness.js"
+import { prepareWorkerEntry } from "../tools/builtin/pdfWorkerEntry.js"
 
 const IDLE_MS = 100
 

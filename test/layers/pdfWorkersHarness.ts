@@ -1,9 +1,9 @@
 /**
- * What `pdfPool.test.ts` and `pdfPool.slow.test.ts` share: the memory limit their workers are
+ * What `PdfWorkers.test.ts` and `PdfWorkers.slow.test.ts` share: the memory limit their workers are
  * borrowed with, and one use of a worker.
  */
 import { Effect } from "effect"
-import type { PdfWorkersService } from "../../../src/services/PdfWorkers.js"
+import type { PdfWorkersService } from "../../src/services/PdfWorkers.js"
 
 export const LIMIT_MB = 256
 

@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, References } from "effect"
-import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../../../src/tools/builtin/sandbox/pool.js"
-import type { Outcome } from "../../../../src/tools/builtin/sandbox/protocol.js"
-import { steadyRefTimers } from "../../../helpers/eventLoop.js"
-import { type Logged, recordingLogsWith, textOf } from "../../../helpers/recordingLogs.js"
-import { runScript } from "../../../helpers/runScript.js"
+import { DEFAULT_POOL_OPTIONS, SandboxWorkers } from "../../src/layers/SandboxPool.js"
+import type { Outcome } from "../../src/tools/builtin/sandbox/protocol.js"
+import { steadyRefTimers } from "../helpers/eventLoop.js"
+import { type Logged, recordingLogsWith, textOf } from "../helpers/recordingLogs.js"
+import { runScript } from "../helpers/runScript.js"
 
 const CODE = "let s = 0; for (let i = 0; i < 100; i++) s += i; s"
 const OK: Outcome = { kind: "ok", stdout: "", result: "4950" }

@@ -12,7 +12,7 @@
  *   a burst that follows pays no Worker start; an extra Worker whose time is up leaves the idle
  *   list at once, before it is terminated, so no call can take it.
  * - Workers start with clean Node flags and their output captured, logged at debug level (see
- *   `workerOutput.ts`).
+ *   `tools/builtin/sandbox/workerOutput.ts`).
  * - The host enforces the deadline: at `timeoutMs + graceMs` the Worker is terminated, whatever
  *   the guest is doing (native work the interrupt handler cannot stop), and replaced in the
  *   background. An interrupted call (the tool's timeout) terminates its Worker the same way.
@@ -27,11 +27,11 @@ import * as Exit from "effect/Exit"
 import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
-import type { SandboxPoolService } from "../../../services/SandboxPool.js"
-import type { Outcome, RunRequest } from "./protocol.js"
-import { describeError, dispatch, firstEvent, isMessage } from "./workerEvents.js"
-import { workerEntry } from "./workerEntry.js"
-import { outputPort, workerIsolation } from "./workerOutput.js"
+import type { SandboxPoolService } from "../services/SandboxPool.js"
+import type { Outcome, RunRequest } from "../tools/builtin/sandbox/protocol.js"
+import { describeError, dispatch, firstEvent, isMessage } from "../tools/builtin/sandbox/workerEvents.js"
+import { workerEntry } from "../tools/builtin/sandbox/workerEntry.js"
+import { outputPort, workerIsolation } from "../tools/builtin/sandbox/workerOutput.js"
 
 /**
  * How the pool sizes itself and how long it waits.

@@ -17,9 +17,9 @@
  * - `resourceLimits` does not cover ArrayBuffers, so a watchdog also ends a worker whose
  *   request makes the process's resident memory grow past the limit (see `watch`).
  *
- * The worker's code comes from `workerScript.ts` (compiled `pdfWorker.js`, or the sources
- * transpiled on the fly). Workers start with clean Node flags and their output captured, logged
- * at debug level (see `../sandbox/workerOutput.ts`).
+ * The worker's code comes from `tools/builtin/pdf/workerScript.ts` (compiled `pdfWorker.js`, or
+ * the sources transpiled on the fly). Workers start with clean Node flags and their output
+ * captured, logged at debug level (see `tools/builtin/sandbox/workerOutput.ts`).
  *
  * @since 0.1.0
  */
@@ -32,11 +32,11 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { Worker } from "node:worker_threads"
-import type { PdfWorkersService } from "../../../services/PdfWorkers.js"
-import { outputPort, workerIsolation } from "../sandbox/workerOutput.js"
-import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from "./poolOptions.js"
-import { type FailureReason, WorkerResponse, type WorkerRequest } from "./protocol.js"
-import { workerData, workerEntry } from "./workerScript.js"
+import type { PdfWorkersService } from "../services/PdfWorkers.js"
+import { outputPort, workerIsolation } from "../tools/builtin/sandbox/workerOutput.js"
+import { DEFAULT_PDF_POOL_OPTIONS, type PdfPoolOptions } from "./pdfPoolOptions.js"
+import { type FailureReason, WorkerResponse, type WorkerRequest } from "../tools/builtin/pdf/protocol.js"
+import { workerData, workerEntry } from "../tools/builtin/pdf/workerScript.js"
 
 /** A request to a PDF worker failed, or the worker died. */
 export class PdfWorkerError extends Data.TaggedError("PdfWorkerError")<{

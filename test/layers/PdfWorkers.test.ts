@@ -2,7 +2,7 @@
  * The PDF worker pool: a worker that dies, errs or answers nonsense; an interrupted borrower; a
  * closed pool. The proofs that start several workers or grow the process past a limit (a borrow
  * exactly when the idle time ends, maxIdle per memory limit, maxUses, idle workers that exit,
- * the memory watchdog) are in `pdfPool.slow.test.ts`.
+ * the memory watchdog) are in `PdfWorkers.slow.test.ts`.
  *
  * A worker's own 'error' event and a malformed answer cannot be produced on demand by the real
  * worker script, so those tests emit the event on the real `Worker` object the pool listens to:
@@ -14,10 +14,10 @@
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Exit, Fiber, Scope } from "effect"
-import type { PdfWorkersService } from "../../../src/services/PdfWorkers.js"
-import { makePdfWorkerPool, type PdfWorkerError, type PooledWorker } from "../../../src/tools/builtin/pdf/workerPool.js"
-import { LIMIT_MB, useOnce } from "./pdfPoolHarness.js"
-import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
+import type { PdfWorkersService } from "../../src/services/PdfWorkers.js"
+import { makePdfWorkerPool, type PdfWorkerError, type PooledWorker } from "../../src/layers/PdfWorkers.js"
+import { LIMIT_MB, useOnce } from "./pdfWorkersHarness.js"
+import { prepareWorkerEntry } from "../tools/builtin/pdfWorkerEntry.js"
 
 /** What a caller of the pool sees of an error: its reason and its message. */
 const seen = (error: PdfWorkerError) => ({ reason: error.reason, message: error.message })
