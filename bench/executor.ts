@@ -1,5 +1,5 @@
 /**
- * The Effect 4 tree's executor (issue 48's goals). Per-call cost of a trivial tool through the
+ * The executor (issue 48's goals). Per-call cost of a trivial tool through the
  * full pipeline (lookup, Schema decode, every gate, a 30 s deadline, result), against two
  * anchors measured in the same process:
  *   (a) `Effect.runPromise` of the bare handler,

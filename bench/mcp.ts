@@ -1,6 +1,6 @@
 /**
- * The Effect 4 tree's MCP bridge latency (a port of the main tree's `bench/mcp.ts`, same ways,
- * same counts, same order of turns): the median of 1,000 sequential `echo` calls on
+ * The MCP bridge's latency (the same ways, counts and order of turns as the Effect 3 line's
+ * `bench/mcp.ts`, tag effect3): the median of 1,000 sequential `echo` calls on
  * `@modelcontextprotocol/server-everything` (a devDependency) through our bridge and executor
  * (`ToolSystem.execute("agent__echo", ...)`: argument check with ajv, every gate, the guard's
  * deadline, the proxy, the connection's own `tools/call` table over our process transport)
@@ -28,12 +28,13 @@
  *   esbuild bench/mcp.ts --bundle --platform=node --format=esm --packages=external --target=node22 \
  *     --outfile=bench/dist/mcp.mjs --log-level=warning && node bench/dist/mcp.mjs
  *
- * BENCH_CALLS (default 1000), BENCH_WARMUP (default 10000), BENCH_SERVER_CPU (as the main tree's).
+ * BENCH_CALLS (default 1000), BENCH_WARMUP (default 10000), BENCH_SERVER_CPU (see below).
  *
- * Measured against the main tree's bench (run from a copy with the same `toolsWithoutConfirmation`
- * change, Node 20), two runs each on 2 shared CPUs (load 7-10), 1000 calls after 10000:
- * from an Effect program 1.09x, 1.18x here (main 1.13x, 1.09x); with runPromise per call 1.19x,
- * 1.16x (main 1.87x, 1.12x); CPU ratio 1.06x, 1.18x (main 1.08x, 1.21x). In the second run here
+ * Measured against the Effect 3 line's bench (tag effect3; run from a copy with the same
+ * `toolsWithoutConfirmation` change, Node 20), two runs each on 2 shared CPUs (load 7-10), 1000
+ * calls after 10000: from an Effect program 1.09x, 1.18x here (effect3 1.13x, 1.09x); with
+ * runPromise per call 1.19x, 1.16x (effect3 1.87x, 1.12x); CPU ratio 1.06x, 1.18x (effect3 1.08x,
+ * 1.21x). In the second run here
  * the Effect floor itself (no library code) printed 1.48x: which core a server wakes on moves a
  * way by more than the bridge costs.
  */
@@ -48,7 +49,7 @@ import { Workspace } from "../src/services/Workspace.js"
 import { McpBridge } from "../src/tools/mcp/index.js"
 
 const N = Number(process.env.BENCH_CALLS ?? 1000)
-/** Calls each way before measuring (the main tree's default: its executor path settles in the JIT after ~10,000). */
+/** Calls each way before measuring (the executor's path settles in the JIT after ~10,000). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10_000)
 
 /** The tree's root, from `bench/mcp.ts` or from its bundle `bench/dist/mcp.mjs`. */
@@ -57,7 +58,7 @@ const root = path.resolve(here, path.basename(here) === "dist" ? "../.." : "..")
 
 const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 if (!fs.existsSync(everything)) throw new Error(`${everything} is missing: run npm install (it is a devDependency)`)
-/** BENCH_SERVER_CPU=N starts every server under `taskset -c N` (see the main tree's bench). */
+/** BENCH_SERVER_CPU=N starts every server under `taskset -c N`. */
 const serverCpu = process.env.BENCH_SERVER_CPU
 const server = serverCpu === undefined
   ? { command: process.execPath, args: [everything, "stdio"] }
@@ -65,8 +66,9 @@ const server = serverCpu === undefined
 const args = { message: "hello" }
 /**
  * The bridge's servers: `echo` waived from confirmation (an untrusted server's proxies ask for it
- * by default; the gate still runs and lets the call through). The main tree's bench predates that
- * default and fails on its first call (`Confirmation required`); it is run with this same change.
+ * by default; the gate still runs and lets the call through). The Effect 3 line's bench (tag
+ * effect3) predates that default and fails on its first call (`Confirmation required`); it is
+ * run with this same change.
  */
 const bridgedServer = { ...server, toolsWithoutConfirmation: ["echo"] }
 

@@ -1,12 +1,12 @@
 /**
- * The Effect 4 tree's `read_pdf` speed (a port of the main tree's `bench/pdf.ts`: same files,
- * runs and comparisons): all the text of a 300-page pdf-lib document and of a real text-heavy
+ * `read_pdf`'s speed (the same files, runs and comparisons as the Effect 3 line's `bench/pdf.ts`,
+ * tag effect3): all the text of a 300-page pdf-lib document and of a real text-heavy
  * PDF (Debian's libtasn1-doc manual), warm (best of several runs in a running process), beside
  * pypdf (only the reader and extraction loop, timed inside Python) and `pdftotext` (the whole
  * command). Ours goes through the real executor (`ToolSystem.layerNode`); "1 worker" is the same
  * extraction with the page split across two workers turned off.
  *
- * Run under tsx from the sources, as the main tree's: the PDF worker's script is then
+ * Run under tsx from the sources: the PDF worker's script is then
  * `pdfWorker.ts` transpiled once by TypeScript (`pdf/workerScript.ts`), not tsx, so the
  * extraction runs the same code as from `dist/`; a bundle of this bench would look for
  * `pdfWorker.js` beside itself.

@@ -1,12 +1,12 @@
 /**
- * The Effect 4 tree's per-call cost of `RateLimiter.layerRedis` against `RateLimiter.layerMemory`
- * (the anchor), a port of the main tree's `bench/ratelimit.ts` (same tool, counts, rounds and
- * order): the same trivial rate-limited tool through the full pipeline (`ToolSystem.layerNode`,
+ * The per-call cost of `RateLimiter.layerRedis` against `RateLimiter.layerMemory` (the anchor),
+ * with the same tool, counts, rounds and order as the Effect 3 line's `bench/ratelimit.ts` (tag
+ * effect3): the same trivial rate-limited tool through the full pipeline (`ToolSystem.layerNode`,
  * `ToolExecutor.execute`), one call after the other, on a `redis-server` started here on a free
  * port of 127.0.0.1 (no persistence). Rounds of the two alternate, so a busy machine slows both
  * alike; the medians of the per-call times are compared. Prints "skipped" (exit 0) when
- * `redis-server` is not installed. This tree's limiter talks to Redis through node-redis (`redis`,
- * a peer), the main tree's through ioredis; the bench's own probe uses node-redis here.
+ * `redis-server` is not installed. The limiter talks to Redis through node-redis (`redis`, a
+ * peer), the Effect 3 line's through ioredis; the bench's own probe uses node-redis.
  *
  * Bundled by esbuild first (as `bench/executor.ts`: the library as it ships, without tsx's
  * keep-names wrappers):
@@ -16,11 +16,12 @@
  *
  * BENCH_CALLS=2000 a round, 5 rounds.
  *
- * Measured beside the main tree's (Node 20, ioredis): the ratio is higher here (44.86x, 44.19x;
- * main 31.83x, its second run failed on a Redis answer slower than 200 ms under load) because the
- * anchor is cheaper (layerMemory 3.7 and 5.8 µs a call; main 6.9), while the Redis round trip to
- * another process dominates layerRedis (overhead 162.6 and 248.8 µs; main 212.3). CPU profiles of
- * one run each (--cpu-prof): this process spent 5.5 s on CPU for the run, the main tree's 9.5 s.
+ * Measured beside the Effect 3 line's (tag effect3; Node 20, ioredis): the ratio is higher here
+ * (44.86x, 44.19x; effect3 31.83x, its second run failed on a Redis answer slower than 200 ms
+ * under load) because the anchor is cheaper (layerMemory 3.7 and 5.8 µs a call; effect3 6.9),
+ * while the Redis round trip to another process dominates layerRedis (overhead 162.6 and
+ * 248.8 µs; effect3 212.3). CPU profiles of one run each (--cpu-prof): this process spent 5.5 s on
+ * CPU for the run, the Effect 3 line's 9.5 s.
  */
 import { Effect, type Layer, ManagedRuntime, Schema } from "effect"
 import { execFileSync, spawn } from "node:child_process"
@@ -117,8 +118,8 @@ const main = async () => {
       await call("memory", i)
       await call("redis", i)
     }
-    // the Redis layer did count in Redis: at least one command a call. (The main tree's bench looks
-    // for the bucket's key; this tree's store, effect/persistence's token-bucket script, lets a
+    // the Redis layer did count in Redis: at least one command a call. (The Effect 3 line's bench
+    // looks for the bucket's key; this store, effect/persistence's token-bucket script, lets a
     // bucket's keys expire once it is full again, at once with this limit.)
     const ran = (await commands()) - before
     if (!(ran >= WARMUP)) throw new Error(`Redis ran ${ran} commands for ${WARMUP} calls: the Redis layer was not used`)

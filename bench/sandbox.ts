@@ -1,6 +1,6 @@
 /**
- * The Effect 4 tree's per-call cost of `execute_javascript`'s sandbox (a port of the main tree's
- * `bench/sandbox.ts`: same anchors, counts, bursts and rounds), against anchors measured in the
+ * The per-call cost of `execute_javascript`'s sandbox (the same anchors, counts, bursts and
+ * rounds as the Effect 3 line's `bench/sandbox.ts`, tag effect3), against anchors measured in the
  * same process.
  *
  * 1. A sequential call on the warm pool against the anchor, a call that starts its own Worker and

@@ -1,7 +1,7 @@
 /**
- * The Effect 4 tree's `search_files` and `find_files` on a big tree, beside the command-line
- * tools, in one run (a port of the main tree's `bench/search.ts`: same tree, same cases, same
- * runs and warm-up, same order): a generated tree of 50,000 files in 500 folders (in a temp
+ * `search_files` and `find_files` on a big tree, beside the command-line tools, in one run (the
+ * same tree, cases, runs, warm-up and order as the Effect 3 line's `bench/search.ts`, tag
+ * effect3): a generated tree of 50,000 files in 500 folders (in a temp
  * directory, removed at the end); `search_files` for a literal that occurs in 1% of the files
  * beside `grep -rn`, and `find_files` by a `*.md` glob (1% of the files) beside `find -name`.
  * Both tools are asked for every match (`max_results` above the count), so they do the same work
@@ -19,9 +19,9 @@
  *
  * BENCH_RUNS=5 (the median of that many runs of each), BENCH_WARMUP=3 (rounds not counted).
  *
- * Measured beside the main tree's (Node 20, from its dist/), two runs each, load 7-10 on 2 shared
- * CPUs: search_files/grep 1.52x, 1.43x here (main 1.72x, 1.76x); find_files/find 1.17x, 1.36x
- * (main 1.25x, 1.62x); search_files' CPU 765 and 723 ms a search here, 1210 and 1020 ms there.
+ * Measured beside the Effect 3 line's (tag effect3; Node 20, from its dist/), two runs each, load
+ * 7-10 on 2 shared CPUs: search_files/grep 1.52x, 1.43x here (effect3 1.72x, 1.76x);
+ * find_files/find 1.17x, 1.36x (effect3 1.25x, 1.62x); search_files' CPU 765 and 723 ms a search here, 1210 and 1020 ms there.
  */
 import { ManagedRuntime } from "effect"
 import { spawnSync } from "node:child_process"
@@ -39,7 +39,7 @@ const FILES_PER_FOLDER = 100
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 /**
  * Rounds before the measured runs (page cache, JIT). A process's first three or four searches
- * are slower than the ones after: measured (the main tree) with BENCH_WARMUP=1 BENCH_RUNS=10, 334, 298 and 354 ms,
+ * are slower than the ones after: measured (on the Effect 3 line) with BENCH_WARMUP=1 BENCH_RUNS=10, 334, 298 and 354 ms,
  * then 235–273 ms (grep: 257–289 ms throughout). The goal is about the steady state; run with
  * BENCH_WARMUP=0 to see the first searches.
  */

@@ -1,5 +1,5 @@
 /**
- * Start-up (the Effect 4 tree): the built command line (`dist/cli/main.cjs`) and the library's
+ * Start-up: the built command line (`dist/cli/main.cjs`) and the library's
  * import, each in a fresh `node` process on this Node (22, `process.execPath`), against their
  * anchors. Each ratio comes from rounds that alternate the two sides (which goes first
  * alternates too, as `paired` in `bench/executor.ts`): the median of the rounds' ratios, so a

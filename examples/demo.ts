@@ -5,11 +5,11 @@
  * the tool messages a real model would read. Each step says what it shows, and checks it:
  * the demo exits 1 when a gate does not behave as the step expects.
  *
- * Effect 4 tree: the same steps and checks as the main tree's `examples/demo.ts`. The API
- * differs only where Effect does (`Schema.annotate`, `Ref.makeUnsafe`). Confirmation still goes
- * through `ToolCallHandler` and the application's `ConfirmationHandler`, as in the main tree;
- * an `effect/ai` application (`effect-tool-system/effect-ai`) would get the same question as
- * effect/ai's own approval round instead, which this demo, having no model, does not use.
+ * The same steps and checks as on the Effect 3 line (tag effect3); the API differs only where
+ * Effect does (`Schema.annotate`, `Ref.makeUnsafe`). Confirmation goes through
+ * `ToolCallHandler` and the application's `ConfirmationHandler`; an `effect/ai` application
+ * (`effect-tool-system/effect-ai`) would get the same question as effect/ai's own approval round
+ * instead, which this demo, having no model, does not use.
  */
 import { Console, Effect, Exit, Layer, Option, Ref, Schema } from "effect"
 import * as fs from "node:fs"

@@ -11,7 +11,7 @@
  * plan or default; default explore: read-only), WORKSPACE_ROOT (default: the current
  * directory). In a terminal, confirmations and `ask_user` questions are put to you.
  *
- * Effect 4 tree: the main tree's `examples/openai.ts` on Effect 4. The HTTP modules are
+ * On Effect 4: the HTTP modules are
  * `effect/http/*` (Effect 3: `@effect/platform/*`); a request needs no `Scope` any more
  * (no `Effect.scoped` around it); the terminal layer is `Layer.unwrap` (Effect 3:
  * `Layer.unwrapScoped`), which takes its scope from the layer's.

@@ -22,7 +22,7 @@
  * - `main.cjs`: the `bin`, `src/cli/launch.ts`: runs `cli.cjs` through V8's code cache
  *   (`src/cli/codeCache.ts`), which `vm.Script` offers to scripts, hence CommonJS (Node 22's
  *   own `module.enableCompileCache()` would do it too, but keeps no per-command cache and
- *   trusts its directory, not the bundle's owner; the launcher is the main tree's). The
+ *   trusts its directory, not the bundle's owner). The
  *   launcher is CommonJS too: an ES module entry point costs Node its ES module loader first.
  * - `cli.cjs`: the command line, `src/cli/main.ts` and all it imports. `import.meta.url` in the
  *   sources is defined as the bundle's own URL.
@@ -100,9 +100,9 @@ const sideBundlePlugin = {
 }
 
 /**
- * The library's entries (what the package's `exports` name) and the workers beside them. While
- * the Effect 4 tree is being ported, an entry whose module has not landed yet (the MCP entry,
- * the effect/ai interop) is left out with a warning, and its `exports` path is missing from `dist/`.
+ * The library's entries (what the package's `exports` name) and the workers beside them. An
+ * entry whose module is missing is left out with a warning, and its `exports` path is then
+ * missing from `dist/`.
  */
 const libraryEntries = async () => {
   const entries = {

@@ -26,7 +26,7 @@ import { ExitCode } from "./run.js"
 export const exitWith = <E, R>(effect: Effect.Effect<number, E, R>): Effect.Effect<void, E, R | CommandExitCode> =>
   Effect.flatMap(effect, (code) => CommandExitCode.use((exitCode) => Ref.set(exitCode, code)))
 
-/** A flag that is there or not (`--yes`), with no `--no-` form: the main tree's options have none. */
+/** A flag that is there or not (`--yes`), with no `--no-` form: none of the command line's options has one. */
 export const switchFlag = (name: string): Flag.Flag<boolean> =>
   Flag.Boolean(name).pipe(Flag.withoutNegation, Flag.withDefault(false))
 

@@ -21,8 +21,8 @@ import { VERSION } from "../version.js"
 const cli = Command.runWith(root, { version: VERSION })
 
 /**
- * How `effect/cli` presents what it prints itself, as the main tree's command line did: help
- * on stdout; a usage error as its message alone on stderr, with nothing on stdout (no help
+ * How `effect/cli` presents what it prints itself, as the Effect 3 line's command line (tag
+ * effect3) did: help on stdout; a usage error as its message alone on stderr, with nothing on stdout (no help
  * page: a script reading stdout gets nothing from a command line that did not run); the
  * version as the number and a blank line.
  */

@@ -1,7 +1,7 @@
 /**
  * What a model is sent and reads back stays as it was on Effect 3: a tool-like schema written in
  * Effect 4 Schema gives the JSON Schema (key order included) and the argument problem lines the
- * main tree gives for its Effect 3 twin (the expectations are the main tree's output): one line
+ * Effect 3 line (tag effect3) gives for its Effect 3 twin (the expectations are its output): one line
  * per union member that did not match, a discriminator's own line, an array's length checked
  * after its items.
  */

@@ -1,7 +1,6 @@
 /**
  * `npm run demo` as a person runs it: a child process (`npx tsx examples/demo.ts`), no network,
  * no API key. It exits 0 and prints every step, each checked by the demo itself.
- * Effect 4 tree: the main tree's `test/examples/demo.slow.test.ts`, unchanged but for this line.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"

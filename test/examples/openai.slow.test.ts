@@ -2,8 +2,8 @@
  * `examples/openai.ts` as a child process. Without a key it explains how to run it and exits 0;
  * with one it talks to an OpenAI-compatible server — here a scripted one on 127.0.0.1, never
  * the network — and runs the model's tool calls through `ToolCallHandler`.
- * Effect 4 tree: the main tree's test with Effect 4's names (`Effect.callback` for
- * `Effect.async`; `it.effect`, which is scoped in Effect 4, for `it.scoped`).
+ * On Effect 4: `Effect.callback` for Effect 3's `Effect.async`; `it.effect`, which is scoped in
+ * Effect 4, for `it.scoped`.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"

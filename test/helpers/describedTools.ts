@@ -7,7 +7,7 @@
  * quote, so one that starts in lower case is not the tool's own. Likewise a path parameter whose
  * own annotation is lost shows `WorkspacePath`'s description, which says only that it is a path.
  *
- * (The main tree's `test/helpers/describedTools.ts` on Effect 4: `SchemaAST.resolveDescription` for
+ * (On Effect 4 a description is read with `SchemaAST.resolveDescription`; Effect 3 had
  * `getDescriptionAnnotation`.)
  */
 import { expect } from "@effect/vitest"

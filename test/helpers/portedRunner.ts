@@ -1,7 +1,7 @@
 /**
- * Running ported tools through the real executor, in a temp workspace (the main tree's
- * `test/tools/ported/data/harness.ts` `runner`, for the text tools' tests), and whether this is
- * the mutation run (the main tree's `test/helpers/mutationRun.ts`).
+ * Running ported tools through the real executor, in a temp workspace (`runner`, which
+ * `test/tools/ported/data/harness.ts` re-exports, and the text tools' tests use), and whether
+ * this is the mutation run.
  */
 import { Effect } from "effect"
 import { ToolSystem, Workspace } from "../../src/index.js"

@@ -13,9 +13,9 @@
  *   writers. A file that left one changed fails here, naming it, so the leak is fixed in that
  *   file rather than seen as a failure of whichever file runs next. (vitest itself restores the
  *   `vi.spyOn` mocks and `vi.setConfig` between files.)
- * - `@effect/vitest`'s testers need nothing. The main tree's copy writes Effect 3's own testers
- *   back over `it.effect`, `it.layer`, ... before each file, since there `layer(...)` writes its
- *   testers over the shared `it`. In 4.1.5 (`internal/internal.ts`, `makeLayer`) `layer(...)`
+ * - `@effect/vitest`'s testers need nothing. The Effect 3 line's copy (tag effect3) writes
+ *   Effect 3's own testers back over `it.effect`, `it.layer`, ... before each file, since there
+ *   `layer(...)` writes its testers over the shared `it`. In 4.1.5 (`internal/internal.ts`, `makeLayer`) `layer(...)`
  *   hands its body a proxy of `it` that answers the layer's testers and leaves the shared `it`
  *   alone, so a later file's `it.effect` is `@effect/vitest`'s own.
  */

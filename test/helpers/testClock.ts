@@ -49,7 +49,7 @@ export const countingSleeps = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.
 
 /**
  * The ends (ms of the test clock) of every sleep still pending under `countingSleeps`, in the
- * order they began: what the main tree read from Effect 3's `TestClock.sleeps()`.
+ * order they began: what Effect 3's `TestClock.sleeps()` gave (Effect 4's TestClock lists none).
  */
 export const pendingSleeps: Effect.Effect<ReadonlyArray<number>> = Effect.sync(() => [...pending])
 

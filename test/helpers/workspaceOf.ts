@@ -1,6 +1,5 @@
 /**
- * A test file's temp workspace, made in that file's own hooks (the main tree keeps this in
- * test/tools/ported/data/harness.ts; here it is a helper of its own until that harness has it).
+ * A test file's temp workspace, made in that file's own hooks.
  */
 import { afterAll, beforeAll } from "@effect/vitest"
 import * as Fs from "node:fs"

@@ -6,12 +6,13 @@
  * The registry as an `effect/ai` toolkit: `LanguageModel.generateText({ toolkit })` with a
  * scripted model (no network) runs every call through our gates.
  *
- * Effect 4 tree: a call of a tool the toolkit was not given fails the request with an `AiError`
- * whose reason is `InvalidOutputError` (`@effect/ai` 0.37: `MalformedOutput`). `write_file`,
- * which requires confirmation, needs approval in `effect/ai`: the first request answers with a
- * `tool-approval-request`, and the call runs once the next request carries the approval (the
- * main tree ran it at once, asking the installed `ConfirmationHandler`, which is not asked for
- * such a tool here). The system is given the ported builtin file tools (`builtins: false`).
+ * On Effect 4's `effect/ai`: a call of a tool the toolkit was not given fails the request with
+ * an `AiError` whose reason is `InvalidOutputError` (`@effect/ai` 0.37: `MalformedOutput`).
+ * `write_file`, which requires confirmation, needs approval in `effect/ai`: the first request
+ * answers with a `tool-approval-request`, and the call runs once the next request carries the
+ * approval (the Effect 3 line, tag effect3, ran it at once, asking the installed
+ * `ConfirmationHandler`, which is not asked for such a tool here). The system holds only the
+ * builtin file tools (`builtins: false`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"

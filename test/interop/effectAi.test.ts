@@ -3,9 +3,10 @@
  * toolkit })` with a scripted model (no network) runs every call through our gates. And the main
  * entry point never loads `effect/ai`.
  *
- * Effect 4 tree: the tools are `Tool.dynamic` ones carrying the spec's JSON Schema, so the model
- * is given it through `Tool.getJsonSchema` (the main tree read it back from the parameters
- * schema's annotation). The system is given the ported builtin file tools (`builtins: false`).
+ * On Effect 4: the tools are `Tool.dynamic` ones carrying the spec's JSON Schema, so the model
+ * is given it through `Tool.getJsonSchema` (the Effect 3 line, tag effect3, read it back from
+ * the parameters schema's annotation). The system holds only the builtin file tools
+ * (`builtins: false`).
  * `generateText` resolves a response's calls concurrently and lists their results as they end,
  * so the results are compared by call id (`@effect/ai` 0.37 listed them in the calls' order).
  * The approval of tools that require confirmation is tested in `effectAiApproval.test.ts`.

@@ -3,9 +3,8 @@
  * workspace, a scripted language model (`LanguageModel.make` over a list of responses, no
  * network), the tool-call parts it answers with, and the next request of an approval round.
  *
- * Effect 4 tree: `ToolSystem.layerNode()` registers no builtins yet, so the system is given the
- * ported builtin file tools (`list_files`, `read_file`, `write_file`) with `builtins: false`,
- * plus the tools a test adds.
+ * The system holds only the builtin file tools (`list_files`, `read_file`, `write_file`, given
+ * as `tools` with `builtins: false`), plus the tools a test adds.
  */
 import { Effect, Layer, Stream } from "effect"
 import { LanguageModel, Prompt, type Response } from "effect/ai"

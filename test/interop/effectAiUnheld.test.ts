@@ -4,8 +4,8 @@
  * `ToolCallHandler` answers it (a failure the model reads), not with `effect/ai`'s
  * `ToolNotFoundError`, and nothing runs.
  *
- * Effect 4 tree: `handle` returns the results' stream (Effect 3's `@effect/ai` returned the one
- * result), read here with `Stream.runCollect`; the system is given the ported builtin file tools.
+ * On Effect 4: `handle` returns the results' stream (Effect 3's `@effect/ai` returned the one
+ * result), read here with `Stream.runCollect`; the system holds only the builtin file tools.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"

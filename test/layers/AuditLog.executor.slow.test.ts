@@ -2,8 +2,8 @@
  * The audit trail through the whole system: `ToolSystem.layer({ audit: AuditLog.layerJsonl })`
  * under 10,000 concurrent calls, successes and refusals mixed.
  *
- * On Effect 4: this tree's `ToolSystem` `audit` option is a `Layer<AuditLog>` (the main tree's
- * takes one needing `FileSystem | Path`), so `layerJsonl` gets `NodeServices.layer` here.
+ * On Effect 4: the `ToolSystem` `audit` option is a `Layer<AuditLog>` (the Effect 3 line's, tag
+ * effect3, takes one needing `FileSystem | Path`), so `layerJsonl` gets `NodeServices.layer` here.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
@@ -25,7 +25,7 @@ const echo = Tool.make("echo", {
   handler: ({ text }) => Effect.succeed(text)
 })
 
-// this tree's `audit` option takes a layer without requirements: the jsonl log gets Node's file system here
+// the `audit` option takes a layer without requirements: the jsonl log gets Node's file system here
 const systemWith = (ws: string, audit: AuditLogJsonlOptions) =>
   ToolSystem.layer({
     builtins: false,

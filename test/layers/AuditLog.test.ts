@@ -1,7 +1,7 @@
 /**
  * The audit log's layers on their own: the JSON-lines file (order, batching, rotation, the
  * drain on close, arguments kept or not, a failing disk) and the logger layer. 10,000
- * concurrent writers are in the main tree's `AuditLog.slow.test.ts` (not ported: no slow lane here).
+ * concurrent writers are in `AuditLog.slow.test.ts`.
  *
  * The writer waits for its flush interval on the fiber's Clock: these tests run on the test's
  * `TestClock`, so a batch waits for the interval only when the test moves the clock (once the

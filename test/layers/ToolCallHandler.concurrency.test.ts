@@ -5,9 +5,9 @@
  * moves the clock just far enough to wake them (`wakeAfter`), so "at once" and "one after
  * another" are what the clock shows, with no real waiting.
  *
- * Effect 4 tree: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
- * TestClock does not list them), and `ToolSystem.layerNode()` is given the ported builtin file
- * tools (`read_file`, `write_file`) with `builtins: false` (it registers no builtins yet).
+ * On Effect 4: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
+ * TestClock does not list them). `ToolSystem.layerNode()` holds only the builtin file tools
+ * (`read_file`, `write_file`, given as `tools` with `builtins: false`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Schema } from "effect"

@@ -3,7 +3,7 @@
  * OpenAI's and Anthropic's shapes; refusals as messages the model can act on; a workspace
  * escape as a defect; confirmations and `ask_user` through the optional handlers.
  *
- * Effect 4 tree: calls' inputs are `Result`s (Effect 3's `Either`).
+ * On Effect 4: calls' inputs are `Result`s (Effect 3's `Either`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option, Ref, Result, Schema } from "effect"

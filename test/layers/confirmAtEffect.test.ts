@@ -5,7 +5,7 @@
  * is not clobbered); `ConfirmationGate.layerAutoConfirm` confirms these effects too; a
  * `ToolCallHandler` with an approving `ConfirmationHandler` retries and the call succeeds.
  *
- * Effect 4 tree: the tests on a real server run under `it.live` (Effect 3's `it.scopedLive`;
+ * On Effect 4: the tests on a real server run under `it.live` (Effect 3's `it.scopedLive`;
  * the test's scope is there), and the config is given as a `ConfigProvider` service.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"

@@ -5,8 +5,8 @@
  * paired with the call's id (a stable derived one when the id is not a string), and the
  * turn's well-formed calls keep their results. The same for Anthropic's `tool_use` blocks.
  *
- * Effect 4 tree: `ToolSystem.layerNode()` registers no builtins yet, so the system is given the
- * ported builtin file tools (`list_files`, `read_file`, `write_file`) with `builtins: false`.
+ * The system holds only the builtin file tools (`list_files`, `read_file`, `write_file`, given
+ * as `tools` with `builtins: false`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"

@@ -3,7 +3,7 @@
  * keeps its own (`ownDeadline`, as an MCP proxy does). Their handlers run with no timer:
  * services, span, interruption and their own timeouts hold for them as for the others.
  *
- * Effect 4 tree: the held handler's check and the own deadline's run under `countingSleeps`
+ * On Effect 4: the held handler's check and the own deadline's run under `countingSleeps`
  * (Effect 4's TestClock lists no sleeps; `pendingSleeps` stands for Effect 3's `TestClock.sleeps()`).
  */
 import { describe, expect, it } from "@effect/vitest"

@@ -4,9 +4,9 @@
  * `"answer"` the escaping call is answered `Error [PATH_TRAVERSAL] ...`, the turn's other
  * calls keep their results, a warning is logged and the audit record carries the call's id.
  *
- * Effect 4 tree: `ToolSystem.layerNode()` registers no builtins yet, so the system is given the
- * ported builtin file tools (`list_files`, `read_file`, `write_file`) with `builtins: false`; a log line's level is
- * Effect 4's `"Warn"` (Effect 3's `LogLevel.Warning`).
+ * The system holds only the builtin file tools (`list_files`, `read_file`, `write_file`, given
+ * as `tools` with `builtins: false`); a log line's level is Effect 4's `"Warn"` (Effect 3's
+ * `LogLevel.Warning`).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option } from "effect"

@@ -4,9 +4,9 @@
  * before a gate decides, never for `explain`), and its result is the one any other handler's
  * run gives (as a built `Effect.fail`'s).
  *
- * Effect 4 tree: the main tree's executor takes such an effect without a fiber to guard it
- * (`isSettled`, `src/domain/settled.ts`); this tree's executor has one pipeline for every
- * handler, so `isSettled` and its test are gone; what a caller sees, tested here, is the same.
+ * The Effect 3 line's executor (tag effect3) takes such an effect without a fiber to guard it
+ * (`isSettled`, `src/domain/settled.ts`); this executor has one pipeline for every handler, so
+ * `isSettled` and its test are gone; what a caller sees, tested here, is the same.
  * The system with a policy is provided `local` (Effect 4's `Effect.provide` reuses layers an
  * enclosing `provide` built, the registry and executor of the outer system among them).
  */

@@ -7,7 +7,7 @@
  * `TestClock`: each step waits until the calls that should be asleep are, then moves the clock
  * just far enough to wake them (`wakeAfter`).
  *
- * Effect 4 tree: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
+ * On Effect 4: the tests that wait for sleepers run under `countingSleeps` (Effect 4's
  * TestClock does not list them); calls' inputs are `Result`s (Effect 3's `Either`), and the
  * domain's `ToolExecutionResult` module is imported as `ExecutionResult`.
  */

@@ -21,7 +21,7 @@ describe("mutation-ledger.json", () => {
   const entries = readLedger()
 
   it("has well-formed entries: a file, mutators (`all` alone), a code line and a reason", () => {
-    // this tree's ledger started empty: an entry of the main tree's comes over once checked against this tree's line
+    // the ledger started empty on Effect 4: an entry of the Effect 3 line's (tag effect3) comes over once checked against today's line
     expect(Array.isArray(entries)).toBe(true)
     for (const entry of entries) {
       const at = `${entry.file}: ${entry.code}`

@@ -1,6 +1,6 @@
 /**
  * `TestQuestionHandler.layerScripted` (`effect-tool-system/testing`): answers in order, and a question past the script is a
- * defect that names the question by its number and text. (Ported from the main tree.)
+ * defect that names the question by its number and text.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit } from "effect"

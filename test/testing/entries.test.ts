@@ -1,8 +1,7 @@
 /**
  * The two entries: `effect-tool-system` holds what an application runs, and
  * `effect-tool-system/testing` what only tests use (the fake layers and the sandbox's attack
- * catalog), none of which the main entry offers. (Ported from the main tree's
- * test/testing/entries.test.ts.)
+ * catalog), none of which the main entry offers.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Main from "../../src/index.js"
@@ -22,7 +21,7 @@ describe("the public entries", () => {
     for (const name of Object.keys(Testing)) expect(Object.keys(Main)).not.toContain(name)
   })
 
-  it("the testing entry offers the fakes and the catalog, as the main tree's does", () => {
+  it("the testing entry offers the fakes and the catalog", () => {
     expect(Object.keys(Testing).sort()).toEqual(["SANDBOX_ESCAPE_VECTORS", "TestModeGate", "TestQuestionHandler", "TestUrlPolicy"])
     expect(Object.keys(Testing.TestModeGate)).toEqual(["layerOpen"])
     expect(Object.keys(Testing.TestQuestionHandler)).toEqual(["layerScripted"])

@@ -6,7 +6,7 @@
  * outside the workspace.
  *
  * Effect 4: fast-check 4 itself (Effect 4 has no `FastCheck` re-export; `fc.fullUnicodeString()`
- * is `fc.string({ unit: "binary" })` there), so the seed-42 samples are not the main tree's;
+ * is `fc.string({ unit: "binary" })` there), so the seed-42 samples are not the Effect 3 line's;
  * `NodeServices.layer` for `NodeContext.layer`; the empty config is a `ConfigProvider` service
  * provided around the layer (the handlers' context is captured when it is built); the hang
  * check is `Effect.timeoutOrElse`.

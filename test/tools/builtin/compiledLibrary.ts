@@ -3,13 +3,13 @@
  * way users do (no tsx): `scripts/bundle.mjs --dist` bundles the sources into `dir/dist` (the
  * library's entries, `index.js` and the others, with `worker.js` and `pdfWorker.js` beside
  * them, and the command line in `dist/cli/`, its `bin` `main.cjs`), beside a `package.json`
- * with `"type": "module"` and a link to this tree's `node_modules`, where the bundles' external
+ * with `"type": "module"` and a link to the project's `node_modules`, where the bundles' external
  * packages (effect, pdf.js, QuickJS, ...) are found. The Workers then start from the bundled
  * `worker.js` and `pdfWorker.js`, as in the package.
  *
- * The main tree's helper transpiles each source file by itself into `dist/` (its CLI is
- * `dist/cli/main.js`); this tree ships bundles, so the test runs those. tsc's `.d.ts` files are
- * not made (nothing here reads them). The working tree's `dist/` is neither read nor written.
+ * The package ships bundles, so the test runs those (the Effect 3 line's helper, tag effect3,
+ * transpiled each source file by itself into `dist/`, its CLI `dist/cli/main.js`). tsc's `.d.ts`
+ * files are not made (nothing here reads them). The working tree's `dist/` is neither read nor written.
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"

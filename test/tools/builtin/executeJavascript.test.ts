@@ -2,8 +2,8 @@
  * `execute_javascript` and its sandbox pool: what the tool answers for code, output, failures,
  * timeouts and limits, and the pool as a resource. The proofs that keep Workers busy for long or
  * start several (out of memory, concurrent calls, an interrupted call's replacement, a Worker
- * stuck in native code) are in the main tree's `executeJavascript.slow.test.ts`, not ported to this
- * tree (no slow lane yet).
+ * stuck in native code) are in `executeJavascript.slow.test.ts`, and the pool's own under
+ * bursts in `test/layers/SandboxPool.slow.test.ts`.
  */
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"

@@ -1,8 +1,7 @@
 /**
  * `list_files`: the listing, its markers, cap and notes, patterns, links and special files, and
- * the workspace's bounds. The two proofs on the LIST_FILES_MAX_VISITED cap (50,000 files made
- * for each) are in the main tree's `listFiles.slow.test.ts`, not ported to this tree (no slow lane
- * yet). On Effect 4: `Cause.findDefect` for `dieOption`, `Effect.callback` for `Effect.async`,
+ * the workspace's bounds. The proofs on the LIST_FILES_MAX_VISITED cap (50,000 files made for
+ * each) are in `listFiles.slow.test.ts`. On Effect 4: `Cause.findDefect` for `dieOption`, `Effect.callback` for `Effect.async`,
  * `it.effect` for `it.scoped`, `Effect.andThen` for `zipRight`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"

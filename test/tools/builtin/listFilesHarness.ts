@@ -1,5 +1,5 @@
 /**
- * What `listFiles.test.ts` and the main tree's `listFiles.slow.test.ts` (not ported yet) share:
+ * What `listFiles.test.ts` and `listFiles.slow.test.ts` share:
  * a `list_files` call in a workspace of its own.
  */
 import { Effect } from "effect"

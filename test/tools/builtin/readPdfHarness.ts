@@ -53,7 +53,7 @@ export const headers = (output: string): Array<number> =>
 /** The body of an answer: everything before the closing `[...]` note. */
 export const body = (output: string): string => output.slice(0, output.lastIndexOf("\n["))
 
-/** The committed encrypted PDFs (pdf-lib cannot make them), copied from the main tree's `test/fixtures/pdf`. */
+/** The committed encrypted PDFs (pdf-lib cannot make them), in `test/fixtures/pdf`. */
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "pdf")
 
 /**

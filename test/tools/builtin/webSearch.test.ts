@@ -1,6 +1,5 @@
 /**
- * Ported from the main tree's test of the same name (all its tests). Effect 4: the config is
- * given as a `ConfigProvider` service; `it.scoped` is `it.effect` and `it.scopedLive` `it.live`;
+ * `web_search`. On Effect 4: the config is given as a `ConfigProvider` service; `it.scoped` is `it.effect` and `it.scopedLive` `it.live`;
  * the shape error is Effect 4's message of the issue decoded with `WEB_SEARCH_DECODE_OPTIONS`.
  */
 import { describe, expect, it } from "@effect/vitest"

@@ -5,12 +5,12 @@
  * unresolvable by a preload, in the host and its Workers), and the CLI, whose stdout must be
  * exactly one JSON object whatever the Workers print or report.
  *
- * Effect 4: the compiled library is this tree's bundle (`scripts/bundle.mjs` into a temp
- * directory; the CLI is its `bin`, `dist/cli/main.cjs`, where the main tree transpiles each
- * source file and runs `dist/cli/main.js`). The host's logger reads the annotations from its
- * fiber (`References.CurrentLogAnnotations`), is installed with `Logger.layer` and the minimum
- * level with `References.MinimumLogLevel`; a level is named `"Debug"` (Effect 3's label was
- * `"DEBUG"`).
+ * The compiled library is the package's bundle (`scripts/bundle.mjs` into a temp directory; the
+ * CLI is its `bin`, `dist/cli/main.cjs`, where the Effect 3 line, tag effect3, transpiled each
+ * source file and ran `dist/cli/main.js`). On Effect 4 the host's logger reads the annotations
+ * from its fiber (`References.CurrentLogAnnotations`), is installed with `Logger.layer` and the
+ * minimum level with `References.MinimumLogLevel`; a level is named `"Debug"` (Effect 3's label
+ * was `"DEBUG"`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"

@@ -1,6 +1,6 @@
 /**
  * What `snapshotStore.test.ts` and `snapshotStore.slow.test.ts` share: a snapshot store in a
- * workspace, written by hand, and its listing. (The slow lane's file is not ported to this tree.)
+ * workspace, written by hand, and its listing.
  */
 import { Effect } from "effect"
 import * as Fs from "node:fs"

@@ -5,7 +5,7 @@
  * `\r` of a CRLF line dropped, a long line shown around its match, the limit, and the empty
  * match after a last line ending that is on no line.
  *
- * On Effect 4 a refusal is a `Result` failure (tag "Failure", the main tree's `Either` "Left").
+ * On Effect 4 a refusal is a `Result` failure (tag "Failure", Effect 3's `Either` "Left").
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Result } from "effect"
