@@ -15,14 +15,31 @@
  * the context, the server declares `tools.listChanged` and `serveMcp` tells the client
  * (`notifications/tools/list_changed`) whenever a bridged server's tools change.
  *
- * Effect 4: the request handlers run with `Effect.runPromiseWith` on the context `makeMcpServer`
- * ran in (Effect 3: a `Runtime`); the close waits on a `Latch`.
+ * Both protocol eras (MCP SDK v2, `@modelcontextprotocol/server`): a 2025-11-25 connection
+ * opens with `initialize` and confirmation asks through elicitation (a server-to-client
+ * request); a 2026-07-28 request is stateless (`server/discover`, no session) and confirmation
+ * is an `input_required` result whose elicitation the client answers by retrying the call with
+ * its `inputResponses` (the answer is the client's: as in 2025, a client may answer yes on its
+ * own). `serveMcp` serves either era on one transport (the era is pinned by the first
+ * message); `serveMcpHttp` (http.ts) serves both over Streamable HTTP.
+ *
+ * Effect 4: the request handlers run with `Effect.runPromiseWith` on the context the factory
+ * was made in; the close waits on a `Latch`.
  *
  * @since 0.1.0
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  inputRequired,
+  type InputRequiredResult,
+  inputResponse,
+  type McpServerFactory,
+  Server,
+  type ServerContext,
+  type Transport
+} from "@modelcontextprotocol/server"
+import { serveStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -31,7 +48,6 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import { pathTraversalOf } from "../../domain/errors.js"
-import { toMcpTool } from "../../domain/exports.js"
 import { readableText } from "../../domain/readableJson.js"
 import { showName, showText } from "../../domain/shownText.js"
 import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
@@ -39,6 +55,7 @@ import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 import { VERSION } from "../../version.js"
+import { mcpToolOf } from "./listing.js"
 
 /**
  * The server could not be connected to its transport.
@@ -99,12 +116,6 @@ export const confirmQuestion = (name: string, args: Readonly<Record<string, unkn
   // (arguments are an object parsed from JSON: their text is never undefined)
   `Run the tool "${showName(name)}" with ${showText(JSON.stringify(args), MAX_QUESTION_ARGS)}?`
 
-/** `read_file` as `Read file`. */
-const titleOf = (name: string): string => {
-  const words = name.replace(/[_-]+/g, " ").trim()
-  return words.length === 0 ? name : words[0]?.toUpperCase() + words.slice(1)
-}
-
 const textResult = (text: string, isError: boolean): CallToolResult =>
   isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] }
 
@@ -123,55 +134,73 @@ export const toCallToolResult = (result: ToolExecutionResult): CallToolResult =>
   return textResult(`${result.errorCode}: ${result.error}`, true)
 }
 
+/** The question's form: one boolean, `confirm`. */
+const confirmForm = (name: string, args: Readonly<Record<string, unknown>>): ElicitRequestFormParams => ({
+  mode: "form",
+  message: confirmQuestion(name, args),
+  requestedSchema: {
+    type: "object",
+    properties: { confirm: { type: "boolean", title: "Run it", description: `Run "${name}" now` } },
+    required: ["confirm"]
+  }
+})
+
+/** The key of the confirmation in an `input_required` result and in the retried call's `inputResponses`. */
+const CONFIRM_KEY = "confirm"
+
 /**
- * An MCP `Server` (not yet connected) whose tools are the registry's. Its handlers run in
- * the calling context; connect it to any transport (`serveMcp` does, and waits).
+ * Whether the client takes form elicitation: `elicitation: {}` means form (2025-11-25), as
+ * does `elicitation: { form: {} }`.
+ */
+const asksInForms = (server: Server): boolean => {
+  const elicitation = server.getClientCapabilities()?.elicitation
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+}
+
+/**
+ * How the factory's servers are made: what `makeMcpServerFactory` takes beyond the options.
  *
- * @since 0.1.0
+ * @internal
+ */
+export interface McpFactoryHooks {
+  /** Called with each server the factory makes (e.g. to tell it of changed tools). */
+  readonly made?: ((server: Server) => void) | undefined
+}
+
+/**
+ * A factory of MCP `Server`s (SDK v2) whose tools are the registry's, for either era: the
+ * factory is what SDK v2's serving entries take (`createMcpHandler`, `serveStdio`). Its
+ * handlers run in the context the factory was made in.
+ *
+ * @since 1.0.0
  * @category constructors
  */
-export const makeMcpServer = (
-  options: McpServeOptions = {}
-): Effect.Effect<Server, never, ToolSystem | ToolRegistry> =>
+export const makeMcpServerFactory = (
+  options: McpServeOptions = {},
+  hooks: McpFactoryHooks = {}
+): Effect.Effect<McpServerFactory, never, ToolSystem | ToolRegistry> =>
   Effect.gen(function*() {
     const system = yield* ToolSystem
     const registry = yield* ToolRegistry
     const context = yield* Effect.context<never>()
     const confirmation = options.confirmation ?? "ask"
     const bridged = Option.isSome(yield* Effect.serviceOption(McpBridge))
-    const server = new Server(
-      { name: options.name ?? "effect-tool-system", version: options.version ?? VERSION },
-      { capabilities: { tools: bridged ? { listChanged: true } : {} } }
-    )
+    const runPromise = Effect.runPromiseWith(context)
 
     const listTools = Effect.map(
-      registry.specs({ tags: options.tags, mode: options.mode }),
-      (specs) => ({
-        tools: specs.map((spec) => {
-          const tool = toMcpTool(spec)
-          const title = titleOf(spec.name)
-          return { ...tool, title, annotations: { ...tool.annotations, title } }
-        })
-      })
+      registry.list({ tags: options.tags, mode: options.mode }),
+      (tools) => ({ tools: tools.map(mcpToolOf) })
     )
 
-    /** Asks the client; `true` only for an explicit yes. */
-    const ask = (name: string, args: Readonly<Record<string, unknown>>): Effect.Effect<boolean> => {
-      if (server.getClientCapabilities()?.elicitation?.form === undefined) return Effect.succeed(false)
-      return Effect.tryPromise((signal) =>
-        server.elicitInput(
-          {
-            mode: "form",
-            message: confirmQuestion(name, args),
-            requestedSchema: {
-              type: "object",
-              properties: { confirm: { type: "boolean", title: "Run it", description: `Run "${name}" now` } },
-              required: ["confirm"]
-            }
-          },
-          { signal }
-        )
-      ).pipe(
+    /** 2025: asks the client (a server-to-client request); `true` only for an explicit yes. */
+    const ask = (
+      server: Server,
+      ctx: ServerContext,
+      name: string,
+      args: Readonly<Record<string, unknown>>
+    ): Effect.Effect<boolean> => {
+      if (!asksInForms(server)) return Effect.succeed(false)
+      return Effect.tryPromise((signal) => ctx.mcpReq.elicitInput(confirmForm(name, args), { signal })).pipe(
         Effect.map((answer) => answer.action === "accept" && answer.content?.confirm === true),
         Effect.catch((error) =>
           Effect.as(Effect.logWarning(`MCP confirmation of "${showName(name)}" failed: ${String(error.cause)}`), false)
@@ -202,34 +231,119 @@ export const makeMcpServer = (
         }
       })
 
-    const callTool = (name: string, args: Readonly<Record<string, unknown>>): Effect.Effect<CallToolResult> =>
+    /** 2025: run; when it needs confirmation and may ask, ask (elicitation) and run again on a yes. */
+    const callLegacy = (
+      server: Server,
+      ctx: ServerContext,
+      name: string,
+      args: Readonly<Record<string, unknown>>
+    ): Effect.Effect<CallToolResult> =>
       Effect.flatMap(run(name, args, confirmation === "auto"), ({ reply, result }) => {
         if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask") return Effect.succeed(reply)
         return Effect.flatMap(
-          ask(name, args),
+          ask(server, ctx, name, args),
           (yes) => (yes ? Effect.map(run(name, args, true), (second) => second.reply) : Effect.succeed(reply))
         )
       })
 
-    const runPromise = Effect.runPromiseWith(context)
-    server.setRequestHandler(ListToolsRequestSchema, () => runPromise(listTools))
-    server.setRequestHandler(
-      CallToolRequestSchema,
-      (request, extra) => runPromise(callTool(request.params.name, request.params.arguments ?? {}), { signal: extra.signal })
-    )
-    return server
+    /**
+     * 2026: a retried call that carries the client's answer runs confirmed on a yes (refused on
+     * anything else); a first call that needs confirmation is answered `input_required`, when the
+     * request says its client takes form elicitation.
+     */
+    const callModern = (
+      server: Server,
+      ctx: ServerContext,
+      name: string,
+      args: Readonly<Record<string, unknown>>
+    ): Effect.Effect<CallToolResult | InputRequiredResult> => {
+      const answer = confirmation === "ask" ? inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY) : undefined
+      if (answer?.kind === "elicit") {
+        const yes = answer.action === "accept" && answer.content?.confirm === true
+        return Effect.map(run(name, args, yes), (call) => call.reply)
+      }
+      return Effect.map(run(name, args, confirmation === "auto"), ({ reply, result }) => {
+        if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask" || !asksInForms(server)) {
+          return reply
+        }
+        return inputRequired({ inputRequests: { [CONFIRM_KEY]: inputRequired.elicit(confirmForm(name, args)) } })
+      })
+    }
+
+    return (made) => {
+      const server = new Server(
+        { name: options.name ?? "effect-tool-system", version: options.version ?? VERSION },
+        { capabilities: { tools: bridged ? { listChanged: true } : {} } }
+      )
+      server.setRequestHandler("tools/list", () => runPromise(listTools))
+      server.setRequestHandler("tools/call", (request, ctx) => {
+        const { name } = request.params
+        const args = request.params.arguments ?? {}
+        const call = made.era === "modern" ? callModern(server, ctx, name, args) : callLegacy(server, ctx, name, args)
+        return runPromise(call, { signal: ctx.mcpReq.signal })
+      })
+      hooks.made?.(server)
+      return server
+    }
   })
 
 /**
+ * An MCP `Server` (not yet connected) whose tools are the registry's, for a 2025-era
+ * connection (`initialize`); connect it to any transport. `serveMcp` serves both eras.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeMcpServer = (
+  options: McpServeOptions = {}
+): Effect.Effect<Server, never, ToolSystem | ToolRegistry> =>
+  Effect.flatMap(makeMcpServerFactory(options), (factory) =>
+    Effect.promise(async () => {
+      const made = await factory({ era: "legacy" })
+      return made instanceof Server ? made : made.server
+    }))
+
+/**
+ * `transport` as the SDK's serving entry sees it, with its start, its close and its failures
+ * watched: `closed` runs when it closes, `closeFailure` keeps why its close failed.
+ */
+const watched = (transport: Transport, closed: () => void) => {
+  let started: Promise<void> | undefined
+  let closeFailure: unknown = undefined
+  const wire: Transport = {
+    start: () => (started ??= transport.start()),
+    send: (message, options) => transport.send(message, options),
+    close: () =>
+      transport.close().catch((error: unknown) => {
+        closeFailure = error
+        throw error
+      }),
+    ...(transport.setProtocolVersion === undefined
+      ? {}
+      : { setProtocolVersion: (version: string) => transport.setProtocolVersion?.(version) })
+  }
+  transport.onmessage = (message, extra) => wire.onmessage?.(message, extra)
+  transport.onerror = (error) => wire.onerror?.(error)
+  transport.onclose = () => {
+    closed()
+    wire.onclose?.()
+  }
+  return { wire, started: () => started ?? Promise.resolve(), closeFailure: () => closeFailure }
+}
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
  * Serves the registry on `transport` until the transport closes (or the fiber is
- * interrupted, which closes it).
+ * interrupted, which closes it). Both eras: the first message pins the connection's era
+ * (`initialize`: 2025-11-25; a request with the 2026-07-28 envelope: stateless requests).
  *
  * @since 0.1.0
  * @category running
  *
  * @example
  * ```ts
- * import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+ * import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
  * import { Effect } from "effect"
  * import { AgentMode, ToolSystem } from "effect-tool-system"
  * import { serveMcp } from "effect-tool-system/mcp"
@@ -245,29 +359,56 @@ export const serveMcp = (
   options: McpServeOptions = {}
 ): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
   Effect.scoped(Effect.gen(function*() {
-    const server = yield* makeMcpServer(options)
+    const live = new Set<Server>()
+    const factory = yield* makeMcpServerFactory(options, {
+      made: (server) => {
+        live.add(server)
+        server.onclose = () => live.delete(server)
+      }
+    })
     const closed = yield* Latch.make(false)
-    server.onclose = () => closed.openUnsafe()
-    yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => server.connect(transport),
-        catch: (error) => new McpServeError({ reason: error instanceof Error ? error.message : String(error) })
-      }),
-      () =>
-        Effect.tryPromise(() => server.close()).pipe(
-          Effect.catch((error) => Effect.logWarning(`Closing the MCP server failed: ${String(error.cause)}`))
+    const context = yield* Effect.context<never>()
+    const watch = watched(transport, () => closed.openUnsafe())
+    const handle = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        serveStdio(factory, {
+          legacy: "serve",
+          transport: watch.wire,
+          onerror: (error) => Effect.runForkWith(context)(Effect.logDebug(`MCP serving: ${error.message}`))
+        })
+      ),
+      (handle) =>
+        Effect.promise(() => handle.close()).pipe(
+          Effect.andThen(Effect.suspend(() => {
+            const failure = watch.closeFailure()
+            return failure === undefined
+              ? Effect.void
+              : Effect.logWarning(`Closing the MCP server failed: ${reasonOf(failure)}`)
+          }))
         )
     )
+    yield* Effect.tryPromise({
+      try: () => watch.started(),
+      catch: (error) => new McpServeError({ reason: reasonOf(error) })
+    })
     const bridge = yield* Effect.serviceOption(McpBridge)
     if (Option.isSome(bridge)) {
       yield* bridge.value.events.pipe(
         Stream.runForEach(() =>
-          Effect.tryPromise(() => server.sendToolListChanged()).pipe(
-            Effect.catch((error) => Effect.logWarning(`Telling the MCP client of changed tools failed: ${String(error.cause)}`))
+          Effect.forEach(
+            [...live],
+            (server) =>
+              Effect.tryPromise(() => server.sendToolListChanged()).pipe(
+                Effect.catch((error) =>
+                  Effect.logWarning(`Telling the MCP client of changed tools failed: ${String(error.cause)}`)
+                )
+              ),
+            { discard: true }
           )
         ),
         Effect.forkScoped
       )
     }
+    void handle
     yield* closed.await
   }))

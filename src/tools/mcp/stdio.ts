@@ -15,7 +15,7 @@
  */
 import type * as FileSystem from "effect/FileSystem"
 import type * as Path from "effect/Path"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as References from "effect/References"
@@ -71,21 +71,8 @@ export const serveMcpStdio = (
 ): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
   Effect.gen(function*() {
     const { stdin, stdout } = options.streams ?? process
-    const transport = new StdioServerTransport(stdin, stdout)
-    const context = yield* Effect.context<never>()
-    // the SDK's stdio transport does not watch for the end of stdin
-    const onEnd = () => {
-      Effect.runForkWith(context)(
-        Effect.tryPromise(() => transport.close()).pipe(
-          Effect.catch((error) => Effect.logWarning(`Closing stdio failed: ${String(error.cause)}`))
-        )
-      )
-    }
-    yield* Effect.acquireUseRelease(
-      Effect.sync(() => stdin.once("end", onEnd)),
-      () => serveMcp(transport, options),
-      () => Effect.sync(() => stdin.off("end", onEnd))
-    )
+    // SDK v2's stdio transport ends on the end (or close) of stdin, and stops listening when closed
+    yield* serveMcp(new StdioServerTransport(stdin, stdout), options)
   }).pipe(Effect.provide(stderrLogger))
 
 /**

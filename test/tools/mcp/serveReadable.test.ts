@@ -8,7 +8,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Effect, Schema } from "effect"
 import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
 import { serveMcp } from "../../../src/tools/mcp/server.js"
-import { resultText as text } from "../../../src/tools/mcp/proxy.js"
+import { replyText as text } from "./replyText.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
 const cyclic: Record<string, unknown> = { name: "loop" }

@@ -12,7 +12,7 @@ import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelco
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { resultText as text } from "../../../src/tools/mcp/proxy.js"
+import { replyText as text } from "./replyText.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { alive, eventually, nodeServer } from "./helpers.js"
 
@@ -80,9 +80,16 @@ describe("effect-tool-system mcp", () => {
       const { client, close, errors, pid } = yield* connect([ws])
       const { tools } = yield* Effect.promise(() => client.listTools())
       const readFile = tools.find((t) => t.name === "read_file")
-      expect(readFile?.annotations).toEqual({ title: "Read file", readOnlyHint: true, destructiveHint: false })
+      expect(readFile?.annotations).toEqual({
+        title: "Read file",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false
+      })
       expect(readFile?.inputSchema.type).toBe("object")
       expect(tools.find((t) => t.name === "write_file")?.annotations?.destructiveHint).toBe(true)
+      expect(tools.find((t) => t.name === "write_file")?.annotations?.idempotentHint).toBe(false)
 
       const ok = yield* Effect.promise(() => client.callTool({ name: "read_file", arguments: { filepath: "hello.txt" } }))
       expect(ok.isError).toBeUndefined()
