@@ -1,9 +1,11 @@
 /**
- * The bridge: every configured stdio server started in the layer's scope, its tools
- * registered as proxies, and every server process ended when the scope closes.
+ * The bridge: every configured server connected in the layer's scope (a stdio server's process
+ * started, an HTTP server's endpoint reached), its tools registered as proxies, and every server
+ * process ended (every HTTP connection closed) when the scope closes.
  *
- * Fail-open: a server that will not start, exits at once, or does not answer `initialize`
- * in time is logged with the reason and skipped; the others come up. A tool whose schema
+ * Fail-open: a server that will not start, exits at once, cannot be reached, or does not answer
+ * `initialize` (or the 2026 probe) in time is logged with the reason and skipped; the others
+ * come up. A tool whose schema
  * cannot be compiled, or whose proxy name is taken, is logged and skipped the same way.
  *
  * After the start, each server's `notifications/tools/list_changed` (and each restart) lists
@@ -18,11 +20,12 @@ import * as Result from "effect/Result"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
+import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
 import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { makeCatalog } from "./catalog.js"
 import type { McpNotPending, McpToolChange, McpToolEvent } from "./changes.js"
-import type { McpServersConfig } from "./config.js"
+import { isHttpServer, type McpServersConfig } from "./config.js"
 import { yieldToEventLoop } from "./listingLimits.js"
 import type { ProxyTarget } from "./names.js"
 import { openServer, type ServerHandle, type ServerStatus } from "./serverHandle.js"
@@ -56,8 +59,19 @@ export interface McpBridgeOptions {
    * server is stopped. Default 1,000.
    */
   readonly maxPushedPerSecond?: number
-  /** Most bytes of those a server may send in a second: past it the server is stopped. Default 16 MiB. */
+  /**
+   * Most bytes of those a server may send in a second: past it the server is stopped. Default
+   * 16 MiB. An HTTP server is held to it over every response body it sends (an event stream
+   * included), and to `MAX_MESSAGE_BYTES` (10 MB) for one message or event-stream line.
+   */
   readonly maxPushedBytesPerSecond?: number
+  /**
+   * The OAuth seam of HTTP servers (`url` entries): the SDK v2 `AuthProvider` (a bearer token
+   * source) or `OAuthClientProvider` to use for a server, by its name; `undefined` for none. The
+   * bridge runs no OAuth flow of its own: a server that answers 401 without a provider fails to
+   * connect (skipped, fail-open). Static credentials can go in the entry's `headers`.
+   */
+  readonly authProvider?: (server: string) => AuthProvider | OAuthClientProvider | undefined
 }
 
 /**
@@ -122,6 +136,7 @@ export const makeBridge = (
       stopGrace: Duration.fromInputUnsafe(options.stopGrace ?? Duration.seconds(2)),
       restartBackoff: Duration.fromInputUnsafe(options.restartBackoff ?? Duration.seconds(1)),
       maxRestarts: options.maxRestarts ?? 3,
+      authProvider: options.authProvider,
       limits: {
         maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_SERVER_LIMITS.maxQueuedBytes,
         maxPushedPerSecond: options.maxPushedPerSecond ?? DEFAULT_SERVER_LIMITS.maxPushedPerSecond,
@@ -156,7 +171,8 @@ export const makeBridge = (
       yield* catalog.apply(handle, handle.tools)
       yield* handle.listen((tools) => catalog.apply(handle, tools))
       const status = yield* handle.status
-      yield* Effect.logInfo(`MCP server "${handle.name}" is up (pid ${status.pid}, ${handle.tools.length} tools)`)
+      const where = isHttpServer(handle.config) ? handle.config.url : `pid ${status.pid}`
+      yield* Effect.logInfo(`MCP server "${handle.name}" is up (${where}, ${handle.tools.length} tools)`)
     }
 
     return {

@@ -6,12 +6,13 @@
  *
  * The SDK client's `callTool` is not used: it checks structured content with the SDK's own
  * ajv, unbounded (`outputCheck.ts`), and it knows a listing's tools only from its `listTools`,
- * which the bridge does not call (`connection.ts`).
+ * which the bridge does not call (`connection.ts`). The request goes through the connection's
+ * `calls`: the stdio call table on a 2025-era stdio connection, the SDK client's `request` on a
+ * 2026-07-28 or HTTP one (the errors are SDK v2's either way).
  *
  * @since 0.1.0
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js"
+import { type CompatibilityCallToolResult, type RequestId, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
@@ -60,7 +61,7 @@ export const callRoutes = (tools: ReadonlyArray<McpTool>): ReadonlyMap<string, C
  *
  * @internal
  */
-export type CallResult = Awaited<ReturnType<Client["callTool"]>>
+export type CallResult = CompatibilityCallToolResult
 
 /**
  * A call to a server's tool failed (not an `isError` answer: the call itself).
@@ -106,10 +107,10 @@ const failed = (
   timeoutMs: number
 ): Effect.Effect<never, McpCallError> => {
   // the request's own timer (notifications/cancelled was sent), not an error answer of the server
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && ownTimeout(error.data, timeoutMs)) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && ownTimeout(error.data, timeoutMs)) {
     return Effect.fail(new McpCallError({ server, tool, reason: `no answer within ${timeoutMs} ms`, timedOut: true }))
   }
-  const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed
   const reason = closed
     ? withProcessState(connection.process, "the server closed the connection during the call")
     : Effect.succeed(errorText(error))
@@ -186,7 +187,7 @@ const send = <E>(
     const unsent = refusalOf(request.route, check)
     if (unsent !== undefined) return resume(Effect.fail(new McpCallError({ server, tool, reason: unsent })))
     const timeout = request.timeoutMs ?? MAX_TIMER_MS
-    requestId = connection.process.calls.call(
+    requestId = connection.calls.call(
       { name: tool, arguments: { ...request.args } },
       timeout,
       (answer) => resume(answer.ok ? accepted(server, tool, check, answer.result) : failed(server, connection, tool, answer.error, timeout))
@@ -195,6 +196,6 @@ const send = <E>(
   return Effect.onInterrupt(sent, () => {
     if (requestId === undefined) return Effect.void
     const id = requestId
-    return Effect.sync(() => connection.process.calls.cancel(id, INTERRUPTED))
+    return Effect.sync(() => connection.calls.cancel(id, INTERRUPTED))
   })
 }

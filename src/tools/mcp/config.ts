@@ -1,17 +1,22 @@
 /**
  * The MCP bridge's configuration, in the format MCP users already write:
- * `{ "mcpServers": { "name": { "command", "args", "env" } } }` (Claude Desktop, Cursor, ...),
- * with a few optional keys of our own per server (`trusted`, `requiresConfirmation`,
- * `toolsWithoutConfirmation`, `cwd`, `initTimeoutMs`, `callTimeoutMs`, `disabled`).
+ * `{ "mcpServers": { "name": { "command", "args", "env" } } }` for a stdio server, and
+ * `{ "mcpServers": { "name": { "url", "headers" } } }` for a Streamable HTTP one (Claude Desktop,
+ * Cursor, VS Code, ...), with a few optional keys of our own per server (`trusted`,
+ * `requiresConfirmation`, `toolsWithoutConfirmation`, `cwd`, `initTimeoutMs`, `callTimeoutMs`,
+ * `disabled`, `protocol`, `allowInsecureHttp`).
  *
  * A server's annotations are hints (the MCP specification says so): an untrusted server's
  * `readOnlyHint` waives nothing. Its proxies need confirmation unless this configuration says
  * otherwise: `trusted: true` (its `readOnlyHint: true` tools then need none),
  * `toolsWithoutConfirmation` (these tools need none), or `requiresConfirmation: false`.
  *
- * Only stdio servers are bridged: an entry with a `url` (or a `type` other than `stdio`) is
+ * An entry with a `url` (or a `type` of `http`, `streamable-http` or `streamableHttp`) is an HTTP
+ * server (`McpHttpServerConfig`: `https:`, or plain `http:` to loopback only unless
+ * `allowInsecureHttp`); any other is a stdio one. The old HTTP+SSE transport (`"type": "sse"`) is
  * logged and skipped; keys we do not know are ignored, so a file written for another client
- * loads as it is.
+ * loads as it is. `protocol` chooses the protocol era (`McpProtocolMode`: 2025's `initialize`, the
+ * 2026-07-28 revision, or a probe for it).
  *
  * Effect 4: `parseMcpConfig` answers a `Result` (Effect 4 has no `Either`), and a malformed
  * entry is described by Effect 4's `SchemaError` message (the main tree's used `TreeFormatter`).
@@ -28,22 +33,30 @@ import * as NodePath from "node:path"
 const PositiveMs = Schema.Int.check(Schema.isGreaterThan(0))
 
 /**
- * One stdio MCP server.
+ * Which MCP protocol era a server is spoken to in (SDK v2's version negotiation):
  *
- * @since 0.1.0
+ * - `"legacy"`: the 2025 `initialize` handshake (up to 2025-11-25), as every MCP client did
+ *   before 2026; no probe. The default of a stdio server: a 2025-era stdio server that ignores
+ *   the 2026 probe would hold every start (and restart) until the probe's timeout.
+ * - `"auto"`: probe with `server/discover` (2026-07-28) and fall back to `initialize` when the
+ *   server shows no 2026 support. The default of an HTTP server, where the probe is one POST a
+ *   2025-era server refuses at once. On stdio the probe is answered within 2 s or taken as a
+ *   2025-era server.
+ * - `"2026-07-28"`: that revision only (pinned): a server that does not offer it is skipped.
+ *
+ * @since 0.6.0
  * @category schemas
  */
-export const McpServerConfig = Schema.Struct({
-  /** The executable (looked up on the `PATH` given to the server). */
-  command: Schema.NonEmptyString,
-  args: Schema.optional(Schema.Array(Schema.String)),
-  /**
-   * Variables for the server. It gets only these plus a short safe list of ours (`HOME`,
-   * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), never our whole environment.
-   */
-  env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
-  /** The server's working directory (in a file: relative to the file's directory). */
-  cwd: Schema.optional(Schema.String),
+export const McpProtocolMode = Schema.Literals(["legacy", "auto", "2026-07-28"])
+
+/**
+ * @since 0.6.0
+ * @category models
+ */
+export type McpProtocolMode = typeof McpProtocolMode.Type
+
+/** The keys of our own that every entry may have, stdio or HTTP. */
+const common = {
   /**
    * Believe the server's `readOnlyHint`: its read-only tools then run in read-only modes and
    * need no confirmation. Default `false`: the hint changes nothing.
@@ -58,22 +71,94 @@ export const McpServerConfig = Schema.Struct({
   requiresConfirmation: Schema.optional(Schema.Boolean),
   /** Tools of this server (by the server's own names) that need no confirmation. */
   toolsWithoutConfirmation: Schema.optional(Schema.Array(Schema.String)),
-  /** How long `initialize` may take (default: the bridge's, 10 s). */
+  /** How long `initialize` (or the 2026 probe) and the listing may take (default: the bridge's, 10 s). */
   initTimeoutMs: Schema.optional(PositiveMs),
   /** The timeout of each proxied call (default 60 s). */
   callTimeoutMs: Schema.optional(PositiveMs),
   /** Leave the server out. */
   disabled: Schema.optional(Schema.Boolean),
+  /** The protocol era to speak (`McpProtocolMode`); default `"legacy"` on stdio, `"auto"` over HTTP. */
+  protocol: Schema.optional(McpProtocolMode)
+}
+
+/**
+ * One stdio MCP server.
+ *
+ * @since 0.6.0
+ * @category schemas
+ */
+export const McpStdioServerConfig = Schema.Struct({
+  /** The executable (looked up on the `PATH` given to the server). */
+  command: Schema.NonEmptyString,
+  args: Schema.optional(Schema.Array(Schema.String)),
+  /**
+   * Variables for the server. It gets only these plus a short safe list of ours (`HOME`,
+   * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), never our whole environment.
+   */
+  env: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  /** The server's working directory (in a file: relative to the file's directory). */
+  cwd: Schema.optional(Schema.String),
+  ...common,
   type: Schema.optional(Schema.Literal("stdio"))
 })
 
 /**
- * One stdio MCP server, decoded.
+ * @since 0.6.0
+ * @category models
+ */
+export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
+
+/**
+ * One remote MCP server, over Streamable HTTP.
+ *
+ * `url` must be `https:`, or `http:` to a loopback host (`127.0.0.1`, `[::1]`, `localhost`):
+ * plain HTTP to any other host would carry the calls and `headers` (a bearer token, say) in the
+ * clear, and is refused unless `allowInsecureHttp` is `true`. Other schemes are refused. A URL
+ * refused is a server skipped, with the reason (fail-open, as a server that does not start).
+ *
+ * @since 0.6.0
+ * @category schemas
+ */
+export const McpHttpServerConfig = Schema.Struct({
+  /** The server's MCP endpoint (e.g. `https://example.com/mcp`). */
+  url: Schema.NonEmptyString,
+  /** Headers sent with every request (e.g. `Authorization`). OAuth is the bridge's `authProvider`. */
+  headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  /** Allow plain `http:` to a host that is not loopback. Default `false`. */
+  allowInsecureHttp: Schema.optional(Schema.Boolean),
+  ...common,
+  type: Schema.optional(Schema.Literals(["http", "streamable-http", "streamableHttp"]))
+})
+
+/**
+ * @since 0.6.0
+ * @category models
+ */
+export type McpHttpServerConfig = typeof McpHttpServerConfig.Type
+
+/**
+ * One MCP server: stdio (`command`) or Streamable HTTP (`url`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const McpServerConfig = Schema.Union([McpStdioServerConfig, McpHttpServerConfig])
+
+/**
+ * One MCP server, decoded.
  *
  * @since 0.1.0
  * @category models
  */
 export type McpServerConfig = typeof McpServerConfig.Type
+
+/**
+ * Whether an entry is a remote (HTTP) server.
+ *
+ * @since 0.6.0
+ * @category guards
+ */
+export const isHttpServer = (config: McpServerConfig): config is McpHttpServerConfig => "url" in config
 
 /**
  * The servers to bridge, by name (the `mcpServers` object of a configuration file).
@@ -100,11 +185,20 @@ export class McpConfigError extends Data.TaggedError("McpConfigError")<{
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
-const decodeServer = Schema.decodeUnknownResult(McpServerConfig, { errors: "all", onExcessProperty: "ignore" })
+const decodeStdio = Schema.decodeUnknownResult(McpStdioServerConfig, { errors: "all", onExcessProperty: "ignore" })
+const decodeHttp = Schema.decodeUnknownResult(McpHttpServerConfig, { errors: "all", onExcessProperty: "ignore" })
 
-/** An entry for a remote (HTTP/SSE) server: not bridged. */
-const isRemote = (entry: unknown): boolean =>
-  isRecord(entry) && (typeof entry.url === "string" || (typeof entry.type === "string" && entry.type !== "stdio"))
+/** Why an entry is not bridged at all (the old HTTP+SSE transport), or `undefined`. */
+const unsupported = (entry: unknown): string | undefined =>
+  isRecord(entry) && entry.type === "sse"
+    ? `the HTTP+SSE transport (protocol 2024-11-05) is not bridged; a Streamable HTTP endpoint is ("url" without "type": "sse")`
+    : undefined
+
+/** The entry decoded as an HTTP server when it has a `url` (or an HTTP `type`), else as a stdio one. */
+const decodeServer = (entry: unknown): Result.Result<McpServerConfig, Schema.SchemaError> =>
+  isRecord(entry) && ("url" in entry || (typeof entry.type === "string" && entry.type !== "stdio"))
+    ? decodeHttp(entry)
+    : decodeStdio(entry)
 
 /**
  * What parsing a configuration found: the servers, and the entries left out with the reason.
@@ -118,8 +212,8 @@ export interface ParsedMcpConfig {
 }
 
 /**
- * Reads a configuration object (`{ mcpServers: {...} }`). Remote and disabled entries are
- * left out with the reason; a malformed stdio entry is an error naming it.
+ * Reads a configuration object (`{ mcpServers: {...} }`). HTTP+SSE (`"type": "sse"`) and
+ * disabled entries are left out with the reason; a malformed entry is an error naming it.
  *
  * @since 0.1.0
  * @category decoding
@@ -129,8 +223,9 @@ export const parseMcpConfig = (value: unknown): Result.Result<ParsedMcpConfig, s
   const servers: Record<string, McpServerConfig> = {}
   const skipped: Array<{ server: string; reason: string }> = []
   for (const [server, entry] of Object.entries(value.mcpServers)) {
-    if (isRemote(entry)) {
-      skipped.push({ server, reason: "only stdio servers (with a command) are bridged" })
+    const why = unsupported(entry)
+    if (why !== undefined) {
+      skipped.push({ server, reason: why })
       continue
     }
     const decoded = decodeServer(entry)
@@ -147,7 +242,7 @@ export const parseMcpConfig = (value: unknown): Result.Result<ParsedMcpConfig, s
 }
 
 /**
- * Loads a configuration file. A relative `cwd` is taken from the file's directory; remote and
+ * Loads a configuration file. A relative `cwd` is taken from the file's directory; HTTP+SSE and
  * disabled entries are logged and left out.
  *
  * @since 0.1.0
@@ -183,7 +278,7 @@ export const loadMcpConfig = (
     const base = NodePath.dirname(NodePath.resolve(file))
     const servers: Record<string, McpServerConfig> = {}
     for (const [name, server] of Object.entries(parsed.success.servers)) {
-      servers[name] = server.cwd === undefined ? server : { ...server, cwd: NodePath.resolve(base, server.cwd) }
+      servers[name] = isHttpServer(server) || server.cwd === undefined ? server : { ...server, cwd: NodePath.resolve(base, server.cwd) }
     }
     return servers
   })

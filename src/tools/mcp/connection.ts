@@ -12,12 +12,18 @@
  *
  * @since 0.1.0
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import {
-  ListToolsResultSchema,
+  Client,
+  type AuthProvider,
+  type ListToolsResult,
+  type OAuthClientProvider,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
   type Tool as McpTool,
-  ToolListChangedNotificationSchema
-} from "@modelcontextprotocol/sdk/types.js"
+  type Transport as ServerProcessTransport,
+  type VersionNegotiationOptions
+} from "@modelcontextprotocol/client"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -26,12 +32,14 @@ import * as Context from "effect/Context"
 import * as LogLevel from "effect/LogLevel"
 import * as References from "effect/References"
 import type * as Scope from "effect/Scope"
-import type { McpServerConfig } from "./config.js"
-import { liveClock, type ServerProcess, startServerProcess } from "./process.js"
-import type { ServerLimits } from "./serverLimits.js"
+import { isHttpServer, type McpProtocolMode, type McpServerConfig } from "./config.js"
+import type { ToolCalls } from "./directCalls.js"
+import { type HttpLink, openHttpLink, type ServerLink } from "./httpLink.js"
+import { liveClock, startServerProcess } from "./process.js"
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./serverLimits.js"
 import { VERSION } from "../../version.js"
 
-export type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js"
+export type { Tool as McpTool } from "@modelcontextprotocol/client"
 
 /**
  * Most tools taken from one server.
@@ -70,7 +78,15 @@ export class McpConnectError extends Data.TaggedError("McpConnectError")<{
  */
 export interface Connection {
   readonly client: Client
-  readonly process: ServerProcess
+  /** What it runs over: the server's process (stdio), or its HTTP transport (`pid` 0). */
+  readonly process: ServerLink
+  /**
+   * How its `tools/call` requests go: the stdio call table beside the SDK client on a 2025-era
+   * stdio connection (`directCalls.ts`), the SDK client's `request` otherwise.
+   */
+  readonly calls: ToolCalls
+  /** The protocol version agreed (`2025-11-25`, `2026-07-28`, ...). */
+  readonly protocolVersion: string | undefined
   /** The server's tools as it listed them when the connection was made. */
   readonly tools: ReadonlyArray<McpTool>
   /** `false` once the connection has closed (the process ended or stopped talking). */
@@ -82,7 +98,12 @@ export interface Connection {
  *
  * @internal
  */
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+export const errorText = (error: unknown): string =>
+  error instanceof ProtocolError
+    ? `MCP error ${error.code}: ${error.message}`
+    : error instanceof Error
+    ? error.message
+    : String(error)
 
 /**
  * `reason`, plus how the process ended and the end of its stderr, when it ended by itself
@@ -90,7 +111,7 @@ export const errorText = (error: unknown): string => (error instanceof Error ? e
  *
  * @internal
  */
-export const withProcessState = (process: ServerProcess, reason: string): Effect.Effect<string> => {
+export const withProcessState = (process: ServerLink, reason: string): Effect.Effect<string> => {
   const stoppedFor = process.stoppedFor()
   if (stoppedFor !== undefined) return Effect.succeed(`${reason} (${stoppedFor})`)
   return !process.endedOnItsOwn() ? Effect.succeed(reason) : Effect.map(
@@ -114,6 +135,66 @@ export interface ConnectOptions {
   readonly stopGrace: Duration.Duration
   /** What the server is held to (default: `DEFAULT_SERVER_LIMITS`). */
   readonly limits?: ServerLimits | undefined
+  /** The OAuth seam of HTTP servers: a provider for a server, by name (none: no OAuth). */
+  readonly authProvider?: ((server: string) => AuthProvider | OAuthClientProvider | undefined) | undefined
+}
+
+/** How long a stdio server has to answer the 2026 probe (`protocol: "auto"`) before it is taken as a 2025-era one. */
+const STDIO_PROBE_MS = 2000
+
+/** SDK v2's version negotiation for `mode`. */
+const negotiation = (mode: McpProtocolMode, http: boolean, timeoutMs: number): VersionNegotiationOptions =>
+  mode === "legacy"
+    ? { mode: "legacy" }
+    : mode === "auto"
+    ? { mode: "auto", probe: { timeoutMs: http ? timeoutMs : Math.min(STDIO_PROBE_MS, timeoutMs) } }
+    : { mode: { pin: mode } }
+
+/**
+ * Whether a failed request says the HTTP connection is gone (the server is down, refused the
+ * connection, or forgot our session), not that the server answered with an error.
+ */
+const connectionLost = (error: unknown): boolean =>
+  !(error instanceof ProtocolError) &&
+  !(error instanceof SdkError && (error.code === SdkErrorCode.RequestTimeout || error.code === SdkErrorCode.ConnectionClosed ||
+    error.code === SdkErrorCode.InvalidResult)) &&
+  !(error instanceof DOMException && error.name === "AbortError") &&
+  !(typeof error === "string")
+
+/**
+ * The `tools/call` requests of a connection through the SDK client's `request` (2026-07-28 era,
+ * HTTP): the SDK adds the era's envelope, and cancels an aborted request as the era does
+ * (`notifications/cancelled`, or closing the request's own HTTP stream). The answer's `result`
+ * is checked by the SDK (`CallToolResult`), not against the tool's output schema (`callRequest.ts`
+ * does that, bounded). A request an HTTP server could not be reached for marks the connection lost.
+ */
+const clientCalls = (client: Client, lost: ((reason: string) => void) | undefined): ToolCalls => {
+  const pending = new Map<string, AbortController>()
+  let next = 0
+  return {
+    call: (params, timeoutMs, answer) => {
+      const id = `ets-${++next}`
+      const controller = new AbortController()
+      pending.set(id, controller)
+      client.request({ method: "tools/call", params: { ...params } }, { timeout: timeoutMs, signal: controller.signal }).then(
+        (result) => {
+          if (pending.delete(id)) answer({ ok: true, result })
+        },
+        (error: unknown) => {
+          if (!pending.delete(id)) return
+          if (lost !== undefined && connectionLost(error)) lost(errorText(error))
+          answer({ ok: false, error })
+        }
+      )
+      return id
+    },
+    cancel: (id, reason) => {
+      const controller = pending.get(String(id))
+      if (controller === undefined) return
+      pending.delete(String(id))
+      controller.abort(reason)
+    }
+  }
 }
 
 /**
@@ -137,7 +218,7 @@ export const listAllTools = async (client: Client, timeoutMs: number, signal: Ab
   do {
     const left = Math.max(1, deadline - Date.now())
     const params = cursor === undefined ? {} : { cursor }
-    const page = await client.request({ method: "tools/list", params }, ListToolsResultSchema, { timeout: left, signal })
+    const page: ListToolsResult = await client.request({ method: "tools/list", params }, { timeout: left, signal })
     tools.push(...page.tools)
     cursor = page.nextCursor
     pages += 1
@@ -160,13 +241,28 @@ export const connect = (
 ): Effect.Effect<Connection, McpConnectError, Scope.Scope> =>
   Effect.gen(function*() {
     const fail = (reason: string) => new McpConnectError({ server, reason })
-    const child = yield* startServerProcess(config, { ...options, server }).pipe(
-      Effect.mapError((error) => fail(error.message))
-    )
+    const http = isHttpServer(config)
+    const limits = options.limits
+    let httpLink: HttpLink | undefined
+    const child: ServerLink & { readonly transport: ServerProcessTransport; readonly stdioCalls?: ToolCalls } = http
+      ? yield* openHttpLink(config, { server, limits: limits ?? DEFAULT_SERVER_LIMITS, authProvider: options.authProvider?.(server) }).pipe(
+        Effect.tap((link) => Effect.sync(() => { httpLink = link })),
+        Effect.mapError((error) => fail(error.message))
+      )
+      : yield* startServerProcess(config, { ...options, server }).pipe(
+        Effect.map((process) => ({ ...process, stdioCalls: process.calls })),
+        Effect.mapError((error) => fail(error.message))
+      )
     const timeout = Duration.toMillis(
       config.initTimeoutMs === undefined ? options.initTimeout : Duration.millis(config.initTimeoutMs)
     )
-    const client = new Client(CLIENT_INFO, { capabilities: {} })
+    const mode = config.protocol ?? (http ? "auto" : "legacy")
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      versionNegotiation: negotiation(mode, http, timeout),
+      // on a 2026-07-28 connection, changes come over `subscriptions/listen`, opened by the SDK for these
+      listChanged: { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } }
+    })
     const context = yield* Effect.context<never>()
     let open = true
     client.onclose = () => {
@@ -178,14 +274,19 @@ export const connect = (
       if (debugLogged) Effect.runForkWith(context)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
     }
     // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsChanged())
+    client.setNotificationHandler("notifications/tools/list_changed", () => onToolsChanged())
     const request = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
       Effect.tryPromise({ try: run, catch: errorText }).pipe(
         Effect.catch((reason) =>
           Effect.flatMap(withProcessState(child, `${what}: ${reason}`), (text) => Effect.fail(fail(text)))
         )
       )
-    yield* request("initialize failed", (signal) => client.connect(child.transport, { timeout, signal }))
+    const handshake = mode === "legacy" ? "initialize failed" : "connecting failed"
+    yield* request(handshake, (signal) => client.connect(child.transport, { timeout, signal }))
     const tools = yield* request("tools/list failed", (signal) => listAllTools(client, timeout, signal))
-    return { client, process: child, tools, isOpen: () => open }
+    const calls = child.stdioCalls !== undefined && client.getProtocolEra() !== "modern"
+      ? child.stdioCalls
+      : clientCalls(client, httpLink?.lost)
+    const protocolVersion = client.getNegotiatedProtocolVersion()
+    return { client, process: child, calls, protocolVersion, tools, isOpen: () => open }
   })

@@ -10,27 +10,29 @@
  * client's work costs about two of latency) that is a few per cent, and the bridge's goal is
  * within 10% of a direct SDK call (`bench/mcp.ts`).
  *
- * What the SDK does for a request is kept, with the same errors, so the caller cannot tell the
- * two apart: the answer's `result` is checked with the SDK's `CallToolResultSchema`; an error
- * answer is an `McpError` with the server's code, message and data; no answer within the
- * timeout is `McpError(RequestTimeout, ..., { timeout })` after `notifications/cancelled` went to
- * the server; a connection that closes fails every pending call with
- * `McpError(ConnectionClosed)`. Our ids are strings (`"ets-1"`), and the SDK's are numbers, so
+ * What the SDK does for a request is kept, with the same errors (SDK v2's), so the caller cannot
+ * tell the two apart: the answer's `result` is checked with the SDK's `CallToolResult` schema; an
+ * error answer is a `ProtocolError` with the server's code, message and data; no answer within
+ * the timeout is `SdkError(RequestTimeout, ..., { timeout })` after `notifications/cancelled` went
+ * to the server; a connection that closes fails every pending call with
+ * `SdkError(ConnectionClosed)`. This table serves 2025-era stdio connections only (`connection.ts`):
+ * a 2026-07-28 request carries the SDK's per-request `_meta` envelope, and an HTTP request is a
+ * POST of its own, so those calls go through the SDK client's `request`. Our ids are strings (`"ets-1"`), and the SDK's are numbers, so
  * the two never meet: an answer with one of our ids is taken here and never reaches the SDK.
  *
  * @since 0.4.0
  */
 import {
   type CallToolRequest,
-  CallToolResultSchema,
-  ErrorCode,
-  JSONRPCErrorResponseSchema,
   type JSONRPCMessage,
-  JSONRPCResultResponseSchema,
-  McpError,
-  type RequestId
-} from "@modelcontextprotocol/sdk/types.js"
+  ProtocolError,
+  type RequestId,
+  SdkError,
+  SdkErrorCode,
+  specTypeSchemas
+} from "@modelcontextprotocol/client"
 import type { CallResult } from "./callRequest.js"
+import { issuesText } from "./inbound.js"
 
 /** How a call ended: its checked result, or the error the SDK's `request` would have thrown. */
 export type CallAnswer = { readonly ok: true; readonly result: CallResult } | { readonly ok: false; readonly error: unknown }
@@ -38,21 +40,27 @@ export type CallAnswer = { readonly ok: true; readonly result: CallResult } | { 
 /** What `tools/call` sends: the tool's name and its arguments. */
 export type CallParams = CallToolRequest["params"]
 
-const connectionClosed = () => new McpError(ErrorCode.ConnectionClosed, "Connection closed")
+const connectionClosed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")
 
 interface Pending {
   readonly answer: (answer: CallAnswer) => void
   readonly timer: ReturnType<typeof setTimeout>
 }
 
-/** The calls in flight on one connection. */
-export interface DirectCalls {
+/** How a connection's `tools/call` requests go out (this table, or the SDK client's `request`). */
+export interface ToolCalls {
   /**
    * Sends `tools/call` with `params`; `answer` runs once, with the result or the error. Returns
    * the request's id (for `cancel`), or `undefined` when nothing was sent (the connection was
    * closed: `answer` has run already).
    */
   readonly call: (params: CallParams, timeoutMs: number, answer: (answer: CallAnswer) => void) => RequestId | undefined
+  /** Forgets a call (its answer never runs) and tells the server to cancel it. */
+  readonly cancel: (id: RequestId, reason: string) => void
+}
+
+/** The calls in flight on one connection. */
+export interface DirectCalls extends ToolCalls {
   /**
    * Takes `message` (a parsed line, not yet checked) when it is a well-formed answer to one of
    * our calls (`true`). Anything else (`false`) is to be checked with the SDK's
@@ -60,8 +68,6 @@ export interface DirectCalls {
    * calls is then reported, as the SDK reports it, and the call waits for its timeout.
    */
   readonly take: (message: unknown) => boolean
-  /** Forgets a call (its answer never runs) and tells the server to cancel it. */
-  readonly cancel: (id: RequestId, reason: string) => void
   /** Fails every pending call: the connection closed. */
   readonly closed: () => void
   /** How many calls wait for an answer. */
@@ -84,7 +90,7 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     const id = `ets-${++next}`
     const timer = setTimeout(() => {
       if (!pending.delete(id)) return
-      const error = new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs })
+      const error = new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs })
       notifyCancelled(id, String(error))
       answer({ ok: false, error })
     }, timeoutMs)
@@ -98,21 +104,23 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
 
   /**
    * The answer `message` gives a pending call, or `undefined` when it is not a well-formed
-   * answer: checked against the one branch of the SDK's `JSONRPCMessageSchema` it can be (the
+   * answer: checked against the one branch of the SDK's `JSONRPCMessage` schema it can be (the
    * union tries the request and notification branches first, and their failures are most of
-   * its cost), then its result against `CallToolResultSchema`.
+   * its cost), then its result against `CallToolResult`.
    */
   const answerOf = (message: object): CallAnswer | undefined => {
     if ("result" in message) {
-      const envelope = JSONRPCResultResponseSchema.safeParse(message)
-      if (!envelope.success) return undefined
-      const checked = CallToolResultSchema.safeParse(envelope.data.result)
-      return checked.success ? { ok: true, result: checked.data } : { ok: false, error: checked.error }
+      const envelope = specTypeSchemas.JSONRPCResultResponse["~standard"].validate(message)
+      if (envelope.issues !== undefined) return undefined
+      const checked = specTypeSchemas.CallToolResult["~standard"].validate(envelope.value.result)
+      return checked.issues === undefined
+        ? { ok: true, result: checked.value }
+        : { ok: false, error: new SdkError(SdkErrorCode.InvalidResult, `Invalid tools/call result: ${issuesText(checked.issues)}`) }
     }
-    const checked = JSONRPCErrorResponseSchema.safeParse(message)
-    if (!checked.success) return undefined
-    const { code, data, message: text } = checked.data.error
-    return { ok: false, error: new McpError(code, text, data) }
+    const checked = specTypeSchemas.JSONRPCErrorResponse["~standard"].validate(message)
+    if (checked.issues !== undefined) return undefined
+    const { code, data, message: text } = checked.value.error
+    return { ok: false, error: ProtocolError.fromError(code, text, data) }
   }
 
   const take: DirectCalls["take"] = (message) => {

@@ -21,15 +21,7 @@
  *
  * @since 0.5.0
  */
-import {
-  JSONRPCErrorResponseSchema,
-  type JSONRPCMessage,
-  JSONRPCMessageSchema,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  JSONRPCResultResponseSchema,
-  type RequestId
-} from "@modelcontextprotocol/sdk/types.js"
+import { type JSONRPCMessage, type RequestId, specTypeSchemas, type StandardSchemaV1Sync } from "@modelcontextprotocol/client"
 import type { DirectCalls } from "./directCalls.js"
 import { makeLineBuffer } from "./lineBuffer.js"
 import { type ParsedLine, parseInWorker } from "./lineWorker.js"
@@ -89,16 +81,35 @@ const answersAwaited = (message: unknown, awaited: Set<RequestId>): boolean => {
   return (typeof id === "string" || typeof id === "number") && awaited.delete(id)
 }
 
+/** `value` checked with one of the SDK's spec schemas; throws, naming the first issues, when it does not pass. */
+export const checkedAs = <I, A>(schema: StandardSchemaV1Sync<I, A>, value: unknown, what: string): A => {
+  const result = schema["~standard"].validate(value)
+  if (result.issues !== undefined) throw new Error(`not ${what}: ${issuesText(result.issues)}`)
+  return result.value
+}
+
+/** The first issues a schema found, on one line. */
+export const issuesText = (issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<unknown> | undefined }>): string =>
+  issues.slice(0, 3).map((issue) => issue.path === undefined || issue.path.length === 0 ? issue.message : `${issue.path.map((p) => typeof p === "object" && p !== null && "key" in p ? String(p.key) : String(p)).join(".")}: ${issue.message}`).join("; ")
+
 /**
- * `parsed` checked as `JSONRPCMessageSchema` checks it, against the one member of the union it
- * can match: the members are strict objects, told apart by their `method`, `id` and `result`
- * keys. The union tries the request member first, and building its failure for each
+ * `parsed` checked as the SDK's `JSONRPCMessage` schema checks it, against the one member of the
+ * union it can match: the members are strict objects, told apart by their `method`, `id` and
+ * `result` keys. The union tries the request member first, and building its failure for each
  * notification was most of the cost of reading a flood of them. Throws as the schema does.
  */
-const messageOf = (parsed: unknown): JSONRPCMessage => {
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return JSONRPCMessageSchema.parse(parsed)
-  if ("method" in parsed) return "id" in parsed ? JSONRPCRequestSchema.parse(parsed) : JSONRPCNotificationSchema.parse(parsed)
-  return "result" in parsed ? JSONRPCResultResponseSchema.parse(parsed) : JSONRPCErrorResponseSchema.parse(parsed)
+export const messageOf = (parsed: unknown): JSONRPCMessage => {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return checkedAs(specTypeSchemas.JSONRPCMessage, parsed, "a JSON-RPC message")
+  }
+  if ("method" in parsed) {
+    return "id" in parsed
+      ? checkedAs(specTypeSchemas.JSONRPCRequest, parsed, "a JSON-RPC request")
+      : checkedAs(specTypeSchemas.JSONRPCNotification, parsed, "a JSON-RPC notification")
+  }
+  return "result" in parsed
+    ? checkedAs(specTypeSchemas.JSONRPCResultResponse, parsed, "a JSON-RPC response")
+    : checkedAs(specTypeSchemas.JSONRPCErrorResponse, parsed, "a JSON-RPC error response")
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null

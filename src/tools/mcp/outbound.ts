@@ -12,8 +12,7 @@
  *
  * @since 0.5.0
  */
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js"
+import { type JSONRPCMessage, type RequestId, serializeMessage } from "@modelcontextprotocol/client"
 import type { Writable } from "node:stream"
 import { queuedTooMuch, type RefusalKind, type ServerLimits } from "./serverLimits.js"
 

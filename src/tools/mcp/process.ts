@@ -33,8 +33,8 @@
  *
  * @since 0.1.0
  */
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { Transport } from "@modelcontextprotocol/client"
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
@@ -43,7 +43,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { type ChildProcess, spawn } from "node:child_process"
 import { oneLineTail } from "../shared/sanitize.js"
-import type { McpServerConfig } from "./config.js"
+import type { McpStdioServerConfig } from "./config.js"
 import { type DirectCalls, makeDirectCalls } from "./directCalls.js"
 import { makeInbound } from "./inbound.js"
 import { makeOutbound } from "./outbound.js"
@@ -103,7 +103,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * `onExit` is attached at once, so no exit can be missed.
  */
 const spawnServer = (
-  config: McpServerConfig,
+  config: McpStdioServerConfig,
   onExit: (code: number | null, signal: NodeJS.Signals | null) => void
 ): Effect.Effect<ChildProcess, SpawnFailed> =>
   Effect.callback<ChildProcess, SpawnFailed>((resume) => {
@@ -158,7 +158,7 @@ export interface ServerProcessOptions {
  * `SpawnFailed` when it cannot be started.
  */
 export const startServerProcess = (
-  config: McpServerConfig,
+  config: McpStdioServerConfig,
   options: ServerProcessOptions
 ): Effect.Effect<ServerProcess, SpawnFailed, Scope.Scope> =>
   Effect.gen(function*() {
@@ -233,7 +233,11 @@ export const startServerProcess = (
       return open && stdin !== null && !stdin.destroyed ? stdin : undefined
     }
     const outbound = makeOutbound({ writable, limits, refuse, stoppedFor: () => stoppedFor })
-    const transport: Transport = {
+    // `pid` and `stderr` mark it stdio-shaped for SDK v2's version probe (`protocol: "auto"`): a
+    // probe that gets no answer then means a 2025-era server, not an outage
+    const transport: Transport & { readonly pid: number; readonly stderr: null } = {
+      pid,
+      stderr: null,
       start: () => {
         // stdout stays paused (buffered) until the client is ready to read
         child.stdout?.on("data", onData)

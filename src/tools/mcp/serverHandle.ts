@@ -3,7 +3,9 @@
  * the restart after a crash.
  *
  * A server that dies: the calls in flight end with an error naming how it ended (exit code,
- * end of stderr). The next call restarts it, once per crash, after a back-off that doubles
+ * end of stderr). An HTTP server "dies" when a request cannot reach it (it is down, or it forgot
+ * our session): its connection is closed, and its next call connects again (a restart, counted
+ * and backed off the same way). The next call restarts it, once per crash, after a back-off that doubles
  * with each crash (at most `maxRestarts` restarts in the bridge's life); if the restart
  * fails, or the restarts are used up, the server is down and its calls fail at once. Calls
  * to other servers are not affected: each server has its own handle.
@@ -30,7 +32,7 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import { type CallResult, type CallRoute, callRoutes, type McpCallError, sendCall } from "./callRequest.js"
-import type { McpServerConfig } from "./config.js"
+import { isHttpServer, type McpServerConfig } from "./config.js"
 import {
   type Connection,
   connect,
@@ -61,7 +63,7 @@ export interface ServerStatus {
   readonly name: string
   /** `crashed`: it stopped, and the next call restarts it; `down`: it will not be restarted. */
   readonly state: "up" | "crashed" | "down"
-  /** The current process (the last one when down). */
+  /** The current process (the last one when down); 0 for an HTTP server. */
   readonly pid: number
   readonly restarts: number
   /** Why it is down. */
@@ -159,11 +161,12 @@ export const openServer = (
         Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause)))
       )
     })
+    const where = (connection: Connection) => isHttpServer(config) ? config.url : `pid ${connection.process.pid}`
     const watch = (state: State & { _tag: "Up" }) =>
       state.connection.process.exited.pipe(
         Effect.flatMap((how) =>
           Effect.logWarning(
-            `MCP server "${name}" (pid ${state.connection.process.pid}) ${how}` +
+            `MCP server "${name}" (${where(state.connection)}) ${how}` +
               `${state.connection.process.stderrTail() === "" ? "" : `; stderr: ${state.connection.process.stderrTail()}`}` +
               (state.connection.process.hostile() ? "; it is not restarted" : "; its next call restarts it")
           )
@@ -209,7 +212,7 @@ export const openServer = (
           )
         )
         yield* watch(next)
-        yield* Effect.logInfo(`MCP server "${name}" restarted (pid ${next.connection.process.pid})`)
+        yield* Effect.logInfo(`MCP server "${name}" restarted (${where(next.connection)})`)
         // what the new process lists is checked before any call can reach it
         yield* Effect.uninterruptible(Effect.andThen(
           listener === undefined ? Effect.void : listener(next.connection.tools),

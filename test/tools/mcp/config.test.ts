@@ -1,6 +1,7 @@
 /**
  * The `mcpServers` configuration: from a file (relative `cwd` from the file's directory,
- * remote and disabled entries skipped, unknown keys ignored) and its errors.
+ * HTTP+SSE and disabled entries skipped, unknown keys ignored, Streamable HTTP entries with `url`
+ * and `headers`, the protocol era) and its errors.
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
@@ -17,9 +18,10 @@ describe("parseMcpConfig", () => {
       mcpServers: {
         files: { command: "npx", args: ["-y", "server"], env: { TOKEN: "t" }, alwaysAllow: ["x"] },
         mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 },
-        remote: { url: "https://example.invalid/mcp" },
-        http: { type: "http", command: "x" },
-        local: { type: "stdio", command: "node" },
+        remote: { url: "https://example.invalid/mcp", headers: { Authorization: "Bearer t" }, protocol: "2026-07-28" },
+        http: { type: "http", url: "http://127.0.0.1:3000/mcp", trusted: true },
+        sse: { type: "sse", url: "https://example.invalid/sse" },
+        local: { type: "stdio", command: "node", protocol: "auto" },
         off: { command: "node", disabled: true }
       },
       globalShortcut: "Ctrl+Space"
@@ -28,12 +30,17 @@ describe("parseMcpConfig", () => {
       servers: {
         files: { command: "npx", args: ["-y", "server"], env: { TOKEN: "t" } },
         mine: { command: "node", args: ["s.js"], trusted: true, requiresConfirmation: false, initTimeoutMs: 500 },
+        // Streamable HTTP servers, with their headers
+        remote: { url: "https://example.invalid/mcp", headers: { Authorization: "Bearer t" }, protocol: "2026-07-28" },
+        http: { type: "http", url: "http://127.0.0.1:3000/mcp", trusted: true },
         // an explicit "stdio" type is bridged
-        local: { type: "stdio", command: "node" }
+        local: { type: "stdio", command: "node", protocol: "auto" }
       },
       skipped: [
-        { server: "remote", reason: "only stdio servers (with a command) are bridged" },
-        { server: "http", reason: "only stdio servers (with a command) are bridged" },
+        {
+          server: "sse",
+          reason: `the HTTP+SSE transport (protocol 2024-11-05) is not bridged; a Streamable HTTP endpoint is ("url" without "type": "sse")`
+        },
         { server: "off", reason: "disabled" }
       ]
     }))
@@ -53,6 +60,10 @@ describe("parseMcpConfig", () => {
       expect(bad.failure).toContain("args")
     }
     expect(Result.isFailure(parseMcpConfig({ mcpServers: { t: { command: "x", initTimeoutMs: -1 } } }))).toBe(true)
+    // an HTTP entry needs its url; the protocol is one of the modes
+    const noUrl = parseMcpConfig({ mcpServers: { web: { type: "http", command: "x" } } })
+    expect(Result.isFailure(noUrl) ? noUrl.failure : "").toContain(`server "web"`)
+    expect(Result.isFailure(parseMcpConfig({ mcpServers: { t: { command: "x", protocol: "2030-01-01" } } }))).toBe(true)
   })
 })
 
@@ -70,11 +81,11 @@ describe("loadMcpConfig", () => {
     Effect.gen(function*() {
       const dir = yield* tempDir("mcp-config-")
       const file = path.join(dir, "mcp.json")
-      fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: "node" }, web: { url: "https://example.invalid" }, off: { command: "x", disabled: true } } }))
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: "node" }, web: { type: "sse", url: "https://example.invalid" }, off: { command: "x", disabled: true } } }))
       const [servers, lines] = yield* recordingLogs(loadMcpConfig(file))
       expect(servers).toEqual({ a: { command: "node" } })
       expect(lines.map((line) => [line.level.toUpperCase(), textOf(line)])).toEqual([
-        ["WARN", `MCP server "web" in ${file} is skipped: only stdio servers (with a command) are bridged`],
+        ["WARN", `MCP server "web" in ${file} is skipped: the HTTP+SSE transport (protocol 2024-11-05) is not bridged; a Streamable HTTP endpoint is ("url" without "type": "sse")`],
         ["WARN", `MCP server "off" in ${file} is skipped: disabled`]
       ])
     }).pipe(Effect.provide(NodeServices.layer)))

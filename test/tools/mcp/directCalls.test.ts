@@ -4,7 +4,7 @@
  * The bridge's tests drive it against real server processes (bridge, callPath, lifecycle); these
  * take each rule on its own, with the messages it writes captured.
  */
-import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { type JSONRPCMessage, ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
 import { describe, expect, it } from "vitest"
 import { type CallAnswer, makeDirectCalls } from "../../../src/tools/mcp/directCalls.js"
 
@@ -54,12 +54,12 @@ describe("the bridge's own tools/call table", () => {
     expect(String(errorOf(answers[0]))).toMatch(/content/)
   })
 
-  it("an error answer is an McpError with the server's code, message and data", () => {
+  it("an error answer is a ProtocolError with the server's code, message and data", () => {
     const { answer, answers, calls } = table()
     const id = calls.call(params, 60_000, answer)!
     calls.take({ jsonrpc: "2.0", id, error: { code: -32602, message: "bad arguments", data: { field: "message" } } })
     const error = errorOf(answers[0])
-    expect(error).toBeInstanceOf(McpError)
+    expect(error).toBeInstanceOf(ProtocolError)
     expect(error).toMatchObject({ code: -32602, data: { field: "message" } })
     expect(String(error)).toMatch(/bad arguments/)
   })
@@ -71,8 +71,8 @@ describe("the bridge's own tools/call table", () => {
     const id = calls.call(params, 10, answer)!
     await new Promise((resolve) => setTimeout(resolve, 60))
     const error = errorOf(answers[0])
-    expect(error).toBeInstanceOf(McpError)
-    expect(error).toMatchObject({ code: ErrorCode.RequestTimeout, data: { timeout: 10 } })
+    expect(error).toBeInstanceOf(SdkError)
+    expect(error).toMatchObject({ code: SdkErrorCode.RequestTimeout, data: { timeout: 10 } })
     expect(String(error)).toMatch(/Request timed out/)
     expect(sent[1]).toMatchObject({ method: "notifications/cancelled", params: { requestId: id } })
     // a late answer is not taken
@@ -103,12 +103,12 @@ describe("the bridge's own tools/call table", () => {
     calls.call(params, 60_000, answer)
     calls.closed()
     expect(answers.map((a) => errorOf(a))).toEqual([
-      expect.objectContaining({ code: ErrorCode.ConnectionClosed }),
-      expect.objectContaining({ code: ErrorCode.ConnectionClosed })
+      expect.objectContaining({ code: SdkErrorCode.ConnectionClosed }),
+      expect.objectContaining({ code: SdkErrorCode.ConnectionClosed })
     ])
     const shut = table(false)
     expect(shut.calls.call(params, 60_000, shut.answer)).toBeUndefined()
-    expect(errorOf(shut.answers[0])).toMatchObject({ code: ErrorCode.ConnectionClosed })
+    expect(errorOf(shut.answers[0])).toMatchObject({ code: SdkErrorCode.ConnectionClosed })
     expect(String(errorOf(answers[0]))).toMatch(/Connection closed/)
     expect(String(errorOf(shut.answers[0]))).toMatch(/Connection closed/)
   })

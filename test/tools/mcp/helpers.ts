@@ -7,14 +7,15 @@ import { Context, Effect, Layer, Schema, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Tool } from "../../../src/index.js"
-import { McpBridge, type McpBridgeOptions, type McpServerConfig, type McpServersConfig } from "../../../src/services/McpBridge.js"
+import { McpBridge, type McpBridgeOptions, type McpServersConfig } from "../../../src/services/McpBridge.js"
+import type { McpStdioServerConfig } from "../../../src/tools/mcp/config.js"
 import { ToolSystem } from "../../../src/services/ToolSystem.js"
 import { Workspace } from "../../../src/services/Workspace.js"
 
 const here = path.dirname(new URL(import.meta.url).pathname)
 
 /** A test server run with this node. */
-export const nodeServer = (file: string, args: ReadonlyArray<string> = [], extra: Partial<McpServerConfig> = {}): McpServerConfig => ({
+export const nodeServer = (file: string, args: ReadonlyArray<string> = [], extra: Partial<McpStdioServerConfig> = {}): McpStdioServerConfig => ({
   command: process.execPath,
   args: [path.join(here, "servers", file), ...args],
   ...extra

@@ -39,14 +39,14 @@ describe("fail-open start", () => {
       expect(Object.keys(reasons).sort()).toEqual(["exits", "missing", "silent", "stubborn"])
       expect(reasons.missing).toContain("ENOENT")
       expect(reasons.missing).toContain("no-such-mcp-server-command")
-      expect(reasons.exits).toContain("MCP error -32000: Connection closed")
+      expect(reasons.exits).toContain("Connection closed")
       expect(reasons.exits).toContain("exited with code 3")
       // the end of its stderr (6 KB of debug lines came before it), marked as an end
       expect(reasons.exits).toContain("plugin 199 of 200 fatal: missing configuration FOO_TOKEN")
       expect(reasons.exits).toMatch(/stderr: …\S/)
       expect(reasons.exits).not.toContain("plugin 0 of 200")
-      expect(reasons.silent).toContain("MCP error -32001: Request timed out")
-      expect(reasons.stubborn).toContain("MCP error -32001: Request timed out")
+      expect(reasons.silent).toContain("Request timed out")
+      expect(reasons.stubborn).toContain("Request timed out")
       // the skipped servers' processes are gone already, the stubborn one by SIGKILL
       expect(processesWith(silentMark)).toEqual([])
       expect(processesWith(stubbornMark)).toEqual([])

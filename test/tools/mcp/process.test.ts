@@ -7,13 +7,13 @@
  * into that tail is in `process.slow.test.ts`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { type JSONRPCMessage, SdkErrorCode } from "@modelcontextprotocol/client"
 import { Effect, Fiber } from "effect"
-import type { McpServerConfig } from "../../../src/tools/mcp/config.js"
+import type { McpStdioServerConfig } from "../../../src/tools/mcp/config.js"
 import type { ServerProcess } from "../../../src/tools/mcp/process.js"
 import { node, start, until } from "./processHarness.js"
 
-const sh = (script: string): McpServerConfig => ({ command: "sh", args: ["-c", script] })
+const sh = (script: string): McpStdioServerConfig => ({ command: "sh", args: ["-c", script] })
 
 /** Starts the transport, recording what it hands on. */
 const listen = (server: ServerProcess) =>
@@ -105,7 +105,7 @@ describe("startServerProcess", () => {
       ])
       expect(seen.errors).toHaveLength(2)
       expect(seen.errors[0]).toBeInstanceOf(SyntaxError)
-      expect(seen.errors[1]?.name).toBe("ZodError")
+      expect(seen.errors[1]?.message).toMatch(/^not a JSON-RPC error response/)
     }))
 
   it.live("a process that exits by itself: its code, its last words, and that it ended on its own", () =>
@@ -151,7 +151,7 @@ describe("startServerProcess", () => {
       const answers: Array<unknown> = []
       const id = server.calls.call({ name: "echo", arguments: {} }, 60_000, (answer) => answers.push(answer))
       expect(id).toBeUndefined()
-      expect(answers).toEqual([{ ok: false, error: expect.objectContaining({ code: ErrorCode.ConnectionClosed }) }])
+      expect(answers).toEqual([{ ok: false, error: expect.objectContaining({ code: SdkErrorCode.ConnectionClosed }) }])
     }))
 
   it.live("a process that closes its stdin: writing to it is an error the transport reports, not a crash", () =>

@@ -3,14 +3,14 @@
  * short grace for its stop, a `node -e` script as its command, and a wait for what it did.
  */
 import { Effect } from "effect"
-import type { McpServerConfig } from "../../../src/tools/mcp/config.js"
+import type { McpStdioServerConfig } from "../../../src/tools/mcp/config.js"
 import { startServerProcess } from "../../../src/tools/mcp/process.js"
 
 const GRACE = "300 millis"
 
-export const start = (config: McpServerConfig) => startServerProcess(config, { stopGrace: GRACE })
+export const start = (config: McpStdioServerConfig) => startServerProcess(config, { stopGrace: GRACE })
 
-export const node = (script: string): McpServerConfig => ({ command: process.execPath, args: ["-e", script] })
+export const node = (script: string): McpStdioServerConfig => ({ command: process.execPath, args: ["-e", script] })
 
 /** Waits until `check` holds (a few seconds at most), then gives its last answer. */
 export const until = <A>(read: () => A, check: (a: A) => boolean) =>
