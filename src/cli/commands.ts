@@ -162,9 +162,13 @@ const mcp = Command.make(
     yes: switchFlag("yes").pipe(Flag.withAlias("y"), Flag.withDescription("Confirm every call")),
     mcpConfig: mcpConfigOption,
     tag: tagOption,
-    audit: auditOption
+    audit: auditOption,
+    http: Flag.String("http").pipe(
+      Flag.withDescription("Serve over Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:3000) instead of stdio"),
+      Flag.optional
+    )
   },
-  ({ audit, mcpConfig, mode, tag, workspace, yes }) =>
+  ({ audit, http, mcpConfig, mode, tag, workspace, yes }) =>
     // the MCP server and SDK load only for this command
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
@@ -174,11 +178,12 @@ const mcp = Command.make(
           yes,
           mcpConfig: Option.getOrUndefined(mcpConfig),
           tags: Option.toArray(tag),
-          audit: auditLayerOf(audit)
+          audit: auditLayerOf(audit),
+          http: Option.getOrUndefined(http)
         }),
         ExitCode.ok
       )))
-).pipe(Command.withDescription("Serve the registry as an MCP server over stdio"))
+).pipe(Command.withDescription("Serve the registry as an MCP server over stdio (or Streamable HTTP with --http)"))
 
 /** The root command: by itself it does nothing and exits 0 (`--help` lists the commands). */
 export const root = Command.make("effect-tool-system", {}, () => Effect.void).pipe(

@@ -20,8 +20,11 @@ export { McpConnectError } from "./connection.js"
 export { proxyName, type ProxyTarget } from "./names.js"
 export { capText, resultText } from "./proxy.js"
 export { makeRawTool, type RawToolOptions } from "./rawTool.js"
+export { layerMcpHttp, type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./http.js"
+export { mcpToolOf } from "./listing.js"
 export {
   makeMcpServer,
+  makeMcpServerFactory,
   type McpConfirmation,
   McpServeError,
   type McpServeOptions,

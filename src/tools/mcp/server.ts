@@ -165,6 +165,11 @@ const asksInForms = (server: Server): boolean => {
 export interface McpFactoryHooks {
   /** Called with each server the factory makes (e.g. to tell it of changed tools). */
   readonly made?: ((server: Server) => void) | undefined
+  /**
+   * Added to the refusal of a 2025-era call that needed confirmation and whose client could not
+   * be asked (over stateless HTTP: why, and what to do instead).
+   */
+  readonly legacyRefusalNote?: string | undefined
 }
 
 /**
@@ -240,6 +245,10 @@ export const makeMcpServerFactory = (
     ): Effect.Effect<CallToolResult> =>
       Effect.flatMap(run(name, args, confirmation === "auto"), ({ reply, result }) => {
         if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask") return Effect.succeed(reply)
+        const note = hooks.legacyRefusalNote
+        if (note !== undefined && !asksInForms(server)) {
+          return Effect.succeed(textResult(`${result.errorCode}: ${result.error} ${note}`, true))
+        }
         return Effect.flatMap(
           ask(server, ctx, name, args),
           (yes) => (yes ? Effect.map(run(name, args, true), (second) => second.reply) : Effect.succeed(reply))

@@ -29,7 +29,8 @@ import { ToolSystem } from "../../services/ToolSystem.js"
 import { Workspace } from "../../services/Workspace.js"
 import type { McpBridgeOptions } from "./bridge.js"
 import { loadMcpConfig, type McpConfigError } from "./config.js"
-import { type McpServeError, type McpServeOptions, serveMcp } from "./server.js"
+import { serveMcpHttp } from "./http.js"
+import { McpServeError, type McpServeOptions, serveMcp } from "./server.js"
 
 /**
  * Effect's built-in console loggers (the default one included) on stderr instead of stdout
@@ -124,7 +125,31 @@ export interface McpCommandOptions {
   readonly audit?: Layer.Layer<AuditLog, never, FileSystem.FileSystem | Path.Path> | undefined
   /** Where to serve. Default: this process's stdin and stdout. */
   readonly streams?: McpStdioStreams | undefined
+  /**
+   * `--http HOST:PORT`: serve over Streamable HTTP there instead of stdio, until interrupted
+   * (loopback hosts only are accepted in `Host` and `Origin` headers unless `host` is another).
+   */
+  readonly http?: string | undefined
 }
+
+/**
+ * `HOST:PORT` (`[::1]:PORT` for IPv6) as a host and a port, or why not.
+ *
+ * @internal
+ */
+export const parseHostPort = (text: string): { readonly host: string; readonly port: number } | string => {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim())
+  const port = Number(match?.[3])
+  const host = match?.[1] ?? match?.[2]
+  if (host === undefined || !Number.isInteger(port) || port > 65535) {
+    return `--http wants HOST:PORT (e.g. 127.0.0.1:3000), not ${JSON.stringify(text)}`
+  }
+  return { host, port }
+}
+
+/** The hosts a server bound to `host` answers to: loopback, plus `host` itself when it is not. */
+const hostsFor = (host: string): ReadonlyArray<string> | undefined =>
+  ["127.0.0.1", "localhost", "::1"].includes(host) ? undefined : ["localhost", "127.0.0.1", "[::1]", host]
 
 /**
  * `effect-tool-system mcp`: serves the whole registry (builtins, plus the bridged servers of
@@ -136,13 +161,20 @@ export interface McpCommandOptions {
  */
 export const runMcpCommand = (
   options: McpCommandOptions
-): Effect.Effect<void, McpServeError | McpConfigError | InvalidToolDefinition, FileSystem.FileSystem> =>
-  serveMcpStdio({
-    mode: options.mode,
-    confirmation: options.yes === true ? "auto" : "ask",
-    tags: options.tags,
-    streams: options.streams
-  }).pipe(
+): Effect.Effect<void, McpServeError | McpConfigError | InvalidToolDefinition, FileSystem.FileSystem> => {
+  const serveOptions = { mode: options.mode, confirmation: options.yes === true ? "auto" as const : "ask" as const, tags: options.tags }
+  const http = options.http === undefined ? undefined : parseHostPort(options.http)
+  const serving: Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> = http === undefined
+    ? serveMcpStdio({ ...serveOptions, streams: options.streams })
+    : typeof http === "string"
+    ? Effect.fail(new McpServeError({ reason: http }))
+    : Effect.scoped(Effect.gen(function*() {
+      const hosts = hostsFor(http.host)
+      const { url } = yield* serveMcpHttp({ ...serveOptions, ...http, allowedHosts: hosts, allowedOrigins: hosts })
+      yield* Effect.logInfo(`Serving MCP on ${url}`)
+      return yield* Effect.never
+    }))
+  return serving.pipe(
     Effect.provide(withMcpConfigFile(
       ToolSystem.layerNode({
         ...(options.workspace === undefined ? {} : { workspace: Workspace.layerFixed(options.workspace) }),
@@ -152,3 +184,4 @@ export const runMcpCommand = (
     )),
     Effect.provide(stderrLogger)
   )
+}

@@ -1,0 +1,193 @@
+/**
+ * The registry served over Streamable HTTP (MCP SDK v2's `createMcpHandler` on a `node:http`
+ * server), stateless per request: every request gets a fresh server from the same factory, so
+ * any process behind a load balancer can answer any request.
+ *
+ * - 2026-07-28: the per-request `_meta` envelope, `server/discover`, no session; confirmation is
+ *   an `input_required` result (the client asks its user and retries the call with the answer).
+ *   `subscriptions/listen` streams hear of changed bridged tools.
+ * - 2025-11-25: served statelessly too (no session: `GET`/`DELETE` answer 405). A stateless
+ *   request cannot carry a server-to-client request, so **a call that needs confirmation is
+ *   refused** (`CONFIRMATION_REQUIRED`, saying why and what to do: use 2026-07-28, stdio, or
+ *   `--yes`). There is no session leg: sessions would pin clients to one process.
+ *
+ * Against DNS rebinding, the `Host` header must name an allowed host and an `Origin` header, when
+ * there is one, an allowed origin host (loopback names by default): anything else is 403 before
+ * any server is made. A body over `maxBodyBytes` is 413, malformed JSON a JSON-RPC parse error,
+ * and more than `maxConcurrent` requests at once 503: the process keeps serving.
+ *
+ * @since 1.0.0
+ */
+import { createMcpHandler } from "@modelcontextprotocol/server"
+import {
+  hostHeaderValidation,
+  type NodeIncomingMessageLike,
+  originValidation,
+  toNodeHandler
+} from "@modelcontextprotocol/node"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { McpBridge } from "../../services/McpBridge.js"
+import type { ToolRegistry } from "../../services/ToolRegistry.js"
+import type { ToolSystem } from "../../services/ToolSystem.js"
+import { makeMcpServerFactory, McpServeError, type McpServeOptions } from "./server.js"
+
+/** The host names a loopback server answers to (and the origin hosts it accepts). */
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"]
+
+/**
+ * Where and how `serveMcpHttp` listens.
+ *
+ * @since 1.0.0
+ * @category models
+ */
+export interface McpHttpOptions extends McpServeOptions {
+  /** The interface to bind. Default `127.0.0.1`. */
+  readonly host?: string | undefined
+  /** The port; `0` (the default) takes a free one (see `McpHttpServer.port`). */
+  readonly port?: number | undefined
+  /** The endpoint's path. Default `/mcp`. */
+  readonly path?: string | undefined
+  /** Host names the `Host` header may name. Default: loopback names only. */
+  readonly allowedHosts?: ReadonlyArray<string> | undefined
+  /** Host names an `Origin` header may name (a request without one passes). Default: loopback. */
+  readonly allowedOrigins?: ReadonlyArray<string> | undefined
+  /** The largest request body taken, in bytes (413 beyond). Default 1 MiB. */
+  readonly maxBodyBytes?: number | undefined
+  /** Requests served at once; more are answered 503. Default 64. */
+  readonly maxConcurrent?: number | undefined
+}
+
+/**
+ * A listening MCP HTTP endpoint.
+ *
+ * @since 1.0.0
+ * @category models
+ */
+export interface McpHttpServer {
+  readonly host: string
+  readonly port: number
+  /** The endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string
+}
+
+/** Why a 2025-era call over HTTP that needs confirmation is refused. */
+const LEGACY_HTTP_REFUSAL =
+  "(MCP 2025-11-25 over HTTP is stateless here: the server cannot ask. Confirm with protocol 2026-07-28 " +
+  "(input_required), over stdio, or serve with --yes)"
+
+/** A request as the SDK's node handler reads it (its optional fields left out when unset). */
+const incoming = (req: Http.IncomingMessage): NodeIncomingMessageLike => ({
+  [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
+  headers: req.headers,
+  ...(req.method === undefined ? {} : { method: req.method }),
+  ...(req.url === undefined ? {} : { url: req.url })
+})
+
+const jsonError = (res: Http.ServerResponse, status: number, message: string): void => {
+  if (res.headersSent) return
+  res.writeHead(status, { "content-type": "application/json" })
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }))
+}
+
+/**
+ * Serves the registry over Streamable HTTP for the scope: the server closes (its connections
+ * too) when the scope does.
+ *
+ * @since 1.0.0
+ * @category running
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ToolSystem } from "effect-tool-system"
+ * import { serveMcpHttp } from "effect-tool-system/mcp"
+ *
+ * const main = Effect.scoped(Effect.gen(function*() {
+ *   const { url } = yield* serveMcpHttp({ port: 3000 })
+ *   yield* Effect.logInfo(`MCP on ${url}`)
+ *   yield* Effect.never
+ * })).pipe(Effect.provide(ToolSystem.layerNode()))
+ * ```
+ */
+export const serveMcpHttp = (
+  options: McpHttpOptions = {}
+): Effect.Effect<McpHttpServer, McpServeError, ToolSystem | ToolRegistry | Scope.Scope> =>
+  Effect.gen(function*() {
+    const host = options.host ?? "127.0.0.1"
+    const path = options.path ?? "/mcp"
+    const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+    const maxConcurrent = options.maxConcurrent ?? 64
+    const context = yield* Effect.context<never>()
+    const report = (error: Error) => Effect.runForkWith(context)(Effect.logDebug(`MCP over HTTP: ${error.message}`))
+    const factory = yield* makeMcpServerFactory(options, { legacyRefusalNote: LEGACY_HTTP_REFUSAL })
+    const handler = createMcpHandler(factory, { legacy: "stateless", onerror: report, maxRequestBodySize: maxBodyBytes })
+    const serve = toNodeHandler(handler, { onerror: report, maxRequestBodySize: maxBodyBytes })
+    const hostAllowed = hostHeaderValidation([...(options.allowedHosts ?? LOOPBACK)])
+    const originAllowed = originValidation([...(options.allowedOrigins ?? LOOPBACK)])
+    let serving = 0
+
+    const onRequest = (req: Http.IncomingMessage, res: Http.ServerResponse): void => {
+      if (new URL(req.url ?? "/", "http://local").pathname !== path) return jsonError(res, 404, "Not found")
+      if (!hostAllowed(req, res) || !originAllowed(req, res)) return
+      if (serving >= maxConcurrent) return jsonError(res, 503, "Too many requests at once")
+      serving++
+      serve(incoming(req), res).catch((error: unknown) => {
+        report(error instanceof Error ? error : new Error(String(error)))
+        jsonError(res, 500, "Internal error")
+      }).finally(() => {
+        serving--
+      })
+    }
+
+    const server = yield* Effect.acquireRelease(
+      Effect.callback<Http.Server, McpServeError>((resume) => {
+        const server = Http.createServer(onRequest)
+        const onError = (error: Error) =>
+          resume(Effect.fail(new McpServeError({ reason: `cannot listen on ${host}:${options.port ?? 0}: ${error.message}` })))
+        server.once("error", onError)
+        server.listen(options.port ?? 0, host, () => {
+          server.off("error", onError)
+          server.on("error", report)
+          resume(Effect.succeed(server))
+        })
+      }),
+      (server) =>
+        Effect.promise(() => handler.close()).pipe(
+          Effect.andThen(Effect.callback<void>((resume) => {
+            server.close(() => resume(Effect.void))
+            server.closeAllConnections()
+          }))
+        )
+    )
+
+    const bridge = yield* Effect.serviceOption(McpBridge)
+    if (Option.isSome(bridge)) {
+      yield* bridge.value.events.pipe(
+        Stream.runForEach(() => Effect.sync(() => handler.notify.toolsChanged())),
+        Effect.forkScoped
+      )
+    }
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : 0
+    const urlHost = host.includes(":") ? `[${host}]` : host
+    return { host, port, url: `http://${urlHost}:${port}${path}` }
+  })
+
+/**
+ * `serveMcpHttp` as a layer: the endpoint listens for the layer's lifetime.
+ *
+ * @since 1.0.0
+ * @category layers
+ */
+export const layerMcpHttp = (
+  options: McpHttpOptions = {}
+): Layer.Layer<never, McpServeError, ToolSystem | ToolRegistry> =>
+  Layer.effectDiscard(
+    Effect.tap(serveMcpHttp(options), ({ url }) => Effect.logInfo(`Serving MCP on ${url}`))
+  )
