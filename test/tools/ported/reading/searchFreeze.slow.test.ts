@@ -2,7 +2,7 @@
  * `search_files` never blocks the event loop for more than 100 ms (issue 47, item 6), whatever
  * the shape of the files or the cost of the expression: a regular expression is matched in a
  * worker thread (re2js is linear in the text, but its cost per byte grows with the expression:
- * `[a-z]+[0-9]` takes about 40 ms per 64 KB), a long line is decoded only around its match, one
+ * `[a-z]+[0-9]` took 5-7 ms per 64 KB here on Node 22), a long line is decoded only around its match, one
  * line is put out once however many pieces it is searched in, and the call's timeout fires.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
@@ -38,15 +38,18 @@ describe("search_files: no call blocks the event loop", () => {
   it("a slow expression over a 10 MB line: the timeout fires on time, without a long block", async () => {
     fixture.write("big.txt", Buffer.alloc(10 * MB, "a"))
     const { maxBlockMs, value } = await searchTimed({ pattern: SLOW, regex: true }, 600)
-    expect(Option.isNone(value.result)).toBe(true)
+    // timed out (None); on a failure, what the call answered instead is in the message
+    expect(Option.getOrUndefined(value.result)).toBeUndefined()
     expect(value.ms).toBeLessThan(1500)
     expect(maxBlockMs).toBeLessThan(MAX_BLOCK_MS)
   })
 
   it("many small files and a slow expression: the timeout fires on time, without a long block", async () => {
-    for (let i = 0; i < 40; i++) fixture.write(`f${String(i).padStart(2, "0")}.txt`, Buffer.alloc(200 * 1024, "a"))
+    // 40 MB: the whole search takes seconds (8 MB of this took 0.67-0.95 s on Node 22), far past the 600 ms timeout
+    for (let i = 0; i < 40; i++) fixture.write(`f${String(i).padStart(2, "0")}.txt`, Buffer.alloc(MB, "a"))
     const { maxBlockMs, value } = await searchTimed({ pattern: SLOW, regex: true }, 600)
-    expect(Option.isNone(value.result)).toBe(true)
+    // timed out (None); on a failure, what the call answered instead is in the message
+    expect(Option.getOrUndefined(value.result)).toBeUndefined()
     expect(value.ms).toBeLessThan(1500)
     expect(maxBlockMs).toBeLessThan(MAX_BLOCK_MS)
   })
