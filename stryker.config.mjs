@@ -84,7 +84,7 @@ export default {
   //   npm run mutate -- --mutate 'src/layers/**/*.ts' --testFiles 'test/layers/**/*.test.ts,test/domain/**/*.test.ts'
   //   npm run mutate -- --mutate 'src/tools/builtin/**/*.ts' --testFiles 'test/tools/builtin/**/*.test.ts'
   // (`--testFiles` takes one comma-separated list), each with its own MUTATE_RUN name (above).
-  // The engine (executor, gates, registry, workspace) on this tree:
+  // The engine (executor, gates, registry, workspace):
   //   MUTATE_RUN=gates-engine npm run mutate -- --mutate 'src/layers/ToolExecutor.ts,...' \
   //     --testFiles 'test/layers/**/*.test.ts,test/domain/**/*.test.ts,test/services/**/*.test.ts'
   testFiles: [

@@ -100,9 +100,8 @@ const sideBundlePlugin = {
 }
 
 /**
- * The library's entries (what the package's `exports` name) and the workers beside them. An
- * entry whose module is missing is left out with a warning, and its `exports` path is then
- * missing from `dist/`.
+ * The library's entries (what the package's `exports` name) and the workers beside them. A
+ * missing module fails the build: the package's `exports` would point at nothing.
  */
 const libraryEntries = async () => {
   const entries = {
@@ -115,8 +114,8 @@ const libraryEntries = async () => {
   }
   const present = {}
   for (const [name, file] of Object.entries(entries)) {
-    if (existsSync(join(root, file))) present[name] = join(root, file)
-    else console.warn(`bundle: ${file} is not there (not ported yet): no dist/${name}.js`)
+    if (!existsSync(join(root, file))) throw new Error(`bundle: ${file} is missing: there would be no dist/${name}.js`)
+    present[name] = join(root, file)
   }
   return present
 }
