@@ -18,8 +18,7 @@ import {
   type ListToolsResult,
   type OAuthClientProvider,
   ProtocolError,
-  SdkError,
-  SdkErrorCode,
+  SdkHttpError,
   type Tool as McpTool,
   type Transport as ServerProcessTransport,
   type VersionNegotiationOptions
@@ -151,15 +150,12 @@ const negotiation = (mode: McpProtocolMode, http: boolean, timeoutMs: number): V
     : { mode: { pin: mode } }
 
 /**
- * Whether a failed request says the HTTP connection is gone (the server is down, refused the
- * connection, or forgot our session), not that the server answered with an error.
+ * Whether a failed request says the HTTP connection is gone (the server is down or refused the
+ * connection: `fetch` failed; or it forgot our session: 404), not that the server answered
+ * wrongly (an error answer, a timeout, a body of the wrong type: those fail the call only).
  */
 const connectionLost = (error: unknown): boolean =>
-  !(error instanceof ProtocolError) &&
-  !(error instanceof SdkError && (error.code === SdkErrorCode.RequestTimeout || error.code === SdkErrorCode.ConnectionClosed ||
-    error.code === SdkErrorCode.InvalidResult)) &&
-  !(error instanceof DOMException && error.name === "AbortError") &&
-  !(typeof error === "string")
+  error instanceof TypeError || (error instanceof SdkHttpError && error.data.status === 404)
 
 /**
  * The `tools/call` requests of a connection through the SDK client's `request` (2026-07-28 era,

@@ -26,6 +26,7 @@ import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import { formatBytes } from "../shared/httpBody.js"
 import type { McpHttpServerConfig } from "./config.js"
 import { MAX_MESSAGE_BYTES } from "./inbound.js"
 import type { ServerProcess } from "./process.js"
@@ -107,7 +108,7 @@ const guardedBody = (body: ReadableStream<Uint8Array>, kind: "json" | "sse" | "e
         } else if (kind === "sse" && line > MAX_MESSAGE_BYTES) {
           why = [`it sent an event-stream line over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`, "broken"]
         } else if (meter.add(chunk.length) !== undefined) {
-          why = [`it sent more than ${options.limits.maxPushedBytesPerSecond} bytes in a second`, "hostile"]
+          why = [`it sent more than ${formatBytes(options.limits.maxPushedBytesPerSecond)} in a second`, "hostile"]
         }
         if (why === undefined) return controller.enqueue(chunk)
         options.refuse(why[0], why[1])
@@ -198,7 +199,12 @@ export const openHttpLink = (
     // chained by the SDK client's `connect`, which sets its own after this one
     open.onclose = () => {
       endedOnItsOwn = !stopRequested
-      Deferred.doneUnsafe(ended, Effect.succeed(stoppedFor ?? (lostFor === undefined ? "closed the connection" : `could not be reached (${lostFor})`)))
+      const how = stoppedFor !== undefined
+        ? `was stopped: ${stoppedFor.replace(/^it was stopped: /, "")}`
+        : lostFor === undefined
+        ? "closed the connection"
+        : `could not be reached (${lostFor})`
+      Deferred.doneUnsafe(ended, Effect.succeed(how))
     }
     const stop = Effect.promise(() => {
       stopRequested = true

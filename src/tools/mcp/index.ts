@@ -15,7 +15,17 @@ export {
   type McpToolDefinition,
   McpToolEvent
 } from "./changes.js"
-export { loadMcpConfig, McpConfigError, McpServerConfig, type McpServersConfig, parseMcpConfig, type ParsedMcpConfig } from "./config.js"
+export {
+  loadMcpConfig,
+  McpConfigError,
+  McpHttpServerConfig,
+  McpProtocolMode,
+  McpServerConfig,
+  type McpServersConfig,
+  McpStdioServerConfig,
+  parseMcpConfig,
+  type ParsedMcpConfig
+} from "./config.js"
 export { McpConnectError } from "./connection.js"
 export { proxyName, type ProxyTarget } from "./names.js"
 export { capText, resultText } from "./proxy.js"

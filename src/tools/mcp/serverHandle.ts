@@ -68,6 +68,8 @@ export interface ServerStatus {
   readonly restarts: number
   /** Why it is down. */
   readonly reason: string | undefined
+  /** The protocol version spoken on the current connection (`2025-11-25`, `2026-07-28`, ...). */
+  readonly protocol?: string | undefined
 }
 
 /**
@@ -283,10 +285,11 @@ export const openServer = (
     const status = Effect.sync((): ServerStatus => {
       const now = state
       if (now._tag === "Down") return { name, state: "down", pid: now.pid, restarts, reason: now.reason }
-      if (now.connection.isOpen()) return { name, state: "up", pid: now.connection.process.pid, restarts, reason: undefined }
+      const protocol = now.connection.protocolVersion
+      if (now.connection.isOpen()) return { name, state: "up", pid: now.connection.process.pid, restarts, reason: undefined, protocol }
       const kept = keptDown(now.connection)
       const standing = kept === undefined ? "crashed" : "down"
-      return { name, state: standing, pid: now.connection.process.pid, restarts, reason: kept }
+      return { name, state: standing, pid: now.connection.process.pid, restarts, reason: kept, protocol }
     })
 
     return { name, config, tools: first.connection.tools, call, status, listen }
