@@ -1,11 +1,13 @@
 /**
- * One connection to a stdio MCP server: the process, the SDK `Client` over it, `initialize`
- * under a timeout, and the server's tools (every page of `tools/list`).
+ * One connection to an MCP server: a stdio server's process (`process.ts`) or an HTTP server's
+ * transport (`httpLink.ts`), the SDK v2 `Client` over it, the handshake under a timeout
+ * (`initialize`, or the 2026-07-28 `server/discover` probe, per the entry's `protocol`), and the
+ * server's tools (every page of `tools/list`).
  *
  * What fails here, with the reason a person can act on: a command that does not exist
- * (`ENOENT` from spawn), a server that exits before it answers (`MCP error -32000:
- * Connection closed`, with its exit code and the end of its stderr), one that does not
- * answer `initialize` in time (`MCP error -32001: Request timed out`).
+ * (`ENOENT` from spawn), a URL the rule refuses, a server that exits before it answers
+ * (`Connection closed`, with its exit code and the end of its stderr), one that cannot be
+ * reached (`fetch failed`), one that does not answer in time (`Request timed out`).
  *
  * Effect 4: whether debug lines are logged is read from `References.MinimumLogLevel` in the
  * connecting fiber's context (Effect 3's `FiberRef`s are gone).
