@@ -49,7 +49,7 @@ import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy, withL
 import { withCallConfirmation } from "./callConfirmation.js"
 import { CallSpanAttributes, spanOptionsOf } from "./callSpan.js"
 import { makeExplain } from "./explainCall.js"
-import { ask, behind, gateCallOf, type Recorder } from "./gateRun.js"
+import { ask, behind, gateCallOf, gatesOf, type Recorder } from "./gateRun.js"
 import { withoutHostPathDetails, withoutHostPaths } from "./hostPaths.js"
 import { refuseProtected } from "./protectedPaths.js"
 
@@ -166,7 +166,7 @@ export const makeExecutor = Effect.gen(function*() {
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
     record?.(pathsPassed(paths.length))
     const run = guarded(tool, call.run)
-    const answers = ask(gates, gateCallOf(tool, call, options, paths, false), record)
+    const answers = ask(gatesOf(gates, options), gateCallOf(tool, call, options, paths, false), record)
     return answers === undefined ? run : behind(answers, record, run)
   }
 
@@ -301,7 +301,7 @@ export const makeExecutor = Effect.gen(function*() {
           mode: (options?.mode ?? AgentMode.Default).name,
           args: input,
           includeArguments: audit.includeArguments,
-          gates: completed(withLateRefusal(decisions, errorCode, message), gates),
+          gates: completed(withLateRefusal(decisions, errorCode, message), gatesOf(gates, options)),
           success: result?.success === true,
           errorCode,
           durationMs: result?.durationMs ?? elapsed(start),

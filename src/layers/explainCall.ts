@@ -19,7 +19,7 @@ import type { ResolvedPath } from "../domain/WorkspacePath.js"
 import type { ExecuteOptions } from "../services/ToolExecutor.js"
 import type { ToolRegistryService } from "../services/ToolRegistry.js"
 import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy } from "./callDecisions.js"
-import { ask, behind, gateCallOf } from "./gateRun.js"
+import { ask, behind, gateCallOf, gatesOf } from "./gateRun.js"
 
 /** What `explain` shares with `execute`. */
 export interface ExplainServices {
@@ -52,7 +52,7 @@ export const makeExplain = (services: ExplainServices) =>
         errorCode: refusal?.code ?? null,
         // the message as `execute` returns it: a refusal is passed on as written
         message: refusal?.reason ?? null,
-        gates: completed(decisions, services.gates)
+        gates: completed(decisions, gatesOf(services.gates, options))
       }
     }
 
@@ -89,7 +89,7 @@ export const makeExplain = (services: ExplainServices) =>
     }
     record(pathsPassed(resolved.success.length))
 
-    const answers = ask(services.gates, gateCallOf(tool, call, options, resolved.success, true), record)
+    const answers = ask(gatesOf(services.gates, options), gateCallOf(tool, call, options, resolved.success, true), record)
     // a refusal ends the dry run: it is recorded, and the explanation says so
     if (answers !== undefined) yield* Effect.ignore(behind(answers, record, Effect.void))
     return explanation(tool)

@@ -41,6 +41,15 @@ export const gateCallOf = (
   dryRun
 })
 
+/** A call's gates: its own (`ExecuteOptions.gates`) first, then the installed list. */
+export const gatesOf = (
+  installed: ReadonlyArray<Gate.Gate>,
+  options: ExecuteOptions | undefined
+): ReadonlyArray<Gate.Gate> => {
+  const own = options?.gates
+  return own === undefined || own.length === 0 ? installed : [...own, ...installed]
+}
+
 /** One gate whose answer is to be awaited (or, recorded, replayed) in order. */
 interface Pending {
   readonly gate: string

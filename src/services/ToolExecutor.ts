@@ -9,6 +9,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { AgentMode } from "../domain/AgentMode.js"
+import type { Gate } from "../domain/Gate.js"
 import type { CallExplanation } from "../domain/GateDecision.js"
 import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 import { makeExecutor } from "../layers/ToolExecutor.js"
@@ -44,6 +45,13 @@ export interface ExecuteOptions {
   readonly rateLimitKey?: string | undefined
   /** The model's id for this call (`tool_call_id`); recorded on the span and in the audit log. */
   readonly callId?: string | undefined
+  /**
+   * Gates of this call only, asked before the executor's own list (`ToolGates`): what a caller
+   * knows of one request (an OAuth token's scopes, see `effect-tool-system/mcp`'s HTTP `auth`).
+   * `explain` and the audit record show them like any gate. Their names must differ from the
+   * installed gates' names.
+   */
+  readonly gates?: ReadonlyArray<Gate> | undefined
 }
 
 /**

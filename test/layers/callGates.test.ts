@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { AgentMode, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
+import { AgentMode, Gate, PolicyVeto, Tool, ToolPolicy, ToolSystem, Workspace, WorkspacePath } from "../../src/index.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { countingSleeps, joinUnmoved, sleepersUntil } from "../helpers/testClock.js"
 
@@ -65,4 +65,30 @@ describe("the gates of a call", () => {
       }).pipe(Effect.provide(layer))
       expect(result).toMatchObject({ success: false, errorCode: "TIMEOUT" })
     }).pipe(countingSleeps), 5000)
+
+  it.effect("a call's own gates (ExecuteOptions.gates) are asked first; execute and explain show them, other calls do not", () =>
+    Effect.gen(function*() {
+      const noEcho = Gate.make("noEcho", ({ tool }) =>
+        tool.name === "echo" ? Gate.refuse(new PolicyVeto({ tool: tool.name, reason: "not for this caller" })) : Gate.pass("fine"))
+      const layer = ToolSystem.layerNode({ builtins: false, tools: [echo], workspace: Workspace.layerFixed(ws) })
+      const [refused, explained, plain] = yield* Effect.flatMap(ToolSystem, (tools) =>
+        Effect.all([
+          tools.execute("echo", { x: 1 }, { gates: [noEcho] }),
+          tools.explain("echo", { x: 1 }, { gates: [noEcho] }),
+          tools.explain("echo", { x: 1 })
+        ])).pipe(Effect.provide(layer))
+      expect(refused).toMatchObject({ success: false, errorCode: "POLICY_VETO" })
+      expect(explained.gates.map((g) => [g.gate, g.outcome])).toEqual([
+        ["lookup", "pass"],
+        ["arguments", "pass"],
+        ["paths", "skip"],
+        ["noEcho", "fail"],
+        ["mode", "not_reached"],
+        ["policy", "not_reached"],
+        ["confirmation", "not_reached"],
+        ["rateLimit", "not_reached"]
+      ])
+      expect(plain.gates.map((g) => g.gate)).not.toContain("noEcho")
+      expect(plain.wouldRun).toBe(true)
+    }))
 })

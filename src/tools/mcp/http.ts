@@ -16,10 +16,17 @@
  * any server is made. A body over `maxBodyBytes` is 413, malformed JSON a JSON-RPC parse error,
  * and more than `maxConcurrent` requests at once 503: the process keeps serving.
  *
+ * With `auth` (httpAuth.ts), the server is an OAuth 2.1 resource server: it publishes its
+ * protected-resource metadata (RFC 9728), every MCP request needs a bearer JWT of the issuer
+ * for this resource (401 otherwise, with the `WWW-Authenticate` challenge MCP asks for), and the
+ * token's scopes narrow what the request's server lists and may call (scopeAccess.ts: a call
+ * beyond them is refused by the `oauthScope` gate and answered 403 `insufficient_scope`).
+ *
  * @since 1.0.0
  */
-import { createMcpHandler } from "@modelcontextprotocol/server"
+import { type AuthInfo, createMcpHandler, type McpServerFactory } from "@modelcontextprotocol/server"
 import {
+  type FetchLikeMcpHandler,
   hostHeaderValidation,
   type NodeIncomingMessageLike,
   originValidation,
@@ -33,8 +40,10 @@ import * as Stream from "effect/Stream"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { McpBridge } from "../../services/McpBridge.js"
-import type { ToolRegistry } from "../../services/ToolRegistry.js"
-import type { ToolSystem } from "../../services/ToolSystem.js"
+import { ToolRegistry } from "../../services/ToolRegistry.js"
+import { ToolSystem } from "../../services/ToolSystem.js"
+import { type AuthAnswer, type BearerAuth, makeBearerAuth, type McpHttpAuthOptions } from "./httpAuth.js"
+import { type ScopeGrant, scopedRegistry, scopedSystem } from "./scopeAccess.js"
 import { makeMcpServerFactory, McpServeError, type McpServeOptions } from "./server.js"
 
 /** The host names a loopback server answers to (and the origin hosts it accepts). */
@@ -61,6 +70,11 @@ export interface McpHttpOptions extends McpServeOptions {
   readonly maxBodyBytes?: number | undefined
   /** Requests served at once; more are answered 503. Default 64. */
   readonly maxConcurrent?: number | undefined
+  /**
+   * Serve as an OAuth 2.1 resource server: bearer JWTs of `issuer` for `resource`, scopes onto
+   * the gates (see `McpHttpAuthOptions`). Default: no authorization (loopback use).
+   */
+  readonly auth?: McpHttpAuthOptions | undefined
 }
 
 /**
@@ -82,11 +96,27 @@ const LEGACY_HTTP_REFUSAL =
   "(input_required), over stdio, or serve with --yes)"
 
 /** A request as the SDK's node handler reads it (its optional fields left out when unset). */
-const incoming = (req: Http.IncomingMessage): NodeIncomingMessageLike => ({
+const incoming = (req: Http.IncomingMessage, auth?: AuthInfo): NodeIncomingMessageLike => ({
   [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
   headers: req.headers,
   ...(req.method === undefined ? {} : { method: req.method }),
-  ...(req.url === undefined ? {} : { url: req.url })
+  ...(req.url === undefined ? {} : { url: req.url }),
+  ...(auth === undefined ? {} : { auth })
+})
+
+const send = (res: Http.ServerResponse, answer: AuthAnswer, head: boolean): void => {
+  if (res.headersSent) return
+  res.writeHead(answer.status, answer.headers)
+  res.end(head ? undefined : answer.body)
+}
+
+/** A grant that admits nothing: a request whose token could not be found again (never expected). */
+const closedGrant = (bearer: BearerAuth): ScopeGrant => ({
+  scopes: [],
+  readScope: bearer.readScope,
+  writeScope: bearer.writeScope,
+  subject: undefined,
+  refused: undefined
 })
 
 const jsonError = (res: Http.ServerResponse, status: number, message: string): void => {
@@ -125,19 +155,67 @@ export const serveMcpHttp = (
     const maxConcurrent = options.maxConcurrent ?? 64
     const context = yield* Effect.context<never>()
     const report = (error: Error) => Effect.runForkWith(context)(Effect.logDebug(`MCP over HTTP: ${error.message}`))
-    const factory = yield* makeMcpServerFactory(options, { legacyRefusalNote: LEGACY_HTTP_REFUSAL })
+    const hooks = { legacyRefusalNote: LEGACY_HTTP_REFUSAL }
+    const bearer = options.auth === undefined ? undefined : yield* makeBearerAuth(options.auth)
+    /** Each authorized request's grant, found by its `authInfo` (the SDK hands that object on). */
+    const grants = new WeakMap<AuthInfo, ScopeGrant>()
+    const system = yield* ToolSystem
+    const registry = yield* ToolRegistry
+    const runPromise = Effect.runPromiseWith(context)
+    const plain = yield* makeMcpServerFactory(options, hooks)
+    /** With `auth`: a server whose registry and calls are narrowed to the request's grant. */
+    const factory: McpServerFactory = bearer === undefined ? plain : (made) => {
+      const grant = (made.authInfo === undefined ? undefined : grants.get(made.authInfo)) ?? closedGrant(bearer)
+      const scoped = makeMcpServerFactory(options, hooks).pipe(
+        Effect.provideService(ToolSystem, scopedSystem(system, grant)),
+        Effect.provideService(ToolRegistry, scopedRegistry(registry, grant))
+      )
+      return runPromise(scoped).then((make) => make(made))
+    }
     const handler = createMcpHandler(factory, { legacy: "stateless", onerror: report, maxRequestBodySize: maxBodyBytes })
-    const serve = toNodeHandler(handler, { onerror: report, maxRequestBodySize: maxBodyBytes })
+    /** A call the scope gate refused is answered 403 `insufficient_scope` (MCP's scope challenge). */
+    const challenged: FetchLikeMcpHandler = {
+      fetch: async (request, requestOptions) => {
+        const response = await handler.fetch(request, requestOptions)
+        const grant = requestOptions?.authInfo === undefined ? undefined : grants.get(requestOptions.authInfo)
+        if (bearer === undefined || grant?.refused === undefined) return response
+        await response.body?.cancel().catch(() => undefined)
+        const answer = bearer.insufficientScope(grant.scopes, grant.refused)
+        return new Response(answer.body, { status: answer.status, headers: answer.headers })
+      }
+    }
+    const serve = toNodeHandler(challenged, { onerror: report, maxRequestBodySize: maxBodyBytes })
     const hostAllowed = hostHeaderValidation([...(options.allowedHosts ?? LOOPBACK)])
     const originAllowed = originValidation([...(options.allowedOrigins ?? LOOPBACK)])
     let serving = 0
 
+    /** With `auth`: the request's token checked first (a refusal answered), then served with its grant. */
+    const authorized = async (req: Http.IncomingMessage, res: Http.ServerResponse, bearer: BearerAuth) => {
+      const verified = await bearer.authorize(req.headers.authorization)
+      if (!("authInfo" in verified)) return send(res, verified, false)
+      grants.set(verified.authInfo, {
+        scopes: verified.authInfo.scopes,
+        readScope: bearer.readScope,
+        writeScope: bearer.writeScope,
+        subject: verified.subject,
+        refused: undefined
+      })
+      return serve(incoming(req, verified.authInfo), res)
+    }
+
     const onRequest = (req: Http.IncomingMessage, res: Http.ServerResponse): void => {
-      if (new URL(req.url ?? "/", "http://local").pathname !== path) return jsonError(res, 404, "Not found")
+      const pathname = new URL(req.url ?? "/", "http://local").pathname
+      const metadata = bearer?.metadataAt(pathname, req.method ?? "GET")
+      if (metadata !== undefined) {
+        if (!hostAllowed(req, res)) return
+        return send(res, metadata, req.method === "HEAD")
+      }
+      if (pathname !== path) return jsonError(res, 404, "Not found")
       if (!hostAllowed(req, res) || !originAllowed(req, res)) return
       if (serving >= maxConcurrent) return jsonError(res, 503, "Too many requests at once")
       serving++
-      serve(incoming(req), res).catch((error: unknown) => {
+      const served = bearer === undefined ? serve(incoming(req), res) : authorized(req, res, bearer)
+      served.catch((error: unknown) => {
         report(error instanceof Error ? error : new Error(String(error)))
         jsonError(res, 500, "Internal error")
       }).finally(() => {

@@ -31,6 +31,7 @@ export { proxyName, type ProxyTarget } from "./names.js"
 export { capText, resultText } from "./proxy.js"
 export { makeRawTool, type RawToolOptions } from "./rawTool.js"
 export { layerMcpHttp, type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./http.js"
+export type { McpHttpAuthOptions } from "./httpAuth.js"
 export { mcpToolOf } from "./listing.js"
 export {
   makeMcpServer,
