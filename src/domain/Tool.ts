@@ -16,7 +16,7 @@ import type {
   ToolError,
   ToolTimeout
 } from "./errors.js"
-import type { ToolSpec } from "./ToolSpec.js"
+import type { JsonSchema, ToolSpec } from "./ToolSpec.js"
 import type { PathSlot } from "./WorkspacePath.js"
 
 /**
@@ -97,6 +97,12 @@ export interface ToolInfo {
   readonly pathFields: ReadonlyArray<string>
   /** Set when the version is deprecated: the reason or the replacement. */
   readonly deprecated: string | undefined
+  /**
+   * The JSON Schema of a successful call's output, for a tool whose `success` schema encodes to
+   * an object (`Tool.make`): what the MCP server lists as the tool's `outputSchema`, and what
+   * its answers' `structuredContent` passes. Made once, when the tool is defined.
+   */
+  readonly outputSchema?: JsonSchema | undefined
 }
 
 /**

@@ -665,3 +665,27 @@ export const parametersJsonSchema = (schema: Schema.Top): JsonSchema => {
     required: Array.isArray(inlined.required) ? inlined.required : []
   }
 }
+
+/**
+ * The dialect `outputJsonSchema` declares: the one `parametersJsonSchema` writes in (a tuple's
+ * `items` is a list, as in draft-07). A schema without `$schema` is read as 2020-12 by MCP
+ * 2025-11-25 and by SDK v2's client, where a list of `items` is no schema at all.
+ */
+export const OUTPUT_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
+
+/**
+ * The JSON Schema of a tool's `success` schema (its encoded side: what a call's output is),
+ * made as `parametersJsonSchema` makes a tool's parameters, with its dialect declared; or
+ * `undefined` when the encoded side is not an object (MCP's `outputSchema` must be one) or
+ * has no JSON Schema (a `bigint`, a recursive schema, a declared type without a `jsonSchema`
+ * annotation).
+ */
+export const outputJsonSchema = (schema: Schema.Top): JsonSchema | undefined => {
+  let json: JsonSchema
+  try {
+    json = parametersJsonSchema(schema)
+  } catch {
+    return undefined
+  }
+  return { $schema: OUTPUT_SCHEMA_DIALECT, ...json }
+}

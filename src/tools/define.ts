@@ -11,7 +11,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { argumentParseOptions, argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
 import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
-import { parametersJsonSchema } from "../domain/parametersSchema.js"
+import { outputJsonSchema, parametersJsonSchema } from "../domain/parametersSchema.js"
 import type { HandlerFailure, PreparedCall, Tool } from "../domain/Tool.js"
 import { ToolSpec } from "../domain/ToolSpec.js"
 import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
@@ -35,7 +35,11 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
    * Properties the schema does not name are refused.
    */
   readonly parameters: Schema.Codec<A, I, never, never>
-  /** When given, the output is encoded with it (e.g. to turn a `Date` into a string). */
+  /**
+   * When given, the output is encoded with it (e.g. to turn a `Date` into a string). When its
+   * encoded side is an object, its JSON Schema is the tool's `outputSchema` (the MCP server
+   * lists it, and answers each successful call with the output as `structuredContent`).
+   */
   readonly success?: Schema.Codec<O, OI, never, never>
   /** No side effects: allowed in read-only modes. Default `false`. */
   readonly readOnly?: boolean
@@ -107,6 +111,7 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
     required: Array.isArray(parameters.required) ? parameters.required.filter((r) => typeof r === "string") : [],
     readOnly: options.readOnly ?? false
   })
+  const outputSchema = options.success === undefined ? undefined : outputJsonSchema(options.success)
   const pathFields = pathFieldsOf(options.parameters.ast)
   let locatePaths: ((args: unknown) => Array<PathSlot>) | undefined
   try {
@@ -179,6 +184,7 @@ export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A
     scopedWrite: options.scopedWrite ?? false,
     pathFields,
     deprecated: options.deprecated,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
     prepare
   }
 }

@@ -11,6 +11,11 @@
  * - `openWorldHint`: a tool that reaches outside the workspace: tagged `web`, `shell` or `mcp`
  *   (a bridged server's proxy).
  *
+ * `outputSchema`: only a tool whose `success` schema encodes to an object has one (MCP wants an
+ * object there; see `ToolInfo.outputSchema`), declared draft-07 (`$schema`), the dialect it is
+ * written in. A tool without a `success` schema, or with one that is not an object, has none,
+ * and its answers carry no `structuredContent`.
+ *
  * @since 1.0.0
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/server"
@@ -19,7 +24,11 @@ import type { RegisteredTool } from "../../domain/Tool.js"
 /** The tags of tools that reach the world outside the workspace. */
 const OPEN_WORLD_TAGS: ReadonlySet<string> = new Set(["web", "shell", "mcp"])
 
-/** `read_file` as `Read file`. */
+/**
+ * `read_file` as `Read file`.
+ *
+ * @internal
+ */
 export const titleOf = (name: string): string => {
   const words = name.replace(/[_-]+/g, " ").trim()
   return words.length === 0 ? name : words[0]?.toUpperCase() + words.slice(1)
@@ -40,6 +49,7 @@ export const mcpToolOf = (tool: RegisteredTool): McpTool => {
     title,
     description: spec.description,
     inputSchema: { ...spec.parameters, type: "object" },
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: { ...tool.outputSchema, type: "object" } }),
     annotations: {
       title,
       readOnlyHint: readOnly,

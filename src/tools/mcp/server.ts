@@ -15,6 +15,10 @@
  * the context, the server declares `tools.listChanged` and `serveMcp` tells the client
  * (`notifications/tools/list_changed`) whenever a bridged server's tools change.
  *
+ * Results (`resultContent.ts`): a tool with an object `success` schema is listed with its
+ * `outputSchema` and answers `structuredContent` beside the text; a text longer than
+ * `maxResultChars` is sent cut, its whole kept in a file under `.mcp-results/` and linked.
+ *
  * Both protocol eras (MCP SDK v2, `@modelcontextprotocol/server`): a 2025-11-25 connection
  * opens with `initialize` and confirmation asks through elicitation (a server-to-client
  * request); a 2026-07-28 request is stateless (`server/discover`, no session) and confirmation
@@ -56,6 +60,7 @@ import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 import { VERSION } from "../../version.js"
 import { mcpToolOf } from "./listing.js"
+import { makeResultAnswer } from "./resultContent.js"
 
 /**
  * The server could not be connected to its transport.
@@ -96,6 +101,13 @@ export interface McpServeOptions {
   /** The server's name in `initialize`. Default `effect-tool-system`. */
   readonly name?: string | undefined
   readonly version?: string | undefined
+  /**
+   * The longest text of a result sent, in characters (UTF-16 code units). Default 100,000;
+   * `Infinity` for no cap. A longer result is sent cut, its whole text kept in a fresh file
+   * under `.mcp-results/` in the workspace and linked (`resource_link`), except in a read-only
+   * mode, which writes nothing (see `resultContent.ts`).
+   */
+  readonly maxResultChars?: number | undefined
 }
 
 /**
@@ -191,6 +203,7 @@ export const makeMcpServerFactory = (
     const confirmation = options.confirmation ?? "ask"
     const bridged = Option.isSome(yield* Effect.serviceOption(McpBridge))
     const runPromise = Effect.runPromiseWith(context)
+    const answer = yield* makeResultAnswer({ mode: options.mode, maxResultChars: options.maxResultChars })
 
     const listTools = Effect.map(
       registry.list({ tags: options.tags, mode: options.mode }),
@@ -220,7 +233,7 @@ export const makeMcpServerFactory = (
       confirm: boolean
     ): Effect.Effect<{ readonly result: ToolExecutionResult | undefined; readonly reply: CallToolResult }> =>
       Effect.matchCauseEffect(system.execute(name, args, { mode: options.mode, confirm }), {
-        onSuccess: (result) => Effect.succeed({ result, reply: toCallToolResult(result) }),
+        onSuccess: (result) => Effect.map(answer(result, toCallToolResult(result)), (reply) => ({ result, reply })),
         onFailure: (cause) => {
           const escape = pathTraversalOf(cause)
           if (Option.isSome(escape)) {
