@@ -154,6 +154,21 @@ const docs = Command.make(
     }))
 ).pipe(Command.withDescription("Regenerate the tool table in docs/tools.md (or check it with --check)"))
 
+/** `--rate-limit TOOL=RPM` (repeatable) as each tool's calls a minute, or the usage error. */
+const rateLimitOption = Flag.KeyValuePair("rate-limit").pipe(
+  Flag.withDescription("Allow TOOL=RPM calls of a builtin or ported tool a minute (repeatable)"),
+  Flag.filterMap(
+    (pairs) => {
+      const limits = Object.entries(pairs).map(([tool, rpm]) => [tool, Number(rpm)] as const)
+      return limits.every(([, rpm]) => Number.isFinite(rpm) && rpm > 0)
+        ? Option.some(Object.fromEntries(limits))
+        : Option.none()
+    },
+    (pairs) => `--rate-limit wants TOOL=RPM with RPM a positive number, not ${JSON.stringify(pairs)}`
+  ),
+  Flag.optional
+)
+
 const mcp = Command.make(
   "mcp",
   {
@@ -166,9 +181,16 @@ const mcp = Command.make(
     http: Flag.String("http").pipe(
       Flag.withDescription("Serve over Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:3000) instead of stdio"),
       Flag.optional
+    ),
+    rateLimit: rateLimitOption,
+    rateLimitRedis: Flag.String("rate-limit-redis").pipe(
+      Flag.withDescription(
+        "Keep the rate limits in this Redis (redis://HOST:PORT), shared by every process pointed at it; refuse calls while it is unreachable"
+      ),
+      Flag.optional
     )
   },
-  ({ audit, http, mcpConfig, mode, tag, workspace, yes }) =>
+  ({ audit, http, mcpConfig, mode, rateLimit, rateLimitRedis, tag, workspace, yes }) =>
     // the MCP server and SDK load only for this command
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
@@ -179,7 +201,9 @@ const mcp = Command.make(
           mcpConfig: Option.getOrUndefined(mcpConfig),
           tags: Option.toArray(tag),
           audit: auditLayerOf(audit),
-          http: Option.getOrUndefined(http)
+          http: Option.getOrUndefined(http),
+          rateLimits: Option.getOrUndefined(rateLimit),
+          rateLimitRedis: Option.getOrUndefined(rateLimitRedis)
         }),
         ExitCode.ok
       )))

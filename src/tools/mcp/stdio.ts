@@ -23,10 +23,13 @@ import type { Readable, Writable } from "node:stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
 import type { AuditLog } from "../../services/AuditLog.js"
+import type { Tool } from "../../domain/Tool.js"
 import { McpBridge } from "../../services/McpBridge.js"
+import { RateLimiter } from "../../services/RateLimiter.js"
 import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 import { Workspace } from "../../services/Workspace.js"
+import { builtinTools } from "../builtin/index.js"
 import type { McpBridgeOptions } from "./bridge.js"
 import { loadMcpConfig, type McpConfigError } from "./config.js"
 import { serveMcpHttp } from "./http.js"
@@ -130,6 +133,18 @@ export interface McpCommandOptions {
    * (loopback hosts only are accepted in `Host` and `Origin` headers unless `host` is another).
    */
   readonly http?: string | undefined
+  /**
+   * `--rate-limit TOOL=RPM` (repeatable): served calls of these builtin or ported tools take a
+   * token of a bucket of `RPM` calls a minute (in place of the tool's own `rateLimitRpm`). A name
+   * that is neither fails the command.
+   */
+  readonly rateLimits?: Readonly<Record<string, number>> | undefined
+  /**
+   * `--rate-limit-redis URL`: the buckets are kept in this Redis (`RateLimiter.layerRedis`,
+   * fail-closed), shared by every process pointed at it (several `mcp --http` behind a load
+   * balancer); default: in this process's memory.
+   */
+  readonly rateLimitRedis?: string | undefined
 }
 
 /**
@@ -146,6 +161,25 @@ export const parseHostPort = (text: string): { readonly host: string; readonly p
   }
   return { host, port }
 }
+
+/**
+ * The builtin and ported tools, with the rate limits of `--rate-limit` in place of their own, or
+ * why not (a name that is not one of them).
+ */
+const rateLimited = (
+  limits: Readonly<Record<string, number>>
+): Effect.Effect<ReadonlyArray<Tool<unknown>>, McpServeError> =>
+  Effect.flatMap(Effect.promise(() => import("../ported/index.js")), ({ portedTools }) => {
+    const tools: ReadonlyArray<Tool<unknown>> = [...builtinTools, ...portedTools]
+    const unknown = Object.keys(limits).filter((name) => !tools.some((tool) => tool.name === name))
+    if (unknown.length > 0) {
+      return Effect.fail(new McpServeError({ reason: `--rate-limit: no builtin or ported tool ${unknown.join(", ")}` }))
+    }
+    return Effect.succeed(tools.map((tool) => {
+      const rpm = limits[tool.name]
+      return rpm === undefined ? tool : { ...tool, rateLimitRpm: rpm }
+    }))
+  })
 
 /** The hosts a server bound to `host` answers to: loopback, plus `host` itself when it is not. */
 const hostsFor = (host: string): ReadonlyArray<string> | undefined =>
@@ -174,14 +208,21 @@ export const runMcpCommand = (
       yield* Effect.logInfo(`Serving MCP on ${url}`)
       return yield* Effect.never
     }))
-  return serving.pipe(
-    Effect.provide(withMcpConfigFile(
+  const limits = options.rateLimits
+  const system = Layer.unwrap(Effect.map(
+    limits === undefined || Object.keys(limits).length === 0
+      ? Effect.succeed({})
+      : Effect.map(rateLimited(limits), (tools) => ({ builtins: false, tools })),
+    (tools) =>
       ToolSystem.layerNode({
+        ...tools,
         ...(options.workspace === undefined ? {} : { workspace: Workspace.layerFixed(options.workspace) }),
-        ...(options.audit === undefined ? {} : { audit: options.audit })
-      }),
-      options.mcpConfig
-    )),
+        ...(options.audit === undefined ? {} : { audit: options.audit }),
+        ...(options.rateLimitRedis === undefined ? {} : { rateLimiter: RateLimiter.layerRedis({ redis: options.rateLimitRedis }) })
+      })
+  ))
+  return serving.pipe(
+    Effect.provide(withMcpConfigFile(system, options.mcpConfig)),
     Effect.provide(stderrLogger)
   )
 }

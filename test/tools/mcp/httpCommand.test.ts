@@ -60,4 +60,33 @@ describe("mcp --http HOST:PORT", () => {
       )
       expect(refused).toBe("refused")
     }))
+
+  it.live("--rate-limit TOOL=RPM limits a served tool; a name that is no builtin or ported tool fails the command", () =>
+    Effect.gen(function*() {
+      const ws = yield* tempDir("mcp-http-limit-")
+      const port = yield* freePort
+      const serving = yield* runMcpCommand({ http: `127.0.0.1:${port}`, workspace: ws, rateLimits: { calculator: 2 } }).pipe(
+        Effect.provide(NodeServices.layer),
+        Effect.forkChild
+      )
+      const client = new Client({ name: "cmd", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } })
+      const url = new URL(`http://127.0.0.1:${port}/mcp`)
+      let connected = false
+      for (let i = 0; i < 100 && !connected; i++) {
+        connected = yield* Effect.promise(() => client.connect(new StreamableHTTPClientTransport(url)).then(() => true, () => false))
+        if (!connected) yield* Effect.sleep("20 millis")
+      }
+      expect(connected).toBe(true)
+      const answers = yield* Effect.forEach([1, 2, 3], (n) =>
+        Effect.promise(() => client.callTool({ name: "calculator", arguments: { expression: `${n} + 1` } })))
+      expect(answers.map((a) => a.isError === true)).toEqual([false, false, true])
+      expect(JSON.stringify(answers[2]?.content)).toContain("RATE_LIMITED")
+      yield* Effect.promise(() => client.close())
+      yield* Fiber.interrupt(serving)
+
+      const exit = yield* Effect.exit(
+        runMcpCommand({ http: "127.0.0.1:0", workspace: ws, rateLimits: { nope: 1 } }).pipe(Effect.provide(NodeServices.layer))
+      )
+      expect(String(exit)).toContain("--rate-limit: no builtin or ported tool nope")
+    }))
 })
