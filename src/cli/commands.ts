@@ -14,6 +14,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import { formats } from "../domain/exports.js"
 import { ToolRegistry } from "../services/ToolRegistry.js"
+import type { McpHttpAuthOptions } from "../tools/mcp/httpAuth.js"
 import { oneLine } from "../tools/shared/sanitize.js"
 import { auditLayerOf, auditOption, call } from "./call.js"
 import {
@@ -169,6 +170,21 @@ const rateLimitOption = Flag.KeyValuePair("rate-limit").pipe(
   Flag.optional
 )
 
+/**
+ * `--oauth-issuer`, `--oauth-audience` and `--oauth-jwks` as the HTTP server's `auth` (an empty
+ * URL for a missing one: `runMcpCommand` fails the command, saying the two go together).
+ */
+const oauthOf = (
+  issuer: Option.Option<string>,
+  audience: Option.Option<string>,
+  jwks: Option.Option<string>
+): McpHttpAuthOptions | undefined =>
+  Option.isNone(issuer) && Option.isNone(audience) && Option.isNone(jwks) ? undefined : {
+    issuer: Option.getOrElse(issuer, () => ""),
+    resource: Option.getOrElse(audience, () => ""),
+    jwksUrl: Option.getOrUndefined(jwks)
+  }
+
 const mcp = Command.make(
   "mcp",
   {
@@ -182,6 +198,18 @@ const mcp = Command.make(
       Flag.withDescription("Serve over Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:3000) instead of stdio"),
       Flag.optional
     ),
+    oauthIssuer: Flag.String("oauth-issuer").pipe(
+      Flag.withDescription("With --http: require bearer JWTs of this OAuth issuer (https, or a loopback host)"),
+      Flag.optional
+    ),
+    oauthAudience: Flag.String("oauth-audience").pipe(
+      Flag.withDescription("With --oauth-issuer: this server's canonical URL, the audience its tokens must name"),
+      Flag.optional
+    ),
+    oauthJwks: Flag.String("oauth-jwks").pipe(
+      Flag.withDescription("With --oauth-issuer: the issuer's key set URL (default: its metadata's jwks_uri)"),
+      Flag.optional
+    ),
     rateLimit: rateLimitOption,
     rateLimitRedis: Flag.String("rate-limit-redis").pipe(
       Flag.withDescription(
@@ -190,7 +218,7 @@ const mcp = Command.make(
       Flag.optional
     )
   },
-  ({ audit, http, mcpConfig, mode, rateLimit, rateLimitRedis, tag, workspace, yes }) =>
+  ({ audit, http, mcpConfig, mode, oauthAudience, oauthIssuer, oauthJwks, rateLimit, rateLimitRedis, tag, workspace, yes }) =>
     // the MCP server and SDK load only for this command
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
@@ -202,6 +230,7 @@ const mcp = Command.make(
           tags: Option.toArray(tag),
           audit: auditLayerOf(audit),
           http: Option.getOrUndefined(http),
+          oauth: oauthOf(oauthIssuer, oauthAudience, oauthJwks),
           rateLimits: Option.getOrUndefined(rateLimit),
           rateLimitRedis: Option.getOrUndefined(rateLimitRedis)
         }),

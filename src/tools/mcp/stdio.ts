@@ -33,6 +33,7 @@ import { builtinTools } from "../builtin/index.js"
 import type { McpBridgeOptions } from "./bridge.js"
 import { loadMcpConfig, type McpConfigError } from "./config.js"
 import { serveMcpHttp } from "./http.js"
+import type { McpHttpAuthOptions } from "./httpAuth.js"
 import { McpServeError, type McpServeOptions, serveMcp } from "./server.js"
 
 /**
@@ -134,6 +135,12 @@ export interface McpCommandOptions {
    */
   readonly http?: string | undefined
   /**
+   * `--oauth-issuer URL --oauth-audience URL [--oauth-jwks URL]` (with `http` only): serve as an
+   * OAuth 2.1 resource server, bearer JWTs of that issuer for that audience (see
+   * `McpHttpAuthOptions`).
+   */
+  readonly oauth?: McpHttpAuthOptions | undefined
+  /**
    * `--rate-limit TOOL=RPM` (repeatable): served calls of these builtin or ported tools take a
    * token of a bucket of `RPM` calls a minute (in place of the tool's own `rateLimitRpm`). A name
    * that is neither fails the command.
@@ -198,13 +205,22 @@ export const runMcpCommand = (
 ): Effect.Effect<void, McpServeError | McpConfigError | InvalidToolDefinition, FileSystem.FileSystem> => {
   const serveOptions = { mode: options.mode, confirmation: options.yes === true ? "auto" as const : "ask" as const, tags: options.tags }
   const http = options.http === undefined ? undefined : parseHostPort(options.http)
-  const serving: Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> = http === undefined
+  const oauthProblem = options.oauth === undefined
+    ? undefined
+    : http === undefined
+    ? "--oauth-issuer and --oauth-audience serve over HTTP only: add --http HOST:PORT"
+    : options.oauth.issuer === "" || options.oauth.resource === ""
+    ? "--oauth-issuer and --oauth-audience go together"
+    : undefined
+  const serving: Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> = oauthProblem !== undefined
+    ? Effect.fail(new McpServeError({ reason: oauthProblem }))
+    : http === undefined
     ? serveMcpStdio({ ...serveOptions, streams: options.streams })
     : typeof http === "string"
     ? Effect.fail(new McpServeError({ reason: http }))
     : Effect.scoped(Effect.gen(function*() {
       const hosts = hostsFor(http.host)
-      const { url } = yield* serveMcpHttp({ ...serveOptions, ...http, allowedHosts: hosts, allowedOrigins: hosts })
+      const { url } = yield* serveMcpHttp({ ...serveOptions, ...http, allowedHosts: hosts, allowedOrigins: hosts, auth: options.oauth })
       yield* Effect.logInfo(`Serving MCP on ${url}`)
       return yield* Effect.never
     }))
