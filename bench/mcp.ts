@@ -4,8 +4,9 @@
  * `@modelcontextprotocol/server-everything` (a devDependency) through our bridge and executor
  * (`ToolSystem.execute("agent__echo", ...)`: argument check with ajv, every gate, the guard's
  * deadline, the proxy, the connection's own `tools/call` table over our process transport)
- * beside the same calls made straight with the SDK's `Client` over its own
- * `StdioClientTransport`, in one run, the ways taking turns call by call. Each way has a server
+ * beside the same calls made straight with MCP SDK v2's `Client` (`@modelcontextprotocol/client`,
+ * the SDK the bridge is built on) over its own `StdioClientTransport`, in one run, the ways taking
+ * turns call by call. Each way has a server
  * of its own, so each server answers as many calls.
  *
  * The bridge is called as an Effect agent calls a tool: `yield* system.execute(...)` from a
@@ -37,9 +38,14 @@
  * 1.21x). In the second run here
  * the Effect floor itself (no library code) printed 1.48x: which core a server wakes on moves a
  * way by more than the bridge costs.
+ *
+ * With SDK v2's client as the direct call (it was SDK 1.32's before; both speak 2025-11-25 here,
+ * the bridge's default on stdio), six runs on Node 22, 2 shared CPUs (load 5-7): from an Effect
+ * program 0.88x, 0.95x, 1.36x, 0.90x, 0.94x, 0.86x; with runPromise per call 0.97x, 1.06x, 0.95x,
+ * 1.01x, 1.01x, 0.97x. In the 1.36x run the runPromise floor (no library code) printed 1.46x: noise.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { Client } from "@modelcontextprotocol/client"
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { Cause, Effect, Exit, Layer, Queue } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
