@@ -44,13 +44,15 @@ const PositiveMs = Schema.Int.check(Schema.isGreaterThan(0))
  *   2025-era server.
  * - `"2026-07-28"`: that revision only (pinned): a server that does not offer it is skipped.
  *
- * @since 0.6.0
+ * @since 1.0.0
  * @category schemas
  */
 export const McpProtocolMode = Schema.Literals(["legacy", "auto", "2026-07-28"])
 
 /**
- * @since 0.6.0
+ * The protocol era a server is spoken to in: `"legacy"`, `"auto"` or `"2026-07-28"`.
+ *
+ * @since 1.0.0
  * @category models
  */
 export type McpProtocolMode = typeof McpProtocolMode.Type
@@ -84,7 +86,7 @@ const common = {
 /**
  * One stdio MCP server.
  *
- * @since 0.6.0
+ * @since 1.0.0
  * @category schemas
  */
 export const McpStdioServerConfig = Schema.Struct({
@@ -103,7 +105,9 @@ export const McpStdioServerConfig = Schema.Struct({
 })
 
 /**
- * @since 0.6.0
+ * One stdio MCP server's configuration, as decoded.
+ *
+ * @since 1.0.0
  * @category models
  */
 export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
@@ -116,7 +120,7 @@ export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
  * clear, and is refused unless `allowInsecureHttp` is `true`. Other schemes are refused. A URL
  * refused is a server skipped, with the reason (fail-open, as a server that does not start).
  *
- * @since 0.6.0
+ * @since 1.0.0
  * @category schemas
  */
 export const McpHttpServerConfig = Schema.Struct({
@@ -131,7 +135,9 @@ export const McpHttpServerConfig = Schema.Struct({
 })
 
 /**
- * @since 0.6.0
+ * One Streamable HTTP MCP server's configuration, as decoded.
+ *
+ * @since 1.0.0
  * @category models
  */
 export type McpHttpServerConfig = typeof McpHttpServerConfig.Type
