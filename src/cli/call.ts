@@ -37,8 +37,8 @@ export const auditOption = Flag.File("audit").pipe(
 )
 
 /** The audit layer of an `--audit` value. */
-export const auditLayerOf = (file: Option.Option<string>) =>
-  Option.match(file, { onNone: () => undefined, onSome: (path) => AuditLog.layerJsonl({ file: path }) })
+export const auditLayerOf = (file: Option.Option<string>, options: { readonly durable?: boolean } = {}) =>
+  Option.match(file, { onNone: () => undefined, onSome: (path) => AuditLog.layerJsonl({ file: path, ...options }) })
 
 /**
  * The line `call` prints: the result as one JSON object, its output as readable JSON (a bigint

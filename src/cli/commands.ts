@@ -228,7 +228,8 @@ const mcp = Command.make(
           yes,
           mcpConfig: Option.getOrUndefined(mcpConfig),
           tags: Option.toArray(tag),
-          audit: auditLayerOf(audit),
+          // a server may be killed at any moment: each served call's record is on disk before its answer
+          audit: auditLayerOf(audit, { durable: true }),
           http: Option.getOrUndefined(http),
           oauth: oauthOf(oauthIssuer, oauthAudience, oauthJwks),
           rateLimits: Option.getOrUndefined(rateLimit),

@@ -5,7 +5,9 @@
  * appends them to the file, rotating it by size. Closing the layer's scope stops the queue,
  * lets the fiber write what is left and closes the file: no record written before the close
  * is lost. The queue is unbounded: when the disk is slower than the calls, memory grows, the
- * calls do not wait.
+ * calls do not wait, unless the log is `durable`: then each `write` waits until its record's
+ * batch is appended (the writer takes what waits at once, no interval), so a process killed
+ * right after answering a call has its record on disk.
  *
  * @since 0.2.0
  */
@@ -66,7 +68,18 @@ export const makeJsonl = (
     const maxBytes = Math.max(1, options.maxBytes ?? defaults.maxBytes)
     const maxFiles = Math.max(0, Math.floor(options.maxFiles ?? defaults.maxFiles))
     const batchSize = Math.max(1, Math.floor(options.batchSize ?? defaults.batchSize))
-    const flushInterval = options.flushInterval ?? defaults.flushInterval
+    const durable = options.durable === true
+    const flushInterval = durable ? Duration.zero : options.flushInterval ?? defaults.flushInterval
+    /** A durable log's records still to be appended, each with what its `write` waits on. */
+    const appended = new Map<AuditRecord, Deferred.Deferred<void>>()
+    const release = (records: ReadonlyArray<AuditRecord>) => {
+      for (const record of records) {
+        const done = appended.get(record)
+        if (done === undefined) continue
+        appended.delete(record)
+        Deferred.doneUnsafe(done, Exit.void)
+      }
+    }
     const serialize = serializer(includeArguments)
 
     const open: Effect.Effect<OpenFile, PlatformError | AuditFileError> = Effect.gen(function*() {
@@ -174,7 +187,7 @@ export const makeJsonl = (
       const first = yield* Queue.takeBetween(queue, 1, batchSize)
       const need = batchSize - first.length
       if (need === 0 || !first.every(isRecord)) return first
-      if (!closed && queued() < need) {
+      if (!durable && !closed && queued() < need) {
         const done = yield* Deferred.make<void>()
         waiting = { need, done }
         // under a TestClock that does not move, only a full batch or the close end this wait
@@ -189,6 +202,8 @@ export const makeJsonl = (
         const batch = yield* takeBatch
         const records = batch.filter(isRecord)
         if (records.length > 0) yield* writeBatch(records)
+        // written, or logged as unwritten by writeBatch: either way nothing more will come of them
+        release(records)
         if (records.length < batch.length) return
       }
     })
@@ -206,6 +221,8 @@ export const makeJsonl = (
           })
           const exit = yield* Fiber.await(fiber)
           if (Exit.isFailure(exit)) yield* Effect.logError(`Audit log ${file}: the writer stopped`, exit.cause)
+          // a writer that stopped early leaves no `write` waiting forever
+          release([...appended.keys()])
           if (current !== undefined) yield* close(current)
           current = undefined
           yield* Queue.shutdown(queue)
@@ -219,6 +236,14 @@ export const makeJsonl = (
         Effect.suspend(() => {
           if (closed) {
             return Effect.logError(`Audit log ${file} is closed: the record of a call of ${record.tool} is dropped`)
+          }
+          if (durable) {
+            // one entry per write, even when a caller writes the same record object twice
+            const entry = appended.has(record) ? { ...record } : record
+            const done = Deferred.makeUnsafe<void>()
+            appended.set(entry, done)
+            Queue.offerUnsafe(queue, entry)
+            return Deferred.await(done)
           }
           Queue.offerUnsafe(queue, record)
           if (waiting !== undefined && queued() >= waiting.need) wake()

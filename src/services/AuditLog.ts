@@ -87,6 +87,16 @@ export interface AuditLogJsonlOptions {
   readonly batchSize?: number | undefined
   /** Or at the latest this long after the first waiting record arrived. Default 50 ms. */
   readonly flushInterval?: Duration.Input | undefined
+  /**
+   * A call's record is on disk before its result is returned: `write` waits until the batch
+   * holding it is appended (records that arrive meanwhile share the next append, so calls at
+   * once still make few writes; `flushInterval` is not waited for). For a server whose process
+   * may be killed at any moment (`kill -9`, an OOM kill): without it, the records of the calls
+   * it answered in its last `flushInterval` are lost with it. Default `false`.
+   *
+   * @since 1.0.0
+   */
+  readonly durable?: boolean | undefined
 }
 
 /**

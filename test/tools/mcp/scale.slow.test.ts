@@ -10,10 +10,10 @@
  *   would admit twice as many. The audit file holds one record per call.
  * - One process is killed (SIGKILL) while calls are in flight on it: those calls fail with
  *   nginx's 502 as the client's error; every other call is answered (nginx sends new calls to the
- *   survivor); the limit still holds; the audit holds one record per answered call, except for
- *   calls the killed process answered in the last moments before the kill (the JSON-lines audit
- *   writes its queue in batches every 50 ms: a SIGKILL loses what was not written yet), and no
- *   record of a call that failed.
+ *   survivor); the limit still holds; the audit holds one record per answered call, those the
+ *   killed process answered just before the kill included (`mcp --audit` writes a durable log:
+ *   a call's record is on disk before its answer is sent), and at most one of a call that
+ *   failed (a call that ran and was recorded, whose answer was lost with the process).
  *
  * nginx, the processes and Redis are started in `beforeAll` and stopped in `afterAll` (nginx
  * with SIGTERM: its master stops its worker first), all in a temp dir: no process is left behind.
@@ -380,8 +380,8 @@ describe.skipIf(missing.length > 0)(
       expect(ok.length + failed.length).toBeGreaterThanOrEqual(RUN_COMMAND_RPM)
       expect(limited.length).toBeGreaterThan(0)
 
-      // the audit: one record per answered call (the survivor's written within 50 ms); the killed
-      // process's last batch may be lost: only its answers of the last 200 ms before the kill
+      // the audit: one record per answered call, the killed process's last answers included (a
+      // durable log: each record is on disk before its answer is sent)
       const deadline = Date.now() + 3_000
       let records = auditLines(audit).filter((r) => r.tool === "run_command")
       const answeredCalls = ok.length + limited.length
@@ -392,18 +392,15 @@ describe.skipIf(missing.length > 0)(
       const hashes = records.map((r) => r.argumentsHash)
       expect(new Set(hashes).size).toBe(hashes.length)
       const lost = [...ok, ...limited].filter((o) => !hashes.includes(hashOf(o.args)))
-      for (const o of lost) {
-        expect(pidOf(o) === survivor.pid).toBe(false)
-        expect(o.at).toBeGreaterThan(killedAt - 200)
-      }
+      expect(lost).toEqual([])
+      // a failed call may have run and been recorded before the kill took its answer
       const failedRecorded = failed.filter((o) => hashes.includes(hashOf(o.args)))
-      expect(failedRecorded).toEqual([])
-      expect(records.length).toBe(answeredCalls - lost.length)
+      expect(records.length).toBe(answeredCalls + failedRecorded.length)
       console.info(
         `scale: 40 run_command calls in ${elapsed} ms, pid ${victim.pid} killed after 4 answers: ${ok.length} admitted ` +
           `(limit ${RUN_COMMAND_RPM}/min), ${limited.length} RATE_LIMITED, ${failed.length} failed (${
             [...new Set(failed.map((f) => (f.kind === "failed" ? f.error.replace(/\s+/g, " ") : "")))].join(" | ")
-          }), audit ${records.length} records, ${lost.length} lost with the killed process`
+          }), audit ${records.length} records (${failedRecorded.length} of failed calls), none lost`
       )
     })
   }
