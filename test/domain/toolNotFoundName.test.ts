@@ -13,7 +13,7 @@ import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
 import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
 import { ToolSystem } from "../../src/services/ToolSystem.js"
 import { Workspace } from "../../src/services/Workspace.js"
-import { serveMcp } from "../../src/tools/mcp/server.js"
+import { serveMcp } from "../../src/tools/mcp/serve.js"
 import { resultText as text } from "../../src/tools/mcp/proxy.js"
 import { tempDir } from "../helpers/tempDir.js"
 

@@ -39,9 +39,9 @@ export {
   type McpConfirmation,
   McpServeError,
   type McpServeOptions,
-  serveMcp,
   toCallToolResult
 } from "./server.js"
+export { serveMcp } from "./serve.js"
 export type { ServerStatus as McpServerStatus } from "./serverHandle.js"
 export {
   type McpCommandOptions,

@@ -24,41 +24,38 @@
  * request); a 2026-07-28 request is stateless (`server/discover`, no session) and confirmation
  * is an `input_required` result whose elicitation the client answers by retrying the call with
  * its `inputResponses` (the answer is the client's: as in 2025, a client may answer yes on its
- * own). `serveMcp` serves either era on one transport (the era is pinned by the first
- * message); `serveMcpHttp` (http.ts) serves both over Streamable HTTP.
+ * own); the question and its form are confirmation.ts's. `serveMcp` (serve.ts) serves either
+ * era on one transport (the era is pinned by the first message); `serveMcpHttp` (http.ts)
+ * serves both over Streamable HTTP.
  *
  * Effect 4: the request handlers run with `Effect.runPromiseWith` on the context the factory
- * was made in; the close waits on a `Latch`.
+ * was made in.
  *
  * @since 0.1.0
  */
 import {
   type CallToolResult,
-  type ElicitRequestFormParams,
   inputRequired,
   type InputRequiredResult,
   inputResponse,
   type McpServerFactory,
   Server,
-  type ServerContext,
-  type Transport
+  type ServerContext
 } from "@modelcontextprotocol/server"
-import { serveStdio } from "@modelcontextprotocol/server/stdio"
 import * as Cause from "effect/Cause"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Latch from "effect/Latch"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
 import type { AgentMode } from "../../domain/AgentMode.js"
 import { pathTraversalOf } from "../../domain/errors.js"
 import { readableText } from "../../domain/readableJson.js"
-import { showName, showText } from "../../domain/shownText.js"
+import { showName } from "../../domain/shownText.js"
 import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
 import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 import { VERSION } from "../../version.js"
+import { asksInForms, CONFIRM_KEY, confirmForm } from "./confirmation.js"
 import { mcpToolOf } from "./listing.js"
 import { makeResultAnswer } from "./resultContent.js"
 
@@ -110,24 +107,6 @@ export interface McpServeOptions {
   readonly maxResultChars?: number | undefined
 }
 
-/**
- * Longest rendering of a call's arguments in a confirmation question: longer arguments are cut
- * and the question says so and how long they are (what a person approves is what runs).
- *
- * @internal
- */
-export const MAX_QUESTION_ARGS = 20_000
-
-/**
- * The confirmation question for a call: all of its arguments (or plainly cut, with their
- * length), bidi overrides and control characters shown as escapes.
- *
- * @internal
- */
-export const confirmQuestion = (name: string, args: Readonly<Record<string, unknown>>): string =>
-  // (arguments are an object parsed from JSON: their text is never undefined)
-  `Run the tool "${showName(name)}" with ${showText(JSON.stringify(args), MAX_QUESTION_ARGS)}?`
-
 const textResult = (text: string, isError: boolean): CallToolResult =>
   isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] }
 
@@ -144,29 +123,6 @@ export const toCallToolResult = (result: ToolExecutionResult): CallToolResult =>
     return textResult(output === undefined ? "" : readableText(output, 2), false)
   }
   return textResult(`${result.errorCode}: ${result.error}`, true)
-}
-
-/** The question's form: one boolean, `confirm`. */
-const confirmForm = (name: string, args: Readonly<Record<string, unknown>>): ElicitRequestFormParams => ({
-  mode: "form",
-  message: confirmQuestion(name, args),
-  requestedSchema: {
-    type: "object",
-    properties: { confirm: { type: "boolean", title: "Run it", description: `Run "${name}" now` } },
-    required: ["confirm"]
-  }
-})
-
-/** The key of the confirmation in an `input_required` result and in the retried call's `inputResponses`. */
-const CONFIRM_KEY = "confirm"
-
-/**
- * Whether the client takes form elicitation: `elicitation: {}` means form (2025-11-25), as
- * does `elicitation: { form: {} }`.
- */
-const asksInForms = (server: Server): boolean => {
-  const elicitation = server.getClientCapabilities()?.elicitation
-  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
 }
 
 /**
@@ -324,113 +280,3 @@ export const makeMcpServer = (
       const made = await factory({ era: "legacy" })
       return made instanceof Server ? made : made.server
     }))
-
-/**
- * `transport` as the SDK's serving entry sees it, with its start, its close and its failures
- * watched: `closed` runs when it closes, `closeFailure` keeps why its close failed.
- */
-const watched = (transport: Transport, closed: () => void) => {
-  let started: Promise<void> | undefined
-  let closeFailure: unknown = undefined
-  const wire: Transport = {
-    start: () => (started ??= transport.start()),
-    send: (message, options) => transport.send(message, options),
-    close: () =>
-      transport.close().catch((error: unknown) => {
-        closeFailure = error
-        throw error
-      }),
-    ...(transport.setProtocolVersion === undefined
-      ? {}
-      : { setProtocolVersion: (version: string) => transport.setProtocolVersion?.(version) })
-  }
-  transport.onmessage = (message, extra) => wire.onmessage?.(message, extra)
-  transport.onerror = (error) => wire.onerror?.(error)
-  transport.onclose = () => {
-    closed()
-    wire.onclose?.()
-  }
-  return { wire, started: () => started ?? Promise.resolve(), closeFailure: () => closeFailure }
-}
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
-
-/**
- * Serves the registry on `transport` until the transport closes (or the fiber is
- * interrupted, which closes it). Both eras: the first message pins the connection's era
- * (`initialize`: 2025-11-25; a request with the 2026-07-28 envelope: stateless requests).
- *
- * @since 0.1.0
- * @category running
- *
- * @example
- * ```ts
- * import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
- * import { Effect } from "effect"
- * import { AgentMode, ToolSystem } from "effect-tool-system"
- * import { serveMcp } from "effect-tool-system/mcp"
- *
- * const main = () =>
- *   Effect.runPromise(serveMcp(new StdioServerTransport(), { mode: AgentMode.Explore }).pipe(
- *     Effect.provide(ToolSystem.layerNode())
- *   ))
- * ```
- */
-export const serveMcp = (
-  transport: Transport,
-  options: McpServeOptions = {}
-): Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> =>
-  Effect.scoped(Effect.gen(function*() {
-    const live = new Set<Server>()
-    const factory = yield* makeMcpServerFactory(options, {
-      made: (server) => {
-        live.add(server)
-        server.onclose = () => live.delete(server)
-      }
-    })
-    const closed = yield* Latch.make(false)
-    const context = yield* Effect.context<never>()
-    const watch = watched(transport, () => closed.openUnsafe())
-    const handle = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        serveStdio(factory, {
-          legacy: "serve",
-          transport: watch.wire,
-          onerror: (error) => Effect.runForkWith(context)(Effect.logDebug(`MCP serving: ${error.message}`))
-        })
-      ),
-      (handle) =>
-        Effect.promise(() => handle.close()).pipe(
-          Effect.andThen(Effect.suspend(() => {
-            const failure = watch.closeFailure()
-            return failure === undefined
-              ? Effect.void
-              : Effect.logWarning(`Closing the MCP server failed: ${reasonOf(failure)}`)
-          }))
-        )
-    )
-    yield* Effect.tryPromise({
-      try: () => watch.started(),
-      catch: (error) => new McpServeError({ reason: reasonOf(error) })
-    })
-    const bridge = yield* Effect.serviceOption(McpBridge)
-    if (Option.isSome(bridge)) {
-      yield* bridge.value.events.pipe(
-        Stream.runForEach(() =>
-          Effect.forEach(
-            [...live],
-            (server) =>
-              Effect.tryPromise(() => server.sendToolListChanged()).pipe(
-                Effect.catch((error) =>
-                  Effect.logWarning(`Telling the MCP client of changed tools failed: ${String(error.cause)}`)
-                )
-              ),
-            { discard: true }
-          )
-        ),
-        Effect.forkScoped
-      )
-    }
-    void handle
-    yield* closed.await
-  }))

@@ -34,7 +34,8 @@ import type { McpBridgeOptions } from "./bridge.js"
 import { loadMcpConfig, type McpConfigError } from "./config.js"
 import { serveMcpHttp } from "./http.js"
 import type { McpHttpAuthOptions } from "./httpAuth.js"
-import { McpServeError, type McpServeOptions, serveMcp } from "./server.js"
+import { serveMcp } from "./serve.js"
+import { McpServeError, type McpServeOptions } from "./server.js"
 
 /**
  * Effect's built-in console loggers (the default one included) on stderr instead of stdout

@@ -8,7 +8,8 @@ import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@model
 import { Effect, Schema } from "effect"
 import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
 import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
-import { type McpServeOptions, serveMcp } from "../../../src/tools/mcp/server.js"
+import { serveMcp } from "../../../src/tools/mcp/serve.js"
+import type { McpServeOptions } from "../../../src/tools/mcp/server.js"
 
 /** A reading with an object success schema: an outputSchema, and structured content. */
 export const Reading = Schema.Struct({

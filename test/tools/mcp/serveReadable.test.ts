@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Effect, Schema } from "effect"
 import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
-import { serveMcp } from "../../../src/tools/mcp/server.js"
+import { serveMcp } from "../../../src/tools/mcp/serve.js"
 import { replyText as text } from "./replyText.js"
 import { tempDir } from "../../helpers/tempDir.js"
 
