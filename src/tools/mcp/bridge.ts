@@ -22,6 +22,7 @@ import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
 import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
+import { McpOAuth } from "../../services/McpOAuth.js"
 import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { makeCatalog } from "./catalog.js"
 import type { McpNotPending, McpToolChange, McpToolEvent } from "./changes.js"
@@ -69,7 +70,8 @@ export interface McpBridgeOptions {
    * The OAuth seam of HTTP servers (`url` entries): the SDK v2 `AuthProvider` (a bearer token
    * source) or `OAuthClientProvider` to use for a server, by its name; `undefined` for none. The
    * bridge runs no OAuth flow of its own: a server that answers 401 without a provider fails to
-   * connect (skipped, fail-open). Static credentials can go in the entry's `headers`.
+   * connect (skipped, fail-open). Static credentials can go in the entry's `headers`. An entry
+   * with `oauth` uses the `McpOAuth` service instead (this option is not asked for it).
    */
   readonly authProvider?: (server: string) => AuthProvider | OAuthClientProvider | undefined
 }
@@ -131,12 +133,15 @@ export const makeBridge = (
 ): Effect.Effect<McpBridgeService, never, ToolRegistry | Scope.Scope> =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
+    // optional: only the entries with `oauth` need it (without it they are skipped, saying so)
+    const oauth = yield* Effect.serviceOption(McpOAuth)
     const handleOptions = {
       initTimeout: Duration.fromInputUnsafe(options.initTimeout ?? Duration.seconds(10)),
       stopGrace: Duration.fromInputUnsafe(options.stopGrace ?? Duration.seconds(2)),
       restartBackoff: Duration.fromInputUnsafe(options.restartBackoff ?? Duration.seconds(1)),
       maxRestarts: options.maxRestarts ?? 3,
       authProvider: options.authProvider,
+      oauth: Option.getOrUndefined(oauth),
       limits: {
         maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_SERVER_LIMITS.maxQueuedBytes,
         maxPushedPerSecond: options.maxPushedPerSecond ?? DEFAULT_SERVER_LIMITS.maxPushedPerSecond,

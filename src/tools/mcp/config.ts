@@ -4,7 +4,7 @@
  * `{ "mcpServers": { "name": { "url", "headers" } } }` for a Streamable HTTP one (Claude Desktop,
  * Cursor, VS Code, ...), with a few optional keys of our own per server (`trusted`,
  * `requiresConfirmation`, `toolsWithoutConfirmation`, `cwd`, `initTimeoutMs`, `callTimeoutMs`,
- * `disabled`, `protocol`, `allowInsecureHttp`).
+ * `disabled`, `protocol`, `allowInsecureHttp`, `oauth`).
  *
  * A server's annotations are hints (the MCP specification says so): an untrusted server's
  * `readOnlyHint` waives nothing. Its proxies need confirmation unless this configuration says
@@ -113,6 +113,52 @@ export const McpStdioServerConfig = Schema.Struct({
 export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
 
 /**
+ * OAuth as a client for one remote server (MCP authorization): on its first `401` the bridge
+ * discovers the authorization server (Protected Resource Metadata, RFC 9728, then RFC 8414),
+ * identifies itself (`clientId`, or a client ID metadata document at `clientMetadataUrl` when
+ * the server supports them, else dynamic registration, RFC 7591), and runs the authorization
+ * code flow with PKCE (S256). The person's part (opening the authorization URL, giving back the
+ * code) is the application's `McpOAuth` service; the tokens are kept in its token store (by
+ * default one file per server, mode `0600`). The authorization response's `iss` is checked
+ * against the authorization server's (RFC 9207); an expired access token is refreshed, and a
+ * refused refresh authorizes again.
+ *
+ * @since 1.0.0
+ * @category schemas
+ */
+export const McpOAuthConfig = Schema.Struct({
+  /** Where the authorization server sends the person back (registered with it as a redirect URI). */
+  redirectUrl: Schema.NonEmptyString,
+  /** A client ID registered with the authorization server beforehand (no registration then). */
+  clientId: Schema.optional(Schema.NonEmptyString),
+  /** The secret of `clientId`, for a confidential client. Never logged. */
+  clientSecret: Schema.optional(Schema.String),
+  /**
+   * The `https:` URL of this client's metadata document (a client ID metadata document), used as
+   * its client ID when the authorization server supports them; else the bridge registers itself.
+   */
+  clientMetadataUrl: Schema.optional(Schema.NonEmptyString),
+  /**
+   * The scope to ask for when the server names none (its `WWW-Authenticate` challenge, then its
+   * metadata's `scopes_supported`, come first).
+   */
+  scope: Schema.optional(Schema.String),
+  /**
+   * The file the default token store keeps the server's tokens in (default: one in its
+   * directory); in a configuration file, relative to the file's directory.
+   */
+  tokenFile: Schema.optional(Schema.NonEmptyString)
+})
+
+/**
+ * A remote server's OAuth configuration, as decoded.
+ *
+ * @since 1.0.0
+ * @category models
+ */
+export type McpOAuthConfig = typeof McpOAuthConfig.Type
+
+/**
  * One remote MCP server, over Streamable HTTP.
  *
  * `url` must be `https:`, or `http:` to a loopback host (`127.0.0.1`, `[::1]`, `localhost`):
@@ -126,8 +172,10 @@ export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
 export const McpHttpServerConfig = Schema.Struct({
   /** The server's MCP endpoint (e.g. `https://example.com/mcp`). */
   url: Schema.NonEmptyString,
-  /** Headers sent with every request (e.g. `Authorization`). OAuth is the bridge's `authProvider`. */
+  /** Headers sent with every request (e.g. a static `Authorization`). */
   headers: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  /** OAuth as a client (`McpOAuthConfig`); needs the `McpOAuth` service. */
+  oauth: Schema.optional(McpOAuthConfig),
   /** Allow plain `http:` to a host that is not loopback. Default `false`. */
   allowInsecureHttp: Schema.optional(Schema.Boolean),
   ...common,
@@ -248,7 +296,7 @@ export const parseMcpConfig = (value: unknown): Result.Result<ParsedMcpConfig, s
 }
 
 /**
- * Loads a configuration file. A relative `cwd` is taken from the file's directory; HTTP+SSE and
+ * Loads a configuration file. A relative `cwd` (or `oauth.tokenFile`) is taken from the file's directory; HTTP+SSE and
  * disabled entries are logged and left out.
  *
  * @since 0.1.0
@@ -284,7 +332,13 @@ export const loadMcpConfig = (
     const base = NodePath.dirname(NodePath.resolve(file))
     const servers: Record<string, McpServerConfig> = {}
     for (const [name, server] of Object.entries(parsed.success.servers)) {
-      servers[name] = isHttpServer(server) || server.cwd === undefined ? server : { ...server, cwd: NodePath.resolve(base, server.cwd) }
+      servers[name] = isHttpServer(server)
+        ? server.oauth?.tokenFile === undefined
+          ? server
+          : { ...server, oauth: { ...server.oauth, tokenFile: NodePath.resolve(base, server.oauth.tokenFile) } }
+        : server.cwd === undefined
+        ? server
+        : { ...server, cwd: NodePath.resolve(base, server.cwd) }
     }
     return servers
   })

@@ -9,6 +9,12 @@
  * (`Connection closed`, with its exit code and the end of its stderr), one that cannot be
  * reached (`fetch failed`), one that does not answer in time (`Request timed out`).
  *
+ * An entry with `oauth`: its provider (`oauthProvider.ts`) is made first (a token store that
+ * cannot be read fails the connection); a first connection the server refuses for want of an
+ * authorization the application then gave is finished (`finishAuth`: the code exchanged, `iss`
+ * checked) and made again on a fresh link; later requests (the listing, each call) refused so
+ * are authorized the same way and sent again (a refused refresh, a step-up of scope).
+ *
  * Effect 4: whether debug lines are logged is read from `References.MinimumLogLevel` in the
  * connecting fiber's context (Effect 3's `FiberRef`s are gone).
  *
@@ -23,19 +29,23 @@ import {
   SdkHttpError,
   type Tool as McpTool,
   type Transport as ServerProcessTransport,
+  UnauthorizedError,
   type VersionNegotiationOptions
 } from "@modelcontextprotocol/client"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as LogLevel from "effect/LogLevel"
 import * as References from "effect/References"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import { isHttpServer, type McpProtocolMode, type McpServerConfig } from "./config.js"
 import type { ToolCalls } from "./directCalls.js"
 import { type HttpLink, openHttpLink, type ServerLink } from "./httpLink.js"
+import { McpOAuthError } from "./oauthModels.js"
+import { type BridgeOAuthProvider, makeOAuthProvider, type OAuthService } from "./oauthProvider.js"
 import { liveClock, startServerProcess } from "./process.js"
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./serverLimits.js"
 import { VERSION } from "../../version.js"
@@ -102,6 +112,8 @@ export interface Connection {
 export const errorText = (error: unknown): string =>
   error instanceof ProtocolError
     ? `MCP error ${error.code}: ${error.message}`
+    : error instanceof McpOAuthError
+    ? `authorization failed: ${error.reason}`
     : error instanceof Error
     ? error.message
     : String(error)
@@ -138,6 +150,8 @@ export interface ConnectOptions {
   readonly limits?: ServerLimits | undefined
   /** The OAuth seam of HTTP servers: a provider for a server, by name (none: no OAuth). */
   readonly authProvider?: ((server: string) => AuthProvider | OAuthClientProvider | undefined) | undefined
+  /** The application's `McpOAuth` service, for the entries with `oauth` (none: they are skipped). */
+  readonly oauth?: OAuthService | undefined
 }
 
 /** How long a stdio server has to answer the 2026 probe (`protocol: "auto"`) before it is taken as a 2025-era one. */
@@ -166,7 +180,11 @@ const connectionLost = (error: unknown): boolean =>
  * is checked by the SDK (`CallToolResult`), not against the tool's output schema (`callRequest.ts`
  * does that, bounded). A request an HTTP server could not be reached for marks the connection lost.
  */
-const clientCalls = (client: Client, lost: ((reason: string) => void) | undefined): ToolCalls => {
+const clientCalls = (
+  client: Client,
+  lost: ((reason: string) => void) | undefined,
+  reauthorize: ((error: unknown) => Promise<boolean>) | undefined
+): ToolCalls => {
   const pending = new Map<string, AbortController>()
   let next = 0
   return {
@@ -174,7 +192,9 @@ const clientCalls = (client: Client, lost: ((reason: string) => void) | undefine
       const id = `ets-${++next}`
       const controller = new AbortController()
       pending.set(id, controller)
-      client.request({ method: "tools/call", params: { ...params } }, { timeout: timeoutMs, signal: controller.signal }).then(
+      const send = () => client.request({ method: "tools/call", params: { ...params } }, { timeout: timeoutMs, signal: controller.signal })
+      // a call the server refused for authorization (a refused refresh, a step-up): authorized again, sent again
+      sendAuthorized(send, reauthorize, controller.signal).then(
         (result) => {
           if (pending.delete(id)) answer({ ok: true, result })
         },
@@ -225,6 +245,41 @@ export const listAllTools = async (client: Client, timeoutMs: number, signal: Ab
 }
 
 /**
+ * Whether a request that failed with the SDK's `UnauthorizedError` may be sent again: when the
+ * provider holds the application's answer to the authorization the SDK asked for, the code is
+ * exchanged (`finishAuth`, which checks `iss`, on the discovery that led to it) and `true`
+ * answered; `false` for any other failure.
+ */
+const reauthorizer = (provider: BridgeOAuthProvider, link: () => HttpLink | undefined) => async (error: unknown): Promise<boolean> => {
+  if (!UnauthorizedError.isInstance(error)) return false
+  const grant = provider.takeGrant()
+  const current = link()
+  if (grant === undefined || current === undefined) return false
+  await provider.onCallbackLeg(() => current.transport.finishAuth(grant.code, grant.iss))
+  return true
+}
+
+/** Most authorizations one request may go through before it fails. */
+const MAX_REAUTHORIZATIONS = 3
+
+/** `send`, sent again after each authorization `reauthorize` completes (see `reauthorizer`). */
+const sendAuthorized = async <A>(
+  send: () => Promise<A>,
+  reauthorize: ((error: unknown) => Promise<boolean>) | undefined,
+  signal?: AbortSignal
+): Promise<A> => {
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await send()
+    } catch (error) {
+      if (reauthorize === undefined || attempt >= MAX_REAUTHORIZATIONS || signal?.aborted === true || !(await reauthorize(error))) {
+        throw error
+      }
+    }
+  }
+}
+
+/**
  * Starts the server in the current scope, initializes it and lists its tools. The scope
  * owns the process: closing it ends the server, also after a failure here.
  * `onToolsChanged` runs on each `notifications/tools/list_changed` from the server.
@@ -241,38 +296,62 @@ export const connect = (
     const fail = (reason: string) => new McpConnectError({ server, reason })
     const http = isHttpServer(config)
     const limits = options.limits
+    let provider: BridgeOAuthProvider | undefined
+    if (http && config.oauth !== undefined) {
+      if (options.oauth === undefined) {
+        return yield* fail(`its entry has "oauth" and no McpOAuth service is provided (McpOAuth.layer)`)
+      }
+      provider = yield* makeOAuthProvider(server, { ...config, oauth: config.oauth }, options.oauth).pipe(
+        Effect.mapError((error) => fail(errorText(error)))
+      )
+    }
+    const authProvider = provider ?? options.authProvider?.(server)
+    const scope = yield* Effect.scope
     let httpLink: HttpLink | undefined
-    const child: ServerLink & { readonly transport: ServerProcessTransport; readonly stdioCalls?: ToolCalls } = http
-      ? yield* openHttpLink(config, { server, limits: limits ?? DEFAULT_SERVER_LIMITS, authProvider: options.authProvider?.(server) }).pipe(
-        Effect.tap((link) => Effect.sync(() => { httpLink = link })),
-        Effect.mapError((error) => fail(error.message))
-      )
-      : yield* startServerProcess(config, { ...options, server }).pipe(
+    // an HTTP link in a scope of its own: one opened before an authorization is closed after it
+    let linkScope: Scope.Closeable | undefined
+    const openChild: Effect.Effect<ServerLink & { readonly transport: ServerProcessTransport; readonly stdioCalls?: ToolCalls }, McpConnectError> = http
+      ? Effect.gen(function*() {
+        linkScope = yield* Scope.fork(scope, "sequential")
+        const link = yield* openHttpLink(config, { server, limits: limits ?? DEFAULT_SERVER_LIMITS, authProvider }).pipe(
+          Scope.provide(linkScope),
+          Effect.mapError((error) => fail(error.message))
+        )
+        httpLink = link
+        return link
+      })
+      : startServerProcess(config, { ...options, server }).pipe(
         Effect.map((process) => ({ ...process, stdioCalls: process.calls })),
-        Effect.mapError((error) => fail(error.message))
+        Effect.mapError((error) => fail(error.message)),
+        Scope.provide(scope)
       )
+    let child = yield* openChild
     const timeout = Duration.toMillis(
       config.initTimeoutMs === undefined ? options.initTimeout : Duration.millis(config.initTimeoutMs)
     )
     const mode = config.protocol ?? (http ? "auto" : "legacy")
-    const client = new Client(CLIENT_INFO, {
-      capabilities: {},
-      versionNegotiation: negotiation(mode, http, timeout),
-      // on a 2026-07-28 connection, changes come over `subscriptions/listen`, opened by the SDK for these
-      listChanged: { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } }
-    })
     const context = yield* Effect.context<never>()
     let open = true
-    client.onclose = () => {
-      open = false
-    }
     // a fiber per error only when debug lines are logged: a server can make the SDK report thousands a second
     const debugLogged = LogLevel.isLessThanOrEqualTo(Context.get(context, References.MinimumLogLevel), "Debug")
-    client.onerror = (error) => {
-      if (debugLogged) Effect.runForkWith(context)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
+    const makeClient = () => {
+      const made = new Client(CLIENT_INFO, {
+        capabilities: {},
+        versionNegotiation: negotiation(mode, http, timeout),
+        // on a 2026-07-28 connection, changes come over `subscriptions/listen`, opened by the SDK for these
+        listChanged: { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } }
+      })
+      made.onclose = () => {
+        open = false
+      }
+      made.onerror = (error) => {
+        if (debugLogged) Effect.runForkWith(context)(Effect.logDebug(`MCP server "${server}": ${error.message}`))
+      }
+      // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
+      made.setNotificationHandler("notifications/tools/list_changed", () => onToolsChanged())
+      return made
     }
-    // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
-    client.setNotificationHandler("notifications/tools/list_changed", () => onToolsChanged())
+    let client = makeClient()
     const request = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
       Effect.tryPromise({ try: run, catch: errorText }).pipe(
         Effect.catch((reason) =>
@@ -280,11 +359,35 @@ export const connect = (
         )
       )
     const handshake = mode === "legacy" ? "initialize failed" : "connecting failed"
-    yield* request(handshake, (signal) => client.connect(child.transport, { timeout, signal }))
-    const tools = yield* request("tools/list failed", (signal) => listAllTools(client, timeout, signal))
+    const connectOnce = (signal: AbortSignal) => client.connect(child.transport, { timeout, signal })
+    const reauthorize = provider === undefined ? undefined : reauthorizer(provider, () => httpLink)
+    if (reauthorize !== undefined) {
+      // the first connection of a server that wants an authorization fails with it asked for:
+      // the code is exchanged, and the bridge connects again with the token
+      const first = yield* Effect.exit(Effect.tryPromise({ try: connectOnce, catch: (error) => error }))
+      if (Exit.isFailure(first)) {
+        const error = Exit.findErrorOption(first)
+        const authorized = error._tag === "Some"
+          ? yield* Effect.tryPromise({ try: () => reauthorize(error.value), catch: errorText }).pipe(
+            Effect.mapError((reason) => fail(`authorization failed: ${reason}`))
+          )
+          : false
+        if (!authorized) {
+          const reason = error._tag === "Some" ? errorText(error.value) : "interrupted"
+          return yield* Effect.flatMap(withProcessState(child, `${handshake}: ${reason}`), (text) => Effect.fail(fail(text)))
+        }
+        if (linkScope !== undefined) yield* Scope.close(linkScope, Exit.void)
+        child = yield* openChild
+        client = makeClient()
+        yield* request(handshake, connectOnce)
+      }
+    } else {
+      yield* request(handshake, connectOnce)
+    }
+    const tools = yield* request("tools/list failed", (signal) => sendAuthorized(() => listAllTools(client, timeout, signal), reauthorize, signal))
     const calls = child.stdioCalls !== undefined && client.getProtocolEra() !== "modern"
       ? child.stdioCalls
-      : clientCalls(client, httpLink?.lost)
+      : clientCalls(client, httpLink?.lost, reauthorize)
     const protocolVersion = client.getNegotiatedProtocolVersion()
     return { client, process: child, calls, protocolVersion, tools, isOpen: () => open }
   })

@@ -16,8 +16,10 @@
  * `MAX_ERROR_BODY_BYTES` (its text ends up in the call's error). Each call's deadline is the
  * SDK request's own timer: a server that never ends its stream cannot hold a call past it.
  *
- * OAuth as a client is not built here: the bridge's `authProvider` option (SDK v2's
- * `AuthProvider`, or an `OAuthClientProvider`) is handed to the transport as it is.
+ * OAuth as a client is not built here: the provider of an entry's `oauth` (`oauthProvider.ts`),
+ * or the bridge's `authProvider` option (SDK v2's `AuthProvider`, or an `OAuthClientProvider`), is
+ * handed to the transport as it is; the SDK's OAuth requests (discovery, registration, tokens) go
+ * through the same guarded `fetch`.
  *
  * @since 0.6.0
  */

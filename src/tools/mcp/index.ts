@@ -19,6 +19,7 @@ export {
   loadMcpConfig,
   McpConfigError,
   McpHttpServerConfig,
+  McpOAuthConfig,
   McpProtocolMode,
   McpServerConfig,
   type McpServersConfig,
@@ -52,3 +53,15 @@ export {
   withMcpConfigFile
 } from "./stdio.js"
 export { McpBridge } from "../../services/McpBridge.js"
+export {
+  type McpAuthorizationGrant,
+  type McpAuthorizationRequest,
+  McpOAuth,
+  type McpOAuthClient,
+  type McpOAuthCredentials,
+  McpOAuthError,
+  type McpOAuthService,
+  type McpOAuthTokens,
+  type McpTokenStore,
+  type McpTokenStoreKey
+} from "../../services/McpOAuth.js"
