@@ -4,7 +4,7 @@
  * a dynamic import when its layer is built, `--mcp-config` loads the configuration reader when
  * given, and the `mcp` command loads the server when run.
  *
- * The main tree states this (`mcpBridge`'s comment) without a test of it. The SDK is ES modules,
+ * The SDK is ES modules,
  * which Node's `require.cache` does not list (the way the Redis import test sees ioredis), so
  * this follows what Node would load instead: the static imports from the entry, read with
  * TypeScript's parser. Under `verbatimModuleSyntax` only `import type` / `export type` are
@@ -82,8 +82,9 @@ describe("the MCP code is loaded only when used", () => {
 
   it("the check sees the SDK where it is loaded: the bridge's service and the ./mcp entry", () => {
     expect(mcpPackages(loadedBy("src/services/McpBridge.ts").packages).length).toBeGreaterThan(0)
-    expect(mcpPackages(loadedBy("src/tools/mcp/index.ts").packages)).toEqual(
-      expect.arrayContaining(["@modelcontextprotocol/sdk/server/stdio.js"])
-    )
+    const entry = mcpPackages(loadedBy("src/tools/mcp/index.ts").packages)
+    expect(entry).toEqual(expect.arrayContaining(["@modelcontextprotocol/server/stdio", "@modelcontextprotocol/client"]))
+    // SDK v2 only: the 1.x SDK is a dev dependency (the tests' 2025-era clients and fixture servers)
+    expect(entry.filter((p) => p.startsWith("@modelcontextprotocol/sdk"))).toEqual([])
   })
 })
