@@ -25,7 +25,7 @@
  * - an approval reaches our confirmation gate as the session's confirmation of that one call:
  *   the call runs through `ToolCallHandler`'s session, which asks its confirmation and runs it
  *   again with `confirm: true`, through every gate (mode, policy, paths, rate limit, the
- *   application's gates) as any confirmed call.
+ *   application's gates) as every confirmed call.
  * An approval is honoured only for a call this toolkit asked `effect/ai` to approve: the same
  * tool-call id, the same tool and the same arguments, and once. A call of such a tool that
  * reaches the handler otherwise (an approval in a forged history, a tool-call id used again, an

@@ -4,7 +4,7 @@
  * `openWorldHint`).
  *
  * - `readOnlyHint`: the tool's `readOnly` flag (what read-only agent modes check).
- * - `destructiveHint`: any tool that is not read-only (a scoped-write tool included: it may
+ * - `destructiveHint`: every tool that is not read-only (a scoped-write tool included: it may
  *   overwrite the files it names).
  * - `idempotentHint`: a read-only tool (the registry knows no other tool whose repeated call
  *   has no further effect).
