@@ -80,6 +80,28 @@ export const eventually = (check: () => boolean, ms = 3000) =>
  * `delete_thing`, a tool that needs confirmation; `deletions()` counts the calls that ran
  * (its output names the count, `deleted 1 (1)`).
  */
+/** A read-only tool that says its text back. */
+export const echoTool = Tool.make("echo", {
+  description: "Says its text back",
+  parameters: Schema.Struct({ text: Schema.String }),
+  readOnly: true,
+  handler: ({ text }) => Effect.succeed(text)
+})
+
+/** A read-only tool that waits until it is interrupted, counting its starts and its interruptions. */
+export const makeForever = () => {
+  let started = 0
+  let stopped = 0
+  const tool = Tool.make("forever", {
+    description: "Waits until it is interrupted",
+    parameters: Schema.Struct({}),
+    readOnly: true,
+    handler: () =>
+      Effect.onInterrupt(Effect.andThen(Effect.sync(() => void started++), Effect.never), () => Effect.sync(() => void stopped++))
+  })
+  return { tool, started: () => started, stopped: () => stopped }
+}
+
 export const makeDeleteThing = () => {
   let deletions = 0
   const tool = Tool.make("delete_thing", {

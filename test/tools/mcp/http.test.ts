@@ -4,33 +4,18 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import * as Http from "node:http"
-import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
+import { ToolSystem, Workspace } from "../../../src/index.js"
 import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
 import type { McpConfirmation } from "../../../src/tools/mcp/server.js"
 import { tempDir } from "../../helpers/tempDir.js"
-import { eventually, makeDeleteThing } from "./helpers.js"
+import { echoTool as echo, eventually, makeDeleteThing, makeForever } from "./helpers.js"
 import { replyText as text } from "./replyText.js"
 
 const { deletions, tool: deleteThing } = makeDeleteThing()
 
-const echo = Tool.make("echo", {
-  description: "Says its text back",
-  parameters: Schema.Struct({ text: Schema.String }),
-  readOnly: true,
-  handler: ({ text }) => Effect.succeed(text)
-})
-
-let started = 0
-let stopped = 0
-const forever = Tool.make("forever", {
-  description: "Waits until it is interrupted",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  handler: () =>
-    Effect.onInterrupt(Effect.andThen(Effect.sync(() => void started++), Effect.never), () => Effect.sync(() => void stopped++))
-})
+const { started, stopped, tool: forever } = makeForever()
 
 /** The tools served on 127.0.0.1 (a free port) for the scope. */
 const served = (confirmation?: McpConfirmation, extra: { readonly maxConcurrent?: number; readonly maxBodyBytes?: number } = {}) =>
@@ -183,8 +168,8 @@ describe("serveMcpHttp", () => {
       const busy = floods.filter((f) => f._tag === "Some" && f.value.status === 503)
       expect(busy.length).toBeGreaterThan(0)
       // the dropped connections cancel their calls: their places free up
-      const stoppedNow = stopped
-      expect(yield* eventually(() => stopped >= stoppedNow + 4 || stopped >= started)).toBe(true)
+      const stoppedNow = stopped()
+      expect(yield* eventually(() => stopped() >= stoppedNow + 4 || stopped() >= started())).toBe(true)
       const { client } = yield* clientOf(url, "auto")
       expect(text(yield* Effect.promise(() => client.callTool({ name: "echo", arguments: { text: "alive" } })))).toBe("alive")
     })))
@@ -193,13 +178,13 @@ describe("serveMcpHttp", () => {
     Effect.scoped(Effect.gen(function*() {
       const { url } = yield* served()
       const { client } = yield* clientOf(url, "auto")
-      const startedBefore = started
-      const stoppedBefore = stopped
+      const startedBefore = started()
+      const stoppedBefore = stopped()
       const controller = new AbortController()
       const call = client.callTool({ name: "forever", arguments: {} }, { signal: controller.signal })
-      expect(yield* eventually(() => started > startedBefore)).toBe(true)
+      expect(yield* eventually(() => started() > startedBefore)).toBe(true)
       controller.abort("enough")
       yield* Effect.promise(() => call.then(() => "answered", () => "rejected"))
-      expect(yield* eventually(() => stopped > stoppedBefore)).toBe(true)
+      expect(yield* eventually(() => stopped() > stoppedBefore)).toBe(true)
     })))
 })

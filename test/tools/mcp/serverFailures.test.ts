@@ -17,25 +17,11 @@ import { serveMcp } from "../../../src/tools/mcp/serve.js"
 import { McpServeError } from "../../../src/tools/mcp/server.js"
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
-import { eventually, makeDeleteThing } from "./helpers.js"
+import { echoTool as echo, eventually, makeDeleteThing, makeForever } from "./helpers.js"
 
 const { deletions, tool: deleteThing } = makeDeleteThing()
 
-const echo = Tool.make("echo", {
-  description: "Says its text back",
-  parameters: Schema.Struct({ text: Schema.String }),
-  readOnly: true,
-  handler: ({ text }) => Effect.succeed(text)
-})
-
-let started = 0
-let stopped = 0
-const forever = Tool.make("forever", {
-  description: "Waits until it is interrupted",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  handler: () => Effect.onInterrupt(Effect.andThen(Effect.sync(() => void started++), Effect.never), () => Effect.sync(() => void stopped++))
-})
+const { started, stopped, tool: forever } = makeForever()
 
 const quitter = Tool.make("quitter", {
   description: "Interrupts itself",
@@ -118,23 +104,23 @@ describe("serveMcp when something fails", () => {
   it.live("a call the client cancels is interrupted, not logged as died; the server keeps serving", () =>
     Effect.gen(function*() {
       const ws = yield* tempDir("mcp-fail-")
-      const before = stopped
-      const startedBefore = started
+      const before = stopped()
+      const startedBefore = started()
       const [after, lines] = yield* recordingLogsWith(() =>
         Effect.gen(function*() {
           const { call, client } = yield* served(ws)
           const controller = new AbortController()
           const cancelled = client.callTool({ name: "forever", arguments: {} }, undefined, { signal: controller.signal })
           // cancelled once its handler runs (was: after a real 100 ms)
-          expect(yield* eventually(() => started > startedBefore)).toBe(true)
+          expect(yield* eventually(() => started() > startedBefore)).toBe(true)
           controller.abort("enough")
           yield* Effect.promise(() => cancelled.then(() => "answered", () => "rejected"))
           // the server's cancellation reaches the handler
-          expect(yield* eventually(() => stopped > before)).toBe(true)
+          expect(yield* eventually(() => stopped() > before)).toBe(true)
           return yield* call("echo", { text: "next" })
         })
       )
-      expect(stopped).toBe(before + 1)
+      expect(stopped()).toBe(before + 1)
       expect(text(after)).toBe("next")
       expect(lines.filter((line) => line.level === "Error").map(textOf)).toEqual([])
     }))
