@@ -198,6 +198,11 @@ const mcp = Command.make(
       Flag.withDescription("Serve over Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:3000) instead of stdio"),
       Flag.optional
     ),
+    sessions: switchFlag("sessions").pipe(
+      Flag.withDescription(
+        "With --http: give 2025-11-25 clients sessions (Mcp-Session-Id), so a call that needs confirmation asks them; behind a load balancer, route on that header"
+      )
+    ),
     oauthIssuer: Flag.String("oauth-issuer").pipe(
       Flag.withDescription("With --http: require bearer JWTs of this OAuth issuer (https, or a loopback host)"),
       Flag.optional
@@ -218,7 +223,7 @@ const mcp = Command.make(
       Flag.optional
     )
   },
-  ({ audit, http, mcpConfig, mode, oauthAudience, oauthIssuer, oauthJwks, rateLimit, rateLimitRedis, tag, workspace, yes }) =>
+  ({ audit, http, mcpConfig, mode, oauthAudience, oauthIssuer, oauthJwks, rateLimit, rateLimitRedis, sessions, tag, workspace, yes }) =>
     // the MCP server and SDK load only for this command
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
@@ -231,6 +236,7 @@ const mcp = Command.make(
           // a server may be killed at any moment: each served call's record is on disk before its answer
           audit: auditLayerOf(audit, { durable: true }),
           http: Option.getOrUndefined(http),
+          sessions,
           oauth: oauthOf(oauthIssuer, oauthAudience, oauthJwks),
           rateLimits: Option.getOrUndefined(rateLimit),
           rateLimitRedis: Option.getOrUndefined(rateLimitRedis)

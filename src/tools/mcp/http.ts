@@ -6,10 +6,15 @@
  * - 2026-07-28: the per-request `_meta` envelope, `server/discover`, no session; confirmation is
  *   an `input_required` result (the client asks its user and retries the call with the answer).
  *   `subscriptions/listen` streams hear of changed bridged tools.
- * - 2025-11-25: served statelessly too (no session: `GET`/`DELETE` answer 405). A stateless
- *   request cannot carry a server-to-client request, so **a call that needs confirmation is
- *   refused** (`CONFIRMATION_REQUIRED`, saying why and what to do: use 2026-07-28, stdio, or
- *   `--yes`). There is no session leg: sessions would pin clients to one process.
+ * - 2025-11-25: served statelessly too by default (no session: `GET`/`DELETE` answer 405). A
+ *   stateless request cannot carry a server-to-client request, so **a call that needs
+ *   confirmation is refused** (`CONFIRMATION_REQUIRED`, saying why and what to do: use
+ *   2026-07-28, stdio, sessions or `--yes`).
+ * - With `sessions` (opt-in, httpSessions.ts), a 2025 `initialize` opens a session
+ *   (`Mcp-Session-Id`) served by its own server instance, which asks for confirmation by
+ *   `elicitation/create` on the call's stream, as over stdio; `GET` and `DELETE` work as the
+ *   2025-11-25 transport has them. Sessions pin a client to one process: behind a load balancer
+ *   route on `Mcp-Session-Id` (nginx: `hash $http_mcp_session_id consistent;`).
  *
  * Against DNS rebinding, the `Host` header must name an allowed host and an `Origin` header, when
  * there is one, an allowed origin host (loopback names by default): anything else is 403 before
@@ -43,8 +48,9 @@ import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
 import { type AuthAnswer, type BearerAuth, makeBearerAuth, type McpHttpAuthOptions } from "./httpAuth.js"
+import { makeSessionLeg, type McpHttpSessionOptions, type SessionServer } from "./httpSessions.js"
 import { type ScopeGrant, scopedRegistry, scopedSystem } from "./scopeAccess.js"
-import { makeMcpServerFactory, McpServeError, type McpServeOptions } from "./server.js"
+import { type McpFactoryHooks, makeMcpServerFactory, McpServeError, type McpServeOptions } from "./server.js"
 
 /** The host names a loopback server answers to (and the origin hosts it accepts). */
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"]
@@ -75,6 +81,14 @@ export interface McpHttpOptions extends McpServeOptions {
    * the gates (see `McpHttpAuthOptions`). Default: no authorization (loopback use).
    */
   readonly auth?: McpHttpAuthOptions | undefined
+  /**
+   * Opt-in sessions for 2025-11-25 clients (`mcp --http ... --sessions`): an `initialize` opens
+   * a session whose calls that need confirmation ask by `elicitation/create`, as over stdio (see
+   * httpSessions.ts for the caps). A session lives in one process: behind a load balancer, route
+   * on the `Mcp-Session-Id` header (nginx: `hash $http_mcp_session_id consistent;`). 2026-07-28
+   * stays stateless. Default: none (every 2025 request stateless, such a call refused).
+   */
+  readonly sessions?: McpHttpSessionOptions | undefined
 }
 
 /**
@@ -92,8 +106,8 @@ export interface McpHttpServer {
 
 /** Why a 2025-era call over HTTP that needs confirmation is refused. */
 const LEGACY_HTTP_REFUSAL =
-  "(MCP 2025-11-25 over HTTP is stateless here: the server cannot ask. Confirm with protocol 2026-07-28 " +
-  "(input_required), over stdio, or serve with --yes)"
+  "(MCP 2025-11-25 over HTTP is stateless here without a session: the server cannot ask. Confirm with protocol " +
+  "2026-07-28 (input_required), over stdio, in a session (serve with --sessions), or serve with --yes)"
 
 /** A request as the SDK's node handler reads it (its optional fields left out when unset). */
 const incoming = (req: Http.IncomingMessage, auth?: AuthInfo): NodeIncomingMessageLike => ({
@@ -118,6 +132,13 @@ const closedGrant = (bearer: BearerAuth): ScopeGrant => ({
   subject: undefined,
   refused: undefined
 })
+
+/** A plain session's server: the factory's, for the 2025 era. */
+const openPlainSession = (make: McpServerFactory) => (authInfo: AuthInfo | undefined, requestInfo: Request): Promise<SessionServer> =>
+  Promise.resolve(make({ era: "legacy", requestInfo, ...(authInfo === undefined ? {} : { authInfo }) })).then((server) => ({
+    server,
+    renew: () => undefined
+  }))
 
 const jsonError = (res: Http.ServerResponse, status: number, message: string): void => {
   if (res.headersSent) return
@@ -163,20 +184,55 @@ export const serveMcpHttp = (
     const registry = yield* ToolRegistry
     const runPromise = Effect.runPromiseWith(context)
     const plain = yield* makeMcpServerFactory(options, hooks)
-    /** With `auth`: a server whose registry and calls are narrowed to the request's grant. */
-    const factory: McpServerFactory = bearer === undefined ? plain : (made) => {
-      const grant = (made.authInfo === undefined ? undefined : grants.get(made.authInfo)) ?? closedGrant(bearer)
-      const scoped = makeMcpServerFactory(options, hooks).pipe(
+    /** With `auth`: a server whose registry and calls are narrowed to `grant`. */
+    const narrowed = (grant: ScopeGrant, factoryHooks: McpFactoryHooks): Promise<McpServerFactory> =>
+      runPromise(makeMcpServerFactory(options, factoryHooks).pipe(
         Effect.provideService(ToolSystem, scopedSystem(system, grant)),
         Effect.provideService(ToolRegistry, scopedRegistry(registry, grant))
-      )
-      return runPromise(scoped).then((make) => make(made))
+      ))
+    const factory: McpServerFactory = bearer === undefined ? plain : (made) => {
+      const grant = (made.authInfo === undefined ? undefined : grants.get(made.authInfo)) ?? closedGrant(bearer)
+      return narrowed(grant, hooks).then((make) => make(made))
     }
+    const sessions = options.sessions === undefined ? undefined : yield* makeSessionLeg({
+      ...options.sessions,
+      maxBodyBytes,
+      report,
+      ownerOf: (authInfo) => {
+        if (authInfo === undefined) return undefined
+        const subject = grants.get(authInfo)?.subject
+        return subject === undefined ? `client ${authInfo.clientId}` : `subject ${subject}`
+      },
+      // a session's server asks its client itself: no stateless refusal note
+      open: bearer === undefined ? openPlainSession(yield* makeMcpServerFactory(options)) : (authInfo, requestInfo) => {
+        // the session's scopes are those of its latest request's token (the subject stays the same)
+        let scopes = authInfo?.scopes ?? []
+        const grant: ScopeGrant = {
+          get scopes() {
+            return scopes
+          },
+          readScope: bearer.readScope,
+          writeScope: bearer.writeScope,
+          subject: authInfo === undefined ? undefined : grants.get(authInfo)?.subject,
+          refused: undefined
+        }
+        const renew = (next: AuthInfo | undefined) => {
+          scopes = next?.scopes ?? []
+        }
+        return narrowed(grant, {}).then(async (make) => ({
+          server: await make({ era: "legacy", requestInfo, ...(authInfo === undefined ? {} : { authInfo }) }),
+          renew
+        }))
+      }
+    })
     const handler = createMcpHandler(factory, { legacy: "stateless", onerror: report, maxRequestBodySize: maxBodyBytes })
     /** A call the scope gate refused is answered 403 `insufficient_scope` (MCP's scope challenge). */
     const challenged: FetchLikeMcpHandler = {
       fetch: async (request, requestOptions) => {
-        const response = await handler.fetch(request, requestOptions)
+        const routed = sessions === undefined ? undefined : await sessions.route(request, requestOptions?.authInfo)
+        if (routed?._tag === "Answered") return routed.response
+        const parsedBody = routed?.parsedBody
+        const response = await handler.fetch(request, parsedBody === undefined ? requestOptions : { ...requestOptions, parsedBody })
         const grant = requestOptions?.authInfo === undefined ? undefined : grants.get(requestOptions.authInfo)
         if (bearer === undefined || grant?.refused === undefined) return response
         await response.body?.cancel().catch(() => undefined)
@@ -212,14 +268,16 @@ export const serveMcpHttp = (
       }
       if (pathname !== path) return jsonError(res, 404, "Not found")
       if (!hostAllowed(req, res) || !originAllowed(req, res)) return
-      if (serving >= maxConcurrent) return jsonError(res, 503, "Too many requests at once")
-      serving++
+      // a session's standalone stream stays open: it is not a request at work (one a session, capped)
+      const counted = !(sessions !== undefined && req.method === "GET" && req.headers["mcp-session-id"] !== undefined)
+      if (counted && serving >= maxConcurrent) return jsonError(res, 503, "Too many requests at once")
+      if (counted) serving++
       const served = bearer === undefined ? serve(incoming(req), res) : authorized(req, res, bearer)
       served.catch((error: unknown) => {
         report(error instanceof Error ? error : new Error(String(error)))
         jsonError(res, 500, "Internal error")
       }).finally(() => {
-        serving--
+        if (counted) serving--
       })
     }
 
@@ -247,7 +305,12 @@ export const serveMcpHttp = (
     const bridge = yield* Effect.serviceOption(McpBridge)
     if (Option.isSome(bridge)) {
       yield* bridge.value.events.pipe(
-        Stream.runForEach(() => Effect.sync(() => handler.notify.toolsChanged())),
+        Stream.runForEach(() =>
+          Effect.sync(() => {
+            handler.notify.toolsChanged()
+            sessions?.toolsChanged()
+          })
+        ),
         Effect.forkScoped
       )
     }

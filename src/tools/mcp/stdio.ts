@@ -142,6 +142,11 @@ export interface McpCommandOptions {
    */
   readonly oauth?: McpHttpAuthOptions | undefined
   /**
+   * `--sessions` (with `http` only): 2025-11-25 clients get sessions, so a call that needs
+   * confirmation asks them (`McpHttpOptions.sessions`, default caps).
+   */
+  readonly sessions?: boolean | undefined
+  /**
    * `--rate-limit TOOL=RPM` (repeatable): served calls of these builtin or ported tools take a
    * token of a bucket of `RPM` calls a minute (in place of the tool's own `rateLimitRpm`). A name
    * that is neither fails the command.
@@ -213,15 +218,25 @@ export const runMcpCommand = (
     : options.oauth.issuer === "" || options.oauth.resource === ""
     ? "--oauth-issuer and --oauth-audience go together"
     : undefined
-  const serving: Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> = oauthProblem !== undefined
-    ? Effect.fail(new McpServeError({ reason: oauthProblem }))
+  const problem = oauthProblem ?? (options.sessions === true && http === undefined
+    ? "--sessions serves over HTTP only: add --http HOST:PORT"
+    : undefined)
+  const serving: Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> = problem !== undefined
+    ? Effect.fail(new McpServeError({ reason: problem }))
     : http === undefined
     ? serveMcpStdio({ ...serveOptions, streams: options.streams })
     : typeof http === "string"
     ? Effect.fail(new McpServeError({ reason: http }))
     : Effect.scoped(Effect.gen(function*() {
       const hosts = hostsFor(http.host)
-      const { url } = yield* serveMcpHttp({ ...serveOptions, ...http, allowedHosts: hosts, allowedOrigins: hosts, auth: options.oauth })
+      const { url } = yield* serveMcpHttp({
+        ...serveOptions,
+        ...http,
+        allowedHosts: hosts,
+        allowedOrigins: hosts,
+        auth: options.oauth,
+        sessions: options.sessions === true ? {} : undefined
+      })
       yield* Effect.logInfo(`Serving MCP on ${url}`)
       return yield* Effect.never
     }))
