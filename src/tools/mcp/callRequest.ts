@@ -20,6 +20,7 @@ import type { JsonSchema } from "../../domain/ToolSpec.js"
 import { type Connection, errorText, type McpTool, withProcessState } from "./connection.js"
 import { prepareOutputCheck, yieldToEventLoop } from "./listingLimits.js"
 import { knownOutputCheck, type McpOutputMismatch, type OutputCheck, outputMismatch } from "./outputCheck.js"
+import { type ParamHeader, paramHeadersOf } from "./paramHeaders.js"
 
 /** Why an interrupted call is cancelled on the server. */
 const INTERRUPTED = "the call was interrupted"
@@ -34,24 +35,35 @@ const ownTimeout = (data: unknown, timeoutMs: number): boolean =>
 /**
  * How the calls of a listed tool differ from a plain call: one that requires task-based
  * execution is refused (the bridge makes plain calls only, as the SDK's `callTool` refuses
- * them); one with an `outputSchema` has its answers checked against it.
+ * them); one with an `outputSchema` has its answers checked against it; one with `x-mcp-header`
+ * declarations, on a connection that mirrors them (`paramHeaders.ts`), has its arguments sent
+ * in `Mcp-Param-*` headers too.
  *
  * @internal
  */
 export type CallRoute =
   | { readonly _tag: "TasksRequired" }
-  | { readonly _tag: "OutputSchema"; readonly schema: JsonSchema }
+  | { readonly _tag: "OutputSchema"; readonly schema: JsonSchema; readonly headers?: ReadonlyArray<ParamHeader> }
+  | { readonly _tag: "ParamHeaders"; readonly headers: ReadonlyArray<ParamHeader> }
 
 /**
- * The routes of a listing's tools that are not plain, by name.
+ * The routes of a listing's tools that are not plain, by name. `declared`: the header
+ * declarations of the tools that have any, when the connection mirrors them
+ * (`screenParamHeaders`).
  *
  * @internal
  */
-export const callRoutes = (tools: ReadonlyArray<McpTool>): ReadonlyMap<string, CallRoute> => {
+export const callRoutes = (
+  tools: ReadonlyArray<McpTool>,
+  declared: ReadonlyMap<string, ReadonlyArray<ParamHeader>> = new Map()
+): ReadonlyMap<string, CallRoute> => {
   const routes = new Map<string, CallRoute>()
   for (const tool of tools) {
+    const headers = declared.get(tool.name)
     if (tool.execution?.taskSupport === "required") routes.set(tool.name, { _tag: "TasksRequired" })
-    else if (tool.outputSchema !== undefined) routes.set(tool.name, { _tag: "OutputSchema", schema: tool.outputSchema })
+    else if (tool.outputSchema !== undefined) {
+      routes.set(tool.name, { _tag: "OutputSchema", schema: tool.outputSchema, ...(headers === undefined ? {} : { headers }) })
+    } else if (headers !== undefined) routes.set(tool.name, { _tag: "ParamHeaders", headers })
   }
   return routes
 }
@@ -147,6 +159,15 @@ const refusalOf = (route: CallRoute | undefined, check: OutputCheck | undefined)
   return check !== undefined && Result.isFailure(check) ? `its output schema cannot be checked here: ${check.failure}` : undefined
 }
 
+/** The `Mcp-Param-*` headers of a call on `route` (none for a tool that declares none), or why they cannot be made. */
+const headersOf = (
+  route: CallRoute | undefined,
+  args: Readonly<Record<string, unknown>>
+): Result.Result<Readonly<Record<string, string>> | undefined, string> => {
+  const declared = route === undefined || route._tag === "TasksRequired" ? undefined : route.headers
+  return declared === undefined ? Result.succeed(undefined) : paramHeadersOf(declared, args)
+}
+
 /**
  * Sends one request, in one `Effect.callback`: no `AbortSignal` (the request's id is enough to
  * cancel it), and no step more than the call needs. The call goes through the connection's own
@@ -159,7 +180,10 @@ const refusalOf = (route: CallRoute | undefined, check: OutputCheck | undefined)
  *
  * A tool with an output schema has its answer checked (`outputCheck.ts`) as it comes, within
  * the work bound: one that does not pass fails the call with `McpOutputMismatch`. Its schema's
- * check is compiled before the request goes out when its listing has not been taken yet.
+ * check is compiled before the request goes out when its listing has not been taken yet. A tool
+ * with `x-mcp-header` declarations (on a 2026-07-28 HTTP connection) has its `Mcp-Param-*`
+ * headers made from the arguments; a call whose headers cannot be made (past the size bound)
+ * fails with the reason, unsent.
  *
  * @internal
  */
@@ -186,11 +210,14 @@ const send = <E>(
     if (refused !== undefined) return resume(Effect.fail(refused))
     const unsent = refusalOf(request.route, check)
     if (unsent !== undefined) return resume(Effect.fail(new McpCallError({ server, tool, reason: unsent })))
+    const headers = headersOf(request.route, request.args)
+    if (Result.isFailure(headers)) return resume(Effect.fail(new McpCallError({ server, tool, reason: headers.failure })))
     const timeout = request.timeoutMs ?? MAX_TIMER_MS
     requestId = connection.calls.call(
       { name: tool, arguments: { ...request.args } },
       timeout,
-      (answer) => resume(answer.ok ? accepted(server, tool, check, answer.result) : failed(server, connection, tool, answer.error, timeout))
+      (answer) => resume(answer.ok ? accepted(server, tool, check, answer.result) : failed(server, connection, tool, answer.error, timeout)),
+      headers.success
     )
   })
   return Effect.onInterrupt(sent, () => {

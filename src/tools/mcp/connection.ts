@@ -188,11 +188,13 @@ const clientCalls = (
   const pending = new Map<string, AbortController>()
   let next = 0
   return {
-    call: (params, timeoutMs, answer) => {
+    call: (params, timeoutMs, answer, headers) => {
       const id = `ets-${++next}`
       const controller = new AbortController()
       pending.set(id, controller)
-      const send = () => client.request({ method: "tools/call", params: { ...params } }, { timeout: timeoutMs, signal: controller.signal })
+      // headers: SEP-2243's Mcp-Param-* (paramHeaders.ts), on the request's own POST
+      const options = { timeout: timeoutMs, signal: controller.signal, ...(headers === undefined ? {} : { headers }) }
+      const send = () => client.request({ method: "tools/call", params: { ...params } }, options)
       // a call the server refused for authorization (a refused refresh, a step-up): authorized again, sent again
       sendAuthorized(send, reauthorize, controller.signal).then(
         (result) => {

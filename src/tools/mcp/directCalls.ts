@@ -52,9 +52,15 @@ export interface ToolCalls {
   /**
    * Sends `tools/call` with `params`; `answer` runs once, with the result or the error. Returns
    * the request's id (for `cancel`), or `undefined` when nothing was sent (the connection was
-   * closed: `answer` has run already).
+   * closed: `answer` has run already). `headers`: HTTP headers of this request (SEP-2243's
+   * `Mcp-Param-*`), sent by an HTTP connection's calls and ignored by this table (stdio has none).
    */
-  readonly call: (params: CallParams, timeoutMs: number, answer: (answer: CallAnswer) => void) => RequestId | undefined
+  readonly call: (
+    params: CallParams,
+    timeoutMs: number,
+    answer: (answer: CallAnswer) => void,
+    headers?: Readonly<Record<string, string>> | undefined
+  ) => RequestId | undefined
   /** Forgets a call (its answer never runs) and tells the server to cancel it. */
   readonly cancel: (id: RequestId, reason: string) => void
 }

@@ -44,6 +44,7 @@ import {
   withProcessState
 } from "./connection.js"
 import type { McpOutputMismatch } from "./outputCheck.js"
+import { type ParamHeader, screenParamHeaders } from "./paramHeaders.js"
 import { liveClock } from "./process.js"
 
 /**
@@ -177,11 +178,25 @@ export const openServer = (
         Effect.asVoid
       )
 
+    /**
+     * A listing as the bridge takes it: on a 2026-07-28 HTTP connection, a tool with an invalid
+     * `x-mcp-header` declaration is left out (SEP-2243), and the others' declarations kept for
+     * their calls' `Mcp-Param-*` headers.
+     */
+    const listingOf = (
+      connection: Connection,
+      tools: ReadonlyArray<McpTool>
+    ): Effect.Effect<{ readonly tools: ReadonlyArray<McpTool>; readonly declared: ReadonlyMap<string, ReadonlyArray<ParamHeader>> }> =>
+      isHttpServer(config) && connection.client.getProtocolEra() === "modern"
+        ? screenParamHeaders(name, tools)
+        : Effect.succeed({ tools, declared: new Map() })
+
     const first = yield* connectIn
     yield* watch(first)
     let state: State = first
+    const firstListing = yield* listingOf(first.connection, first.connection.tools)
     // how each tool is called (its output schema, say): from the last listing, whether or not it is held
-    let routes: ReadonlyMap<string, CallRoute> = callRoutes(first.connection.tools)
+    let routes: ReadonlyMap<string, CallRoute> = callRoutes(firstListing.tools, firstListing.declared)
     let restarts = 0
     const lock = yield* Semaphore.make(1)
 
@@ -215,12 +230,13 @@ export const openServer = (
         )
         yield* watch(next)
         yield* Effect.logInfo(`MCP server "${name}" restarted (${where(next.connection)})`)
+        const listing = yield* listingOf(next.connection, next.connection.tools)
         // what the new process lists is checked before any call can reach it
         yield* Effect.uninterruptible(Effect.andThen(
-          listener === undefined ? Effect.void : listener(next.connection.tools),
+          listener === undefined ? Effect.void : listener(listing.tools),
           Effect.sync(() => {
             state = next
-            routes = callRoutes(next.connection.tools)
+            routes = callRoutes(listing.tools, listing.declared)
           })
         ))
         return next
@@ -253,16 +269,17 @@ export const openServer = (
         try: (signal) => listAllTools(now.connection.client, listTimeoutMs, signal),
         catch: errorText
       }).pipe(
-        Effect.tap((tools) =>
+        Effect.flatMap((tools) => listingOf(now.connection, tools)),
+        Effect.tap((listing) =>
           Effect.andThen(
             Effect.sync(() => {
-              if (state === now) routes = callRoutes(tools)
+              if (state === now) routes = callRoutes(listing.tools, listing.declared)
             }),
-            Effect.logDebug(`MCP server "${name}" changed its tools; it lists ${tools.length} now`)
+            Effect.logDebug(`MCP server "${name}" changed its tools; it lists ${listing.tools.length} now`)
           )
         ),
-        Effect.flatMap((tools) =>
-          lock.withPermits(1)(Effect.suspend(() => (state === now && listener !== undefined ? listener(tools) : Effect.void)))
+        Effect.flatMap((listing) =>
+          lock.withPermits(1)(Effect.suspend(() => (state === now && listener !== undefined ? listener(listing.tools) : Effect.void)))
         ),
         Effect.catch((reason) =>
           Effect.logWarning(`MCP server "${name}": listing its changed tools failed (${reason}); its proxies stay as they were`)
@@ -292,5 +309,5 @@ export const openServer = (
       return { name, state: standing, pid: now.connection.process.pid, restarts, reason: kept, protocol }
     })
 
-    return { name, config, tools: first.connection.tools, call, status, listen }
+    return { name, config, tools: firstListing.tools, call, status, listen }
   })
