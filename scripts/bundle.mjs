@@ -30,6 +30,10 @@
  *   itself and required by `cli.cjs` on the first web request (`src/layers/UrlPolicy.ts`
  *   imports it then). A large part of the command line's code, which a start that never
  *   fetches would still read, hash and decode.
+ * - `mcp-sdk.cjs`: the MCP SDK (`@modelcontextprotocol/*`, with zod, ajv, @hono/node-server,
+ *   jose...), required by `cli.cjs` when the first of our MCP modules runs: the `mcp` command,
+ *   or `--mcp-config`. Half of the command line's code, which `list` never runs (see `mcpSdk`
+ *   below for what is in it and why).
  * - `worker.js`, `pdfWorker.js`: the worker pools find their scripts beside the module that
  *   starts them (`new URL("./worker.js", import.meta.url)` in `sandbox/workerEntry.ts`,
  *   `new URL("./pdfWorker.js", import.meta.url)` in `pdf/workerScript.ts`). In the bundle that
@@ -78,6 +82,7 @@ const libraryExternal = async () => {
   const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"))
   const names = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies, ...pkg.devDependencies })
   for (const name of inlined) if (!names.includes(name)) throw new Error(`${name} is no longer a dependency`)
+  for (const name of mcpSdk.packages) if (!names.includes(name)) throw new Error(`${name} is no longer a dependency`)
   return names.filter((name) => !inlined.has(name)).flatMap((name) => [name, `${name}/*`])
 }
 
@@ -88,6 +93,137 @@ const libraryExternal = async () => {
 const sideBundles = [{ name: "undici", specifier: "@effect/platform-node/Undici" }]
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+
+/**
+ * The packages of the MCP side bundle, `mcp-sdk.cjs`: the ones our MCP modules
+ * (`src/tools/mcp/*`) import, each with its subpaths. What they import in turn (zod, hono,
+ * cross-spawn...) comes along. fast-deep-equal is here because of ajv, which the SDK's
+ * validator uses: in the command line only our MCP modules import it, and one copy is enough.
+ *
+ * Why the SDK alone, and not our MCP modules with it: our MCP modules use effect and our
+ * services, tags and classes, which `cli.cjs` holds. A side bundle with them would either hold
+ * a second copy of them (a second Effect runtime, a second `ToolRegistry` class, and
+ * `instanceof` across the two fails) or take each from `cli.cjs` through a list of what is
+ * shared, which every new import in our MCP modules could outdate. These packages share
+ * nothing with the rest of the command line: no module of ours, no effect. Our MCP modules
+ * stay in `cli.cjs` (~70 KiB), which evaluates them only when one is imported (an `import()`
+ * in the sources is a lazily run module in the bundle), and that is when they require
+ * `mcp-sdk.cjs`.
+ *
+ * How: in `cli.cjs` each specifier of these packages is a one-line module,
+ * `require("./mcp-sdk.cjs").modules[specifier]` (`mcpSdkPlugin`). `mcp-sdk.cjs` is one bundle
+ * for all of them (`/client` and `/server` share the SDK's core, its error classes and
+ * schemas, which must exist once) whose entry picks, for each specifier, the names the sources
+ * import from it (`mcpSdkImports`, read with TypeScript's parser; esbuild tree-shakes the
+ * rest): an object of those names, or, for a default import, the default itself (what
+ * `cli.cjs`'s interop makes of a CommonJS module's `module.exports`). `checkSideBundles` fails
+ * the build when the SDK is in `cli.cjs` or a module is bundled in both.
+ */
+const mcpSdk = {
+  name: "mcp-sdk",
+  packages: ["@modelcontextprotocol/server", "@modelcontextprotocol/client", "@modelcontextprotocol/node", "jose", "ajv", "fast-deep-equal"]
+}
+
+/** Whether `specifier` names one of the MCP side bundle's packages (or a subpath of one). */
+const isMcpSdk = (specifier) => mcpSdk.packages.some((name) => specifier === name || specifier.startsWith(`${name}/`))
+
+/**
+ * What the sources import from each specifier of the MCP side bundle: `{ names, default }`,
+ * type-only imports left out (they are erased). A namespace import or `export *` would need
+ * every name of the package: the build fails on one, as on a default import beside named
+ * ones (`modules[specifier]` is one value, which cannot be both).
+ */
+const mcpSdkImports = async () => {
+  const { default: ts } = await import("typescript")
+  const imports = new Map()
+  const entryOf = (specifier) => {
+    if (!imports.has(specifier)) imports.set(specifier, { names: new Set(), default: false })
+    return imports.get(specifier)
+  }
+  const files = (await readdir(join(root, "src"), { recursive: true })).filter((f) => /\.m?ts$/.test(f) && !f.endsWith(".d.ts"))
+  for (const file of files) {
+    const text = await readFile(join(root, "src", file), "utf8")
+    if (!mcpSdk.packages.some((name) => text.includes(`"${name}`))) continue
+    const where = `src/${file}`
+    for (const statement of ts.createSourceFile(file, text, ts.ScriptTarget.Latest).statements) {
+      const specifier = statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)
+        ? statement.moduleSpecifier.text
+        : undefined
+      if (specifier === undefined || !isMcpSdk(specifier)) continue
+      if (ts.isImportDeclaration(statement)) {
+        const clause = statement.importClause
+        if (clause?.isTypeOnly === true) continue
+        const entry = entryOf(specifier)
+        if (clause?.name !== undefined) entry.default = true
+        const bindings = clause?.namedBindings
+        if (bindings !== undefined && ts.isNamespaceImport(bindings)) {
+          throw new Error(`bundle: ${where} imports ${specifier} as a namespace: import its names (see mcpSdk)`)
+        }
+        for (const element of bindings?.elements ?? []) {
+          if (!element.isTypeOnly) entry.names.add((element.propertyName ?? element.name).text)
+        }
+      } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+        const clause = statement.exportClause
+        if (clause === undefined || !ts.isNamedExports(clause)) {
+          throw new Error(`bundle: ${where} re-exports all of ${specifier}: name what it re-exports (see mcpSdk)`)
+        }
+        const entry = entryOf(specifier)
+        for (const element of clause.elements) {
+          if (!element.isTypeOnly) entry.names.add((element.propertyName ?? element.name).text)
+        }
+      }
+    }
+  }
+  for (const [specifier, entry] of imports) {
+    if (entry.default && entry.names.size > 0) {
+      throw new Error(`bundle: the sources import both ${specifier}'s default and its names: cli.cjs gets one value per specifier (see mcpSdk)`)
+    }
+  }
+  return imports
+}
+
+const sdkImports = await mcpSdkImports()
+
+/** The specifiers `cli.cjs` takes from `mcp-sdk.cjs`, as the `cli.cjs` build met them. */
+const mcpSpecifiers = new Set()
+
+/** In `cli.cjs`, each MCP SDK specifier is `mcp-sdk.cjs`'s value for it, required when first imported. */
+const mcpSdkPlugin = {
+  name: "mcp-sdk",
+  setup(build) {
+    build.onResolve({ filter: /^(?:@modelcontextprotocol\/|jose$|ajv(?:$|\/)|fast-deep-equal$)/ }, (args) =>
+      isMcpSdk(args.path) ? { path: args.path, namespace: "mcp-sdk" } : undefined)
+    build.onLoad({ filter: /.*/, namespace: "mcp-sdk" }, (args) => {
+      if (!sdkImports.has(args.path)) {
+        throw new Error(`bundle: ${args.path} is imported in a way mcpSdkImports does not read (a dynamic import?)`)
+      }
+      mcpSpecifiers.add(args.path)
+      return { contents: `module.exports = require("./${mcpSdk.name}.cjs").modules[${JSON.stringify(args.path)}]`, loader: "js" }
+    })
+    build.onResolve({ filter: /.*/, namespace: "mcp-sdk" }, (args) => ({ path: args.path, external: true }))
+  }
+}
+
+/**
+ * The entry of `mcp-sdk.cjs` (an ES module in Node's mode, as our sources are, so that a
+ * default import of a CommonJS package is its `module.exports`): `modules`, for each specifier
+ * `cli.cjs` asked for, the names the sources import from it, or its default.
+ */
+const mcpSdkEntry = () => {
+  const specifiers = [...mcpSpecifiers].sort()
+  if (specifiers.length === 0) throw new Error("bundle: cli.cjs imports none of the MCP SDK: is mcpSdkPlugin still needed?")
+  const valueOf = (specifier, i) => {
+    const entry = sdkImports.get(specifier)
+    if (entry.default) return `m${i}.default`
+    return `{ ${[...entry.names].sort().map((name) => `${JSON.stringify(name)}: m${i}[${JSON.stringify(name)}]`).join(", ")} }`
+  }
+  return [
+    ...specifiers.map((specifier, i) => `import * as m${i} from ${JSON.stringify(specifier)}`),
+    `export const modules = {`,
+    ...specifiers.map((specifier, i) => `  ${JSON.stringify(specifier)}: ${valueOf(specifier, i)},`),
+    `}`
+  ].join("\n")
+}
 
 /** Resolves each side-bundled module to its file beside `cli.cjs`, external to the main bundle. */
 const sideBundlePlugin = {
@@ -135,19 +271,36 @@ const common = {
   logLevel: "warning"
 }
 
+const cliBuild = esbuild.build({
+  ...common,
+  ...commonJs,
+  entryPoints: { cli: join(root, "src/cli/main.ts"), main: join(root, "src/cli/launch.ts") },
+  plugins: [sideBundlePlugin, mcpSdkPlugin]
+})
+
 const results = await Promise.all([
-  esbuild.build({
-    ...common,
-    ...commonJs,
-    entryPoints: { cli: join(root, "src/cli/main.ts"), main: join(root, "src/cli/launch.ts") },
-    plugins: [sideBundlePlugin]
-  }),
+  cliBuild,
   esbuild.build({
     ...common,
     entryPoints: Object.fromEntries(sideBundles.map(({ name, specifier }) => [name, specifier])),
     format: "cjs",
     outExtension: { ".js": ".cjs" }
   }),
+  // after cli.cjs: its build says which specifiers the entry needs
+  cliBuild.then(() =>
+    esbuild.build({
+      ...common,
+      // as cli.cjs: `import.meta.url` is the bundle's own
+      ...commonJs,
+      stdin: { contents: mcpSdkEntry(), resolveDir: root, sourcefile: `${mcpSdk.name}-entry.mjs` },
+      outdir: undefined,
+      outfile: join(outdir, `${mcpSdk.name}.cjs`)
+    }).then((result) => {
+      // a name the sources import that the package does not export is only a warning to esbuild
+      if (result.warnings.length > 0) throw new Error(`bundle: ${mcpSdk.name}.cjs built with warnings (above)`)
+      return result
+    })
+  ),
   esbuild.build({
     ...common,
     entryPoints: {
@@ -207,10 +360,38 @@ const writeNotices = async (file, what, bundled) => {
   await writeFile(file, `${what} contains code of these packages.\n\n${notices.join(`\n${"-".repeat(72)}\n\n`)}`)
 }
 
-const [cli, side, cliModules, library] = results
+/** The modules (input files) bundled into one output file of `builds`, by its name. */
+const modulesIn = (builds, fileName) => {
+  const outputs = Object.assign({}, ...builds.map((r) => r.metafile.outputs))
+  const found = Object.entries(outputs).find(([file]) => file.endsWith(`/${fileName}`))
+  if (found === undefined) throw new Error(`bundle: no ${fileName} was built`)
+  return new Set(Object.entries(found[1].inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input))
+}
+
+/**
+ * Fails the build when `cli.cjs` holds the MCP SDK (a new import the plugin does not take to
+ * `mcp-sdk.cjs`: add its package to `mcpSdk.packages`), or when a module is bundled both in
+ * `cli.cjs` and in a side bundle: two copies of its classes and state, which `instanceof` and
+ * module-level caches do not survive (a package whose code a side bundle and `cli.cjs` both
+ * need belongs in `cli.cjs` only, or in the side bundle only).
+ */
+const checkSideBundles = (builds) => {
+  const main = modulesIn(builds, "cli.cjs")
+  const sdkInMain = [...new Set([...main].map(packageDir))].filter((dir) => /node_modules\/@modelcontextprotocol\//.test(dir ?? ""))
+  if (sdkInMain.length > 0) {
+    throw new Error(`bundle: cli.cjs holds ${sdkInMain.join(", ")}: the MCP SDK belongs in ${mcpSdk.name}.cjs (mcpSdk.packages)`)
+  }
+  for (const name of [...sideBundles.map((b) => b.name), mcpSdk.name]) {
+    const twice = [...modulesIn(builds, `${name}.cjs`)].filter((input) => main.has(input))
+    if (twice.length > 0) throw new Error(`bundle: both cli.cjs and ${name}.cjs hold ${twice.slice(0, 10).join(", ")}`)
+  }
+}
+
+const [cli, side, mcpSide, cliModules, library] = results
+checkSideBundles([cli, side, mcpSide])
 await writeNotices(
   join(outdir, "THIRD-PARTY-LICENSES.txt"),
-  `The command line bundle (cli.cjs, ${sideBundles.map(({ name }) => `${name}.cjs`).join(", ")}, worker.js, pdfWorker.js)`,
-  report([cli, side, cliModules])
+  `The command line bundle (cli.cjs, ${[...sideBundles.map(({ name }) => name), mcpSdk.name].map((name) => `${name}.cjs`).join(", ")}, worker.js, pdfWorker.js)`,
+  report([cli, side, mcpSide, cliModules])
 )
 await writeNotices(join(dist, "THIRD-PARTY-LICENSES.txt"), "The library bundle (the .js files of dist/)", report([library]))

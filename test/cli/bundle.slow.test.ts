@@ -34,9 +34,9 @@ beforeAll(async () => {
 }, 120_000)
 
 describe("the built command line (dist/cli/main.cjs)", { timeout: 60_000 }, () => {
-  it("is the launcher, cli.cjs, undici.cjs and the workers beside them, with the licenses", () => {
+  it("is the launcher, cli.cjs, undici.cjs, mcp-sdk.cjs and the workers beside them, with the licenses", () => {
     expect(fs.readdirSync(path.join(dist, "cli")).filter((f) => !f.endsWith(".map")).sort()).toEqual(
-      ["THIRD-PARTY-LICENSES.txt", "cli.cjs", "main.cjs", "pdfWorker.js", "undici.cjs", "worker.js"]
+      ["THIRD-PARTY-LICENSES.txt", "cli.cjs", "main.cjs", "mcp-sdk.cjs", "pdfWorker.js", "undici.cjs", "worker.js"]
     )
   })
 

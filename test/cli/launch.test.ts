@@ -182,6 +182,49 @@ describe("the launcher (dist/cli/main.cjs)", { timeout: 120_000 }, () => {
     expect(fs.readFileSync(cacheOf(sub)).equals(planted)).toBe(true)
   })
 
+  it("a side bundle cli.cjs requires beside it runs once, through a cache of its own for the command", async () => {
+    const sub = install(
+      [
+        "const first = require('./side.cjs')",
+        "const again = require('./side.cjs')",
+        "console.log(JSON.stringify({ same: first === again, runs: globalThis.sideRuns, side: first }))"
+      ].join("\n")
+    )
+    const side = path.join(sub, "side.cjs")
+    fs.writeFileSync(
+      side,
+      "globalThis.sideRuns = (globalThis.sideRuns ?? 0) + 1\nmodule.exports = { file: __filename, dir: __dirname, path: typeof require('node:path').join }\n"
+    )
+    const expected = { same: true, runs: 1, side: { file: side, dir: sub, path: "function" } }
+    const run = await launch(sub, ["mcp"])
+    expect(run.stderr).toBe("")
+    expect(JSON.parse(run.stdout)).toEqual(expected)
+    const sideCache = cacheFileOf(side, "mcp")
+    expect(fs.readFileSync(sideCache).subarray(0, 32).equals(digestOf(fs.readFileSync(side)))).toBe(true)
+    const written = inode(sideCache)
+    expect(JSON.parse((await launch(sub, ["mcp"])).stdout)).toEqual(expected)
+    expect(inode(sideCache)).toBe(written) // found and used: not written again
+    // another command, its own cache; none at all with the cache turned off
+    expect(JSON.parse((await launch(sub, ["list"], { [CODE_CACHE_ENV]: "0" })).stdout)).toEqual(expected)
+    expect(fs.existsSync(cacheFileOf(side, "list"))).toBe(false)
+    await launch(sub, ["list"])
+    expect(fs.existsSync(cacheFileOf(side, "list"))).toBe(true)
+  })
+
+  it("a side bundle that throws is not kept: the next require runs it again", async () => {
+    const sub = install(
+      [
+        "try { require('./side.cjs') } catch (error) { console.log(error.message) }",
+        "console.log(require('./side.cjs'))"
+      ].join("\n")
+    )
+    fs.writeFileSync(
+      path.join(sub, "side.cjs"),
+      "globalThis.sideRuns = (globalThis.sideRuns ?? 0) + 1\nif (globalThis.sideRuns === 1) throw new Error('first run fails')\nmodule.exports = 'second run'\n"
+    )
+    expect(await launch(sub)).toEqual({ code: 0, stdout: "first run fails\nsecond run\n", stderr: "" })
+  })
+
   it("a bundle that does not compile to a module function is refused, naming it", async () => {
     const sub = install("}); ({")
     const run = await launch(sub, [], { [CODE_CACHE_ENV]: "0" })

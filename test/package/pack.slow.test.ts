@@ -164,6 +164,7 @@ describe("the packed package", { timeout: 240_000 }, () => {
       "dist/cli/main.cjs",
       "dist/cli/cli.cjs",
       "dist/cli/undici.cjs",
+      "dist/cli/mcp-sdk.cjs",
       "dist/cli/worker.js",
       "dist/cli/pdfWorker.js",
       "dist/cli/THIRD-PARTY-LICENSES.txt",
