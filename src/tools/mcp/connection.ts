@@ -10,10 +10,9 @@
  * reached (`fetch failed`), one that does not answer in time (`Request timed out`).
  *
  * An entry with `oauth`: its provider (`oauthProvider.ts`) is made first (a token store that
- * cannot be read fails the connection); a first connection the server refuses for want of an
- * authorization the application then gave is finished (`finishAuth`: the code exchanged, `iss`
- * checked) and made again on a fresh link; later requests (the listing, each call) refused so
- * are authorized the same way and sent again (a refused refresh, a step-up of scope).
+ * cannot be read fails the connection); it refreshes or authorizes inside the transport, one
+ * flow at a time for all the server's requests; a request refused for want of scope is stepped
+ * up and sent again (a first connection so refused is made again on a fresh link).
  *
  * Effect 4: whether debug lines are logged is read from `References.MinimumLogLevel` in the
  * connecting fiber's context (Effect 3's `FiberRef`s are gone).
@@ -29,7 +28,6 @@ import {
   SdkHttpError,
   type Tool as McpTool,
   type Transport as ServerProcessTransport,
-  UnauthorizedError,
   type VersionNegotiationOptions
 } from "@modelcontextprotocol/client"
 import * as Data from "effect/Data"
@@ -247,19 +245,11 @@ export const listAllTools = async (client: Client, timeoutMs: number, signal: Ab
 }
 
 /**
- * Whether a request that failed with the SDK's `UnauthorizedError` may be sent again: when the
- * provider holds the application's answer to the authorization the SDK asked for, the code is
- * exchanged (`finishAuth`, which checks `iss`, on the discovery that led to it) and `true`
- * answered; `false` for any other failure.
+ * Whether a request that failed may be sent again: once the provider stepped up the scope a
+ * 403 `insufficient_scope` asked for. (A 401 is refreshed or authorized inside the transport,
+ * one flow at a time for all the server's requests: `oauthProvider.ts`.)
  */
-const reauthorizer = (provider: BridgeOAuthProvider, link: () => HttpLink | undefined) => async (error: unknown): Promise<boolean> => {
-  if (!UnauthorizedError.isInstance(error)) return false
-  const grant = provider.takeGrant()
-  const current = link()
-  if (grant === undefined || current === undefined) return false
-  await provider.onCallbackLeg(() => current.transport.finishAuth(grant.code, grant.iss))
-  return true
-}
+const reauthorizer = (provider: BridgeOAuthProvider) => (error: unknown): Promise<boolean> => provider.reauthorize(error)
 
 /** Most authorizations one request may go through before it fails. */
 const MAX_REAUTHORIZATIONS = 3
@@ -362,7 +352,7 @@ export const connect = (
       )
     const handshake = mode === "legacy" ? "initialize failed" : "connecting failed"
     const connectOnce = (signal: AbortSignal) => client.connect(child.transport, { timeout, signal })
-    const reauthorize = provider === undefined ? undefined : reauthorizer(provider, () => httpLink)
+    const reauthorize = provider === undefined ? undefined : reauthorizer(provider)
     if (reauthorize !== undefined) {
       // the first connection of a server that wants an authorization fails with it asked for:
       // the code is exchanged, and the bridge connects again with the token

@@ -84,6 +84,21 @@ interface GuardOptions {
   readonly limits: ServerLimits
   /** Stops the server, saying why. */
   readonly refuse: (why: string, kind: RefusalKind) => void
+  /** The entry's headers, and the origin they go to (the server's). */
+  readonly headers?: { readonly origin: string; readonly values: Readonly<Record<string, string>> } | undefined
+}
+
+/**
+ * `init` with the entry's headers, on a request to the server's origin only: the SDK's OAuth
+ * requests (metadata, registration, tokens) use this `fetch` too, and an API key for the MCP
+ * server must not go to an authorization server. The SDK's own headers win, as they did over
+ * the `requestInit` headers.
+ */
+const withEntryHeaders = (input: string | URL, init: RequestInit | undefined, options: GuardOptions): RequestInit | undefined => {
+  if (options.headers === undefined || new URL(input).origin !== options.headers.origin) return init
+  const headers = new Headers(init?.headers)
+  for (const [name, value] of Object.entries(options.headers.values)) if (!headers.has(name)) headers.set(name, value)
+  return { ...init, headers }
 }
 
 /** A body read through the bounds: it fails (and the server is refused) past one. */
@@ -122,7 +137,7 @@ const guardedBody = (body: ReadableStream<Uint8Array>, kind: "json" | "sse" | "e
 
 /** `fetch`, with every response body read through the bounds. */
 const guardedFetch = (options: GuardOptions): FetchLike => async (input, init) => {
-  const response = await fetch(input, init)
+  const response = await fetch(input, withEntryHeaders(input, init, options))
   if (response.body === null) return response
   const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase()
   const kind = !response.ok ? "error" : type === "text/event-stream" ? "sse" : "json"
@@ -193,8 +208,11 @@ export const openHttpLink = (
       queueMicrotask(() => void closeTransport())
     }
     transport = new StreamableHTTPClientTransport(checked, {
-      fetch: guardedFetch({ limits: options.limits, refuse }),
-      ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
+      fetch: guardedFetch({
+        limits: options.limits,
+        refuse,
+        ...(config.headers === undefined ? {} : { headers: { origin: checked.origin, values: config.headers } })
+      }),
       ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider })
     })
     const open = transport

@@ -1,130 +1,84 @@
 /**
- * An entry's `oauth` as SDK v2's `OAuthClientProvider`, over the application's `McpOAuth`
- * service: the SDK runs the protocol (discovery by RFC 9728 and RFC 8414, client ID metadata
- * documents or dynamic registration, PKCE, the token and refresh requests, the `iss` check of
- * RFC 9207 in `finishAuth`); this provider answers what it asks for.
+ * The OAuth seam of an HTTP server's transport for an entry with `oauth` (SDK v2's
+ * `AuthProvider`: the bearer of each request, and what a 401 does), with **one OAuth flow at a
+ * time per server**.
  *
- * - Tokens and registration are loaded from the store once (`makeOAuthProvider` fails with the
- *   store's reason: a token file with loose permissions skips the server) and saved on each
- *   change. Kept credentials of another URL than the entry's are not used (a token is sent to
- *   the resource it was obtained for only).
- * - The per-request token read answers nothing once the access token has expired: the server's
- *   401 then has the SDK refresh it (a refused refresh authorizes again).
- * - `redirectToAuthorization` asks the application (`authorize`) and keeps its answer for the
- *   connection to finish with (`takeGrant`, then the transport's `finishAuth`, which checks
- *   `iss`). A `state` that came back is compared with the one sent.
- * - The PKCE verifier lives in memory. The discovery (the authorization server, its metadata)
- *   is kept only for the callback leg (`onCallbackLeg`: the code is exchanged with the
- *   authorization server that issued it); each 401 discovers again, so a server that moved to
- *   another authorization server is followed (the client registers there anew: a registration
- *   and tokens are bound to their issuer).
+ * Why not hand the SDK's `OAuthClientProvider` to the transport: the transport then runs a flow
+ * of its own for each request the server refuses, so twenty calls that find the token expired
+ * at once make twenty refreshes with the same refresh token. With refresh-token rotation the
+ * second one presents a spent token, and an authorization server that detects reuse revokes
+ * the whole grant: every call fails, and the person is asked to authorize again (once per
+ * call). Here a flow (a refresh, or a new authorization when the refresh is refused, or a
+ * step-up of scope) is single-flight:
  *
- * Nothing here logs or puts a token or secret in a message.
+ * - The bearer read of a request waits for a flow in progress and takes its tokens. An access
+ *   token known to be expired (`expires_at`, less a margin) is refreshed before the request is
+ *   sent, by one flow that every request reading it meanwhile waits for.
+ * - A 401 (the server refused the token, or none was sent) joins the flow in progress, or
+ *   starts one; when it ends, the transport sends the request again with the new token.
+ * - A flow that fails fails every request waiting for it, once, with the same error (an
+ *   `McpOAuthError`: "authorization failed: …"); the next request starts a new one.
+ * - A new authorization (no tokens, a refused refresh) is finished inside the flow: the
+ *   application's answer is exchanged at once (`iss` checked), so the person is asked once for
+ *   all the calls waiting.
+ * - A 403 `insufficient_scope` (the transport's `InsufficientScopeError`) is stepped up the same
+ *   way, by `reauthorize` (the connection sends the request again when it answers `true`).
+ *
+ * The SDK's `auth` runs each flow (`oauthClientProvider.ts`), its requests through
+ * `oauthFetch.ts`: never the entry's headers or the bearer token, no redirect off the origin
+ * for a metadata document, none at all for a token or registration request, a deadline and a
+ * size cap. A request that started after a flow ended and was refused starts another one (with
+ * the refresh token that flow got: not a reuse).
  *
  * @since 1.0.0
  */
-import type {
-  OAuthClientInformationContext,
-  OAuthClientMetadata,
-  OAuthClientProvider,
-  OAuthDiscoveryState,
-  StoredOAuthClientInformation,
-  StoredOAuthTokens
+import {
+  auth,
+  type AuthOptions,
+  type AuthProvider,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  InsufficientScopeError,
+  isStrictScopeSuperset
 } from "@modelcontextprotocol/client"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Option from "effect/Option"
-import { randomBytes } from "node:crypto"
 import type { McpHttpServerConfig, McpOAuthConfig } from "./config.js"
-import {
-  type McpAuthorizationGrant,
-  type McpOAuthClient,
-  type McpOAuthCredentials,
-  McpOAuthError,
-  type McpOAuthTokens,
-  type McpTokenStore,
-  type McpTokenStoreKey
-} from "./oauthModels.js"
+import { type ClientProvider, makeClientProvider, type OAuthService } from "./oauthClientProvider.js"
+import { makeOAuthFetch } from "./oauthFetch.js"
+import { McpOAuthError, type McpOAuthTokens } from "./oauthModels.js"
+
+export type { OAuthService } from "./oauthClientProvider.js"
 
 /**
- * What the bridge needs of the `McpOAuth` service (its interface, without the tag).
+ * The transport's auth provider for an entry with `oauth`, and the step-up the connection asks
+ * for when a request was refused for want of scope.
  *
  * @internal
  */
-export interface OAuthService {
-  readonly authorize: (request: {
-    readonly server: string
-    readonly url: string
-    readonly authorizationUrl: URL
-    readonly redirectUrl: string
-  }) => Effect.Effect<McpAuthorizationGrant, McpOAuthError>
-  readonly store: McpTokenStore
-}
-
-/**
- * The provider, and the authorization response it is holding for the connection.
- *
- * @internal
- */
-export interface BridgeOAuthProvider extends OAuthClientProvider {
-  /** The authorization response given by the application since the last call, once. */
-  readonly takeGrant: () => McpAuthorizationGrant | undefined
-  /** Runs `finish` (the transport's `finishAuth`) with the discovery that led to the authorization. */
-  readonly onCallbackLeg: <A>(finish: () => Promise<A>) => Promise<A>
+export interface BridgeOAuthProvider extends AuthProvider {
+  readonly token: () => Promise<string | undefined>
+  readonly onUnauthorized: NonNullable<AuthProvider["onUnauthorized"]>
+  /**
+   * Whether a request that failed with `error` may be sent again: `true` once a step-up of
+   * scope (a 403 `insufficient_scope`) is authorized; `false` for any other error.
+   */
+  readonly reauthorize: (error: unknown) => Promise<boolean>
 }
 
 /** An access token this close to its expiry is taken as expired. */
 const EXPIRY_MARGIN_MS = 5_000
 
-/** The metadata the bridge registers with (or publishes at `clientMetadataUrl`). */
-const clientMetadataOf = (oauth: McpOAuthConfig): OAuthClientMetadata => ({
-  client_name: "effect-tool-system",
-  redirect_uris: [oauth.redirectUrl],
-  grant_types: ["authorization_code", "refresh_token"],
-  response_types: ["code"],
-  token_endpoint_auth_method: "none",
-  ...(oauth.scope === undefined ? {} : { scope: oauth.scope })
-})
+/** The longest reason taken from an error of a flow (an authorization server's text is untrusted). */
+const MAX_REASON_CHARS = 500
 
-const tokensOf = (tokens: StoredOAuthTokens, now: number): McpOAuthTokens => ({
-  access_token: tokens.access_token,
-  token_type: tokens.token_type,
-  ...(tokens.refresh_token === undefined ? {} : { refresh_token: tokens.refresh_token }),
-  ...(tokens.scope === undefined ? {} : { scope: tokens.scope }),
-  ...(tokens.id_token === undefined ? {} : { id_token: tokens.id_token }),
-  ...(tokens.expires_in === undefined ? {} : { expires_at: now + tokens.expires_in * 1000 }),
-  ...(tokens.issuer === undefined ? {} : { issuer: tokens.issuer })
-})
+const isExpired = (tokens: McpOAuthTokens): boolean =>
+  tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= Date.now()
 
-const storedTokens = (tokens: McpOAuthTokens, now: number): StoredOAuthTokens => ({
-  access_token: tokens.access_token,
-  token_type: tokens.token_type,
-  ...(tokens.refresh_token === undefined ? {} : { refresh_token: tokens.refresh_token }),
-  ...(tokens.scope === undefined ? {} : { scope: tokens.scope }),
-  ...(tokens.id_token === undefined ? {} : { id_token: tokens.id_token }),
-  ...(tokens.expires_at === undefined ? {} : { expires_in: Math.max(0, Math.floor((tokens.expires_at - now) / 1000)) }),
-  ...(tokens.issuer === undefined ? {} : { issuer: tokens.issuer })
-})
-
-const clientOf = (info: StoredOAuthClientInformation): McpOAuthClient => ({
-  client_id: info.client_id,
-  ...(info.client_secret === undefined ? {} : { client_secret: info.client_secret }),
-  ...(info.client_id_issued_at === undefined ? {} : { client_id_issued_at: info.client_id_issued_at }),
-  ...(info.client_secret_expires_at === undefined ? {} : { client_secret_expires_at: info.client_secret_expires_at }),
-  ...("token_endpoint_auth_method" in info && info.token_endpoint_auth_method !== undefined
-    ? { token_endpoint_auth_method: info.token_endpoint_auth_method }
-    : {}),
-  ...(info.issuer === undefined ? {} : { issuer: info.issuer })
-})
-
-const storedClient = (client: McpOAuthClient): StoredOAuthClientInformation => ({
-  client_id: client.client_id,
-  ...(client.client_secret === undefined ? {} : { client_secret: client.client_secret }),
-  ...(client.client_id_issued_at === undefined ? {} : { client_id_issued_at: client.client_id_issued_at }),
-  ...(client.client_secret_expires_at === undefined ? {} : { client_secret_expires_at: client.client_secret_expires_at }),
-  ...(client.token_endpoint_auth_method === undefined ? {} : { token_endpoint_auth_method: client.token_endpoint_auth_method }),
-  ...(client.issuer === undefined ? {} : { issuer: client.issuer })
-})
+/** What starts a flow. */
+interface FlowHints {
+  readonly scope?: string | undefined
+  readonly forceReauthorization?: boolean | undefined
+}
 
 /**
  * The provider of `server` (its entry has `oauth`), with its kept credentials loaded. Fails
@@ -137,104 +91,88 @@ export const makeOAuthProvider = (
   config: McpHttpServerConfig & { readonly oauth: McpOAuthConfig },
   service: OAuthService
 ): Effect.Effect<BridgeOAuthProvider, McpOAuthError> =>
-  Effect.gen(function*() {
-    const oauth = config.oauth
-    const key: McpTokenStoreKey = { server, ...(oauth.tokenFile === undefined ? {} : { tokenFile: oauth.tokenFile }) }
-    const loaded = yield* service.store.load(key)
-    // credentials obtained for another URL are not sent here
-    let current: McpOAuthCredentials = Option.isSome(loaded) && loaded.value.resource === config.url
-      ? loaded.value
-      : { resource: config.url }
-    const context = yield* Effect.context<never>()
-    const run = async <A>(effect: Effect.Effect<A, McpOAuthError>): Promise<A> => {
-      const exit = await Effect.runPromiseExitWith(context)(effect)
-      if (Exit.isSuccess(exit)) return exit.value
-      const error = Option.getOrUndefined(Exit.findErrorOption(exit))
-      throw error ?? new McpOAuthError({ server, reason: "the OAuth step was interrupted" })
-    }
-    const persist = (next: McpOAuthCredentials): Promise<void> => {
-      current = next
-      return next.tokens === undefined && next.client === undefined ? run(service.store.clear(key)) : run(service.store.save(key, next))
-    }
-    let verifier: string | undefined
-    let discovery: OAuthDiscoveryState | undefined
-    let sentState: string | undefined
-    let grant: McpAuthorizationGrant | undefined
-    let callbackLeg = false
-    const staticClient: StoredOAuthClientInformation | undefined = oauth.clientId === undefined
-      ? undefined
-      : { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) }
+  Effect.map(makeClientProvider(server, config, service), (client) => bridgeProvider(server, config.url, client))
 
-    const provider: BridgeOAuthProvider = {
-      get redirectUrl() {
-        return oauth.redirectUrl
-      },
-      ...(oauth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: oauth.clientMetadataUrl }),
-      get clientMetadata() {
-        return clientMetadataOf(oauth)
-      },
-      state: () => {
-        sentState = randomBytes(16).toString("base64url")
-        return sentState
-      },
-      clientInformation: () => staticClient ?? (current.client === undefined ? undefined : storedClient(current.client)),
-      saveClientInformation: (info) => {
-        // a client ID of the configuration is not kept (it is the configuration's)
-        if (staticClient !== undefined) return
-        return persist({ ...current, client: clientOf(info) })
-      },
-      tokens: (ctx?: OAuthClientInformationContext) => {
-        const tokens = current.tokens
-        if (tokens === undefined) return undefined
-        const now = Date.now()
-        // the bearer read of a request: an expired token is not sent, so the server's 401 starts a refresh
-        if (ctx === undefined && tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS <= now) return undefined
-        return storedTokens(tokens, now)
-      },
-      saveTokens: (tokens) => persist({ ...current, tokens: tokensOf(tokens, Date.now()) }),
-      redirectToAuthorization: async (authorizationUrl) => {
-        grant = undefined
-        const given = await run(service.authorize({ server, url: config.url, authorizationUrl, redirectUrl: oauth.redirectUrl }))
-        if (given.state !== undefined && sentState !== undefined && given.state !== sentState) {
-          throw new McpOAuthError({ server, reason: "the authorization response's state is not the one sent; it is refused" })
-        }
-        if (given.code === "") throw new McpOAuthError({ server, reason: "the authorization response has no code" })
-        grant = given
-      },
-      saveCodeVerifier: (codeVerifier) => {
-        verifier = codeVerifier
-      },
-      codeVerifier: () => {
-        if (verifier === undefined) throw new McpOAuthError({ server, reason: "no authorization was started (no PKCE verifier)" })
-        return verifier
-      },
-      saveDiscoveryState: (state) => {
-        discovery = state
-      },
-      discoveryState: () => (callbackLeg ? discovery : undefined),
-      invalidateCredentials: (scope) => {
-        if (scope === "verifier" || scope === "all") verifier = undefined
-        if (scope === "discovery" || scope === "all") discovery = undefined
-        if (scope === "discovery" || scope === "verifier") return
-        return persist({
-          resource: current.resource,
-          ...(scope === "tokens" || scope === "all" || current.tokens === undefined ? {} : { tokens: current.tokens }),
-          ...(scope === "client" || scope === "all" || current.client === undefined ? {} : { client: current.client })
-        })
-      },
-      onCallbackLeg: async (finish) => {
-        callbackLeg = true
-        try {
-          return await finish()
-        } finally {
-          callbackLeg = false
-        }
-      },
-      takeGrant: () => {
-        const taken = grant
-        grant = undefined
-        return taken
-      }
+/** The flow's failure as the error every waiting request fails with. */
+const flowError = (server: string, error: unknown): McpOAuthError =>
+  error instanceof McpOAuthError
+    ? error
+    : new McpOAuthError({ server, reason: (error instanceof Error ? error.message : String(error)).slice(0, MAX_REASON_CHARS) })
+
+const bridgeProvider = (server: string, url: string, client: ClientProvider): BridgeOAuthProvider => {
+  const serverUrl = new URL(url)
+  const fetchFn = makeOAuthFetch()
+  /** The `resource_metadata` of the server's last challenge (discovery starts there). */
+  let resourceMetadataUrl: URL | undefined
+  /** The scopes asked for so far (the union of the challenges' and step-ups'). */
+  let scope: string | undefined
+  let inFlight: Promise<void> | undefined
+
+  /** One refresh or authorization, to the end (the code exchanged when the person was asked). */
+  const flow = async (hints: FlowHints): Promise<void> => {
+    const options: AuthOptions = {
+      serverUrl,
+      fetchFn,
+      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+      ...(hints.scope === undefined ? {} : { scope: hints.scope }),
+      ...(hints.forceReauthorization === true ? { forceReauthorization: true } : {})
     }
-    return provider
-  })
+    try {
+      if ((await auth(client, options)) === "AUTHORIZED") return
+      const grant = client.takeGrant()
+      if (grant === undefined) throw new McpOAuthError({ server, reason: "the authorization was not completed" })
+      const { forceReauthorization: _, ...exchange } = options
+      const done = await client.onCallbackLeg(() => auth(client, {
+        ...exchange,
+        authorizationCode: grant.code,
+        ...(grant.iss === undefined ? {} : { iss: grant.iss })
+      }))
+      if (done !== "AUTHORIZED") throw new McpOAuthError({ server, reason: "the authorization code was not exchanged" })
+    } catch (error) {
+      throw flowError(server, error)
+    }
+  }
+
+  /** The flow in progress, or `start` as the one every caller meanwhile waits for. */
+  const single = (start: () => Promise<void>): Promise<void> => {
+    if (inFlight !== undefined) return inFlight
+    const running: Promise<void> = start().finally(() => {
+      if (inFlight === running) inFlight = undefined
+    })
+    inFlight = running
+    return running
+  }
+
+  return {
+    token: async () => {
+      // a request sent meanwhile would carry the token being replaced (or none): it waits, and
+      // fails with the flow when the flow fails
+      if (inFlight !== undefined) await inFlight
+      const held = client.current()
+      if (held === undefined) return undefined
+      if (!isExpired(held)) return held.access_token
+      // known to be expired: refreshed before anything is sent (without a refresh token, the
+      // server's 401 has the flow authorize again)
+      if (held.refresh_token === undefined) return undefined
+      await single(() => flow({ scope }))
+      return client.current()?.access_token
+    },
+    onUnauthorized: async (context) => {
+      const challenge = extractWWWAuthenticateParams(context.response)
+      if (challenge.resourceMetadataUrl !== undefined) resourceMetadataUrl = challenge.resourceMetadataUrl
+      scope = computeScopeUnion(scope, challenge.scope)
+      await single(() => flow({ scope }))
+    },
+    reauthorize: async (error) => {
+      if (!InsufficientScopeError.isInstance(error)) return false
+      if (error.resourceMetadataUrl !== undefined) resourceMetadataUrl = error.resourceMetadataUrl
+      // a refresh in progress ends first; the step-ups refused meanwhile then share one
+      if (inFlight !== undefined) await inFlight.catch(() => undefined)
+      const held = client.current()?.scope
+      scope = computeScopeUnion(scope, held, error.requiredScope)
+      const wanted = scope
+      await single(() => flow({ scope: wanted, forceReauthorization: isStrictScopeSuperset(wanted, held) }))
+      return true
+    }
+  }
+}

@@ -185,7 +185,7 @@ describe("remote servers with OAuth", () => {
       }, asked)
       const reasons = Object.fromEntries(bridge.skipped.map((s) => [s.server, s.reason]))
       expect(Object.keys(reasons).sort()).toEqual(["declined", "loose", "wrongIss"])
-      expect(reasons.wrongIss).toMatch(/^authorization failed: .*[Ii]ssuer/)
+      expect(reasons.wrongIss).toMatch(/^connecting failed: authorization failed: .*[Ii]ssuer/)
       expect(wrongIss.counts.codeExchanges).toBe(0)
       expect(reasons.declined).toMatch(/^connecting failed: authorization failed: the person declined \(access_denied\)/)
       expect(reasons.loose).toBe(

@@ -7,7 +7,9 @@
  *   `/authorize` at once with a redirect carrying `code`, `state` and `iss` (or `error` when the
  *   person "declines"; a wrong `iss` when told to), and `/token` checks the PKCE verifier
  *   (S256), the client and the redirect URI, and refreshes (rotating the refresh token, or
- *   refusing with `invalid_grant` when told to). Tokens are opaque and can be expired at once.
+ *   refusing with `invalid_grant` when told to; told to, a spent refresh token presented again
+ *   revokes its whole grant, as RFC 9700 asks of rotation). Tokens are opaque and can be expired
+ *   at once. The headers of every request it gets are recorded.
  * - the MCP server (SDK v2, `createMcpHandler`; an `echo` tool) publishes its Protected Resource
  *   Metadata (RFC 9728) and answers 401 with `WWW-Authenticate: Bearer resource_metadata=…`
  *   to a request without a valid token.
@@ -47,12 +49,29 @@ export interface AuthServerBehaviour {
   refuseRefresh: boolean
   /** `expires_in` of the access tokens it issues. */
   expiresIn: number
+  /** A spent refresh token presented again revokes every token of its grant. */
+  revokeOnReuse: boolean
+  /** How long a refresh takes to be answered, in ms (concurrent refreshes then overlap). */
+  refreshDelayMs: number
 }
 
 /** The authorization server and its protected MCP server, for the scope. */
 export const protectedServer = Effect.gen(function*() {
-  const behaviour: AuthServerBehaviour = { decline: false, iss: undefined, refuseRefresh: false, expiresIn: 3600 }
-  const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusedRefreshes: 0 }
+  const behaviour: AuthServerBehaviour = {
+    decline: false,
+    iss: undefined,
+    refuseRefresh: false,
+    expiresIn: 3600,
+    revokeOnReuse: false,
+    refreshDelayMs: 0
+  }
+  const counts = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, refusedRefreshes: 0, reuses: 0 }
+  /** The headers of each request the authorization server got (what the bridge sent it). */
+  const asRequests: Array<{ readonly path: string; readonly headers: http.IncomingHttpHeaders }> = []
+  /** Each grant's tokens (a grant: one authorization and its refreshes), and the spent refresh tokens' grants. */
+  const grants = new Map<string, Set<string>>()
+  const spent = new Map<string, string>()
+  const grantOf = new Map<string, string>()
   const clients = new Map<string, ReadonlyArray<string>>()
   const codes = new Map<string, { clientId: string; challenge: string; redirectUri: string }>()
   const accessTokens = new Map<string, number>() // token -> expiry (ms)
@@ -61,17 +80,21 @@ export const protectedServer = Effect.gen(function*() {
   const issued: Array<string> = []
   let issuer = ""
 
-  const issue = (clientId: string) => {
+  const issue = (clientId: string, grant = token("grant")) => {
     const access = token("at")
     const refresh = token("rt")
     accessTokens.set(access, Date.now() + behaviour.expiresIn * 1000)
     refreshTokens.set(refresh, clientId)
     issued.push(access, refresh)
+    const family = grants.get(grant) ?? new Set<string>()
+    grants.set(grant, family.add(access).add(refresh))
+    grantOf.set(refresh, grant)
     return { access_token: access, token_type: "Bearer", expires_in: behaviour.expiresIn, refresh_token: refresh, scope: "mcp" }
   }
 
   const as = yield* listen((req, res) => {
     const url = new URL(req.url ?? "/", issuer)
+    asRequests.push({ path: url.pathname, headers: req.headers })
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return json(res, 200, {
         issuer,
@@ -139,13 +162,27 @@ export const protectedServer = Effect.gen(function*() {
         if (form.get("grant_type") === "refresh_token") {
           const refresh = form.get("refresh_token") ?? ""
           const clientId = refreshTokens.get(refresh)
+          const reused = spent.get(refresh)
+          if (reused !== undefined) {
+            counts.reuses++
+            if (behaviour.revokeOnReuse) {
+              for (const revoked of grants.get(reused) ?? []) {
+                accessTokens.delete(revoked)
+                refreshTokens.delete(revoked)
+              }
+            }
+          }
+          const answer = (status: number, body: unknown) =>
+            behaviour.refreshDelayMs === 0 ? json(res, status, body) : void setTimeout(() => json(res, status, body), behaviour.refreshDelayMs)
           if (clientId === undefined || behaviour.refuseRefresh || clientId !== form.get("client_id")) {
             counts.refusedRefreshes++
-            return json(res, 400, { error: "invalid_grant", error_description: "the refresh token is not valid" })
+            return answer(400, { error: "invalid_grant", error_description: "the refresh token is not valid" })
           }
           refreshTokens.delete(refresh)
+          const grant = grantOf.get(refresh) ?? token("grant")
+          spent.set(refresh, grant)
           counts.refreshes++
-          return json(res, 200, issue(clientId))
+          return answer(200, issue(clientId, grant))
         }
         json(res, 400, { error: "unsupported_grant_type" })
       })
@@ -176,8 +213,11 @@ export const protectedServer = Effect.gen(function*() {
   const node = toNodeHandler(createMcpHandler(build))
   let resourceUrl = ""
   let metadataUrl = ""
+  /** The headers of each request the MCP server got. */
+  const rsRequests: Array<{ readonly path: string; readonly headers: http.IncomingHttpHeaders }> = []
   const rs = yield* listen((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname
+    rsRequests.push({ path, headers: req.headers })
     if (path === "/.well-known/oauth-protected-resource/mcp" || path === "/.well-known/oauth-protected-resource") {
       return json(res, 200, { resource: resourceUrl, authorization_servers: [issuer], bearer_methods_supported: ["header"] })
     }
@@ -205,6 +245,8 @@ export const protectedServer = Effect.gen(function*() {
     counts,
     calls,
     issued,
+    asRequests,
+    rsRequests,
     /** Every access token issued so far expires now (the MCP server refuses it). */
     expireAll: () => {
       for (const key of accessTokens.keys()) accessTokens.set(key, 0)
