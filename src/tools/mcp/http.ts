@@ -256,6 +256,8 @@ export const serveMcpHttp = (
         subject: verified.subject,
         refused: undefined
       })
+      // the token is checked now only: a stream it opens is closed when it expires
+      bearer.closeAtExpiry(verified.authInfo, res)
       return serve(incoming(req, verified.authInfo), res)
     }
 
@@ -294,7 +296,7 @@ export const serveMcpHttp = (
         })
       }),
       (server) =>
-        Effect.promise(() => handler.close()).pipe(
+        Effect.promise(() => Promise.all([sessions?.closeAll(), handler.close()])).pipe(
           Effect.andThen(Effect.callback<void>((resume) => {
             server.close(() => resume(Effect.void))
             server.closeAllConnections()

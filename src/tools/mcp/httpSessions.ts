@@ -104,6 +104,11 @@ export interface SessionLeg {
   readonly size: () => number
   /** Tells every session's client (on its standalone stream) that the tools changed. */
   readonly toolsChanged: () => void
+  /**
+   * Closes every session (their calls in flight answered, then cancelled) and opens no more:
+   * the HTTP server calls it before closing its connections, so the answers can still go out.
+   */
+  readonly closeAll: () => Promise<void>
 }
 
 interface Session {
@@ -337,14 +342,14 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
     })
     const every = Duration.millis(Math.max(10, Math.min(handshakeMs / 4, 15_000)))
     yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(every), sweep)))
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(() => {
-        shut = true
-        return Promise.all([...sessions.values()].map((session) => close(session, "The MCP server is closing")))
-      })
-    )
+    const closeAll = () => {
+      shut = true
+      return Promise.all([...sessions.values()].map((session) => close(session, "The MCP server is closing"))).then(() => undefined)
+    }
+    yield* Effect.addFinalizer(() => Effect.promise(closeAll))
 
     return {
+      closeAll,
       route,
       size: () => sessions.size,
       toolsChanged: () => {

@@ -174,7 +174,9 @@ export const makeMcpServerFactory = (
       args: Readonly<Record<string, unknown>>
     ): Effect.Effect<boolean> => {
       if (!asksInForms(server)) return Effect.succeed(false)
-      return Effect.tryPromise((signal) => ctx.mcpReq.elicitInput(confirmForm(name, args), { signal })).pipe(
+      // related to the call: over HTTP sessions the question rides the call's own stream (not only a GET stream)
+      const related = { relatedRequestId: ctx.mcpReq.id }
+      return Effect.tryPromise((signal) => ctx.mcpReq.elicitInput(confirmForm(name, args), { signal, ...related })).pipe(
         Effect.map((answer) => answer.action === "accept" && answer.content?.confirm === true),
         Effect.catch((error) =>
           Effect.as(Effect.logWarning(`MCP confirmation of "${showName(name)}" failed: ${String(error.cause)}`), false)
