@@ -79,7 +79,7 @@ export const fixtureTools = [simpleText, errorHandling, streamingElicitation, lo
 
 /** The fixture served on 127.0.0.1 (`port`, 0 for a free one) for the scope. */
 export const serveFixture = (workspace: string, port = 0) =>
-  serveMcpHttp({ port, name: "effect-tool-system-conformance" }).pipe(
+  serveMcpHttp({ port, name: "effect-tool-system-conformance", sessions: {} }).pipe(
     Effect.provide(ToolSystem.layerNode({ builtins: false, tools: fixtureTools, workspace: Workspace.layerFixed(workspace) }))
   )
 
