@@ -13,6 +13,12 @@
  * is not at fault, and the server keeps serving. Keys are cached (`jwksCacheMaxAgeMs`); an
  * unknown key id makes one new fetch at most every `jwksCooldownMs` (key rotation).
  *
+ * A token is checked once, when its request comes; a response that outlives it (a 2026
+ * `subscriptions/listen` stream, a long call's event stream, a session's `GET` stream) is closed
+ * when the token expires (`exp` plus the clock tolerance, the last moment a new request with it
+ * would be taken): the connection is dropped, the request's work cancelled, and the client
+ * comes back with a fresh token (`closeAtExpiry`).
+ *
  * What the scopes admit (the read scope: read-only tools; the write scope: every tool) is
  * `scopeAccess.ts`.
  *
@@ -20,6 +26,7 @@
  */
 import type { AuthInfo } from "@modelcontextprotocol/server"
 import * as Effect from "effect/Effect"
+import type * as Http from "node:http"
 import {
   createRemoteJWKSet,
   customFetch,
@@ -109,7 +116,15 @@ export interface BearerAuth {
   readonly authorize: (header: string | undefined) => Promise<Verified | AuthAnswer>
   /** The 403 of a call the token's scopes do not admit. */
   readonly insufficientScope: (granted: ReadonlyArray<string>, description: string) => AuthAnswer
+  /**
+   * Closes `res` (drops its connection) when the token of `authInfo` expires, if it is still
+   * open then: a stream must not outlive the token that opened it.
+   */
+  readonly closeAtExpiry: (authInfo: AuthInfo, res: Http.ServerResponse) => void
 }
+
+/** The longest delay a Node timer takes (about 24.8 days); a longer wait is made of several. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** A quoted-string parameter value of a challenge (RFC 6750's character set: no `"` or `\`). */
 const quoted = (value: string): string =>
@@ -343,5 +358,25 @@ export const makeBearerAuth = (options: McpHttpAuthOptions): Effect.Effect<Beare
       return { status: 200, headers: { "content-type": "application/json", ...cors }, body: JSON.stringify(metadata) }
     }
 
-    return { readScope, writeScope, metadataAt, authorize, insufficientScope }
+    const toleranceMs = (options.clockToleranceSeconds ?? 30) * 1000
+    const closeAtExpiry = (authInfo: AuthInfo, res: Http.ServerResponse): void => {
+      if (authInfo.expiresAt === undefined) return
+      const deadline = authInfo.expiresAt * 1000 + toleranceMs
+      let timer: NodeJS.Timeout | undefined
+      const arm = (): void => {
+        const left = deadline - Date.now()
+        if (left <= 0) {
+          timer = undefined
+          if (!res.writableFinished) res.destroy()
+          return
+        }
+        timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS))
+        // a stream's timer alone does not keep the process alive
+        timer.unref()
+      }
+      res.once("close", () => clearTimeout(timer))
+      arm()
+    }
+
+    return { readScope, writeScope, metadataAt, authorize, insufficientScope, closeAtExpiry }
   })
