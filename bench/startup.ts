@@ -18,6 +18,9 @@
  *
  *   npm run build && npx tsx bench/startup.ts        (BENCH_ROUNDS=15 by default)
  *
+ * `BENCH_CLI=DIR` measures the command line of another build (`node scripts/bundle.mjs --dist
+ * DIR`, its `DIR/cli/main.cjs`): two builds compared in turn under the same load.
+ *
  * First run (11 rounds, load 7 on 2 shared CPUs, so the anchors are slow too: node -e 0 took
  * ~183 ms): --version 2.13x, list 2.89x, list without the code cache 4.01x; the import 1.03x
  * in CPU (1.01x wall): `dist/index.js` loads 198 ES modules, `effect`'s barrel 254.
@@ -31,7 +34,7 @@ import { CODE_CACHE_ENV } from "../src/cli/codeCache.js"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const cli = path.join(root, "dist/cli/main.cjs")
+const cli = path.resolve(root, process.env.BENCH_CLI ?? "dist", "cli/main.cjs")
 /** The package's own name: `import(name)` from its directory resolves through its `exports`. */
 const packageName: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).name
 
@@ -151,7 +154,7 @@ fs.writeFileSync(path.join(ws, "notes.txt"), "one\ntwo\nthree\n")
 
 for (const c of Object.values(cases)) run(c) // warm-up: the file system cache, and the CLI's code caches
 
-console.log(`Start-up, ${ROUNDS} alternating rounds per pair (medians), node ${process.version}, load ${os.loadavg()[0]?.toFixed(1)}\n`)
+console.log(`Start-up, ${ROUNDS} alternating rounds per pair (medians), node ${process.version}, load ${os.loadavg()[0]?.toFixed(1)}, ${path.relative(root, cli)}\n`)
 console.log("Whole processes")
 const version = paired(cases.node, cases.version, wholeProcess)
 const list = paired(cases.node, cases.list, wholeProcess)

@@ -22,7 +22,8 @@
  * - `main.cjs`: the `bin`, `src/cli/launch.ts`: runs `cli.cjs` through V8's code cache
  *   (`src/cli/codeCache.ts`), which `vm.Script` offers to scripts, hence CommonJS (Node 22's
  *   own `module.enableCompileCache()` would do it too, but keeps no per-command cache and
- *   trusts its directory, not the bundle's owner). The
+ *   trusts its directory, not the bundle's owner). The side bundles `cli.cjs` requires
+ *   (`mcp-sdk.cjs`) run through a cache of their own. The
  *   launcher is CommonJS too: an ES module entry point costs Node its ES module loader first.
  * - `cli.cjs`: the command line, `src/cli/main.ts` and all it imports. `import.meta.url` in the
  *   sources is defined as the bundle's own URL.
@@ -97,8 +98,8 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 /**
  * The packages of the MCP side bundle, `mcp-sdk.cjs`: the ones our MCP modules
  * (`src/tools/mcp/*`) import, each with its subpaths. What they import in turn (zod, hono,
- * cross-spawn...) comes along. fast-deep-equal is here because of ajv, which the SDK's
- * validator uses: in the command line only our MCP modules import it, and one copy is enough.
+ * cross-spawn...) comes along. fast-deep-equal too: ajv bundles it, and in the command line
+ * only our MCP modules import it besides.
  *
  * Why the SDK alone, and not our MCP modules with it: our MCP modules use effect and our
  * services, tags and classes, which `cli.cjs` holds. A side bundle with them would either hold
@@ -117,7 +118,8 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
  * import from it (`mcpSdkImports`, read with TypeScript's parser; esbuild tree-shakes the
  * rest): an object of those names, or, for a default import, the default itself (what
  * `cli.cjs`'s interop makes of a CommonJS module's `module.exports`). `checkSideBundles` fails
- * the build when the SDK is in `cli.cjs` or a module is bundled in both.
+ * the build when `cli.cjs` holds the SDK or a package only our MCP modules use, or when a
+ * module is bundled in both.
  */
 const mcpSdk = {
   name: "mcp-sdk",
@@ -191,8 +193,8 @@ const mcpSpecifiers = new Set()
 const mcpSdkPlugin = {
   name: "mcp-sdk",
   setup(build) {
-    build.onResolve({ filter: /^(?:@modelcontextprotocol\/|jose$|ajv(?:$|\/)|fast-deep-equal$)/ }, (args) =>
-      isMcpSdk(args.path) ? { path: args.path, namespace: "mcp-sdk" } : undefined)
+    const filter = new RegExp(`^(?:${mcpSdk.packages.map(escapeRegExp).join("|")})(?:$|/)`)
+    build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "mcp-sdk" }))
     build.onLoad({ filter: /.*/, namespace: "mcp-sdk" }, (args) => {
       if (!sdkImports.has(args.path)) {
         throw new Error(`bundle: ${args.path} is imported in a way mcpSdkImports does not read (a dynamic import?)`)
@@ -368,18 +370,44 @@ const modulesIn = (builds, fileName) => {
   return new Set(Object.entries(found[1].inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input))
 }
 
+/** Our MCP modules: the bridge, the server and what only they use (`cli.cjs` runs them only for MCP). */
+const isOurMcpModule = (input) => /^src\/(?:tools\/mcp\/|services\/Mcp|layers\/Mcp)/.test(input)
+
 /**
- * Fails the build when `cli.cjs` holds the MCP SDK (a new import the plugin does not take to
- * `mcp-sdk.cjs`: add its package to `mcpSdk.packages`), or when a module is bundled both in
- * `cli.cjs` and in a side bundle: two copies of its classes and state, which `instanceof` and
- * module-level caches do not survive (a package whose code a side bundle and `cli.cjs` both
- * need belongs in `cli.cjs` only, or in the side bundle only).
+ * The package directories `cli.cjs` holds only for our MCP modules: none of their modules is
+ * reached from the command line's entry but through one of ours. They would be read, hashed and decoded
+ * by every start for the MCP code alone.
  */
-const checkSideBundles = (builds) => {
+const mcpOnlyPackages = (cliBuild, main) => {
+  const inputs = cliBuild.metafile.inputs
+  const reached = new Set(["src/cli/main.ts"])
+  const stack = ["src/cli/main.ts"]
+  while (stack.length > 0) {
+    for (const { path, external } of inputs[stack.pop()]?.imports ?? []) {
+      if (external || isOurMcpModule(path) || reached.has(path)) continue
+      reached.add(path)
+      stack.push(path)
+    }
+  }
+  const needed = new Set([...reached].map(packageDir))
+  return [...new Set([...main].map(packageDir))].filter((dir) => dir !== undefined && !needed.has(dir))
+}
+
+/**
+ * Fails the build when `cli.cjs` holds the MCP SDK, or a package only our MCP modules use (a
+ * new import of theirs: add its package to `mcpSdk.packages`), or when a module is bundled
+ * both in `cli.cjs` and in a side bundle: two copies of its classes and state, which
+ * `instanceof` and module-level caches do not survive (a package whose code a side bundle and
+ * `cli.cjs` both need belongs in `cli.cjs` only, or in the side bundle only).
+ */
+const checkSideBundles = (cliBuild, builds) => {
   const main = modulesIn(builds, "cli.cjs")
   const sdkInMain = [...new Set([...main].map(packageDir))].filter((dir) => /node_modules\/@modelcontextprotocol\//.test(dir ?? ""))
-  if (sdkInMain.length > 0) {
-    throw new Error(`bundle: cli.cjs holds ${sdkInMain.join(", ")}: the MCP SDK belongs in ${mcpSdk.name}.cjs (mcpSdk.packages)`)
+  const mcpOnly = mcpOnlyPackages(cliBuild, main)
+  for (const dirs of [sdkInMain, mcpOnly]) {
+    if (dirs.length > 0) {
+      throw new Error(`bundle: cli.cjs holds ${dirs.join(", ")} for the MCP code alone: it belongs in ${mcpSdk.name}.cjs (mcpSdk.packages)`)
+    }
   }
   for (const name of [...sideBundles.map((b) => b.name), mcpSdk.name]) {
     const twice = [...modulesIn(builds, `${name}.cjs`)].filter((input) => main.has(input))
@@ -388,7 +416,7 @@ const checkSideBundles = (builds) => {
 }
 
 const [cli, side, mcpSide, cliModules, library] = results
-checkSideBundles([cli, side, mcpSide])
+checkSideBundles(cli, [cli, side, mcpSide])
 await writeNotices(
   join(outdir, "THIRD-PARTY-LICENSES.txt"),
   `The command line bundle (cli.cjs, ${[...sideBundles.map(({ name }) => name), mcpSdk.name].map((name) => `${name}.cjs`).join(", ")}, worker.js, pdfWorker.js)`,

@@ -1,6 +1,7 @@
 /**
- * The V8 code cache of the command-line bundle: the compiled form of `cli.cjs`, kept beside it
- * so that the next start skips most of the compiling (Node 20 has no built-in compile cache).
+ * The V8 code cache of the command-line bundle: the compiled form of `cli.cjs` (and of each
+ * side bundle it requires, `mcp-sdk.cjs`), kept beside it so that the next start skips most of
+ * the compiling (Node 20 has no built-in compile cache).
  *
  * Freshness: V8 checks a cache only against the source's length (a cache made for another
  * source of the same length is accepted, and runs the old code), so each cache starts with the
