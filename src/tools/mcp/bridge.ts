@@ -22,11 +22,13 @@ import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
 import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client"
 import type { InvalidToolDefinition } from "../../domain/errors.js"
+import { McpElicitation } from "../../services/McpElicitation.js"
 import { McpOAuth } from "../../services/McpOAuth.js"
 import type { ToolRegistry } from "../../services/ToolRegistry.js"
 import { makeCatalog } from "./catalog.js"
 import type { McpNotPending, McpToolChange, McpToolEvent } from "./changes.js"
 import { isHttpServer, type McpServersConfig } from "./config.js"
+import { DEFAULT_ELICITATION_TIMEOUT } from "./elicitation.js"
 import { yieldToEventLoop } from "./listingLimits.js"
 import type { ProxyTarget } from "./names.js"
 import { openServer, type ServerHandle, type ServerStatus } from "./serverHandle.js"
@@ -74,6 +76,12 @@ export interface McpBridgeOptions {
    * with `oauth` uses the `McpOAuth` service instead (this option is not asked for it).
    */
   readonly authProvider?: (server: string) => AuthProvider | OAuthClientProvider | undefined
+  /**
+   * How long the person has to answer a server's question (with the `McpElicitation` service):
+   * past it the server gets `cancel`. Default 5 minutes. The call's own timeout runs meanwhile:
+   * a call that times out withdraws its question.
+   */
+  readonly elicitationTimeout?: Duration.Input
 }
 
 /**
@@ -135,6 +143,8 @@ export const makeBridge = (
     const scope = yield* Effect.scope
     // optional: only the entries with `oauth` need it (without it they are skipped, saying so)
     const oauth = yield* Effect.serviceOption(McpOAuth)
+    // optional: with it the servers may ask the person questions (elicitation); without it, none is declared
+    const elicitation = yield* Effect.serviceOption(McpElicitation)
     const handleOptions = {
       initTimeout: Duration.fromInputUnsafe(options.initTimeout ?? Duration.seconds(10)),
       stopGrace: Duration.fromInputUnsafe(options.stopGrace ?? Duration.seconds(2)),
@@ -142,6 +152,10 @@ export const makeBridge = (
       maxRestarts: options.maxRestarts ?? 3,
       authProvider: options.authProvider,
       oauth: Option.getOrUndefined(oauth),
+      elicitation: Option.isNone(elicitation) ? undefined : {
+        service: elicitation.value,
+        timeout: Duration.fromInputUnsafe(options.elicitationTimeout ?? DEFAULT_ELICITATION_TIMEOUT)
+      },
       limits: {
         maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_SERVER_LIMITS.maxQueuedBytes,
         maxPushedPerSecond: options.maxPushedPerSecond ?? DEFAULT_SERVER_LIMITS.maxPushedPerSecond,

@@ -41,6 +41,7 @@ import * as References from "effect/References"
 import * as Scope from "effect/Scope"
 import { isHttpServer, type McpProtocolMode, type McpServerConfig } from "./config.js"
 import type { ToolCalls } from "./directCalls.js"
+import { ELICITATION_CAPABILITIES, type ElicitationOptions, MAX_INPUT_ROUNDS, makeElicitationDesk } from "./elicitation.js"
 import { type HttpLink, openHttpLink, type ServerLink } from "./httpLink.js"
 import { McpOAuthError } from "./oauthModels.js"
 import { type BridgeOAuthProvider, makeOAuthProvider, type OAuthService } from "./oauthProvider.js"
@@ -150,6 +151,11 @@ export interface ConnectOptions {
   readonly authProvider?: ((server: string) => AuthProvider | OAuthClientProvider | undefined) | undefined
   /** The application's `McpOAuth` service, for the entries with `oauth` (none: they are skipped). */
   readonly oauth?: OAuthService | undefined
+  /**
+   * The application's `McpElicitation` service and its timeout: with it the client declares form
+   * elicitation and answers the server's questions (`elicitation.ts`); without it, none.
+   */
+  readonly elicitation?: ElicitationOptions | undefined
 }
 
 /** How long a stdio server has to answer the 2026 probe (`protocol: "auto"`) before it is taken as a 2025-era one. */
@@ -326,9 +332,13 @@ export const connect = (
     let open = true
     // a fiber per error only when debug lines are logged: a server can make the SDK report thousands a second
     const debugLogged = LogLevel.isLessThanOrEqualTo(Context.get(context, References.MinimumLogLevel), "Debug")
+    // the server's questions, when the application answers them; withdrawn when the connection's scope closes
+    const desk = options.elicitation === undefined ? undefined : makeElicitationDesk(server, options.elicitation, context)
+    if (desk !== undefined) yield* Effect.addFinalizer(() => Effect.sync(desk.close))
     const makeClient = () => {
       const made = new Client(CLIENT_INFO, {
-        capabilities: {},
+        capabilities: desk === undefined ? {} : ELICITATION_CAPABILITIES,
+        ...(desk === undefined ? {} : { inputRequired: { maxRounds: MAX_INPUT_ROUNDS } }),
         versionNegotiation: negotiation(mode, http, timeout),
         // on a 2026-07-28 connection, changes come over `subscriptions/listen`, opened by the SDK for these
         listChanged: { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } }
@@ -341,6 +351,7 @@ export const connect = (
       }
       // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
       made.setNotificationHandler("notifications/tools/list_changed", () => onToolsChanged())
+      desk?.install(made)
       return made
     }
     let client = makeClient()
@@ -377,9 +388,11 @@ export const connect = (
       yield* request(handshake, connectOnce)
     }
     const tools = yield* request("tools/list failed", (signal) => sendAuthorized(() => listAllTools(client, timeout, signal), reauthorize, signal))
-    const calls = child.stdioCalls !== undefined && client.getProtocolEra() !== "modern"
+    const baseCalls = child.stdioCalls !== undefined && client.getProtocolEra() !== "modern"
       ? child.stdioCalls
       : clientCalls(client, httpLink?.lost, reauthorize)
+    // a question belongs to the calls in flight when it comes (withdrawn when they end)
+    const calls = desk === undefined ? baseCalls : desk.track(baseCalls)
     const protocolVersion = client.getNegotiatedProtocolVersion()
     return { client, process: child, calls, protocolVersion, tools, isOpen: () => open }
   })

@@ -33,6 +33,7 @@ export { capText, resultText } from "./proxy.js"
 export { makeRawTool, type RawToolOptions } from "./rawTool.js"
 export { layerMcpHttp, type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./http.js"
 export type { McpHttpAuthOptions } from "./httpAuth.js"
+export type { McpHttpSessionOptions } from "./httpSessions.js"
 export { mcpToolOf } from "./listing.js"
 export {
   makeMcpServer,
@@ -53,6 +54,17 @@ export {
   withMcpConfigFile
 } from "./stdio.js"
 export { McpBridge } from "../../services/McpBridge.js"
+export {
+  type McpElicitationAnswer,
+  McpElicitation,
+  type McpElicitationField,
+  type McpElicitationFieldBase,
+  type McpElicitationOption,
+  type McpElicitationRequest,
+  type McpElicitationSchema,
+  type McpElicitationService,
+  type McpElicitationValue
+} from "../../services/McpElicitation.js"
 export {
   type McpAuthorizationGrant,
   type McpAuthorizationRequest,

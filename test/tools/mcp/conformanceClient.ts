@@ -8,13 +8,15 @@
  * when the authorization server supports them; else dynamic registration; the context's client
  * when it gives one), through `McpBridge` with an `McpOAuth` whose `authorize` follows the
  * authorization URL as a browser would and reads the code from the redirect (tokens kept in
- * memory). Then every proxy is called through the tool system (`add_numbers` with `a` and `b`,
+ * memory), and an `McpElicitation` that accepts every question with no field filled (so the
+ * form's defaults apply). Then every proxy is called through the tool system (`add_numbers` with `a` and `b`,
  * `json_schema_echo` with the input schema the bridge keeps of `json_schema_2020_12_tool`, the
  * others with no arguments), as the scenarios expect of a client; each outcome goes to stderr.
  * Exits 1 when the server was skipped (its reason on stderr).
  */
 import { Context, Effect, Layer, Option } from "effect"
 import { McpBridge } from "../../../src/services/McpBridge.js"
+import { McpElicitation } from "../../../src/services/McpElicitation.js"
 import { McpOAuth, type McpOAuthCredentials, McpOAuthError } from "../../../src/services/McpOAuth.js"
 import { ToolRegistry } from "../../../src/services/ToolRegistry.js"
 import { ToolSystem } from "../../../src/services/ToolSystem.js"
@@ -52,6 +54,9 @@ const OAuth = McpOAuth.layerWithStore({
   }
 })
 
+// every question a scenario's server asks is accepted with no field filled: the form's defaults apply (SEP-1034)
+const Elicitation = McpElicitation.layer(() => Effect.succeed({ action: "accept", content: {} }))
+
 const servers = {
   server: {
     url,
@@ -68,7 +73,8 @@ const servers = {
 const main = Effect.scoped(Effect.gen(function*() {
   const built = yield* Layer.build(McpBridge.layer(servers, { initTimeout: "20 seconds" }).pipe(
     Layer.provideMerge(ToolSystem.layerNode({ builtins: false })),
-    Layer.provide(OAuth)
+    Layer.provide(OAuth),
+    Layer.provide(Elicitation)
   ))
   const bridge = Context.get(built, McpBridge)
   const system = Context.get(built, ToolSystem)
