@@ -256,6 +256,8 @@ export const serveMcpHttp = (
         subject: verified.subject,
         refused: undefined
       })
+      // the token is checked now only: a stream it opens is closed when it expires
+      bearer.closeAtExpiry(verified.authInfo, res)
       return serve(incoming(req, verified.authInfo), res)
     }
 
