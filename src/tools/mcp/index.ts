@@ -33,6 +33,7 @@ export { capText, resultText } from "./proxy.js"
 export { makeRawTool, type RawToolOptions } from "./rawTool.js"
 export { layerMcpHttp, type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./http.js"
 export type { McpHttpAuthOptions } from "./httpAuth.js"
+export type { McpResultFilesOptions } from "./resultFiles.js"
 export type { McpHttpSessionOptions } from "./httpSessions.js"
 export { mcpToolOf } from "./listing.js"
 export {

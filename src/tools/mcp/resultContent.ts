@@ -22,8 +22,10 @@
  *   wants a successful answer of such a tool to carry it (a client such as SDK v2's refuses
  *   one without). The text says where the whole result is.
  *
- * The files stay until someone removes them; each result gets its own name (time, tool name,
- * random suffix), so concurrent results never share a file.
+ * Each result gets its own name (time, tool name, random suffix), so concurrent results never
+ * share a file. The files are `0600` and the folder is bounded (`resultFiles.ts`: at most
+ * `resultFiles.maxFiles` files and `maxBytes` bytes, the oldest of ours deleted after each write,
+ * off the call's path).
  *
  * @since 1.0.0
  */
@@ -38,7 +40,7 @@ import { readableJson } from "../../domain/readableJson.js"
 import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { Workspace } from "../../services/Workspace.js"
-import { writeFileAtomic } from "../shared/atomicWrite.js"
+import { type McpResultFilesOptions, resultBounds, schedulePrune, writeResultFile } from "./resultFiles.js"
 
 /**
  * The longest text of a served result by default, in characters (UTF-16 code units).
@@ -108,6 +110,8 @@ export interface ResultAnswerOptions {
   readonly mode?: AgentMode | undefined
   /** See `McpServeOptions.maxResultChars`. */
   readonly maxResultChars?: number | undefined
+  /** See `McpServeOptions.resultFiles`. */
+  readonly resultFiles?: McpResultFilesOptions | undefined
 }
 
 /**
@@ -129,6 +133,7 @@ export const makeResultAnswer = (
     const registry = yield* ToolRegistry
     const workspace = yield* Effect.serviceOption(Workspace)
     const max = capOf(options.maxResultChars)
+    const bounds = resultBounds(options.resultFiles)
     const readOnly = options.mode?.readOnly === true
 
     /** The output schema of the version that ran, if it has one. */
@@ -153,11 +158,17 @@ export const makeResultAnswer = (
       }
       if (Option.isNone(workspace)) return Effect.succeed({ ok: false, why: "there is no workspace to keep it in" })
       const ws = workspace.value
+      // a UTF-16 code unit is at most 3 bytes of UTF-8: only a text that may be too large is measured
+      if (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text, "utf8") > bounds.maxBytes) {
+        return Effect.succeed({ ok: false, why: `it is larger than the ${bounds.maxBytes} bytes ${RESULTS_DIR}/ may hold` })
+      }
       return Effect.gen(function*() {
         const root = yield* ws.root
         const name = resultFileName(tool)
         const absolute = NodePath.join(root, RESULTS_DIR, name)
-        yield* writeFileAtomic(root, absolute, text)
+        yield* writeResultFile(root, absolute, text)
+        // the oldest go, in a fiber of their own: the call does not wait
+        yield* schedulePrune(NodePath.join(root, RESULTS_DIR), bounds)
         return { ok: true as const, relative: `${RESULTS_DIR}/${name}`, absolute }
       }).pipe(
         Effect.catch((error) =>

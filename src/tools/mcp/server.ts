@@ -58,6 +58,7 @@ import { VERSION } from "../../version.js"
 import { asksInForms, CONFIRM_KEY, confirmForm } from "./confirmation.js"
 import { mcpToolOf } from "./listing.js"
 import { makeResultAnswer } from "./resultContent.js"
+import type { McpResultFilesOptions } from "./resultFiles.js"
 
 /**
  * The server could not be connected to its transport.
@@ -105,6 +106,12 @@ export interface McpServeOptions {
    * mode, which writes nothing (see `resultContent.ts`).
    */
   readonly maxResultChars?: number | undefined
+  /**
+   * The bound on `.mcp-results/`: at most `maxFiles` result files (default 100) and `maxBytes`
+   * bytes of them (default 256 MiB); the oldest of ours are deleted after each write, off the
+   * call's path (see `resultFiles.ts`).
+   */
+  readonly resultFiles?: McpResultFilesOptions | undefined
 }
 
 const textResult = (text: string, isError: boolean): CallToolResult =>
@@ -159,7 +166,11 @@ export const makeMcpServerFactory = (
     const confirmation = options.confirmation ?? "ask"
     const bridged = Option.isSome(yield* Effect.serviceOption(McpBridge))
     const runPromise = Effect.runPromiseWith(context)
-    const answer = yield* makeResultAnswer({ mode: options.mode, maxResultChars: options.maxResultChars })
+    const answer = yield* makeResultAnswer({
+      mode: options.mode,
+      maxResultChars: options.maxResultChars,
+      resultFiles: options.resultFiles
+    })
 
     const listTools = Effect.map(
       registry.list({ tags: options.tags, mode: options.mode }),
