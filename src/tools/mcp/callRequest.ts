@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { type CompatibilityCallToolResult, type RequestId, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
+import { type CompatibilityCallToolResult, ProtocolError, type RequestId, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
@@ -108,7 +108,15 @@ export interface CallRequest<E> {
   readonly timeoutMs: number | undefined
   /** Runs just before the request is sent: an error it returns stops the call. */
   readonly admit: () => E | undefined
+  /**
+   * Runs when the server refused the call's `Mcp-Param-*` headers (`-32020` HeaderMismatch,
+   * SEP-2243): the tool's declarations may have changed, so its server's tools are listed again.
+   */
+  readonly onHeaderMismatch?: (() => void) | undefined
 }
+
+/** SEP-2243's HeaderMismatch error code (the SDK's constant is not exported). */
+const HEADER_MISMATCH = -32020
 
 /** A request that failed: a timeout of its own, a closed connection, or the server's error. */
 const failed = (
@@ -116,8 +124,15 @@ const failed = (
   connection: Connection,
   tool: string,
   error: unknown,
-  timeoutMs: number
+  timeoutMs: number,
+  onHeaderMismatch?: (() => void) | undefined
 ): Effect.Effect<never, McpCallError> => {
+  // not sent again here: a listing that changed the tool's definition is held as any change is
+  if (error instanceof ProtocolError && error.code === HEADER_MISMATCH && onHeaderMismatch !== undefined) {
+    onHeaderMismatch()
+    const reason = `${errorText(error)} (the server refused the call's Mcp-Param-* headers; its tools are listed again)`
+    return Effect.fail(new McpCallError({ server, tool, reason }))
+  }
   // the request's own timer (notifications/cancelled was sent), not an error answer of the server
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && ownTimeout(error.data, timeoutMs)) {
     return Effect.fail(new McpCallError({ server, tool, reason: `no answer within ${timeoutMs} ms`, timedOut: true }))
@@ -216,7 +231,7 @@ const send = <E>(
     requestId = connection.calls.call(
       { name: tool, arguments: { ...request.args } },
       timeout,
-      (answer) => resume(answer.ok ? accepted(server, tool, check, answer.result) : failed(server, connection, tool, answer.error, timeout)),
+      (answer) => resume(answer.ok ? accepted(server, tool, check, answer.result) : failed(server, connection, tool, answer.error, timeout, request.onHeaderMismatch)),
       headers.success
     )
   })

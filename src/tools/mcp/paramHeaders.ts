@@ -20,6 +20,9 @@
  *   `=?base64?{UTF-8 in Base64}?=`; an integer as its decimal form, a boolean as `true`/`false`.
  *   The standard headers (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`) are the SDK
  *   transport's: it sets them on every 2026-07-28 request.
+ * - **A HeaderMismatch answer** (`-32020`: the server's declarations changed since the listing,
+ *   say) fails the call saying so, and the server's tools are listed again (`callRequest.ts`).
+ *   The call is not sent again by itself: a changed definition is held as any change is.
  *
  * What a server declares is untrusted, so the work is bounded: at most `MAX_PARAM_HEADERS`
  * declarations in one tool and names of at most `MAX_PARAM_HEADER_NAME_CHARS` characters (past

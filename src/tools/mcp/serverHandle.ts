@@ -256,9 +256,9 @@ export const openServer = (
       Effect.suspend(() => {
         const now = state
         return now._tag === "Up" && now.connection.isOpen()
-          ? sendCall({ server: name, connection: now.connection, route: routes.get(tool), tool, args, timeoutMs, admit })
+          ? sendCall({ server: name, connection: now.connection, route: routes.get(tool), tool, args, timeoutMs, admit, onHeaderMismatch: onToolsChanged })
           : Effect.flatMap(current, (connection) =>
-            sendCall({ server: name, connection, route: routes.get(tool), tool, args, timeoutMs, admit }))
+            sendCall({ server: name, connection, route: routes.get(tool), tool, args, timeoutMs, admit, onHeaderMismatch: onToolsChanged }))
       })
 
     /** Lists the current connection's tools and hands them on, unless a restart came in between. */

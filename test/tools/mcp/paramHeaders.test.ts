@@ -19,7 +19,7 @@ import {
 } from "../../../src/tools/mcp/paramHeaders.js"
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
-import { nodeServer, openBridged } from "./helpers.js"
+import { eventually, nodeServer, openBridged } from "./helpers.js"
 import { listen } from "./httpServers.js"
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra })
@@ -44,6 +44,8 @@ const tools = [
     }, { required: ["region"] })
   },
   { name: "plain", inputSchema: obj({ text: str() }) },
+  // its server answers every call with a HeaderMismatch (as one whose declarations changed would)
+  { name: "refused", inputSchema: obj({ region: str("Region") }) },
   { name: "badName", inputSchema: obj({ value: str("My Region") }) },
   { name: "badType", inputSchema: obj({ score: { type: "number", "x-mcp-header": "Score" } }) },
   { name: "dupe", inputSchema: obj({ a: str("Region"), b: str("region") }) },
@@ -78,6 +80,7 @@ interface SeenCall {
  */
 const rawServer = Effect.gen(function*() {
   const calls: Array<SeenCall> = []
+  let lists = 0
   const { url } = yield* listen((req, res) => {
     if (req.method !== "POST") return void res.writeHead(405).end()
     void bodyOf(req).then((message) => {
@@ -103,16 +106,23 @@ const rawServer = Effect.gen(function*() {
           serverInfo: { name: "raw", version: "1" }
         })
       }
+      if (method === "tools/list") lists += 1
       if (method === "tools/list") return json({ ...complete, ...(modern ? { ttlMs: 0, cacheScope: "private" } : {}), tools })
       if (method === "tools/call") {
-        calls.push({ tool: field(field(message, "params"), "name"), headers: req.headers })
+        const tool = field(field(message, "params"), "name")
+        calls.push({ tool, headers: req.headers })
+        if (tool === "refused") {
+          res.writeHead(400, { "content-type": "application/json" })
+          const error = { code: -32020, message: "Header mismatch: Mcp-Param-Zone header missing" }
+          return void res.end(JSON.stringify({ jsonrpc: "2.0", id, error }))
+        }
         return json({ ...complete, content: [{ type: "text", text: "ok" }] })
       }
       res.writeHead(404, { "content-type": "application/json" })
       res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } }))
     })
   })
-  return { url, calls }
+  return { url, calls, lists: () => lists }
 })
 
 /** The `mcp-param-*` headers of a recorded call. */
@@ -246,7 +256,7 @@ describe("the bridge's url entries (SEP-2243)", () => {
         openBridged(ws, { web: { url: server.url, protocol: "2026-07-28", requiresConfirmation: false } })
       )
       expect(bridge.skipped).toEqual([])
-      expect([...bridge.proxies.keys()].sort()).toEqual(["web__mirror", "web__plain"])
+      expect([...bridge.proxies.keys()].sort()).toEqual(["web__mirror", "web__plain", "web__refused"])
       const warnings = lines.map(textOf).filter((line) => line.includes("skipped"))
       for (const tool of invalid) expect(warnings).toContainEqual(expect.stringContaining(`MCP server "web": tool "${tool}" skipped: its`))
       expect(warnings).toContainEqual(expect.stringContaining(`tool "badName" skipped: its x-mcp-header "My Region" at "value" is not an HTTP token`))
@@ -273,6 +283,14 @@ describe("the bridge's url entries (SEP-2243)", () => {
       expect(huge).toMatchObject({ success: false, errorCode: "TOOL_ERROR" })
       expect(huge.success ? "" : huge.error).toContain(`over ${MAX_PARAM_HEADER_BYTES} bytes at Mcp-Param-Region`)
       expect(server.calls).toHaveLength(2)
+
+      // a HeaderMismatch answer (the tool's declarations changed, say): the call fails saying so, and the tools are listed again
+      const listed = server.lists()
+      const refused = yield* system.execute("web__refused", { region: "r" })
+      expect(refused).toMatchObject({ success: false })
+      expect(refused.success ? "" : refused.error).toContain("MCP error -32020: Header mismatch")
+      expect(refused.success ? "" : refused.error).toContain("its tools are listed again")
+      expect(yield* eventually(() => server.lists() > listed)).toBe(true)
     }))
 
   it.live("the 2025 era and stdio entries are not touched: every tool listed, no Mcp-Param-* header", () =>
