@@ -106,6 +106,12 @@ describe("MCP conformance (client scenarios, our bridge)", () => {
             for (const scenario of ["tools_call", "json-schema-2020-12-preservation"]) {
               expect(summary).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`))
             }
+            // SEP-2243 (paramHeaders.ts): 2026-07-28 only
+            if (specVersion === "2026-07-28") {
+              for (const scenario of ["http-custom-headers", "http-invalid-tool-headers"]) {
+                expect(summary).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`))
+              }
+            }
           }
         })), 420_000)
     }

@@ -10,8 +10,9 @@
  * authorization URL as a browser would and reads the code from the redirect (tokens kept in
  * memory), and an `McpElicitation` that accepts every question with no field filled (so the
  * form's defaults apply). Then every proxy is called through the tool system (`add_numbers` with `a` and `b`,
- * `json_schema_echo` with the input schema the bridge keeps of `json_schema_2020_12_tool`, the
- * others with no arguments), as the scenarios expect of a client; each outcome goes to stderr.
+ * `json_schema_echo` with the input schema the bridge keeps of `json_schema_2020_12_tool`, a tool
+ * the context's `toolCalls` names with its arguments there, the others with placeholders for
+ * their required primitive arguments), as the scenarios expect of a client; each outcome goes to stderr.
  * Exits 1 when the server was skipped (its reason on stderr).
  */
 import { Context, Effect, Layer, Option } from "effect"
@@ -30,6 +31,36 @@ const contextField = (key: string): string | undefined => {
 }
 const clientId = contextField("client_id")
 const clientSecret = contextField("client_secret")
+/**
+ * The calls a scenario asks for (`toolCalls`: name and arguments; http-custom-headers gives
+ * them), by tool. A `null` argument is left out: the bridge checks arguments against the input
+ * schema, which refuses `null` for a typed property, and the spec (SEP-2243) treats a `null`
+ * argument as an absent one (no `Mcp-Param-*` header either way).
+ */
+const toolCalls = new Map<string, Record<string, unknown>>()
+const asked: unknown = typeof context === "object" && context !== null ? Reflect.get(context, "toolCalls") : undefined
+for (const call of Array.isArray(asked) ? asked : []) {
+  if (typeof call !== "object" || call === null) continue
+  const name: unknown = Reflect.get(call, "name")
+  const args: unknown = Reflect.get(call, "arguments")
+  if (typeof name !== "string" || typeof args !== "object" || args === null) continue
+  toolCalls.set(name, Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null)))
+}
+/** Arguments a model would make up for the required primitive properties of `schema` (its other properties left out). */
+const placeholders = (schema: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  const properties: unknown = schema.properties
+  const required: unknown = schema.required
+  if (typeof properties !== "object" || properties === null || !Array.isArray(required)) return {}
+  const made: Record<string, unknown> = {}
+  for (const key of required) {
+    const property: unknown = typeof key === "string" ? Reflect.get(properties, key) : undefined
+    const type: unknown = typeof property === "object" && property !== null ? Reflect.get(property, "type") : undefined
+    if (type === "string") made[key] = "conformance"
+    else if (type === "integer" || type === "number") made[key] = 1
+    else if (type === "boolean") made[key] = true
+  }
+  return made
+}
 
 const kept = new Map<string, McpOAuthCredentials>()
 const OAuth = McpOAuth.layerWithStore({
@@ -87,11 +118,14 @@ const main = Effect.scoped(Effect.gen(function*() {
   const focal = [...bridge.proxies].find(([, target]) => target.tool === "json_schema_2020_12_tool")?.[0]
   const focalSchema = focal === undefined ? undefined : (yield* registry.get(focal)).spec.parameters
   for (const [name, target] of bridge.proxies) {
-    const args = target.tool === "add_numbers"
+    const given = toolCalls.get(target.tool)
+    const args = given !== undefined
+      ? given
+      : target.tool === "add_numbers"
       ? { a: 5, b: 3 }
       : target.tool === "json_schema_echo"
       ? { schema: focalSchema }
-      : {}
+      : placeholders((yield* registry.get(name)).spec.parameters)
     const result = yield* system.execute(name, args)
     process.stderr.write(`[bridge] ${scenario}: ${name} ${result.success ? "answered" : `failed: ${result.error}`}\n`)
   }
