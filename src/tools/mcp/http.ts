@@ -83,8 +83,8 @@ export interface McpHttpOptions extends McpServeOptions {
   readonly auth?: McpHttpAuthOptions | undefined
   /**
    * Opt-in sessions for 2025-11-25 clients (`mcp --http ... --sessions`): an `initialize` opens
-   * a session whose calls that need confirmation ask by `elicitation/create`, as over stdio (see
-   * httpSessions.ts for the caps). A session lives in one process: behind a load balancer, route
+   * a session whose calls that need confirmation ask by `elicitation/create`, as over stdio (its
+   * caps: `McpHttpSessionOptions`). A session lives in one process: behind a load balancer, route
    * on the `Mcp-Session-Id` header (nginx: `hash $http_mcp_session_id consistent;`). 2026-07-28
    * stays stateless. Default: none (every 2025 request stateless, such a call refused).
    */

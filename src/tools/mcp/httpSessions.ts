@@ -45,7 +45,12 @@ import type * as Scope from "effect/Scope"
 import { randomBytes } from "node:crypto"
 
 /**
- * Opt-in sessions for 2025-11-25 clients over HTTP (see `McpHttpOptions.sessions`).
+ * Opt-in sessions for 2025-11-25 clients over HTTP (`McpHttpOptions.sessions`) and their caps.
+ * A session's id is 32 random bytes; an id no session has (unknown, ended by `DELETE`, expired,
+ * or sent with another subject's token under `auth`) is 404, and the client opens a new one.
+ * Closing a session answers its requests in flight with an error saying why and cancels their
+ * calls (a pending confirmation is refused, never left waiting); a client that drops a call's
+ * stream cancels that call.
  *
  * @since 1.0.0
  * @category models
