@@ -68,6 +68,14 @@ export {
   type AuditLogService,
   type AuditRecord
 } from "./services/AuditLog.js"
+export {
+  MAX_PROGRESS_MESSAGE_CHARS,
+  PROGRESS_INTERVAL_MS,
+  type ProgressListener,
+  progressReporter,
+  type ProgressUpdate,
+  reportProgress
+} from "./services/CallProgress.js"
 export { ConfirmationGate, type ConfirmationGateService } from "./services/ConfirmationGate.js"
 export {
   type ConfirmationDecision,

@@ -47,6 +47,7 @@ import { auditRecordOf } from "./auditRecord.js"
 import { builtinGates } from "./builtinGates.js"
 import { argumentsPassed, completed, lookupPassed, pathsPassed, refusedBy, withLateRefusal } from "./callDecisions.js"
 import { withCallConfirmation } from "./callConfirmation.js"
+import { withCallProgress } from "./callProgress.js"
 import { CallSpanAttributes, spanOptionsOf } from "./callSpan.js"
 import { makeExplain } from "./explainCall.js"
 import { ask, behind, gateCallOf, gatesOf, type Recorder } from "./gateRun.js"
@@ -165,7 +166,9 @@ export const makeExecutor = Effect.gen(function*() {
     record: Recorder | undefined
   ): Effect.Effect<unknown, ToolCallError | PathTraversalError> => {
     record?.(pathsPassed(paths.length))
-    const run = guarded(tool, call.run)
+    const listener = options?.onProgress
+    // the progress channel is set for the handler's run only, and only when someone listens
+    const run = guarded(tool, listener === undefined ? call.run : withCallProgress(listener, call.run))
     const answers = ask(gatesOf(gates, options), gateCallOf(tool, call, options, paths, false), record)
     return answers === undefined ? run : behind(answers, record, run)
   }

@@ -13,6 +13,7 @@ import type { Gate } from "../domain/Gate.js"
 import type { CallExplanation } from "../domain/GateDecision.js"
 import type { ToolExecutionResult } from "../domain/ToolExecutionResult.js"
 import { makeExecutor } from "../layers/ToolExecutor.js"
+import type { ProgressListener } from "./CallProgress.js"
 import type { ConfirmationGate } from "./ConfirmationGate.js"
 import type { ModeGate } from "./ModeGate.js"
 import type { RateLimiter } from "./RateLimiter.js"
@@ -52,6 +53,14 @@ export interface ExecuteOptions {
    * installed gates' names.
    */
   readonly gates?: ReadonlyArray<Gate> | undefined
+  /**
+   * Hears the progress the tool reports (`reportProgress`) while its handler runs: checked
+   * (increasing, finite), at most one update per 100 ms (the latest kept, the last one sent
+   * as the handler ends), beside the call: a listener that is slow or fails never holds or
+   * fails the call (see `CallProgress`). The MCP server passes one when a `tools/call` carries
+   * a `progressToken`.
+   */
+  readonly onProgress?: ProgressListener | undefined
 }
 
 /**

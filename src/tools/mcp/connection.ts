@@ -40,7 +40,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as References from "effect/References"
 import * as Scope from "effect/Scope"
 import { isHttpServer, type McpProtocolMode, type McpServerConfig } from "./config.js"
-import type { ToolCalls } from "./directCalls.js"
+import { makeProgressRoutes, type ToolCalls } from "./directCalls.js"
 import { ELICITATION_CAPABILITIES, type ElicitationOptions, MAX_INPUT_ROUNDS, makeElicitationDesk } from "./elicitation.js"
 import { type HttpLink, openHttpLink, type ServerLink } from "./httpLink.js"
 import { McpOAuthError } from "./oauthModels.js"
@@ -191,20 +191,26 @@ const clientCalls = (
 ): ToolCalls => {
   const pending = new Map<string, AbortController>()
   let next = 0
+  // progress asked for with tokens of ours, not the SDK's `onprogress` (directCalls.ts says why)
+  const progressRoutes = makeProgressRoutes()
+  client.setNotificationHandler("notifications/progress", (notification) => progressRoutes.hear(notification.params))
   return {
-    call: (params, timeoutMs, answer, headers) => {
+    call: (params, timeoutMs, answer, headers, progress) => {
       const id = `ets-${++next}`
       const controller = new AbortController()
       pending.set(id, controller)
       // headers: SEP-2243's Mcp-Param-* (paramHeaders.ts), on the request's own POST
       const options = { timeout: timeoutMs, signal: controller.signal, ...(headers === undefined ? {} : { headers }) }
-      const send = () => client.request({ method: "tools/call", params: { ...params } }, options)
+      const sent = progressRoutes.ask(id, params, progress)
+      const send = () => client.request({ method: "tools/call", params: { ...sent } }, options)
       // a call the server refused for authorization (a refused refresh, a step-up): authorized again, sent again
       sendAuthorized(send, reauthorize, controller.signal).then(
         (result) => {
+          progressRoutes.forget(id)
           if (pending.delete(id)) answer({ ok: true, result })
         },
         (error: unknown) => {
+          progressRoutes.forget(id)
           if (!pending.delete(id)) return
           if (lost !== undefined && connectionLost(error)) lost(errorText(error))
           answer({ ok: false, error })
@@ -216,6 +222,7 @@ const clientCalls = (
       const controller = pending.get(String(id))
       if (controller === undefined) return
       pending.delete(String(id))
+      progressRoutes.forget(String(id))
       controller.abort(reason)
     }
   }

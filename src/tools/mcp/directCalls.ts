@@ -42,9 +42,32 @@ export type CallParams = CallToolRequest["params"]
 
 const connectionClosed = () => new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")
 
+/**
+ * Hears a call's `notifications/progress` from the server (its `progressToken` is the call's
+ * own): the fields as the server sent them, each of its type or left out.
+ */
+export type CallProgressHandler = (
+  update: { readonly progress: number; readonly total?: number | undefined; readonly message?: string | undefined }
+) => void
+
 interface Pending {
   readonly answer: (answer: CallAnswer) => void
   readonly timer: ReturnType<typeof setTimeout>
+  readonly progress: CallProgressHandler | undefined
+}
+
+/** What `notifications/progress` carries, each field of its type or left out (`undefined` when `progress` is not a number). */
+const progressParams = (params: unknown): Parameters<CallProgressHandler>[0] | undefined => {
+  if (typeof params !== "object" || params === null) return undefined
+  const progress: unknown = Reflect.get(params, "progress")
+  if (typeof progress !== "number") return undefined
+  const total: unknown = Reflect.get(params, "total")
+  const message: unknown = Reflect.get(params, "message")
+  return {
+    progress,
+    ...(typeof total === "number" ? { total } : {}),
+    ...(typeof message === "string" ? { message } : {})
+  }
 }
 
 /** How a connection's `tools/call` requests go out (this table, or the SDK client's `request`). */
@@ -54,12 +77,14 @@ export interface ToolCalls {
    * the request's id (for `cancel`), or `undefined` when nothing was sent (the connection was
    * closed: `answer` has run already). `headers`: HTTP headers of this request (SEP-2243's
    * `Mcp-Param-*`), sent by an HTTP connection's calls and ignored by this table (stdio has none).
+   * `progress`: the call asks the server for progress (a `progressToken`), and hears it.
    */
   readonly call: (
     params: CallParams,
     timeoutMs: number,
     answer: (answer: CallAnswer) => void,
-    headers?: Readonly<Record<string, string>> | undefined
+    headers?: Readonly<Record<string, string>> | undefined,
+    progress?: CallProgressHandler | undefined
   ) => RequestId | undefined
   /** Forgets a call (its answer never runs) and tells the server to cancel it. */
   readonly cancel: (id: RequestId, reason: string) => void
@@ -74,10 +99,66 @@ export interface DirectCalls extends ToolCalls {
    * calls is then reported, as the SDK reports it, and the call waits for its timeout.
    */
   readonly take: (message: unknown) => boolean
+  /**
+   * Takes `message` (a parsed line) when it is `notifications/progress` for one of this table's
+   * calls still waiting (`true`), handing it to the call's handler (malformed: dropped). Any
+   * other (a late one, another table's) is the SDK client's.
+   */
+  readonly progress: (message: unknown) => boolean
   /** Fails every pending call: the connection closed. */
   readonly closed: () => void
   /** How many calls wait for an answer. */
   readonly waiting: () => number
+}
+
+/** `params` asking for progress with `token` (as the SDK client does with its ids). */
+const withProgressToken = (params: CallParams, token: string): CallParams => {
+  // `_meta` is the protocol's own field of the params (not a private member)
+  const { _meta: meta } = params
+  return { ...params, _meta: { ...meta, progressToken: token } }
+}
+
+/**
+ * The progress of calls sent through the SDK client's `request` (`connection.ts`), each asking
+ * with a token of ours (`ets-N`) rather than through the request's `onprogress`: the SDK hands a
+ * notification to its handler a microtask after it came, but forgets a request's `onprogress`
+ * as soon as its answer comes, so a step reported just before the answer (the last one, most
+ * often) was lost when both came in one read. Heard here (the client's handler of
+ * `notifications/progress`), a call's progress is taken until the call's own answer runs,
+ * which is later than the notification's microtask.
+ *
+ * @internal
+ */
+export interface ProgressRoutes {
+  /** `params` asking for progress with `token`, heard by `progress` (without one: `params` as they are). */
+  readonly ask: (token: string, params: CallParams, progress: CallProgressHandler | undefined) => CallParams
+  /** The call of `token` ended: its progress is no longer taken. */
+  readonly forget: (token: string) => void
+  /** A `notifications/progress`'s params: handed to the call of its token, if one waits. */
+  readonly hear: (params: unknown) => void
+}
+
+/**
+ * A table of `ProgressRoutes`.
+ *
+ * @internal
+ */
+export const makeProgressRoutes = (): ProgressRoutes => {
+  const routes = new Map<string, CallProgressHandler>()
+  return {
+    ask: (token, params, progress) => {
+      if (progress === undefined) return params
+      routes.set(token, progress)
+      return withProgressToken(params, token)
+    },
+    forget: (token) => void routes.delete(token),
+    hear: (params) => {
+      const token: unknown = typeof params === "object" && params !== null ? Reflect.get(params, "progressToken") : undefined
+      const handler = typeof token === "string" ? routes.get(token) : undefined
+      const update = handler === undefined ? undefined : progressParams(params)
+      if (handler !== undefined && update !== undefined) handler(update)
+    }
+  }
 }
 
 /**
@@ -92,7 +173,7 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     write({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason } })
   }
 
-  const call: DirectCalls["call"] = (params, timeoutMs, answer) => {
+  const call: DirectCalls["call"] = (params, timeoutMs, answer, _headers, progress) => {
     const id = `ets-${++next}`
     const timer = setTimeout(() => {
       if (!pending.delete(id)) return
@@ -100,8 +181,10 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
       notifyCancelled(id, String(error))
       answer({ ok: false, error })
     }, timeoutMs)
-    pending.set(id, { answer, timer })
-    if (write({ jsonrpc: "2.0", id, method: "tools/call", params })) return id
+    pending.set(id, { answer, timer, progress })
+    // progress asked for with the call's own id as its token (what the SDK client does with its ids)
+    const sent = progress === undefined ? params : withProgressToken(params, id)
+    if (write({ jsonrpc: "2.0", id, method: "tools/call", params: sent })) return id
     pending.delete(id)
     clearTimeout(timer)
     answer({ ok: false, error: connectionClosed() })
@@ -144,6 +227,19 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     return true
   }
 
+  const progress: DirectCalls["progress"] = (message) => {
+    if (typeof message !== "object" || message === null || Reflect.get(message, "method") !== "notifications/progress") {
+      return false
+    }
+    const params: unknown = Reflect.get(message, "params")
+    const token: unknown = typeof params === "object" && params !== null ? Reflect.get(params, "progressToken") : undefined
+    const handler = typeof token === "string" ? pending.get(token)?.progress : undefined
+    if (handler === undefined) return false
+    const update = progressParams(params)
+    if (update !== undefined) handler(update)
+    return true
+  }
+
   const cancel: DirectCalls["cancel"] = (id, reason) => {
     const call = pending.get(id)
     if (call === undefined) return
@@ -161,5 +257,5 @@ export const makeDirectCalls = (write: (message: JSONRPCMessage) => boolean): Di
     }
   }
 
-  return { call, take, cancel, closed, waiting: () => pending.size }
+  return { call, take, progress, cancel, closed, waiting: () => pending.size }
 }

@@ -158,6 +158,8 @@ export const makeInbound = (options: InboundOptions): (chunk: Buffer) => void =>
     // an answer to one of the bridge's own calls, checked there
     if (calls.take(parsed.value)) return
     if (!answersAwaited(parsed.value, awaited) && !admit(size)) return
+    // progress of one of the bridge's own calls (counted above as pushed, like any notification)
+    if (calls.progress(parsed.value)) return
     let message: JSONRPCMessage
     try {
       message = messageOf(parsed.value)

@@ -51,6 +51,7 @@ import { pathTraversalOf } from "../../domain/errors.js"
 import { readableText } from "../../domain/readableJson.js"
 import { showName } from "../../domain/shownText.js"
 import type { ToolExecutionResult } from "../../domain/ToolExecutionResult.js"
+import type { ProgressListener } from "../../services/CallProgress.js"
 import { McpBridge } from "../../services/McpBridge.js"
 import { ToolRegistry } from "../../services/ToolRegistry.js"
 import { ToolSystem } from "../../services/ToolSystem.js"
@@ -133,6 +134,29 @@ export const toCallToolResult = (result: ToolExecutionResult): CallToolResult =>
 }
 
 /**
+ * The listener of a `tools/call` whose request carries `_meta.progressToken`: each update the
+ * call's channel lets through goes to the client as `notifications/progress` with that token,
+ * related to the request (over Streamable HTTP it rides the POST's response stream). The send
+ * starts as the listener runs, so the channel's last update goes out before the result. A
+ * call confirmed and run again keeps to the token's progress (it only increases). A send that
+ * fails (the client went away) is the client's loss, logged at debug level.
+ */
+const progressListenerOf = (ctx: ServerContext): ProgressListener | undefined => {
+  // `_meta` is the protocol's own field of a request (not a private member)
+  const { _meta: meta } = ctx.mcpReq
+  const progressToken = meta?.progressToken
+  if (progressToken === undefined) return undefined
+  let last = -1
+  return (update) => {
+    if (!(update.progress > last)) return Effect.void
+    last = update.progress
+    return Effect.tryPromise(() => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, ...update } })).pipe(
+      Effect.catch((error) => Effect.logDebug(`MCP progress notification not sent: ${String(error.cause)}`))
+    )
+  }
+}
+
+/**
  * How the factory's servers are made: what `makeMcpServerFactory` takes beyond the options.
  *
  * @internal
@@ -199,9 +223,10 @@ export const makeMcpServerFactory = (
     const run = (
       name: string,
       args: unknown,
-      confirm: boolean
+      confirm: boolean,
+      onProgress: ProgressListener | undefined
     ): Effect.Effect<{ readonly result: ToolExecutionResult | undefined; readonly reply: CallToolResult }> =>
-      Effect.matchCauseEffect(system.execute(name, args, { mode: options.mode, confirm }), {
+      Effect.matchCauseEffect(system.execute(name, args, { mode: options.mode, confirm, onProgress }), {
         onSuccess: (result) => Effect.map(answer(result, toCallToolResult(result)), (reply) => ({ result, reply })),
         onFailure: (cause) => {
           const escape = pathTraversalOf(cause)
@@ -223,9 +248,10 @@ export const makeMcpServerFactory = (
       server: Server,
       ctx: ServerContext,
       name: string,
-      args: Readonly<Record<string, unknown>>
+      args: Readonly<Record<string, unknown>>,
+      onProgress: ProgressListener | undefined
     ): Effect.Effect<CallToolResult> =>
-      Effect.flatMap(run(name, args, confirmation === "auto"), ({ reply, result }) => {
+      Effect.flatMap(run(name, args, confirmation === "auto", onProgress), ({ reply, result }) => {
         if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask") return Effect.succeed(reply)
         const note = hooks.legacyRefusalNote
         if (note !== undefined && !asksInForms(server)) {
@@ -233,7 +259,7 @@ export const makeMcpServerFactory = (
         }
         return Effect.flatMap(
           ask(server, ctx, name, args),
-          (yes) => (yes ? Effect.map(run(name, args, true), (second) => second.reply) : Effect.succeed(reply))
+          (yes) => (yes ? Effect.map(run(name, args, true, onProgress), (second) => second.reply) : Effect.succeed(reply))
         )
       })
 
@@ -246,14 +272,15 @@ export const makeMcpServerFactory = (
       server: Server,
       ctx: ServerContext,
       name: string,
-      args: Readonly<Record<string, unknown>>
+      args: Readonly<Record<string, unknown>>,
+      onProgress: ProgressListener | undefined
     ): Effect.Effect<CallToolResult | InputRequiredResult> => {
       const answer = confirmation === "ask" ? inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY) : undefined
       if (answer?.kind === "elicit") {
         const yes = answer.action === "accept" && answer.content?.confirm === true
-        return Effect.map(run(name, args, yes), (call) => call.reply)
+        return Effect.map(run(name, args, yes, onProgress), (call) => call.reply)
       }
-      return Effect.map(run(name, args, confirmation === "auto"), ({ reply, result }) => {
+      return Effect.map(run(name, args, confirmation === "auto", onProgress), ({ reply, result }) => {
         if (result?.errorCode !== "CONFIRMATION_REQUIRED" || confirmation !== "ask" || !asksInForms(server)) {
           return reply
         }
@@ -270,7 +297,10 @@ export const makeMcpServerFactory = (
       server.setRequestHandler("tools/call", (request, ctx) => {
         const { name } = request.params
         const args = request.params.arguments ?? {}
-        const call = made.era === "modern" ? callModern(server, ctx, name, args) : callLegacy(server, ctx, name, args)
+        const onProgress = progressListenerOf(ctx)
+        const call = made.era === "modern"
+          ? callModern(server, ctx, name, args, onProgress)
+          : callLegacy(server, ctx, name, args, onProgress)
         return runPromise(call, { signal: ctx.mcpReq.signal })
       })
       hooks.made?.(server)

@@ -1,0 +1,190 @@
+/**
+ * Progress over MCP: a `tools/call` whose request carries `_meta.progressToken` hears the
+ * tool's `reportProgress` as `notifications/progress` with that token, before the call's
+ * result, on stdio (`serveMcp` on the SDK's stdio transport over streams of the test's own)
+ * and over Streamable HTTP (`serveMcpHttp` on 127.0.0.1), in both eras (2025-11-25 and
+ * 2026-07-28); a call without a token hears none; a tool that reports in a tight loop sends a
+ * handful, not a flood. What reaches the client is read off its transport, as it came.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  Client,
+  type JSONRPCMessage,
+  ReadBuffer,
+  serializeMessage,
+  StreamableHTTPClientTransport,
+  type Transport
+} from "@modelcontextprotocol/client"
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
+import { Effect, Schema } from "effect"
+import { PassThrough, type Readable, type Writable } from "node:stream"
+import { reportProgress, Tool, ToolSystem, Workspace } from "../../../src/index.js"
+import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
+import { serveMcp } from "../../../src/tools/mcp/serve.js"
+import { tempDir } from "../../helpers/tempDir.js"
+import { replyText as text } from "./replyText.js"
+
+/** Three steps, each reported, 150 ms apart (more than the channel's interval: each one goes out). */
+const steps = Tool.make("steps", {
+  description: "Works in three steps, reporting each",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () =>
+    Effect.gen(function*() {
+      yield* reportProgress({ progress: 1, total: 3, message: "first" })
+      yield* Effect.sleep("150 millis")
+      yield* reportProgress({ progress: 2, total: 3 })
+      yield* Effect.sleep("150 millis")
+      yield* reportProgress({ progress: 3, total: 3, message: "done" })
+      return "stepped"
+    })
+})
+
+/** 200,000 reports in a loop, with no wait between them. */
+const flood = Tool.make("flood", {
+  description: "Reports progress 200,000 times in a loop",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () =>
+    Effect.gen(function*() {
+      for (let i = 1; i <= 200_000; i++) yield* reportProgress({ progress: i, total: 200_000, message: `item ${i}` })
+      return "flooded"
+    })
+})
+
+const systemOf = (ws: string) =>
+  ToolSystem.layerNode({ builtins: false, tools: [steps, flood], workspace: Workspace.layerFixed(ws) })
+
+type Era = "legacy" | "auto"
+
+/** A client's side of a stdio connection over two streams. */
+class StreamTransport implements Transport {
+  onmessage?: Transport["onmessage"]
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  private readonly buffer = new ReadBuffer()
+  constructor(private readonly input: Readable, private readonly output: Writable) {}
+  start(): Promise<void> {
+    this.input.on("data", (chunk: Buffer) => {
+      this.buffer.append(chunk)
+      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) {
+        this.onmessage?.(message)
+      }
+    })
+    return Promise.resolve()
+  }
+  send(message: JSONRPCMessage): Promise<void> {
+    this.output.write(serializeMessage(message))
+    return Promise.resolve()
+  }
+  close(): Promise<void> {
+    this.output.end()
+    this.onclose?.()
+    return Promise.resolve()
+  }
+}
+
+/** `client` connected over `transport` for the scope; every message it receives, as it came. */
+const connected = (era: Era, transport: Transport) =>
+  Effect.gen(function*() {
+    const client = new Client({ name: "progress-test", version: "1.0.0" }, { versionNegotiation: { mode: era } })
+    yield* Effect.acquireRelease(Effect.promise(() => client.connect(transport)), () => Effect.promise(() => client.close()))
+    expect(client.getProtocolEra()).toBe(era === "legacy" ? "legacy" : "modern")
+    const received: Array<JSONRPCMessage> = []
+    const handler = transport.onmessage
+    transport.onmessage = (message, extra) => {
+      received.push(message)
+      handler?.(message, extra)
+    }
+    return { client, received }
+  })
+
+/** The registry served on stdio (the SDK's stdio transport on streams of the test's own), and a client. */
+const overStdio = (era: Era) =>
+  Effect.gen(function*() {
+    const ws = yield* tempDir("mcp-progress-stdio-")
+    const toServer = new PassThrough()
+    const toClient = new PassThrough()
+    yield* serveMcp(new StdioServerTransport(toServer, toClient)).pipe(Effect.provide(systemOf(ws)), Effect.forkScoped)
+    return yield* connected(era, new StreamTransport(toClient, toServer))
+  })
+
+/** The registry served over Streamable HTTP on 127.0.0.1, and a client. */
+const overHttp = (era: Era) =>
+  Effect.gen(function*() {
+    const ws = yield* tempDir("mcp-progress-http-")
+    const { url } = yield* serveMcpHttp({}).pipe(Effect.provide(systemOf(ws)))
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/)
+    return yield* connected(era, new StreamableHTTPClientTransport(new URL(url)))
+  })
+
+interface ProgressParams {
+  readonly progressToken: string | number
+  readonly progress: number
+  readonly total?: number
+  readonly message?: string
+}
+
+/** The `notifications/progress` among `received`, and where the first response came. */
+const progressOf = (received: ReadonlyArray<JSONRPCMessage>) => {
+  const notes: Array<{ readonly at: number; readonly params: ProgressParams }> = []
+  received.forEach((message, at) => {
+    if ("method" in message && message.method === "notifications/progress") {
+      const params = message.params
+      notes.push({ at, params: { progressToken: "", progress: Number.NaN, ...params } })
+    }
+  })
+  const resultAt = received.findIndex((message) => "result" in message)
+  return { notes, resultAt }
+}
+
+// live clock: real transports (streams, a node:http server and SDK v2's client)
+describe("progress over MCP", () => {
+  const transports = { stdio: overStdio, http: overHttp } as const
+  for (const [name, open] of Object.entries(transports)) {
+    for (const era of ["legacy", "auto"] as const) {
+      const label = `${name}, ${era === "legacy" ? "2025-11-25" : "2026-07-28"}`
+      it.live(`${label}: a call with a progress token hears each step with the token, before its result`, () =>
+        Effect.scoped(Effect.gen(function*() {
+          const { client, received } = yield* open(era)
+          const heard: Array<number> = []
+          const reply = yield* Effect.promise(() =>
+            client.callTool({ name: "steps", arguments: {} }, { onprogress: (progress) => void heard.push(progress.progress) })
+          )
+          expect(text(reply)).toBe("stepped")
+          const { notes, resultAt } = progressOf(received)
+          expect(notes.map((note) => note.params.progress)).toEqual([1, 2, 3])
+          expect(heard).toEqual([1, 2, 3])
+          const token = notes[0]?.params.progressToken
+          expect(token).toBeDefined()
+          for (const note of notes) {
+            expect(note.params.progressToken).toBe(token)
+            expect(note.at).toBeLessThan(resultAt)
+          }
+          expect(notes[0]?.params).toMatchObject({ total: 3, message: "first" })
+          expect(notes[2]?.params).toMatchObject({ progress: 3, total: 3, message: "done" })
+        })))
+
+      it.live(`${label}: a call without a progress token hears none`, () =>
+        Effect.scoped(Effect.gen(function*() {
+          const { client, received } = yield* open(era)
+          const reply = yield* Effect.promise(() => client.callTool({ name: "steps", arguments: {} }))
+          expect(text(reply)).toBe("stepped")
+          expect(progressOf(received).notes).toEqual([])
+        })))
+    }
+  }
+
+  for (const era of ["legacy", "auto"] as const) {
+    it.live(`http, ${era === "legacy" ? "2025-11-25" : "2026-07-28"}: a tool reporting 200,000 times in a loop sends a handful of notifications`, () =>
+      Effect.scoped(Effect.gen(function*() {
+        const { client, received } = yield* overHttp(era)
+        const reply = yield* Effect.promise(() => client.callTool({ name: "flood", arguments: {} }, { onprogress: () => {} }))
+        expect(text(reply)).toBe("flooded")
+        const { notes } = progressOf(received)
+        expect(notes.length).toBeGreaterThanOrEqual(1)
+        expect(notes.length).toBeLessThanOrEqual(5)
+        expect(notes.at(-1)?.params).toMatchObject({ progress: 200_000, total: 200_000, message: "item 200000" })
+      })))
+  }
+})
