@@ -17,7 +17,10 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import type { JsonSchema } from "../../domain/ToolSpec.js"
+import { type CallProgress, CurrentCallProgress, MAX_PROGRESS_MESSAGE_CHARS } from "../../services/CallProgress.js"
+import { modelText } from "../shared/sanitize.js"
 import { type Connection, errorText, type McpTool, withProcessState } from "./connection.js"
+import type { CallProgressHandler } from "./directCalls.js"
 import { prepareOutputCheck, yieldToEventLoop } from "./listingLimits.js"
 import { knownOutputCheck, type McpOutputMismatch, type OutputCheck, outputMismatch } from "./outputCheck.js"
 import { type ParamHeader, paramHeadersOf } from "./paramHeaders.js"
@@ -214,10 +217,32 @@ export const sendCall = <E>(request: CallRequest<E>): Effect.Effect<CallResult, 
     : Effect.flatMap(prepareOutputCheck(route.schema), (check) => send(request, check))
 }
 
+/**
+ * The server's progress of a call, into the proxy call's own channel (`CallProgress`), which
+ * checks and throttles it as any tool's: its message as a model reads it (no control or bidi
+ * characters), only as much of it as the channel keeps. No channel (no one listens): no
+ * progress is asked for.
+ */
+const forwardedTo = (channel: CallProgress | undefined): CallProgressHandler | undefined =>
+  channel === undefined ? undefined : (update) =>
+    channel.offer({
+      progress: update.progress,
+      total: update.total,
+      message: update.message === undefined ? undefined : modelText(update.message, { window: MAX_PROGRESS_MESSAGE_CHARS + 1 })
+    })
+
 /** `sendCall` once the tool's output check (if it has an output schema) is compiled. */
 const send = <E>(
   request: CallRequest<E>,
   check: OutputCheck | undefined
+): Effect.Effect<CallResult, McpCallError | McpOutputMismatch | E> =>
+  Effect.withFiber((fiber) => sendWith(request, check, forwardedTo(fiber.getRef(CurrentCallProgress))))
+
+/** `send`, the call's progress (when someone listens) going to `progress`. */
+const sendWith = <E>(
+  request: CallRequest<E>,
+  check: OutputCheck | undefined,
+  progress: CallProgressHandler | undefined
 ): Effect.Effect<CallResult, McpCallError | McpOutputMismatch | E> => {
   const { admit, connection, server, tool } = request
   // the request to cancel on an interruption (the call table forgets its own answered calls)
@@ -235,7 +260,8 @@ const send = <E>(
       { name: tool, arguments: { ...request.args } },
       timeout,
       (answer) => resume(answer.ok ? accepted(server, tool, check, answer.result) : failed(server, connection, tool, answer.error, timeout, request.onHeaderMismatch)),
-      headers.success
+      headers.success,
+      progress
     )
   })
   return Effect.onInterrupt(sent, () => {
