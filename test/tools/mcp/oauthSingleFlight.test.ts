@@ -17,6 +17,7 @@ import { ToolSystem } from "../../../src/services/ToolSystem.js"
 import { Workspace } from "../../../src/services/Workspace.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { fast, openBridged } from "./helpers.js"
+import { listen } from "./httpServers.js"
 import { authorizeByFetch, protectedServer } from "./oauthServers.js"
 
 const redirectUrl = "http://127.0.0.1:1/callback"
@@ -174,5 +175,22 @@ describe("OAuth refresh, one flow at a time per server", () => {
       const mcp = fixture.rsRequests.filter((r) => r.path === "/mcp")
       expect(mcp.length).toBeGreaterThan(0)
       expect(mcp.every((r) => r.headers["x-api-key"] === "key-for-the-mcp-server")).toBe(true)
+    }))
+
+  it.live("a redirect of the MCP server to another origin is not followed: the bearer and the headers stay home", () =>
+    Effect.gen(function*() {
+      const elsewhere: Array<string> = []
+      const other = yield* listen((req, res) => {
+        elsewhere.push(`${req.method} ${req.headers.authorization ?? ""} ${req.headers["x-api-key"] ?? ""}`)
+        res.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+      const moved = yield* listen((_req, res) => void res.writeHead(307, { location: other.url }).end())
+      const ws = yield* tempDir("mcp-oauth-flight-")
+      const { bridge } = yield* openBridged(ws, { remote: { url: moved.url, headers: { "x-api-key": "key-for-the-mcp-server" } } }, {
+        ...fast,
+        authProvider: () => ({ token: () => Promise.resolve("bearer-for-the-mcp-server") })
+      })
+      expect(bridge.skipped.map((s) => s.server)).toEqual(["remote"])
+      expect(elsewhere).toEqual([])
     }))
 })
