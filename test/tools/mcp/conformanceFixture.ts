@@ -2,7 +2,7 @@
  * The server the MCP conformance suite's server scenarios run against: our `ToolSystem` (no
  * builtins) holding those of the suite's fixture tools a registry tool can be, served by
  * `serveMcpHttp` on 127.0.0.1. The suite calls the SDK fixture's tool names; the tools it needs
- * and a registry cannot hold (image, audio and resource content, progress, sampling, roots, free
+ * and a registry cannot hold (image, audio and resource content, sampling, roots, free
  * elicitation forms and request state through `input_required`) and the resources, prompts,
  * completion and logging the registry does not serve are expected failures
  * (conformance.expected-failures.yml says why, one by one).
@@ -10,7 +10,7 @@
  * Run alone (`node --import tsx test/tools/mcp/conformanceFixture.ts PORT`) it serves until killed.
  */
 import { Effect, Schema } from "effect"
-import { Tool, ToolSystem, Workspace } from "../../../src/index.js"
+import { reportProgress, Tool, ToolSystem, Workspace } from "../../../src/index.js"
 import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
 import { makeRawTool } from "../../../src/tools/mcp/rawTool.js"
 import { ToolError } from "../../../src/domain/errors.js"
@@ -41,6 +41,24 @@ const loggingTool = Tool.make("test_logging_tool", {
   parameters: Schema.Struct({}),
   readOnly: true,
   handler: () => Effect.succeed("test_logging_tool ran")
+})
+
+// as the SDK's fixture defines it: 0/100, ~50 ms, 50/100, ~50 ms, 100/100 (each goes out: the
+// channel sends the first at once, the second when its interval has passed, the last as the
+// handler ends); without a progress token it just takes the time
+const toolWithProgress = Tool.make("test_tool_with_progress", {
+  description: "Tests tool that reports progress notifications",
+  parameters: Schema.Struct({}),
+  readOnly: true,
+  handler: () =>
+    Effect.gen(function*() {
+      yield* reportProgress({ progress: 0, total: 100 })
+      yield* Effect.sleep("50 millis")
+      yield* reportProgress({ progress: 50, total: 100 })
+      yield* Effect.sleep("50 millis")
+      yield* reportProgress({ progress: 100, total: 100 })
+      return "Progress test completed"
+    })
 })
 
 const xMcpHeader = makeRawTool("test_x_mcp_header", {
@@ -75,7 +93,7 @@ const jsonSchema2020 = makeRawTool("json_schema_2020_12_tool", {
 })
 
 /** The fixture's tools. */
-export const fixtureTools = [simpleText, errorHandling, streamingElicitation, loggingTool, xMcpHeader, jsonSchema2020]
+export const fixtureTools = [simpleText, errorHandling, streamingElicitation, loggingTool, toolWithProgress, xMcpHeader, jsonSchema2020]
 
 /** The fixture served on 127.0.0.1 (`port`, 0 for a free one) for the scope. */
 export const serveFixture = (workspace: string, port = 0) =>
