@@ -166,7 +166,8 @@ const bridgeProvider = (server: string, url: string, client: ClientProvider): Br
     reauthorize: async (error) => {
       if (!InsufficientScopeError.isInstance(error)) return false
       if (error.resourceMetadataUrl !== undefined) resourceMetadataUrl = error.resourceMetadataUrl
-      // a refresh in progress ends first; the step-ups refused meanwhile then share one
+      // a refresh in progress ends first (its failure went to the requests waiting for it: the
+      // step-up is a flow of its own); the step-ups refused meanwhile then share one
       if (inFlight !== undefined) await inFlight.catch(() => undefined)
       const held = client.current()?.scope
       scope = computeScopeUnion(scope, held, error.requiredScope)
