@@ -32,7 +32,7 @@
  *
  * @since 1.0.0
  */
-import type { Client, ElicitResult, RequestId } from "@modelcontextprotocol/client"
+import { type Client, type ElicitResult, type RequestId, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
 import type * as Context from "effect/Context"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -41,7 +41,7 @@ import * as Result from "effect/Result"
 import * as Semaphore from "effect/Semaphore"
 import { showName } from "../../domain/shownText.js"
 import type { McpElicitationService } from "../../services/McpElicitation.js"
-import type { ToolCalls } from "./directCalls.js"
+import type { CallAnswer, ToolCalls } from "./directCalls.js"
 import type { McpElicitationAnswer, McpElicitationRequest, McpElicitationValue } from "./elicitationModels.js"
 import { checkContent, screenQuestion, withDefaults } from "./elicitationSchema.js"
 import { liveClock } from "./process.js"
@@ -144,8 +144,15 @@ export const makeElicitationDesk = (
     }
   }
 
+  /**
+   * `calls`, each call known to the desk while it is in flight, and held to its `timeoutMs` as a
+   * whole: on a 2026 connection the SDK's driver times each leg of an `input_required` flow, not
+   * the flow, so a call that asks could outlive its deadline by the person's time and the
+   * rounds'. Past it the call is cancelled (its question withdrawn) and fails with the request
+   * timeout the SDK gives a leg, which the proxy reports as the call's own (`TIMEOUT`).
+   */
   const track = (calls: ToolCalls): ToolCalls => {
-    const keys = new Map<RequestId, number>()
+    const keys = new Map<RequestId, { readonly key: number; readonly timer: ReturnType<typeof setTimeout> }>()
     return {
       // (what comes after `answer`, the call's headers, its progress, goes through as it is)
       call: (params, timeoutMs, answer, ...rest) => {
@@ -153,20 +160,33 @@ export const makeElicitationDesk = (
         inFlight.set(key, params.name)
         let id: RequestId | undefined
         let done = false
-        id = calls.call(params, timeoutMs, (result) => {
+        const finish = (result: CallAnswer) => {
+          if (done) return
           done = true
+          const entry = id === undefined ? undefined : keys.get(id)
           if (id !== undefined) keys.delete(id)
+          if (entry !== undefined) clearTimeout(entry.timer)
           ended(key)
           answer(result)
-        }, ...rest)
-        if (id !== undefined && !done) keys.set(id, key)
+        }
+        id = calls.call(params, timeoutMs, finish, ...rest)
+        if (id !== undefined && !done) {
+          const sent = id
+          const timer = setTimeout(() => {
+            calls.cancel(sent, "Request timed out")
+            finish({ ok: false, error: new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs }) })
+          }, timeoutMs)
+          keys.set(sent, { key, timer })
+        }
         return id
       },
       cancel: (id, reason) => {
-        const key = keys.get(id)
+        const entry = keys.get(id)
         keys.delete(id)
         calls.cancel(id, reason)
-        if (key !== undefined) ended(key)
+        if (entry === undefined) return
+        clearTimeout(entry.timer)
+        ended(entry.key)
       }
     }
   }

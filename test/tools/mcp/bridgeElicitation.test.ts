@@ -232,9 +232,23 @@ describe("the bridge answers a server's questions (elicitation)", () => {
           expect(yield* eventually(() => withdrawn === n)).toBe(true)
         }
         // a short timeout: the question is cancelled, and the server hears so
-        const { system: hurried } = yield* open(stdio, elicit, { ...fast, elicitationTimeout: Duration.millis(100) })
+        const { system: hurried } = yield* open(
+          { ...stdio, web: { url: fixture.url, protocol: "2026-07-28", requiresConfirmation: false, callTimeoutMs: 400 } },
+          elicit,
+          { ...fast, elicitationTimeout: Duration.millis(100) }
+        )
         expect(outcome((yield* hurried.execute("asker__ask", {})).output)).toEqual({ result: { action: "cancel" } })
         expect(withdrawn).toBe(3)
+        // 2026: the call's deadline holds over the whole flow (the SDK times each leg only): a
+        // question still open at it is withdrawn, and the call is a TIMEOUT
+        const { system: strict } = yield* open(
+          { web: { url: fixture.url, protocol: "2026-07-28", requiresConfirmation: false, callTimeoutMs: 300 } },
+          elicit
+        )
+        const begun = Date.now()
+        expect(yield* strict.execute("web__ask", {})).toMatchObject({ success: false, errorCode: "TIMEOUT" })
+        expect(Date.now() - begun).toBeLessThan(2000)
+        expect(yield* eventually(() => withdrawn === 4)).toBe(true)
         expect(lines.map(textOf)).toContain(`MCP server "asker": its question was not answered within 100ms (cancelled)`)
       })
     ))
