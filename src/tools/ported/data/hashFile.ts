@@ -1,7 +1,8 @@
 /**
  * `hash_file`: a digest of a workspace file of any size, read in chunks through the bound
  * descriptor (`openFile`): no cap on the size, constant memory, and an interruption (the
- * timeout) takes effect between two reads.
+ * timeout) takes effect between two reads. A call with a progress listener hears the bytes
+ * hashed of the file's size (`reportProgress`, one per chunk read; the channel throttles).
  *
  * @since 0.1.0
  */
@@ -10,6 +11,7 @@ import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
+import { reportProgress } from "../../../services/CallProgress.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { openFile } from "../../shared/safeFs.js"
@@ -39,6 +41,8 @@ const digest = (path: string, algorithm: string) =>
       if (n === 0) break
       hash.update(buffer.subarray(0, n))
       position += n
+      // the size when opened: a file that grew meanwhile reports no total past it
+      yield* reportProgress({ progress: position, total: file.size })
     }
     return { hex: hash.digest("hex"), bytes: position }
   }))

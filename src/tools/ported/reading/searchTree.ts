@@ -21,6 +21,8 @@
  *   for seconds (`searchRegexWorker.ts`): every file a worker's first test does not rule out is
  *   streamed, its lines matched in the search's regex worker.
  * - The walk stops once `limit` lines are out; jobs still out are dropped with the workers.
+ * - A call with a progress listener hears the files reached so far, one report a directory
+ *   (`reportProgress`; the channel throttles). No total: the tree's size is not known ahead.
  *
  * @since 0.1.0
  */
@@ -28,6 +30,7 @@ import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as NodePath from "node:path"
+import { reportProgress } from "../../../services/CallProgress.js"
 import type { OpenDirectory } from "../../shared/safeFs.js"
 import type { SafeFsError } from "../../shared/safeFsError.js"
 import { childOf, hasFdPaths } from "../../shared/safeFsNode.js"
@@ -250,6 +253,7 @@ export const searchTree = (request: SearchRequest): Effect.Effect<SearchResult, 
         )
         if (files.length === 0) return true
         searched += files.length
+        yield* reportProgress({ progress: searched, message: `${searched} files searched` })
         if (
           workers === undefined && parallel.workers > 0 && hasFdPaths() &&
           (searched >= parallel.minFiles || idleWorkers() >= parallel.workers)

@@ -5,7 +5,8 @@
  * leaves no partial file and the target untouched. The body is saved as served after content
  * decoding (a `Content-Encoding: gzip` answer is saved inflated, as a browser saves it), and
  * counted against the cap after decoding. Through `UrlPolicy` (http(s) only, no private or
- * loopback address, redirects followed and checked).
+ * loopback address, redirects followed and checked). A call with a progress listener hears
+ * the bytes saved so far, of the declared length when the body is plain (`reportProgress`).
  *
  * @since 0.1.0
  */
@@ -14,11 +15,13 @@ import * as Effect from "effect/Effect"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { ToolError } from "../../../domain/errors.js"
 import type { Tool } from "../../../domain/Tool.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
 import type { UrlPolicy } from "../../../services/UrlPolicy.js"
 import { confirmEffect } from "../../../services/CallConfirmation.js"
+import { type CallProgress, CurrentCallProgress } from "../../../services/CallProgress.js"
 import { Workspace } from "../../../services/Workspace.js"
 import { make } from "../../define.js"
 import { entryExists, writeStreamConfirmed } from "../../shared/confirmedPlace.js"
@@ -37,6 +40,20 @@ export interface DownloadFileOptions {
   readonly maxBytes?: number
   /** The run timeout. Default 120 s. */
   readonly timeout?: Duration.Input
+}
+
+/**
+ * `body` counted into the call's progress as it streams: bytes saved of `total` (the declared
+ * length of a plain body). The channel throttles; a chunk costs an addition and a check.
+ */
+const counted = <E, R>(body: Stream.Stream<Uint8Array, E, R>, channel: CallProgress, total: number | undefined) => {
+  let bytes = 0
+  const of = total === undefined ? "" : ` of ${formatBytes(total)}`
+  return Stream.tap(body, (chunk) =>
+    Effect.sync(() => {
+      bytes += chunk.length
+      channel.offer({ progress: bytes, total, message: `${formatBytes(bytes)}${of} downloaded` })
+    }))
 }
 
 const download = (input: string, filepath: string, maxBytes: number) =>
@@ -62,7 +79,10 @@ const download = (input: string, filepath: string, maxBytes: number) =>
       yield* discardBody(response)
       return yield* new ToolError({ tool: TOOL, message: tooLarge })
     }
-    const written = yield* writeStreamConfirmed(TOOL, root, filepath, shown, response.stream, maxBytes).pipe(
+    const plain = response.headers["content-encoding"] === undefined && Number.isFinite(declared) && declared >= 0
+    const channel = yield* CurrentCallProgress
+    const body = channel === undefined ? response.stream : counted(response.stream, channel, plain ? declared : undefined)
+    const written = yield* writeStreamConfirmed(TOOL, root, filepath, shown, body, maxBytes).pipe(
       Effect.catchTags({
         StreamTooLarge: () => new ToolError({ tool: TOOL, message: tooLarge }),
         HttpClientError: (error) => {
