@@ -200,8 +200,14 @@ const mcp = Command.make(
     ),
     sessions: switchFlag("sessions").pipe(
       Flag.withDescription(
-        "With --http: give 2025-11-25 clients sessions (Mcp-Session-Id), so a call that needs confirmation asks them; behind a load balancer, route on that header"
+        "With --http: give 2025-11-25 clients sessions (Mcp-Session-Id), so a call that needs confirmation asks them; behind a load balancer, see --session-route"
       )
+    ),
+    sessionRoute: Flag.String("session-route").pipe(
+      Flag.withDescription(
+        "With --sessions: this process's tag, put before its session ids (NAME.<random>), for a load balancer to send each session to its process"
+      ),
+      Flag.optional
     ),
     oauthIssuer: Flag.String("oauth-issuer").pipe(
       Flag.withDescription("With --http: require bearer JWTs of this OAuth issuer (https, or a loopback host)"),
@@ -223,7 +229,7 @@ const mcp = Command.make(
       Flag.optional
     )
   },
-  ({ audit, http, mcpConfig, mode, oauthAudience, oauthIssuer, oauthJwks, rateLimit, rateLimitRedis, sessions, tag, workspace, yes }) =>
+  ({ audit, http, mcpConfig, mode, oauthAudience, oauthIssuer, oauthJwks, rateLimit, rateLimitRedis, sessionRoute, sessions, tag, workspace, yes }) =>
     // the MCP server and SDK load only for this command
     exitWith(Effect.flatMap(Effect.promise(() => import("../tools/mcp/stdio.js")), ({ runMcpCommand }) =>
       Effect.as(
@@ -237,6 +243,7 @@ const mcp = Command.make(
           audit: auditLayerOf(audit, { durable: true }),
           http: Option.getOrUndefined(http),
           sessions,
+          sessionRoute: Option.getOrUndefined(sessionRoute),
           oauth: oauthOf(oauthIssuer, oauthAudience, oauthJwks),
           rateLimits: Option.getOrUndefined(rateLimit),
           rateLimitRedis: Option.getOrUndefined(rateLimitRedis)

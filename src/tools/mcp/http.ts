@@ -14,7 +14,7 @@
  *   (`Mcp-Session-Id`) served by its own server instance, which asks for confirmation by
  *   `elicitation/create` on the call's stream, as over stdio; `GET` and `DELETE` work as the
  *   2025-11-25 transport has them. Sessions pin a client to one process: behind a load balancer
- *   route on `Mcp-Session-Id` (nginx: `hash $http_mcp_session_id consistent;`).
+ *   route each session id to its process (`McpHttpSessionOptions.route`).
  *
  * Against DNS rebinding, the `Host` header must name an allowed host and an `Origin` header, when
  * there is one, an allowed origin host (loopback names by default): anything else is 403 before
@@ -84,9 +84,10 @@ export interface McpHttpOptions extends McpServeOptions {
   /**
    * Opt-in sessions for 2025-11-25 clients (`mcp --http ... --sessions`): an `initialize` opens
    * a session whose calls that need confirmation ask by `elicitation/create`, as over stdio (its
-   * caps: `McpHttpSessionOptions`). A session lives in one process: behind a load balancer, route
-   * on the `Mcp-Session-Id` header (nginx: `hash $http_mcp_session_id consistent;`). 2026-07-28
-   * stays stateless. Default: none (every 2025 request stateless, such a call refused).
+   * caps: `McpHttpSessionOptions`). A session lives in one process: behind a load balancer, give
+   * each process a `route` and send each `Mcp-Session-Id` to the process its tag names (or keep
+   * a client on one process). 2026-07-28 stays stateless. Default: none (every 2025 request
+   * stateless, such a call refused).
    */
   readonly sessions?: McpHttpSessionOptions | undefined
 }

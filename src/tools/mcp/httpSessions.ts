@@ -21,9 +21,12 @@
  * sent with a bearer token of another subject (a session belongs to the subject, or without one
  * the client, of the token that opened it).
  *
- * Sessions live in one process: behind a load balancer, route on the `Mcp-Session-Id` header
- * (nginx: `hash $http_mcp_session_id consistent;`), or a session's requests reach a process that
- * does not know it (`404`, and the client starts a new one).
+ * Sessions live in one process: behind a load balancer, a session's requests must reach the
+ * process that opened it, or they find none (`404`, and the client starts a new session). Give
+ * each process a `route`, the tag its session ids start with, and route on it (nginx: `map
+ * $http_mcp_session_id $backend { ~^a\. 127.0.0.1:3001; ~^b\. 127.0.0.1:3002; default all; }`
+ * and `proxy_pass http://$backend;`), or keep each client on one process (`ip_hash`). A hash of
+ * the id alone does not do: the `initialize` that makes the id has none, so it goes anywhere.
  *
  * @since 1.0.0
  */
@@ -43,6 +46,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { randomBytes } from "node:crypto"
+import { McpServeError } from "./server.js"
 
 /**
  * Opt-in sessions for 2025-11-25 clients over HTTP (`McpHttpOptions.sessions`) and their caps.
@@ -60,6 +64,13 @@ export interface McpHttpSessionOptions {
   readonly maxSessions?: number | undefined
   /** A session with no request for this long is closed (its calls cancelled). Default 10 minutes. */
   readonly idleTimeoutMs?: number | undefined
+  /**
+   * This process's tag (letters, digits, `_`, `-`; at most 64), put before each session id as
+   * `<route>.<random>` so that a load balancer can send a session's requests to the process that
+   * holds it (nginx: a `map` from the id's tag to that process). A hash of the whole id cannot:
+   * the `initialize` that makes the id has none yet. Default: no tag.
+   */
+  readonly route?: string | undefined
 }
 
 /**
@@ -194,8 +205,15 @@ const lowLevel = (server: McpServer | Server): Server => (server instanceof McpS
  *
  * @internal
  */
-export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<SessionLeg, never, Scope.Scope> =>
+export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<SessionLeg, McpServeError, Scope.Scope> =>
   Effect.gen(function*() {
+    const processRoute = options.route
+    if (processRoute !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(processRoute)) {
+      return yield* new McpServeError({
+        reason: `a session route is 1 to 64 letters, digits, "_" or "-", not ${JSON.stringify(processRoute)}`
+      })
+    }
+    const tag = processRoute === undefined ? "" : `${processRoute}.`
     const maxSessions = Math.max(1, options.maxSessions ?? 1000)
     const idleMs = Math.max(1, options.idleTimeoutMs ?? 10 * 60_000)
     const handshakeMs = Math.min(idleMs, HANDSHAKE_MS)
@@ -280,7 +298,7 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
         const server = opened.server
         const owner = options.ownerOf(authInfo)
         const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomBytes(32).toString("base64url"),
+          sessionIdGenerator: () => `${tag}${randomBytes(32).toString("base64url")}`,
           maxRequestBodySize: options.maxBodyBytes,
           onsessioninitialized: (id) => {
             session = { id, owner, made: opened, transport, inFlight: new Set(), lastSeen: now(), requests: 1, closed: false }

@@ -147,6 +147,11 @@ export interface McpCommandOptions {
    */
   readonly sessions?: boolean | undefined
   /**
+   * `--session-route NAME` (with `sessions` only): this process's tag before its session ids, for
+   * a load balancer to send each session to its process (`McpHttpSessionOptions.route`).
+   */
+  readonly sessionRoute?: string | undefined
+  /**
    * `--rate-limit TOOL=RPM` (repeatable): served calls of these builtin or ported tools take a
    * token of a bucket of `RPM` calls a minute (in place of the tool's own `rateLimitRpm`). A name
    * that is neither fails the command.
@@ -220,6 +225,8 @@ export const runMcpCommand = (
     : undefined
   const problem = oauthProblem ?? (options.sessions === true && http === undefined
     ? "--sessions serves over HTTP only: add --http HOST:PORT"
+    : options.sessionRoute !== undefined && options.sessions !== true
+    ? "--session-route names this process's sessions: add --sessions"
     : undefined)
   const serving: Effect.Effect<void, McpServeError, ToolSystem | ToolRegistry> = problem !== undefined
     ? Effect.fail(new McpServeError({ reason: problem }))
@@ -235,7 +242,7 @@ export const runMcpCommand = (
         allowedHosts: hosts,
         allowedOrigins: hosts,
         auth: options.oauth,
-        sessions: options.sessions === true ? {} : undefined
+        sessions: options.sessions === true ? { route: options.sessionRoute } : undefined
       })
       yield* Effect.logInfo(`Serving MCP on ${url}`)
       return yield* Effect.never

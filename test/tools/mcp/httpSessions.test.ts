@@ -159,6 +159,19 @@ describe("serveMcpHttp with sessions", () => {
       expect((yield* request(url, "POST", listTools, id)).status).toBe(404)
     })))
 
+  it.live("a route tags every session id (route.<random>); a route that is no plain tag fails serving", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { url } = yield* served({ sessions: { route: "east-1" } })
+      const opened = yield* request(url, "POST", initialize)
+      expect(opened.sessionId).toMatch(/^east-1\.[\w-]{43}$/)
+      expect((yield* request(url, "POST", listTools, opened.sessionId ?? undefined)).status).toBe(200)
+      for (const route of ["", "a.b", "a b", "x".repeat(65)]) {
+        const failed = yield* Effect.flip(served({ sessions: { route } }))
+        expect(failed._tag).toBe("McpServeError")
+        expect(failed.message).toContain("a session route is 1 to 64 letters")
+      }
+    })))
+
   it.live("2026-07-28 stays stateless beside sessions: input_required, no session id", () =>
     Effect.scoped(Effect.gen(function*() {
       const { url } = yield* served()

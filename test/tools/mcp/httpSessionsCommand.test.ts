@@ -24,11 +24,13 @@ const freePort = Effect.callback<number>((resume) => {
 })
 
 describe("mcp --http HOST:PORT --sessions", () => {
-  it.live("--sessions without --http fails the command, saying why", () =>
+  it.live("--sessions without --http, or --session-route without --sessions, fails the command, saying why", () =>
     Effect.gen(function*() {
       const exit = yield* Effect.exit(runMcpCommand({ sessions: true }).pipe(Effect.provide(NodeServices.layer)))
       expect(Exit.isFailure(exit)).toBe(true)
       expect(String(exit)).toContain("--sessions serves over HTTP only")
+      const routeAlone = yield* Effect.exit(runMcpCommand({ http: "127.0.0.1:0", sessionRoute: "a" }).pipe(Effect.provide(NodeServices.layer)))
+      expect(String(routeAlone)).toContain("--session-route names this process's sessions: add --sessions")
     }))
 
   it.live("a 2025-11-25 client gets a session and is asked to confirm a write, which then runs", () =>
