@@ -33,7 +33,6 @@
 import {
   type AuthInfo,
   isInitializeRequest,
-  isJSONRPCRequest,
   isLegacyRequest,
   type JSONRPCNotification,
   McpServer,
@@ -46,6 +45,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { randomBytes } from "node:crypto"
+import { bodyOf, jsonRpcError, notFound, requestIds, untilSent } from "./httpSessionWire.js"
 import { McpServeError } from "./server.js"
 
 /**
@@ -144,58 +144,6 @@ const SESSION_HEADER = "mcp-session-id"
 
 /** A session that never got past its `initialize` is closed after this (or the idle timeout, if shorter). */
 const HANDSHAKE_MS = 30_000
-
-const jsonRpcError = (status: number, code: number, message: string): Response =>
-  Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status })
-
-/** As the SDK's stateful transport answers a session it does not have. */
-const notFound = (): Response => jsonRpcError(404, -32001, "Session not found")
-
-/** The request's body as JSON, or `undefined` (none, or not JSON: the handler answers that). */
-const bodyOf = async (request: Request): Promise<unknown> => {
-  const text = await request.clone().text()
-  if (text.length === 0) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-/** The ids of the JSON-RPC requests in a body (not of its notifications or responses). */
-const requestIds = (body: unknown): ReadonlyArray<RequestId> =>
-  (Array.isArray(body) ? body : [body]).flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []))
-
-/** `response`, calling `done` once its body is all read or dropped (or at once, with none). */
-const untilSent = (response: Response, done: () => void): Response => {
-  const body = response.body
-  if (body === null) {
-    done()
-    return response
-  }
-  const reader = body.getReader()
-  const watched = new ReadableStream<Uint8Array>({
-    pull: async (controller) => {
-      try {
-        const { done: end, value } = await reader.read()
-        if (end) {
-          done()
-          controller.close()
-        } else {
-          controller.enqueue(value)
-        }
-      } catch (error) {
-        done()
-        controller.error(error)
-      }
-    },
-    cancel: (reason) => {
-      done()
-      return reader.cancel(reason)
-    }
-  })
-  return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers })
-}
 
 const lowLevel = (server: McpServer | Server): Server => (server instanceof McpServer ? server.server : server)
 
