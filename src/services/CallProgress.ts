@@ -81,7 +81,7 @@ export const MAX_PROGRESS_MESSAGE_CHARS = 1000
  * executor provides it around the handler's run (`Effect.provideService`).
  *
  * @since 1.0.0
- * @category references
+ * @category services
  */
 export const CurrentCallProgress: Context.Reference<CallProgress | undefined> = Context.Reference<CallProgress | undefined>(
   "effect-tool-system/CallProgress/CurrentCallProgress",
@@ -94,7 +94,7 @@ export const CurrentCallProgress: Context.Reference<CallProgress | undefined> = 
  * at every step and leave the rate to the channel.
  *
  * @since 1.0.0
- * @category progress
+ * @category utils
  *
  * @example
  * ```ts
@@ -119,7 +119,7 @@ const ignore = (_update: ProgressUpdate): void => {}
  * a listener).
  *
  * @since 1.0.0
- * @category progress
+ * @category utils
  */
 export const progressReporter: Effect.Effect<(update: ProgressUpdate) => void> = Effect.withFiber((fiber) => {
   const channel = fiber.getRef(CurrentCallProgress)
