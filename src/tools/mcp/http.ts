@@ -245,6 +245,8 @@ export const serveMcpHttp = (
     const hostAllowed = hostHeaderValidation([...(options.allowedHosts ?? LOOPBACK)])
     const originAllowed = originValidation([...(options.allowedOrigins ?? LOOPBACK)])
     let serving = 0
+    /** Requests that may be sessions' standalone streams: apart, at most one a session may hold. */
+    let streams = 0
 
     /** With `auth`: the request's token checked first (a refusal answered), then served with its grant. */
     const authorized = async (req: Http.IncomingMessage, res: Http.ServerResponse, bearer: BearerAuth) => {
@@ -271,16 +273,20 @@ export const serveMcpHttp = (
       }
       if (pathname !== path) return jsonError(res, 404, "Not found")
       if (!hostAllowed(req, res) || !originAllowed(req, res)) return
-      // a session's standalone stream stays open: it is not a request at work (one a session, capped)
-      const counted = !(sessions !== undefined && req.method === "GET" && req.headers["mcp-session-id"] !== undefined)
-      if (counted && serving >= maxConcurrent) return jsonError(res, 503, "Too many requests at once")
-      if (counted) serving++
+      // a session's standalone stream stays open without working: counted apart (one a session)
+      const stream = sessions !== undefined && req.method === "GET" && req.headers["mcp-session-id"] !== undefined
+      if (stream ? streams >= (sessions?.maxSessions ?? 0) : serving >= maxConcurrent) {
+        return jsonError(res, 503, "Too many requests at once")
+      }
+      if (stream) streams++
+      else serving++
       const served = bearer === undefined ? serve(incoming(req), res) : authorized(req, res, bearer)
       served.catch((error: unknown) => {
         report(error instanceof Error ? error : new Error(String(error)))
         jsonError(res, 500, "Internal error")
       }).finally(() => {
-        if (counted) serving--
+        if (stream) streams--
+        else serving--
       })
     }
 

@@ -46,17 +46,22 @@ export const requestIds = (body: unknown): ReadonlyArray<RequestId> =>
   (Array.isArray(body) ? body : [body]).flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []))
 
 /**
- * `response`, calling `done` once its body is all read or dropped (or at once, with none).
+ * `response`, calling `done` once its body is all read or dropped (or at once, with none). When
+ * `gone` aborts (the client went away) its body is dropped at once: the SDK's node adapter would
+ * only notice at the stream's next write, which on an idle SSE stream is its next keep-alive, and
+ * meanwhile the session's transport holds the stream (a standalone one refuses a new `GET`, 409).
  *
  * @internal
  */
-export const untilSent = (response: Response, done: () => void): Response => {
+export const untilSent = (response: Response, done: () => void, gone?: AbortSignal): Response => {
   const body = response.body
   if (body === null) {
     done()
     return response
   }
   const reader = body.getReader()
+  // a pending read then ends (done), so the adapter's copy loop ends too
+  gone?.addEventListener("abort", () => void reader.cancel(gone.reason).catch(() => undefined), { once: true })
   const watched = new ReadableStream<Uint8Array>({
     pull: async (controller) => {
       try {

@@ -118,6 +118,8 @@ export interface SessionLeg {
   readonly route: (request: Request, authInfo: AuthInfo | undefined) => Promise<SessionRoute>
   /** Sessions open now. */
   readonly size: () => number
+  /** The most sessions open at once. */
+  readonly maxSessions: number
   /** Tells every session's client (on its standalone stream) that the tools changed. */
   readonly toolsChanged: () => void
   /**
@@ -211,24 +213,22 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
       session.made.renew(authInfo)
       const body = request.method === "POST" ? await bodyOf(request) : undefined
       const ids = requestIds(body)
-      if (ids.length === 0) {
-        return session.transport.handleRequest(request, {
-          ...(body === undefined ? {} : { parsedBody: body }),
-          ...(authInfo === undefined ? {} : { authInfo })
-        })
+      if (ids.length > 0) {
+        // fires only when the response was not all written (toNodeHandler aborts on an early close)
+        request.signal.addEventListener("abort", () => cancel(session, ids), { once: true })
       }
-      // fires only when the response was not all written (toNodeHandler aborts on an early close)
-      request.signal.addEventListener("abort", () => cancel(session, ids), { once: true })
       for (const id of ids) session.inFlight.add(id)
       const sent = () => {
         for (const id of ids) session.inFlight.delete(id)
       }
-      const response = await session.transport.handleRequest(request, { parsedBody: body, ...(authInfo === undefined ? {} : { authInfo }) })
-        .catch((error: unknown) => {
-          sent()
-          throw error
-        })
-      return untilSent(response, sent)
+      const response = await session.transport.handleRequest(request, {
+        ...(body === undefined ? {} : { parsedBody: body }),
+        ...(authInfo === undefined ? {} : { authInfo })
+      }).catch((error: unknown) => {
+        sent()
+        throw error
+      })
+      return untilSent(response, sent, request.signal)
     }
 
     /** Opens a session with its `initialize` (`body`), unless the cap is reached. */
@@ -321,6 +321,7 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
 
     return {
       closeAll,
+      maxSessions,
       route,
       size: () => sessions.size,
       toolsChanged: () => {

@@ -44,6 +44,8 @@ const raw = (
     readonly sessionId?: string | undefined
     readonly headers?: Record<string, string>
     readonly until?: string
+    /** Answer with the status as soon as the headers are in (the connection then dropped). */
+    readonly headersOnly?: boolean
   } = {}
 ) =>
   Effect.callback<Answer>((resume) => {
@@ -62,6 +64,10 @@ const raw = (
         sessionId: typeof res.headers["mcp-session-id"] === "string" ? res.headers["mcp-session-id"] : undefined,
         body: data
       })
+      if (options.headersOnly === true) {
+        req.destroy()
+        return resume(Effect.succeed(answer()))
+      }
       res.setEncoding("utf8")
       res.on("data", (chunk: string) => {
         data += chunk
@@ -234,6 +240,23 @@ describe("serveMcpHttp sessions, hostile", () => {
       expect(yield* eventually(() => started() > startedBefore)).toBe(true)
       expect((yield* raw(url, "POST", { body: listTools, sessionId: id })).status).toBe(503)
       yield* Fiber.interruptAll([busy, stream])
+    })))
+
+  it.live("GETs naming a session are capped apart, at maxSessions at once (503 past it); a dropped stream is let go at once", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { url } = yield* served({ sessions: { maxSessions: 1 }, maxConcurrent: 1 })
+      const id = yield* openSession(url)
+      const stream = yield* Effect.forkScoped(raw(url, "GET", { sessionId: id }))
+      yield* Effect.sleep("50 millis")
+      // the one place for such requests is taken by the open stream: a flood of made-up ids is turned away
+      expect((yield* raw(url, "GET", { sessionId: "made-up" })).status).toBe(503)
+      // other requests still have theirs
+      expect((yield* raw(url, "POST", { body: listTools, sessionId: id })).status).toBe(200)
+      yield* Fiber.interrupt(stream)
+      yield* Effect.sleep("50 millis")
+      expect((yield* raw(url, "GET", { sessionId: "made-up" })).status).toBe(404)
+      // the dropped stream is let go at once (not at its next keep-alive): the session may open another
+      expect((yield* raw(url, "GET", { sessionId: id, headersOnly: true })).status).toBe(200)
     })))
 
   it.live("the scope's end closes every session: calls in flight are answered and cancelled (finalizers run)", () =>
