@@ -12,8 +12,10 @@
  * sessions: its requests, and 2025 requests that name no session, stay stateless.
  *
  * What a session costs is bounded: at most `maxSessions` at once (a further `initialize` is
- * `503`, and the sessions there keep working); a session with no request for `idleTimeoutMs`
- * (one that never got past its `initialize`, within `min(idleTimeoutMs, 30 s)`) is closed. Closing
+ * `503`, and the sessions there keep working); a session with nothing in flight and no request
+ * for `idleTimeoutMs` (one that never got past its `initialize`, within `min(idleTimeoutMs, 30 s)`)
+ * is closed; a request in flight (a long call, a question waiting for its person) keeps its
+ * session, and ends with its call or its client's stream. Closing
  * a session (idle, `DELETE`, the scope's end) cancels its calls in flight, whose finalizers run: a
  * pending confirmation ends refused. A client that goes away while one of its calls runs (its
  * response stream closed) cancels that call: there is no event store, so its answer could never
@@ -62,7 +64,7 @@ import { McpServeError } from "./server.js"
 export interface McpHttpSessionOptions {
   /** Sessions open at once; a further `initialize` is answered 503. Default 1,000. */
   readonly maxSessions?: number | undefined
-  /** A session with no request for this long is closed (its calls cancelled). Default 10 minutes. */
+  /** A session with nothing in flight and no request for this long is closed. Default 10 minutes. */
   readonly idleTimeoutMs?: number | undefined
   /**
    * This process's tag (letters, digits, `_`, `-`; at most 64), put before each session id as
@@ -219,6 +221,8 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
       }
       for (const id of ids) session.inFlight.add(id)
       const sent = () => {
+        // idle time counts from the end of the session's last request, not its start
+        session.lastSeen = now()
         for (const id of ids) session.inFlight.delete(id)
       }
       const response = await session.transport.handleRequest(request, {
@@ -304,8 +308,10 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
 
     const sweep = Effect.suspend(() => {
       const at = now()
+      // a session with a request in flight (a long call, a question waiting for its person) is not
+      // idle: that request ends with its call (its deadline) or with its client's stream
       const stale = [...sessions.values()].filter((session) =>
-        at - session.lastSeen >= (session.requests <= 1 ? handshakeMs : idleMs)
+        session.inFlight.size === 0 && at - session.lastSeen >= (session.requests <= 1 ? handshakeMs : idleMs)
       )
       return stale.length === 0 ? Effect.void : Effect.promise(() =>
         Promise.all(stale.map((session) => close(session, `The MCP session expired (no request for ${idleMs} ms)`)))
