@@ -343,13 +343,15 @@ export const connect = (
     const desk = options.elicitation === undefined ? undefined : makeElicitationDesk(server, options.elicitation, context)
     if (desk !== undefined) yield* Effect.addFinalizer(() => Effect.sync(desk.close))
     const makeClient = () => {
-      const made = new Client(CLIENT_INFO, {
+      const clientOptions = {
         capabilities: desk === undefined ? {} : ELICITATION_CAPABILITIES,
         ...(desk === undefined ? {} : { inputRequired: { maxRounds: MAX_INPUT_ROUNDS } }),
         versionNegotiation: negotiation(mode, http, timeout),
         // on a 2026-07-28 connection, changes come over `subscriptions/listen`, opened by the SDK for these
         listChanged: { tools: { autoRefresh: false, onChanged: () => onToolsChanged() } }
-      })
+      }
+      // with a desk, the server's questions go to it (`elicitation.ts`)
+      const made = desk === undefined ? new Client(CLIENT_INFO, clientOptions) : desk.client(CLIENT_INFO, clientOptions)
       made.onclose = () => {
         open = false
       }
@@ -358,7 +360,6 @@ export const connect = (
       }
       // taken whether or not the server declared `tools.listChanged`: a refresh costs one listing
       made.setNotificationHandler("notifications/tools/list_changed", () => onToolsChanged())
-      desk?.install(made)
       return made
     }
     let client = makeClient()

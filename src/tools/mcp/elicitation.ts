@@ -7,11 +7,14 @@
  * question inside, and the SDK client's multi-round-trip driver hands each embedded
  * `elicitation/create` to the same handler, then sends the call again with the answers and the
  * server's `requestState` echoed byte for byte, on a fresh request id, at most
- * `MAX_INPUT_ROUNDS` times a call (past it the call fails, saying so). The SDK checks a
- * question's shape before our handler runs: one that is not the spec's (not a form of
- * primitive fields) is answered an error by the SDK (2025: `-32602`; 2026: the call fails
- * with it), never put to anyone. URL-mode questions are not supported: the capability declared
- * is `elicitation: { form: {} }`, so the SDK refuses them the same way.
+ * `MAX_INPUT_ROUNDS` times a call (past it the call fails, saying so).
+ *
+ * The questions reach the desk as they came, not through the SDK's own check of them
+ * (`AnsweringClient`): that check runs the SDK's schemas over the whole form, twice, and on a
+ * hostile server's 8.8 MB form of 100,000 fields it held the event loop about 1 s each time
+ * (measured, on a loaded machine); the desk reads the form itself, bounded, in a few
+ * milliseconds, and declines what it refuses, saying why. URL-mode questions are not supported:
+ * the capability declared is `elicitation: { form: {} }`, and one that comes anyway is declined.
  *
  * What the desk adds, in this order:
  * - a question comes only within a call of ours: one that comes while no call to that server is
@@ -32,7 +35,18 @@
  *
  * @since 1.0.0
  */
-import { type Client, type ElicitResult, type RequestId, SdkError, SdkErrorCode } from "@modelcontextprotocol/client"
+import {
+  Client,
+  type ClientContext,
+  type ClientOptions,
+  type ElicitResult,
+  type Implementation,
+  type JSONRPCRequest,
+  type RequestId,
+  type Result as McpResult,
+  SdkError,
+  SdkErrorCode
+} from "@modelcontextprotocol/client"
 import type * as Context from "effect/Context"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -92,8 +106,8 @@ export const ELICITATION_CAPABILITIES = { elicitation: { form: {} } }
 export interface ElicitationDesk {
   /** `calls`, with each call's life known to the desk (a question belongs to the calls in flight). */
   readonly track: (calls: ToolCalls) => ToolCalls
-  /** Declares the capability's handler on a client (before it connects). */
-  readonly install: (client: Client) => void
+  /** A client that answers `elicitation/create` (2025 requests, 2026 embedded ones) at this desk. */
+  readonly client: (info: Implementation, options: ClientOptions) => Client
   /** Withdraws every question (the connection's scope closed). */
   readonly close: () => void
   /** How many questions are pending (asked or waiting). */
@@ -104,6 +118,33 @@ interface Question {
   /** The calls in flight when it came (keys of `inFlight`); withdrawn when none is left. */
   readonly calls: Set<number>
   readonly withdraw: AbortController
+}
+
+type RequestHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<McpResult>
+
+/**
+ * SDK v2's `Client`, its `elicitation/create` handler the desk's `answer`, given the request's
+ * parameters as they came: the SDK's `_wrapHandler` (a hook it keeps for subclasses) is where
+ * the base class puts its own check of the question (its schemas over the whole form, twice)
+ * around the handler; this one puts the desk there instead, and leaves every other method's
+ * handler as it is (the base class wraps only `elicitation/create` and `sampling/createMessage`,
+ * and the bridge answers no sampling). The 2026 driver dispatches an embedded question through
+ * the same stored handler, so both eras come to the desk.
+ */
+class AnsweringClient extends Client {
+  constructor(
+    info: Implementation,
+    options: ClientOptions,
+    private readonly answer: (params: unknown, signal: AbortSignal) => Promise<ElicitResult>
+  ) {
+    super(info, options)
+  }
+
+  protected override _wrapHandler(method: string, handler: RequestHandler): RequestHandler {
+    // (called by the base constructor too, for `ping`, before `answer` is set)
+    if (method !== "elicitation/create") return handler
+    return (request, ctx) => this.answer(request.params, ctx.mcpReq.signal)
+  }
 }
 
 const CANCEL: ElicitResult = { action: "cancel" }
@@ -255,7 +296,12 @@ export const makeElicitationDesk = (
 
   return {
     track,
-    install: (client) => client.setRequestHandler("elicitation/create", (request, ctx) => answer(request.params, ctx.mcpReq.signal)),
+    client: (info, options) => {
+      const made = new AnsweringClient(info, options, answer)
+      // the handler given here is never called: AnsweringClient puts the desk in its place
+      made.setRequestHandler("elicitation/create", () => Promise.resolve(CANCEL))
+      return made
+    },
     close: () => {
       closed = true
       for (const question of questions) question.withdraw.abort()

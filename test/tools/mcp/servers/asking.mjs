@@ -4,6 +4,7 @@
 // questions go out as the test wrote them) and answers with what came back, as JSON text.
 // - `ask`: asks `params` (the call's `params` argument: message, requestedSchema, anything);
 // - `flood`: asks `n` questions at once, answers with each outcome;
+// - `ask_big`: asks a form of `n` text fields (made here, not sent as the call's arguments);
 // - `ask_later`: answers at once, then asks 20 ms later (no call in flight); `last` waits for
 //   that question's outcome and answers with it.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -14,6 +15,7 @@ const open = { type: "object", properties: {}, additionalProperties: true }
 const tools = [
   { name: "ask", description: "Asks the question in params", inputSchema: open },
   { name: "flood", description: "Asks n questions at once", inputSchema: open },
+  { name: "ask_big", description: "Asks a form of n fields", inputSchema: open },
   { name: "ask_later", description: "Asks after it answered", inputSchema: open },
   { name: "last", description: "The outcome of ask_later's question", inputSchema: open }
 ]
@@ -34,6 +36,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return text(await outcome(ask(args.params ?? simple)))
     case "flood":
       return text(await Promise.all(Array.from({ length: Number(args.n ?? 10) }, () => outcome(ask(simple)))))
+    case "ask_big": {
+      const properties = {}
+      for (let i = 0; i < Number(args.n ?? 100); i++) properties[`field${i}`] = { type: "string", description: "d".repeat(40) }
+      return text(await outcome(ask({ message: "Big?", requestedSchema: { type: "object", properties } })))
+    }
     case "ask_later":
       later = new Promise((resolve) => setTimeout(() => resolve(outcome(ask(simple))), 20))
       return text("asked later")
