@@ -110,8 +110,6 @@ export interface ElicitationDesk {
   readonly client: (info: Implementation, options: ClientOptions) => Client
   /** Withdraws every question (the connection's scope closed). */
   readonly close: () => void
-  /** How many questions are pending (asked or waiting). */
-  readonly pending: () => number
 }
 
 interface Question {
@@ -305,7 +303,6 @@ export const makeElicitationDesk = (
     close: () => {
       closed = true
       for (const question of questions) question.withdraw.abort()
-    },
-    pending: () => questions.size
+    }
   }
 }
