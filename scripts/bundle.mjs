@@ -227,13 +227,24 @@ const mcpSdkEntry = () => {
   ].join("\n")
 }
 
-/** Resolves each side-bundled module to its file beside `cli.cjs`, external to the main bundle. */
+/**
+ * In `cli.cjs`, each side-bundled module is a one-line module, `require("./{name}.cjs")` (as
+ * for the MCP SDK): the sources' `import()` of it becomes a `require` when first run, which the
+ * launcher runs through the code cache. Left external, the `import()` would stay one, loaded
+ * by Node's ES module loader as CommonJS, whose namespace has only `default` (no `Agent` for
+ * `UrlPolicy.ts`: every fetch of the built command line failed).
+ */
 const sideBundlePlugin = {
   name: "side-bundles",
   setup(build) {
     for (const { name, specifier } of sideBundles) {
-      build.onResolve({ filter: new RegExp(`^${escapeRegExp(specifier)}$`) }, () => ({ path: `./${name}.cjs`, external: true }))
+      build.onResolve({ filter: new RegExp(`^${escapeRegExp(specifier)}$`) }, () => ({ path: name, namespace: "side-bundle" }))
     }
+    build.onLoad({ filter: /.*/, namespace: "side-bundle" }, (args) => ({
+      contents: `module.exports = require("./${args.path}.cjs")`,
+      loader: "js"
+    }))
+    build.onResolve({ filter: /.*/, namespace: "side-bundle" }, (args) => ({ path: args.path, external: true }))
   }
 }
 

@@ -215,7 +215,8 @@ export const makeGraph = <A, E, Extra>(
 
 /**
  * Node's platform services: file system, path, child processes and a fetch-based HTTP client,
- * loaded when the layer is built, not when the library is imported.
+ * loaded when the layer is built, not when the library is imported; the child-process
+ * spawner's module only when the first command is spawned (`nodeSpawner.ts`).
  */
 export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrap(
   Effect.map(
@@ -223,13 +224,13 @@ export const nodePlatform: Layer.Layer<PlatformServices> = Layer.unwrap(
       Promise.all([
         import("@effect/platform-node/NodeFileSystem"),
         import("@effect/platform-node/NodePath"),
-        import("@effect/platform-node/NodeChildProcessSpawner"),
+        import("./nodeSpawner.js"),
         import("effect/http/FetchHttpClient")
       ])
     ),
-    ([NodeFileSystem, NodePath, NodeChildProcessSpawner, FetchHttpClient]) =>
+    ([NodeFileSystem, NodePath, NodeSpawner, FetchHttpClient]) =>
       Layer.mergeAll(
-        NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))),
+        NodeSpawner.layerNodeLazy.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer))),
         FetchHttpClient.layer
       )
   )

@@ -39,12 +39,11 @@ import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as Dns from "node:dns"
+import type * as Dns from "node:dns"
 import type * as Net from "node:net"
-import { isIP } from "node:net"
 import type { UrlPolicyService } from "../services/UrlPolicy.js"
 import { discardBody } from "../tools/shared/httpBody.js"
-import { type CompiledRules, refusalOf, UrlRefused } from "./urlPolicyRules.js"
+import { type CompiledRules, isIP, refusalOf, UrlRefused } from "./urlPolicyRules.js"
 
 /**
  * Redirects followed at most, per request.
@@ -92,7 +91,9 @@ const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"]
 /** Dropped with the body when a redirect turns the request into a GET. */
 const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language", "content-location"]
 
-const defaultResolve: Resolve = (hostname, options, callback) => Dns.lookup(hostname, options, callback)
+/** `node:dns` loaded on the first lookup, not with the module (start time: see `isIP`). */
+const defaultResolve: Resolve = (hostname, options, callback) =>
+  process.getBuiltinModule("node:dns").lookup(hostname, options, callback)
 
 /** The first `UrlRefused` in a chain of causes (fetch wraps a connection error in a `TypeError`). */
 const refusalIn = (error: unknown): UrlRefused | undefined => {

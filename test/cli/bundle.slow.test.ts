@@ -66,6 +66,33 @@ describe("the built command line (dist/cli/main.cjs)", { timeout: 60_000 }, () =
     expect(escape.stderr).toContain("PATH_TRAVERSAL")
   })
 
+  it("list loads neither node:child_process nor node:dns (start time); a git call and a fetch do", async () => {
+    // Node's builtins a run loaded, printed on stderr at exit by a script required before the launcher
+    const probe = path.join(ws, "builtins.cjs")
+    fs.writeFileSync(
+      probe,
+      `process.on("exit", () => require("node:fs").writeSync(2, "\\n" + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13))) + "\\n"))`
+    )
+    const probed = async (...args: Array<string>) => {
+      const run = await runNode(["--require", probe, bin, ...args])
+      const builtins: ReadonlyArray<string> = JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "[]")
+      return { ...run, builtins }
+    }
+    const listed = await probed("list")
+    expect(listed.code).toBe(0)
+    expect(listed.builtins).toContain("fs")
+    expect(listed.builtins.filter((m) => m === "child_process" || m === "dns")).toEqual([])
+    // the probe sees them where they are used: git is spawned (ws is no repository: the tool says so)
+    const git = await probed("call", "git_status", "{}", "--workspace", ws)
+    expect(git.stdout).toContain("not a git repository")
+    expect(git.builtins).toContain("child_process")
+    // a host name is looked up through undici (undici.cjs, required by cli.cjs), then refused
+    const fetched = await probed("call", "fetch_url", JSON.stringify({ url: "http://localhost/" }), "--workspace", ws)
+    expect(JSON.parse(fetched.stdout)).toMatchObject({ success: false, details: { reason: "address" } })
+    expect(fetched.stdout).toContain("localhost resolves to 127.0.0.1")
+    expect(fetched.builtins).toContain("dns")
+  })
+
   it("execute_javascript runs in the sandbox worker bundled beside cli.cjs", async () => {
     const ran = await built("call", "execute_javascript", JSON.stringify({ code: "console.log('hi'); 6 * 7" }), "--workspace", ws, "--yes")
     expect(ran.stderr).toBe("")

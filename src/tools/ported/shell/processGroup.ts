@@ -23,7 +23,7 @@
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import * as ChildProcess from "node:child_process"
+import type * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import type { Readable } from "node:stream"
 import { decodeUtf8, decodeUtf8Prefix } from "../../shared/text.js"
@@ -237,7 +237,9 @@ export const spawnGroup = (options: SpawnOptions): Effect.Effect<GroupProcess, E
     Effect.callback<{ readonly child: Child; readonly group: GroupProcess }, Error>((resume) => {
       let child: Child
       try {
-        child = ChildProcess.spawn(options.file, [...options.args], {
+        // `node:child_process` loaded on the first spawn, not with the module: it is a few
+        // milliseconds of every start of the command line, most of which spawn nothing
+        child = process.getBuiltinModule("node:child_process").spawn(options.file, [...options.args], {
           cwd: options.cwd,
           env: options.env,
           // a new process group led by the child: the group's id is the child's pid
