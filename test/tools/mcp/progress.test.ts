@@ -7,38 +7,17 @@
  * handful, not a flood. What reaches the client is read off its transport, as it came.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  Client,
-  type JSONRPCMessage,
-  ReadBuffer,
-  serializeMessage,
-  StreamableHTTPClientTransport,
-  type Transport
-} from "@modelcontextprotocol/client"
+import { Client, type JSONRPCMessage, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client"
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
 import { Effect, Schema } from "effect"
-import { PassThrough, type Readable, type Writable } from "node:stream"
+import { PassThrough } from "node:stream"
 import { reportProgress, Tool, ToolSystem, Workspace } from "../../../src/index.js"
 import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
 import { serveMcp } from "../../../src/tools/mcp/serve.js"
+import { StreamClientTransport } from "../../helpers/streamClientTransport.js"
 import { tempDir } from "../../helpers/tempDir.js"
+import { receivedOn, steps } from "./progressHarness.js"
 import { replyText as text } from "./replyText.js"
-
-/** Three steps, each reported, 150 ms apart (more than the channel's interval: each one goes out). */
-const steps = Tool.make("steps", {
-  description: "Works in three steps, reporting each",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  handler: () =>
-    Effect.gen(function*() {
-      yield* reportProgress({ progress: 1, total: 3, message: "first" })
-      yield* Effect.sleep("150 millis")
-      yield* reportProgress({ progress: 2, total: 3 })
-      yield* Effect.sleep("150 millis")
-      yield* reportProgress({ progress: 3, total: 3, message: "done" })
-      return "stepped"
-    })
-})
 
 /** 200,000 reports in a loop, with no wait between them. */
 const flood = Tool.make("flood", {
@@ -57,46 +36,13 @@ const systemOf = (ws: string) =>
 
 type Era = "legacy" | "auto"
 
-/** A client's side of a stdio connection over two streams. */
-class StreamTransport implements Transport {
-  onmessage?: Transport["onmessage"]
-  onclose?: () => void
-  onerror?: (error: Error) => void
-  private readonly buffer = new ReadBuffer()
-  constructor(private readonly input: Readable, private readonly output: Writable) {}
-  start(): Promise<void> {
-    this.input.on("data", (chunk: Buffer) => {
-      this.buffer.append(chunk)
-      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) {
-        this.onmessage?.(message)
-      }
-    })
-    return Promise.resolve()
-  }
-  send(message: JSONRPCMessage): Promise<void> {
-    this.output.write(serializeMessage(message))
-    return Promise.resolve()
-  }
-  close(): Promise<void> {
-    this.output.end()
-    this.onclose?.()
-    return Promise.resolve()
-  }
-}
-
 /** `client` connected over `transport` for the scope; every message it receives, as it came. */
 const connected = (era: Era, transport: Transport) =>
   Effect.gen(function*() {
     const client = new Client({ name: "progress-test", version: "1.0.0" }, { versionNegotiation: { mode: era } })
     yield* Effect.acquireRelease(Effect.promise(() => client.connect(transport)), () => Effect.promise(() => client.close()))
     expect(client.getProtocolEra()).toBe(era === "legacy" ? "legacy" : "modern")
-    const received: Array<JSONRPCMessage> = []
-    const handler = transport.onmessage
-    transport.onmessage = (message, extra) => {
-      received.push(message)
-      handler?.(message, extra)
-    }
-    return { client, received }
+    return { client, received: receivedOn(transport) }
   })
 
 /** The registry served on stdio (the SDK's stdio transport on streams of the test's own), and a client. */
@@ -106,7 +52,7 @@ const overStdio = (era: Era) =>
     const toServer = new PassThrough()
     const toClient = new PassThrough()
     yield* serveMcp(new StdioServerTransport(toServer, toClient)).pipe(Effect.provide(systemOf(ws)), Effect.forkScoped)
-    return yield* connected(era, new StreamTransport(toClient, toServer))
+    return yield* connected(era, new StreamClientTransport(toClient, toServer))
   })
 
 /** The registry served over Streamable HTTP on 127.0.0.1, and a client. */

@@ -8,14 +8,15 @@
  * bridge and our HTTP server to an SDK client.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Client, type JSONRPCMessage, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client"
-import { Effect, Layer, Schema } from "effect"
-import { MAX_PROGRESS_MESSAGE_CHARS, type ProgressUpdate, reportProgress, Tool, ToolSystem, Workspace } from "../../../src/index.js"
+import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client"
+import { Effect, Layer } from "effect"
+import { MAX_PROGRESS_MESSAGE_CHARS, type ProgressUpdate, ToolSystem, Workspace } from "../../../src/index.js"
 import { McpBridge } from "../../../src/services/McpBridge.js"
 import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
 import { until } from "../../helpers/testClock.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { fast, nodeServer, openBridged } from "./helpers.js"
+import { receivedOn, steps } from "./progressHarness.js"
 import { replyText as text } from "./replyText.js"
 
 /** A listener that keeps what it hears. */
@@ -23,22 +24,6 @@ const recorder = () => {
   const heard: Array<ProgressUpdate> = []
   return { heard, onProgress: (update: ProgressUpdate) => Effect.sync(() => void heard.push(update)) }
 }
-
-/** Three steps, each reported, 150 ms apart: the remote tool of the HTTP cases. */
-const steps = Tool.make("steps", {
-  description: "Works in three steps, reporting each",
-  parameters: Schema.Struct({}),
-  readOnly: true,
-  handler: () =>
-    Effect.gen(function*() {
-      yield* reportProgress({ progress: 1, total: 3, message: "first" })
-      yield* Effect.sleep("150 millis")
-      yield* reportProgress({ progress: 2, total: 3 })
-      yield* Effect.sleep("150 millis")
-      yield* reportProgress({ progress: 3, total: 3, message: "done" })
-      return "stepped"
-    })
-})
 
 /** Our registry (holding `steps`) over HTTP on 127.0.0.1: the remote server of the HTTP cases. */
 const remote = Effect.gen(function*() {
@@ -124,12 +109,7 @@ describe("a bridged server's progress", () => {
       const client = new Client({ name: "chain", version: "1.0.0" })
       const transport: Transport = new StreamableHTTPClientTransport(new URL(served.url))
       yield* Effect.acquireRelease(Effect.promise(() => client.connect(transport)), () => Effect.promise(() => client.close()))
-      const received: Array<JSONRPCMessage> = []
-      const handler = transport.onmessage
-      transport.onmessage = (message, extra) => {
-        received.push(message)
-        handler?.(message, extra)
-      }
+      const received = receivedOn(transport)
       const heard: Array<number> = []
       const reply = yield* Effect.promise(() =>
         client.callTool({ name: "r__steps", arguments: {} }, { onprogress: (p) => void heard.push(p.progress) })

@@ -22,58 +22,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
 import { Effect, Exit, Scope } from "effect"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { running } from "../../helpers/processes.js"
 import { redisServer, redisServerInstalled } from "../../helpers/redisServer.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
+import {
+  accessLines,
+  exited,
+  type McpProcess,
+  nginxConf,
+  nginxInstalled,
+  proxyDirectives,
+  startMcps,
+  startNginx,
+  stop,
+  textOf
+} from "./scaleHarness.js"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
-
-const nginxInstalled: boolean = (() => {
-  try {
-    execFileSync("nginx", ["-v"], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
 const missing = [nginxInstalled ? [] : ["nginx"], redisServerInstalled ? [] : ["redis-server"]].flat()
 
 /** The limits the processes are started with. */
 const CALCULATOR_RPM = 40
 const RUN_COMMAND_RPM = 20
-
-/** A port free a moment ago on 127.0.0.1. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.on("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once("exit", () => resolve())
-  })
-
-/** Stops `child` with `signal`, and with SIGKILL when it is still there after 5 s. */
-const stop = async (child: ChildProcess, signal: NodeJS.Signals) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill(signal)
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-  await exited(child)
-  clearTimeout(timer)
-}
 
 /** The pids of `pid`'s children (Linux `/proc`: each process's parent in its `stat`). */
 const childrenOf = (pid: number): ReadonlyArray<number> =>
@@ -88,107 +61,42 @@ const childrenOf = (pid: number): ReadonlyArray<number> =>
     }
   })
 
-/** One `mcp --http` process and the URL it serves on (read from its log line). */
-interface McpProcess {
-  readonly child: ChildProcess
-  readonly port: number
-  readonly pid: number
-}
+/** The arguments of one `mcp --http` process: the shared workspace, audit file and limits. */
+const mcpArgs = (options: { readonly workspace: string; readonly audit: string; readonly redis: string }) => [
+  "--workspace",
+  options.workspace,
+  "--yes",
+  "--audit",
+  options.audit,
+  "--rate-limit",
+  `calculator=${CALCULATOR_RPM}`,
+  "--rate-limit",
+  `run_command=${RUN_COMMAND_RPM}`,
+  "--rate-limit-redis",
+  options.redis
+]
 
-const startMcp = (options: { readonly workspace: string; readonly audit: string; readonly redis: string }) =>
-  new Promise<McpProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      "--import",
-      "tsx",
-      path.join(root, "src/cli/main.ts"),
-      "mcp",
-      "--http",
-      "127.0.0.1:0",
-      "--workspace",
-      options.workspace,
-      "--yes",
-      "--audit",
-      options.audit,
-      "--rate-limit",
-      `calculator=${CALCULATOR_RPM}`,
-      "--rate-limit",
-      `run_command=${RUN_COMMAND_RPM}`,
-      "--rate-limit-redis",
-      options.redis
-    ], { cwd: root, stdio: ["ignore", "ignore", "pipe"] })
-    let stderr = ""
-    const timer = setTimeout(() => reject(new Error(`mcp --http did not start in 90 s:\n${stderr}`)), 90_000)
-    child.stderr?.setEncoding("utf8")
-    child.stderr?.on("data", (chunk: string) => {
-      stderr += chunk
-      const url = /Serving MCP on http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr)
-      if (url !== null && child.pid !== undefined) {
-        clearTimeout(timer)
-        resolve({ child, port: Number(url[1]), pid: child.pid })
-      }
-    })
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer)
-      reject(new Error(`mcp --http ended (${code ?? signal}) before serving:\n${stderr}`))
-    })
-  })
-
-const nginxConf = (dir: string, port: number, upstreams: ReadonlyArray<number>) => `
-daemon off;
-master_process on;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  log_format upstream '$upstream_addr $upstream_status $status';
-  access_log ${dir}/access.log upstream;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  upstream mcp {
+/** nginx: round robin over `upstreams`, each `upstream_addr` logged. */
+const conf = (dir: string, upstreams: ReadonlyArray<number>) => (port: number) =>
+  nginxConf(
+    dir,
+    "$upstream_addr $upstream_status $status",
+    `  upstream mcp {
 ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=60s;`).join("\n")}
   }
   server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://mcp;
-      proxy_http_version 1.1;
-      proxy_set_header Host $host;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-      proxy_read_timeout 30s;
+      proxy_pass http://mcp;${proxyDirectives}
     }
-  }
-}
-`
-
-/** Waits until `url` answers (nginx is up). */
-const waitForHttp = async (url: string, child: ChildProcess, log: () => string) => {
-  const deadline = Date.now() + 15_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx ended:\n${log()}`)
-    const answered = await fetch(url, { method: "GET" }).then(() => true, () => false)
-    if (answered) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`nginx did not answer on ${url}:\n${log()}`)
-}
+  }`
+  )
 
 /** What became of one call. */
 type Outcome =
   | { readonly kind: "ok"; readonly text: string; readonly args: object; readonly at: number }
   | { readonly kind: "limited"; readonly text: string; readonly args: object; readonly at: number }
   | { readonly kind: "failed"; readonly error: string; readonly args: object; readonly at: number }
-
-const textOf = (content: unknown): string =>
-  Array.isArray(content)
-    ? content.map((part: unknown) =>
-      typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" ? part.text : ""
-    ).join("")
-    : ""
 
 /** The audit's `argumentsHash` of `args` (SHA-256 of their JSON). */
 const hashOf = (args: object) => crypto.createHash("sha256").update(JSON.stringify(args)).digest("hex")
@@ -234,7 +142,7 @@ const auditLines = (file: string): ReadonlyArray<AuditLine> =>
 
 /** The access log's upstream of each proxied request (`$upstream_addr`; several when retried). */
 const accessLog = (dir: string): ReadonlyArray<{ readonly upstream: string; readonly status: string }> =>
-  fs.readFileSync(path.join(dir, "access.log"), "utf8").split("\n").filter((l) => l !== "").map((line) => {
+  accessLines(dir).map((line) => {
     const [upstream = "", , status = ""] = line.split(" ")
     return { upstream, status }
   })
@@ -260,20 +168,10 @@ describe.skipIf(missing.length > 0)(
     beforeAll(async () => {
       fs.mkdirSync(workspace)
       const redis = await Effect.runPromise(Scope.provide(redisServer(), scope))
-      const started = await Promise.allSettled([0, 1].map(() => startMcp({ workspace, audit, redis: redis.url })))
-      for (const result of started) if (result.status === "fulfilled") processes.push(result.value)
-      for (const result of started) if (result.status === "rejected") throw result.reason
-      const port = await freePort()
-      fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConf(dir, port, processes.map((p) => p.port)))
-      const server = spawn("nginx", ["-p", dir, "-c", "nginx.conf", "-e", path.join(dir, "error.log")], {
-        stdio: ["ignore", "ignore", "pipe"]
-      })
-      nginx = server
-      let log = ""
-      server.stderr?.on("data", (chunk: Buffer) => void (log += chunk.toString("utf8")))
-      url = `http://127.0.0.1:${port}/mcp`
-      await waitForHttp(url, server, () => log + (fs.existsSync(path.join(dir, "error.log")) ? fs.readFileSync(path.join(dir, "error.log"), "utf8") : ""))
-      nginxWorkers = server.pid === undefined ? [] : childrenOf(server.pid)
+      await startMcps([0, 1].map(() => mcpArgs({ workspace, audit, redis: redis.url })), processes)
+      const server = await startNginx(dir, conf(dir, processes.map((p) => p.port)), (child) => void (nginx = child))
+      url = `${server.origin}/mcp`
+      nginxWorkers = server.child.pid === undefined ? [] : childrenOf(server.child.pid)
     }, 180_000)
 
     afterAll(async () => {

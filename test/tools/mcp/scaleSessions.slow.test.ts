@@ -18,117 +18,31 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { running } from "../../helpers/processes.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
-
-const nginxInstalled: boolean = (() => {
-  try {
-    execFileSync("nginx", ["-v"], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-})()
-
-/** A port free a moment ago on 127.0.0.1. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.on("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once("exit", () => resolve())
-  })
-
-/** Stops `child` with SIGTERM, and with SIGKILL when it is still there after 5 s. */
-const stop = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill("SIGTERM")
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-  await exited(child)
-  clearTimeout(timer)
-}
-
-interface McpProcess {
-  readonly child: ChildProcess
-  readonly port: number
-  readonly pid: number
-}
-
-/** One `mcp --http --sessions` process; resolves once it logs where it serves. */
-const startMcp = (workspace: string, route: string) =>
-  new Promise<McpProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, [
-      "--import",
-      "tsx",
-      path.join(root, "src/cli/main.ts"),
-      "mcp",
-      "--http",
-      "127.0.0.1:0",
-      "--sessions",
-      "--session-route",
-      route,
-      "--workspace",
-      workspace
-    ], { cwd: root, stdio: ["ignore", "ignore", "pipe"] })
-    let stderr = ""
-    const timer = setTimeout(() => reject(new Error(`mcp --http did not start in 90 s:\n${stderr}`)), 90_000)
-    child.stderr?.setEncoding("utf8")
-    child.stderr?.on("data", (chunk: string) => {
-      stderr += chunk
-      const url = /Serving MCP on http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr)
-      if (url !== null && child.pid !== undefined) {
-        clearTimeout(timer)
-        resolve({ child, port: Number(url[1]), pid: child.pid })
-      }
-    })
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer)
-      reject(new Error(`mcp --http ended (${code ?? signal}) before serving:\n${stderr}`))
-    })
-  })
+import {
+  accessLines,
+  type McpProcess,
+  nginxConf,
+  nginxInstalled,
+  proxyDirectives,
+  startMcps,
+  startNginx,
+  stop,
+  textOf
+} from "./scaleHarness.js"
 
 /** nginx: `/mcp` routed on the session id's tag, `/rr/mcp` round robin and `/hash/mcp` hashed (the controls). */
-const nginxConf = (dir: string, port: number, upstreams: ReadonlyArray<number>) => {
+const conf = (dir: string, upstreams: ReadonlyArray<number>) => (port: number) => {
   const [a, b] = upstreams
   const servers = upstreams.map((p) => `    server 127.0.0.1:${p};`).join("\n")
-  const proxy = `
-      proxy_http_version 1.1;
-      proxy_set_header Host $host;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-      proxy_read_timeout 30s;`
-  return `
-daemon off;
-master_process on;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  log_format session '$upstream_addr $status $request_method "$http_mcp_session_id"';
-  access_log ${dir}/access.log session;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  map $http_mcp_session_id $mcp_backend {
+  return nginxConf(
+    dir,
+    '$upstream_addr $status $request_method "$http_mcp_session_id"',
+    `  map $http_mcp_session_id $mcp_backend {
     ~^a\\. 127.0.0.1:${a};
     ~^b\\. 127.0.0.1:${b};
     default rr;
@@ -143,41 +57,21 @@ ${servers}
   server {
     listen 127.0.0.1:${port};
     location /mcp {
-      proxy_pass http://$mcp_backend;${proxy}
+      proxy_pass http://$mcp_backend;${proxyDirectives}
     }
     location /rr/ {
-      proxy_pass http://rr/;${proxy}
+      proxy_pass http://rr/;${proxyDirectives}
     }
     location /hash/ {
-      proxy_pass http://hashed/;${proxy}
+      proxy_pass http://hashed/;${proxyDirectives}
     }
-  }
+  }`
+  )
 }
-`
-}
-
-/** Waits until nginx answers on `url`. */
-const waitForHttp = async (url: string, child: ChildProcess, log: () => string) => {
-  const deadline = Date.now() + 15_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx ended:\n${log()}`)
-    const answered = await fetch(url, { method: "GET" }).then(() => true, () => false)
-    if (answered) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`nginx did not answer on ${url}:\n${log()}`)
-}
-
-const textOf = (content: unknown): string =>
-  Array.isArray(content)
-    ? content.map((part: unknown) =>
-      typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" ? part.text : ""
-    ).join("")
-    : ""
 
 /** The access log's lines: upstream, status, method and session id (`""` for none). */
 const accessLog = (dir: string) =>
-  fs.readFileSync(path.join(dir, "access.log"), "utf8").split("\n").filter((l) => l !== "").map((line) => {
+  accessLines(dir).map((line) => {
     const [upstream = "", status = "", method = "", quoted = '""'] = line.split(" ")
     return { upstream, status, method, session: quoted.slice(1, -1) }
   })
@@ -200,19 +94,8 @@ describe.skipIf(!nginxInstalled)(
 
     beforeAll(async () => {
       fs.mkdirSync(workspace)
-      const started = await Promise.allSettled(["a", "b"].map((route) => startMcp(workspace, route)))
-      for (const result of started) if (result.status === "fulfilled") processes.push(result.value)
-      for (const result of started) if (result.status === "rejected") throw result.reason
-      const port = await freePort()
-      fs.writeFileSync(path.join(dir, "nginx.conf"), nginxConf(dir, port, processes.map((p) => p.port)))
-      const server = spawn("nginx", ["-p", dir, "-c", "nginx.conf", "-e", path.join(dir, "error.log")], {
-        stdio: ["ignore", "ignore", "pipe"]
-      })
-      nginx = server
-      let log = ""
-      server.stderr?.on("data", (chunk: Buffer) => void (log += chunk.toString("utf8")))
-      base = `http://127.0.0.1:${port}`
-      await waitForHttp(`${base}/mcp`, server, () => log)
+      await startMcps(["a", "b"].map((route) => ["--sessions", "--session-route", route, "--workspace", workspace]), processes)
+      base = (await startNginx(dir, conf(dir, processes.map((p) => p.port)), (child) => void (nginx = child))).origin
     }, 180_000)
 
     afterAll(async () => {
