@@ -9,9 +9,8 @@
  * `echoed` says, for each retried `ask`, whether its `requestState` was one the server sent.
  */
 import { createMcpHandler, type ElicitRequestFormParams, inputRequired, isSpecType, Server } from "@modelcontextprotocol/server"
-import { toNodeHandler } from "@modelcontextprotocol/node"
 import { Effect } from "effect"
-import { listen } from "./httpServers.js"
+import { listenMcp } from "./httpServers.js"
 
 const open = { type: "object" as const, properties: {}, additionalProperties: true }
 const simple: ElicitRequestFormParams = { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }
@@ -52,14 +51,6 @@ export const askingHttpServer = Effect.gen(function*() {
     })
     return server
   }
-  const node = toNodeHandler(createMcpHandler(build))
-  const { url } = yield* listen((req, res) =>
-    void node({
-      [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
-      headers: req.headers,
-      ...(req.method === undefined ? {} : { method: req.method }),
-      ...(req.url === undefined ? {} : { url: req.url })
-    }, res)
-  )
+  const { url } = yield* listenMcp(createMcpHandler(build))
   return { url, counts, echoed }
 })

@@ -6,7 +6,7 @@
  * wrong way). Each listens on a port of its own, closed with the test's scope.
  */
 import { createMcpHandler, Server } from "@modelcontextprotocol/server"
-import { toNodeHandler } from "@modelcontextprotocol/node"
+import { type FetchLikeMcpHandler, type NodeMcpRequestHandler, toNodeHandler } from "@modelcontextprotocol/node"
 import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -26,6 +26,21 @@ export const listen = (handler: http.RequestListener) =>
         server.close(() => resume(Effect.void))
       })
   ).pipe(Effect.map((server) => ({ server, url: `http://127.0.0.1:${portOf(server.address())}/mcp` })))
+
+/** Hands a node:http request to `node` (an SDK handler made a node one by `toNodeHandler`) as the SDK reads one. */
+export const forward = (node: NodeMcpRequestHandler, req: http.IncomingMessage, res: http.ServerResponse): void =>
+  void node({
+    [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
+    headers: req.headers,
+    ...(req.method === undefined ? {} : { method: req.method }),
+    ...(req.url === undefined ? {} : { url: req.url })
+  }, res)
+
+/** Listens with an SDK v2 handler (`createMcpHandler`'s) on 127.0.0.1 (a free port) until the scope closes. */
+export const listenMcp = (handler: FetchLikeMcpHandler) => {
+  const node = toNodeHandler(handler)
+  return listen((req, res) => forward(node, req, res))
+}
 
 const textInput = { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] }
 
@@ -63,15 +78,7 @@ export const sdkServer = Effect.gen(function*() {
     return server
   }
   const handler = createMcpHandler(build)
-  const node = toNodeHandler(handler)
-  const { server, url } = yield* listen((req, res) =>
-    void node({
-      [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
-      headers: req.headers,
-      ...(req.method === undefined ? {} : { method: req.method }),
-      ...(req.url === undefined ? {} : { url: req.url })
-    }, res)
-  )
+  const { server, url } = yield* listenMcp(handler)
   return {
     url,
     server,
@@ -83,7 +90,7 @@ export const sdkServer = Effect.gen(function*() {
   }
 })
 
-/** Reads a request's body as JSON. */
+/** Reads a request's body as JSON (`undefined` when it is not JSON). */
 const bodyOf = (req: http.IncomingMessage): Promise<unknown> =>
   new Promise((resolve) => {
     const chunks: Array<Buffer> = []
@@ -97,8 +104,44 @@ const bodyOf = (req: http.IncomingMessage): Promise<unknown> =>
     })
   })
 
-const field = (value: unknown, key: string): unknown =>
+/** `value[key]` when `value` is an object. */
+export const field = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined
+
+/** A JSON-RPC request as a raw server gets it: the body, its id and method, and a way to answer with a result. */
+export interface RawRequest {
+  readonly req: http.IncomingMessage
+  readonly res: http.ServerResponse
+  readonly message: unknown
+  readonly id: unknown
+  readonly method: unknown
+  /** Answers 200 with `result` as the request's JSON-RPC result. */
+  readonly json: (result: unknown) => void
+}
+
+/**
+ * Listens with a JSON-RPC server written by hand (a 2025-era server speaks no more over HTTP):
+ * anything but a POST is answered 405 and a notification (no id) 202; `answer` gets each request.
+ */
+export const listenRaw = (answer: (request: RawRequest) => void) =>
+  listen((req, res) => {
+    if (req.method !== "POST") return void res.writeHead(405).end()
+    void bodyOf(req).then((message) => {
+      const id = field(message, "id")
+      if (id === undefined) return void res.writeHead(202).end()
+      answer({
+        req,
+        res,
+        message,
+        id,
+        method: field(message, "method"),
+        json: (result) => {
+          res.writeHead(200, { "content-type": "application/json" })
+          res.end(JSON.stringify({ jsonrpc: "2.0", id, result }))
+        }
+      })
+    })
+  })
 
 /**
  * A hostile 2025-era server: its tools `huge` (a 12 MB JSON answer), `endless` (an event
@@ -107,39 +150,29 @@ const field = (value: unknown, key: string): unknown =>
  */
 export const hostileServer = Effect.gen(function*() {
   const streams = new Set<http.ServerResponse>()
-  const { url } = yield* listen((req, res) => {
-    if (req.method !== "POST") return void res.writeHead(405).end()
-    void bodyOf(req).then((message) => {
-      const id = field(message, "id")
-      const method = field(message, "method")
-      const json = (result: unknown) => {
-        res.writeHead(200, { "content-type": "application/json" })
-        res.end(JSON.stringify({ jsonrpc: "2.0", id, result }))
-      }
-      if (id === undefined) return void res.writeHead(202).end()
-      if (method === "initialize") {
-        return json({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } })
-      }
-      if (method === "tools/list") {
-        return json({ tools: ["huge", "endless", "html", "flood"].map((name) => ({ name, inputSchema: { type: "object" } })) })
-      }
-      const tool = field(field(message, "params"), "name")
-      if (tool === "huge") {
-        res.writeHead(200, { "content-type": "application/json" })
-        const text = "x".repeat(12 * 1024 * 1024)
-        return void res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } }))
-      }
-      if (tool === "html") {
-        res.writeHead(200, { "content-type": "text/html" })
-        return void res.end("<html><body>not MCP</body></html>")
-      }
-      res.writeHead(200, { "content-type": "text/event-stream" })
-      streams.add(res)
-      res.on("close", () => streams.delete(res))
-      const chunk = tool === "flood" ? `: ${"z".repeat(1024 * 1024)}\n\n` : ": keep-alive\n\n"
-      const timer = setInterval(() => res.write(chunk), tool === "flood" ? 5 : 20)
-      res.on("close", () => clearInterval(timer))
-    })
+  const { url } = yield* listenRaw(({ id, json, message, method, res }) => {
+    if (method === "initialize") {
+      return json({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1" } })
+    }
+    if (method === "tools/list") {
+      return json({ tools: ["huge", "endless", "html", "flood"].map((name) => ({ name, inputSchema: { type: "object" } })) })
+    }
+    const tool = field(field(message, "params"), "name")
+    if (tool === "huge") {
+      res.writeHead(200, { "content-type": "application/json" })
+      const text = "x".repeat(12 * 1024 * 1024)
+      return void res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } }))
+    }
+    if (tool === "html") {
+      res.writeHead(200, { "content-type": "text/html" })
+      return void res.end("<html><body>not MCP</body></html>")
+    }
+    res.writeHead(200, { "content-type": "text/event-stream" })
+    streams.add(res)
+    res.on("close", () => streams.delete(res))
+    const chunk = tool === "flood" ? `: ${"z".repeat(1024 * 1024)}\n\n` : ": keep-alive\n\n"
+    const timer = setInterval(() => res.write(chunk), tool === "flood" ? 5 : 20)
+    res.on("close", () => clearInterval(timer))
   })
   return { url, open: () => streams.size }
 })

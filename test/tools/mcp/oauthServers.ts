@@ -23,7 +23,7 @@ import { Effect } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import type * as http from "node:http"
 import { McpOAuthError, type McpAuthorizationGrant, type McpAuthorizationRequest } from "../../../src/services/McpOAuth.js"
-import { listen } from "./httpServers.js"
+import { forward, listen } from "./httpServers.js"
 
 const token = (prefix: string) => `${prefix}-${randomBytes(12).toString("base64url")}`
 
@@ -229,12 +229,7 @@ export const protectedServer = Effect.gen(function*() {
       })
       return void res.end()
     }
-    void node({
-      [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
-      headers: req.headers,
-      ...(req.method === undefined ? {} : { method: req.method }),
-      ...(req.url === undefined ? {} : { url: req.url })
-    }, res)
+    forward(node, req, res)
   })
   resourceUrl = rs.url
   metadataUrl = `${new URL(rs.url).origin}/.well-known/oauth-protected-resource/mcp`

@@ -8,7 +8,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { createMcpHandler, fromJsonSchema, type JsonSchemaType, McpServer } from "@modelcontextprotocol/server"
-import { toNodeHandler } from "@modelcontextprotocol/node"
 import { Effect, Result } from "effect"
 import type * as http from "node:http"
 import {
@@ -20,7 +19,7 @@ import {
 import { recordingLogsWith, textOf } from "../../helpers/recordingLogs.js"
 import { tempDir } from "../../helpers/tempDir.js"
 import { eventually, nodeServer, openBridged } from "./helpers.js"
-import { listen } from "./httpServers.js"
+import { field, listenMcp, listenRaw } from "./httpServers.js"
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra })
 const str = (header?: string) => ({ type: "string", ...(header === undefined ? {} : { "x-mcp-header": header }) })
@@ -58,16 +57,6 @@ const tools = [
 ]
 const invalid = ["badName", "badType", "dupe", "underItems", "longName", "flood"]
 
-const field = (value: unknown, key: string): unknown =>
-  typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined
-
-const bodyOf = (req: http.IncomingMessage): Promise<unknown> =>
-  new Promise((resolve) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))))
-  })
-
 /** One `tools/call` as the raw server saw it. */
 interface SeenCall {
   readonly tool: unknown
@@ -81,46 +70,36 @@ interface SeenCall {
 const rawServer = Effect.gen(function*() {
   const calls: Array<SeenCall> = []
   let lists = 0
-  const { url } = yield* listen((req, res) => {
-    if (req.method !== "POST") return void res.writeHead(405).end()
-    void bodyOf(req).then((message) => {
-      const id = field(message, "id")
-      const method = field(message, "method")
-      const modern = field(field(field(message, "params"), "_meta"), "io.modelcontextprotocol/protocolVersion") !== undefined
-      const complete = modern ? { resultType: "complete" } : {}
-      const json = (result: unknown) => {
-        res.writeHead(200, { "content-type": "application/json" })
-        res.end(JSON.stringify({ jsonrpc: "2.0", id, result }))
+  const { url } = yield* listenRaw(({ id, json, message, method, req, res }) => {
+    const modern = field(field(field(message, "params"), "_meta"), "io.modelcontextprotocol/protocolVersion") !== undefined
+    const complete = modern ? { resultType: "complete" } : {}
+    if (method === "initialize") {
+      return json({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } })
+    }
+    if (method === "server/discover") {
+      return json({
+        ...complete,
+        ttlMs: 0,
+        cacheScope: "private",
+        supportedVersions: ["2026-07-28"],
+        capabilities: { tools: {} },
+        serverInfo: { name: "raw", version: "1" }
+      })
+    }
+    if (method === "tools/list") lists += 1
+    if (method === "tools/list") return json({ ...complete, ...(modern ? { ttlMs: 0, cacheScope: "private" } : {}), tools })
+    if (method === "tools/call") {
+      const tool = field(field(message, "params"), "name")
+      calls.push({ tool, headers: req.headers })
+      if (tool === "refused") {
+        res.writeHead(400, { "content-type": "application/json" })
+        const error = { code: -32020, message: "Header mismatch: Mcp-Param-Zone header missing" }
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id, error }))
       }
-      if (id === undefined) return void res.writeHead(202).end()
-      if (method === "initialize") {
-        return json({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } })
-      }
-      if (method === "server/discover") {
-        return json({
-          ...complete,
-          ttlMs: 0,
-          cacheScope: "private",
-          supportedVersions: ["2026-07-28"],
-          capabilities: { tools: {} },
-          serverInfo: { name: "raw", version: "1" }
-        })
-      }
-      if (method === "tools/list") lists += 1
-      if (method === "tools/list") return json({ ...complete, ...(modern ? { ttlMs: 0, cacheScope: "private" } : {}), tools })
-      if (method === "tools/call") {
-        const tool = field(field(message, "params"), "name")
-        calls.push({ tool, headers: req.headers })
-        if (tool === "refused") {
-          res.writeHead(400, { "content-type": "application/json" })
-          const error = { code: -32020, message: "Header mismatch: Mcp-Param-Zone header missing" }
-          return void res.end(JSON.stringify({ jsonrpc: "2.0", id, error }))
-        }
-        return json({ ...complete, content: [{ type: "text", text: "ok" }] })
-      }
-      res.writeHead(404, { "content-type": "application/json" })
-      res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } }))
-    })
+      return json({ ...complete, content: [{ type: "text", text: "ok" }] })
+    }
+    res.writeHead(404, { "content-type": "application/json" })
+    res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found" } }))
   })
   return { url, calls, lists: () => lists }
 })
@@ -349,15 +328,7 @@ describe("the bridge's url entries (SEP-2243)", () => {
         })
         return server
       })
-      const node = toNodeHandler(handler)
-      const { url } = yield* listen((req, res) =>
-        void node({
-          [Symbol.asyncIterator]: () => req[Symbol.asyncIterator](),
-          headers: req.headers,
-          ...(req.method === undefined ? {} : { method: req.method }),
-          ...(req.url === undefined ? {} : { url: req.url })
-        }, res)
-      )
+      const { url } = yield* listenMcp(handler)
       const ws = yield* tempDir("mcp-param-headers-")
       const { bridge, system } = yield* openBridged(ws, { sdk: { url, protocol: "2026-07-28", requiresConfirmation: false } })
       expect([...bridge.proxies.keys()]).toEqual(["sdk__locate"])
