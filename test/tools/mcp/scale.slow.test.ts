@@ -29,18 +29,7 @@ import * as path from "node:path"
 import { running } from "../../helpers/processes.js"
 import { redisServer, redisServerInstalled } from "../../helpers/redisServer.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
-import {
-  accessLines,
-  exited,
-  type McpProcess,
-  nginxConf,
-  nginxInstalled,
-  proxyDirectives,
-  startMcps,
-  startNginx,
-  stop,
-  textOf
-} from "./scaleHarness.js"
+import { accessLines, exited, type McpProcess, nginxConf, nginxInstalled, proxyDirectives, startMcps, startNginx, stop, textOf } from "./scaleHarness.js"
 
 const missing = [nginxInstalled ? [] : ["nginx"], redisServerInstalled ? [] : ["redis-server"]].flat()
 

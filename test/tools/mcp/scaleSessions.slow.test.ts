@@ -23,17 +23,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { running } from "../../helpers/processes.js"
 import { makeTempDirSync } from "../../helpers/tempDir.js"
-import {
-  accessLines,
-  type McpProcess,
-  nginxConf,
-  nginxInstalled,
-  proxyDirectives,
-  startMcps,
-  startNginx,
-  stop,
-  textOf
-} from "./scaleHarness.js"
+import { accessLines, type McpProcess, nginxConf, nginxInstalled, proxyDirectives, startMcps, startNginx, stop, textOf } from "./scaleHarness.js"
 
 /** nginx: `/mcp` routed on the session id's tag, `/rr/mcp` round robin and `/hash/mcp` hashed (the controls). */
 const conf = (dir: string, upstreams: ReadonlyArray<number>) => (port: number) => {
