@@ -66,7 +66,7 @@ describe("the built command line (dist/cli/main.cjs)", { timeout: 60_000 }, () =
     expect(escape.stderr).toContain("PATH_TRAVERSAL")
   })
 
-  it("list loads neither node:child_process nor node:dns (start time); a git call and a fetch do", async () => {
+  it("list loads none of node:child_process, node:dns, node:readline (start time); a git call and a fetch do", async () => {
     // Node's builtins a run loaded, printed on stderr at exit by a script required before the launcher
     const probe = path.join(ws, "builtins.cjs")
     fs.writeFileSync(
@@ -81,7 +81,7 @@ describe("the built command line (dist/cli/main.cjs)", { timeout: 60_000 }, () =
     const listed = await probed("list")
     expect(listed.code).toBe(0)
     expect(listed.builtins).toContain("fs")
-    expect(listed.builtins.filter((m) => m === "child_process" || m === "dns")).toEqual([])
+    expect(listed.builtins.filter((m) => ["child_process", "dns", "readline"].includes(m))).toEqual([])
     // the probe sees them where they are used: git is spawned (ws is no repository: the tool says so)
     const git = await probed("call", "git_status", "{}", "--workspace", ws)
     expect(git.stdout).toContain("not a git repository")
