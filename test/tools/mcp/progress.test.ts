@@ -125,11 +125,15 @@ describe("progress over MCP", () => {
     it.live(`http, ${era === "legacy" ? "2025-11-25" : "2026-07-28"}: a tool reporting 200,000 times in a loop sends a handful of notifications`, () =>
       Effect.scoped(Effect.gen(function*() {
         const { client, received } = yield* overHttp(era)
+        const start = performance.now()
         const reply = yield* Effect.promise(() => client.callTool({ name: "flood", arguments: {} }, { onprogress: () => {} }))
+        const elapsedMs = performance.now() - start
         expect(text(reply)).toBe("flooded")
         const { notes } = progressOf(received)
         expect(notes.length).toBeGreaterThanOrEqual(1)
-        expect(notes.length).toBeLessThanOrEqual(5)
+        // one update per 100 ms at most, and the last: a slow machine makes the loop (and the count) longer
+        expect(notes.length).toBeLessThanOrEqual(Math.ceil(elapsedMs / 100) + 1)
+        expect(notes.length).toBeLessThan(100)
         expect(notes.at(-1)?.params).toMatchObject({ progress: 200_000, total: 200_000, message: "item 200000" })
       })))
   }
