@@ -5,10 +5,12 @@
  * non-increasing, non-finite and negative progress is dropped, a `total` below the progress
  * left out, a message cut; a listener that dies, fails, throws or never ends leaves the call
  * as it was; nothing happens outside a call with a listener; a million reports reach the
- * listener as a handful of updates.
+ * listener as a handful of updates. The edges are pinned too: a message of exactly the cap, a
+ * surrogate pair at the cut, a first progress of 0, a held update at exactly the interval's end,
+ * the first update with the clock exactly at its start, the last one sent before the run returns.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, type Duration, Effect, Fiber, Schema } from "effect"
+import { Clock, Deferred, Duration, Effect, Fiber, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import {
   MAX_PROGRESS_MESSAGE_CHARS,
@@ -21,6 +23,7 @@ import {
   Workspace
 } from "../../src/index.js"
 import type { ExecuteOptions } from "../../src/index.js"
+import { withCallProgress } from "../../src/layers/callProgress.js"
 import { recordingLogs, textOf } from "../helpers/recordingLogs.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../helpers/testClock.js"
@@ -270,5 +273,160 @@ describe("a flood", () => {
       yield* until(() => heard.length >= 1 && heard.at(-1)?.progress === 1_100_000, "the last update")
       // the clock never moved: the first update (before the deliveries' fiber ran, the latest) and the last
       expect(heard.length).toBeLessThanOrEqual(2)
+    }))
+})
+
+/** One call of a tool that reports `update` and ends; what the listener heard. */
+const heardFrom = (update: ProgressUpdate) =>
+  Effect.gen(function*() {
+    const once = toolOf("once", () => Effect.as(reportProgress(update), "ok"))
+    const { heard, onProgress } = recorder()
+    const result = yield* exec("once", { onProgress }).pipe(Effect.provide(layerOf(once)))
+    expect(result).toMatchObject({ success: true, output: "ok" })
+    // the last update went out (or not) as the handler ended; a turn more for anything late
+    yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+    return heard
+  })
+
+/** The message the listener gets for `message`. */
+const messageHeard = (message: string) =>
+  Effect.map(heardFrom({ progress: 1, message }), (heard) => {
+    expect(heard).toHaveLength(1)
+    return heard[0]?.message
+  })
+
+describe("the message cap's edges", () => {
+  it.effect("a message of exactly the cap is whole; one a char longer is cut to the cap, the ellipsis last", () =>
+    Effect.gen(function*() {
+      const atCap = "a".repeat(MAX_PROGRESS_MESSAGE_CHARS)
+      expect(yield* messageHeard(atCap)).toBe(atCap)
+      const cut = yield* messageHeard(`${atCap}b`)
+      expect(cut).toBe(`${"a".repeat(MAX_PROGRESS_MESSAGE_CHARS - 1)}…`)
+      expect(cut).toHaveLength(MAX_PROGRESS_MESSAGE_CHARS)
+    }))
+
+  it.effect("the cut drops a pair's high half (U+D800 and U+DBFF exactly), and keeps a pair that ends at the cut", () =>
+    Effect.gen(function*() {
+      const keep = MAX_PROGRESS_MESSAGE_CHARS - 2
+      // the cut is after MAX - 1 code units: a pair at MAX - 2 and MAX - 1 would be split
+      for (const pair of ["\ud800\udc00", "\udbff\udfff", "😀"]) {
+        expect(yield* messageHeard(`${"a".repeat(keep)}${pair}${"b".repeat(10)}`)).toBe(`${"a".repeat(keep)}…`)
+      }
+      // a pair at MAX - 3 and MAX - 2: its low half is last before the cut, and it stays whole
+      const whole = `${"a".repeat(keep - 1)}😀`
+      expect(yield* messageHeard(`${whole}${"b".repeat(10)}`)).toBe(`${whole}…`)
+      // a char above the surrogates last before the cut is kept
+      const high = `${"a".repeat(keep)}\ue000`
+      expect(yield* messageHeard(`${high}${"b".repeat(10)}`)).toBe(`${high}…`)
+    }))
+})
+
+describe("the progress check's edges", () => {
+  it.effect("a first progress of 0 is taken; one between -1 and 0 is dropped", () =>
+    Effect.gen(function*() {
+      expect(yield* heardFrom({ progress: 0 })).toEqual([{ progress: 0 }])
+      expect(yield* heardFrom({ progress: -0.5 })).toEqual([])
+    }))
+
+  it.effect("a call with a listener whose handler reports nothing: the listener hears nothing", () =>
+    Effect.gen(function*() {
+      const silent = toolOf("silent", () => Effect.succeed("ok"))
+      const { heard, onProgress } = recorder()
+      const result = yield* exec("silent", { onProgress }).pipe(Effect.provide(layerOf(silent)))
+      expect(result).toMatchObject({ success: true, output: "ok" })
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+      expect(heard).toEqual([])
+    }))
+
+  it.effect("the last update reaches a listener that records synchronously before the handler's run returns", () =>
+    Effect.gen(function*() {
+      const { heard, onProgress } = recorder()
+      // the first report's delivery goes out at once; the second is held by the throttle
+      const result = yield* withCallProgress(
+        onProgress,
+        Effect.as(Effect.andThen(reportProgress({ progress: 1 }), reportProgress({ progress: 2 })), "ok")
+      )
+      // no turn between: the final delivery ran as the run ended
+      expect(heard).toEqual([{ progress: 1 }, { progress: 2 }])
+      expect(result).toBe("ok")
+    }))
+})
+
+/**
+ * `effect` on the TestClock, but with a sleep of no time yielding (as the live Clock's does),
+ * where the TestClock's returns at once: a needless sleep before a delivery is then seen.
+ */
+const yieldingZeroSleeps = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  TestClock.testClockWith((inner) =>
+    Effect.provideService(effect, Clock.Clock, {
+      ...inner,
+      currentTimeMillisUnsafe: () => inner.currentTimeMillisUnsafe(),
+      currentTimeNanosUnsafe: () => inner.currentTimeNanosUnsafe(),
+      monotonicTimeNanosUnsafe: () => inner.monotonicTimeNanosUnsafe(),
+      currentTimeMillis: inner.currentTimeMillis,
+      currentTimeNanos: inner.currentTimeNanos,
+      monotonicTimeNanos: inner.monotonicTimeNanos,
+      sleep: (duration) => Duration.toMillis(duration) <= 0 ? Effect.yieldNow : inner.sleep(duration)
+    })
+  )
+
+describe("the throttle's edges (TestClock)", () => {
+  it.effect("the first update goes out without a sleep (the clock exactly at its start): the report right after it does not replace it", () =>
+    Effect.gen(function*() {
+      const gate = yield* Deferred.make<void>()
+      let reached = false
+      const twice = toolOf("twice", () =>
+        Effect.gen(function*() {
+          // the deliveries' fiber, started by the first report, takes it before the second
+          yield* reportProgress({ progress: 1 })
+          yield* reportProgress({ progress: 2 })
+          reached = true
+          yield* Deferred.await(gate)
+          return "ok"
+        }))
+      const { heard, onProgress } = recorder()
+      yield* Effect.gen(function*() {
+        // the clock at 0: the first delivery's start (0) is exactly now
+        const call = yield* Effect.forkChild(exec("twice", { onProgress }))
+        yield* until(() => reached && heard.length === 1, "the first update and the second report")
+        expect(heard).toEqual([{ progress: 1 }])
+        yield* Deferred.succeed(gate, undefined)
+        expect(yield* Fiber.join(call)).toMatchObject({ success: true, output: "ok" })
+        yield* until(() => heard.length === 2, "the last update as the handler ended")
+        expect(heard).toEqual([{ progress: 1 }, { progress: 2 }])
+      }).pipe(Effect.provide(layerOf(twice)), yieldingZeroSleeps)
+    }))
+
+  it.effect("a held update goes out exactly an interval after the one before, not a millisecond sooner (the clock not at 0)", () =>
+    Effect.gen(function*() {
+      const step = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      let reached = false
+      const stepper = toolOf("stepper", () =>
+        Effect.gen(function*() {
+          yield* reportProgress({ progress: 1 })
+          yield* Deferred.await(step)
+          yield* reportProgress({ progress: 2 })
+          reached = true
+          yield* Deferred.await(gate)
+          return "ok"
+        }))
+      const { heard, onProgress } = recorder()
+      yield* Effect.gen(function*() {
+        yield* TestClock.adjust(1000)
+        const call = yield* Effect.forkChild(exec("stepper", { onProgress }))
+        yield* until(() => heard.length === 1, "the first update")
+        yield* Deferred.succeed(step, undefined)
+        yield* until(() => reached, "the second report")
+        yield* sleepersUntil(1000 + PROGRESS_INTERVAL_MS)
+        yield* TestClock.adjust(PROGRESS_INTERVAL_MS - 1)
+        yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+        expect(heard).toEqual([{ progress: 1 }])
+        yield* TestClock.adjust(1)
+        yield* until(() => heard.length === 2, "the held update at the interval")
+        expect(heard).toEqual([{ progress: 1 }, { progress: 2 }])
+        yield* Deferred.succeed(gate, undefined)
+        expect(yield* Fiber.join(call)).toMatchObject({ success: true, output: "ok" })
+      }).pipe(Effect.provide(layerOf(stepper)), countingSleeps)
     }))
 })
