@@ -9,8 +9,8 @@
  *
  * Run alone (`node --import tsx test/tools/mcp/conformanceFixture.ts PORT`) it serves until killed.
  */
-import { Effect, Schema } from "effect"
-import { reportProgress, Tool, ToolSystem, Workspace } from "../../../src/index.js"
+import { Duration, Effect, Schema } from "effect"
+import { PROGRESS_INTERVAL_MS, reportProgress, Tool, ToolSystem, Workspace } from "../../../src/index.js"
 import { serveMcpHttp } from "../../../src/tools/mcp/http.js"
 import { makeRawTool } from "../../../src/tools/mcp/rawTool.js"
 import { ToolError } from "../../../src/domain/errors.js"
@@ -43,9 +43,14 @@ const loggingTool = Tool.make("test_logging_tool", {
   handler: () => Effect.succeed("test_logging_tool ran")
 })
 
-// as the SDK's fixture defines it: 0/100, ~50 ms, 50/100, ~50 ms, 100/100 (each goes out: the
-// channel sends the first at once, the second when its interval has passed, the last as the
-// handler ends); without a progress token it just takes the time
+// as the SDK's fixture defines it (0/100, 50/100, 100/100), but with the steps further apart than
+// our throttle's interval: the SDK's fixture waits ~50 ms between them, inside one 100 ms
+// interval, so whether its middle step went out or was replaced by the last one (as the channel
+// documents) turned on which of two timers due at the same moment fired first, and a loaded CI
+// machine once saw 2 notifications where the scenario wants 3. With each step an interval and
+// a bit after the one before, each goes out: the first at once, the second when the interval
+// has passed, the last as the handler ends. Without a progress token it just takes the time
+const STEP = Duration.millis(PROGRESS_INTERVAL_MS + 20)
 const toolWithProgress = Tool.make("test_tool_with_progress", {
   description: "Tests tool that reports progress notifications",
   parameters: Schema.Struct({}),
@@ -53,9 +58,9 @@ const toolWithProgress = Tool.make("test_tool_with_progress", {
   handler: () =>
     Effect.gen(function*() {
       yield* reportProgress({ progress: 0, total: 100 })
-      yield* Effect.sleep("50 millis")
+      yield* Effect.sleep(STEP)
       yield* reportProgress({ progress: 50, total: 100 })
-      yield* Effect.sleep("50 millis")
+      yield* Effect.sleep(STEP)
       yield* reportProgress({ progress: 100, total: 100 })
       return "Progress test completed"
     })
