@@ -62,6 +62,43 @@ export class ToolSpec extends Data.Class<{
 }
 
 /**
+ * The names a parameter JSON Schema lists as `required` (its strings; none when it lists none).
+ *
+ * @internal
+ */
+export const requiredOf = (parameters: JsonSchema): ReadonlyArray<string> =>
+  Array.isArray(parameters.required) ? parameters.required.filter((r): r is string => typeof r === "string") : []
+
+/**
+ * A spec whose parameter JSON Schema (and so `required`) is made when first read, once, then
+ * kept. For the library's own tools: the command line's `list` starts without making any of the
+ * 52 (about 6 ms of its start), and their schemas are pinned by a snapshot test, so the error a
+ * bad one would raise is found there rather than when the module loads. The two fields are own,
+ * enumerable properties as on any spec (a spread, `JSON.stringify` or a comparison reads them).
+ *
+ * @internal
+ */
+export const lazyToolSpec = (
+  fields: { readonly name: string; readonly description: string; readonly readOnly: boolean },
+  makeParameters: () => JsonSchema
+): ToolSpec => {
+  let made: { readonly parameters: JsonSchema; readonly required: ReadonlyArray<string> } | undefined
+  const read = () => {
+    if (made === undefined) {
+      const parameters = makeParameters()
+      made = { parameters, required: requiredOf(parameters) }
+    }
+    return made
+  }
+  const spec = new ToolSpec({ ...fields, parameters: {}, required: [] })
+  Object.defineProperties(spec, {
+    parameters: { enumerable: true, get: () => read().parameters },
+    required: { enumerable: true, get: () => read().required }
+  })
+  return spec
+}
+
+/**
  * Names a model API accepts: 1 to 64 of `[a-zA-Z0-9_-]`.
  *
  * @internal

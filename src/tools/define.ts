@@ -6,16 +6,11 @@
  * @since 0.1.0
  */
 import type * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
-import { argumentParseOptions, argumentsProblem, issuesOf } from "../domain/argumentLimits.js"
-import { InvalidArguments, InvalidToolDefinition, PathTraversalError, ToolError } from "../domain/errors.js"
-import { outputJsonSchema, parametersJsonSchema } from "../domain/parametersSchema.js"
-import type { HandlerFailure, PreparedCall, Tool } from "../domain/Tool.js"
-import { ToolSpec } from "../domain/ToolSpec.js"
-import { compilePathLocator, type PathSlot, pathFieldsOf } from "../domain/WorkspacePath.js"
-import { DEFAULT_TIMEOUT, definitionBasics, detailsOf, isOwnFailure, messageOf } from "./definition.js"
+import type * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import type { Tool } from "../domain/Tool.js"
+import { DEFAULT_TIMEOUT } from "./definition.js"
+import { makeTool } from "./makeTool.js"
 
 export type { PreparedCall, Tool } from "../domain/Tool.js"
 
@@ -95,96 +90,5 @@ export interface MakeOptions<A, I, O, E, R, OI = O> {
  * })
  * ```
  */
-export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A, I, O, E, R, OI>): Tool<R> => {
-  const { timeoutMs, version } = definitionBasics(name, options)
-
-  let parameters
-  try {
-    parameters = parametersJsonSchema(options.parameters)
-  } catch (cause) {
-    throw new InvalidToolDefinition({ name, reason: `parameters: ${messageOf(cause)}` })
-  }
-  const spec = new ToolSpec({
-    name,
-    description: options.description,
-    parameters,
-    required: Array.isArray(parameters.required) ? parameters.required.filter((r) => typeof r === "string") : [],
-    readOnly: options.readOnly ?? false
-  })
-  const outputSchema = options.success === undefined ? undefined : outputJsonSchema(options.success)
-  const pathFields = pathFieldsOf(options.parameters.ast)
-  let locatePaths: ((args: unknown) => Array<PathSlot>) | undefined
-  try {
-    locatePaths = compilePathLocator(options.parameters)
-  } catch (cause) {
-    throw new InvalidToolDefinition({ name, reason: `parameters: ${messageOf(cause)}` })
-  }
-  const decode = Schema.decodeUnknownResult(options.parameters, argumentParseOptions)
-  const encode = options.success === undefined ? undefined : Schema.encodeEffect(options.success)
-  const toFailure = (error: unknown): HandlerFailure => {
-    if (error instanceof PathTraversalError || isOwnFailure(name, error)) return error
-    const details = detailsOf(error)
-    return new ToolError(
-      details === undefined
-        ? { tool: name, message: messageOf(error), cause: error }
-        : { tool: name, message: messageOf(error), cause: error, details }
-    )
-  }
-  const noPaths: ReadonlyArray<PathSlot> = []
-  // `Schema.Struct({})` lets any property through, even with `onExcessProperty: "error"`
-  const noParameters = Object.keys(parameters.properties ?? {}).length === 0 && parameters.additionalProperties === false
-
-  /**
-   * The handler's run of decoded arguments, read when it runs (the executor writes the resolved
-   * paths into `args` first); a handler that throws as it builds its effect dies, as
-   * `Effect.suspend` has it.
-   */
-  const runOf = (args: A): Effect.Effect<unknown, HandlerFailure, R> =>
-    Effect.suspend((): Effect.Effect<unknown, HandlerFailure, R> => {
-      const built = options.handler(args)
-      return encode === undefined
-        ? Effect.mapError(built, toFailure)
-        : Effect.mapError(Effect.flatMap(built, encode), toFailure)
-    })
-
-  const prepare = (input: unknown): Result.Result<PreparedCall<R>, InvalidArguments> => {
-    const tooBig = argumentsProblem(input)
-    if (tooBig !== undefined) return Result.fail(new InvalidArguments({ tool: name, issues: [tooBig] }))
-    if (noParameters && typeof input === "object" && input !== null && !Array.isArray(input)) {
-      const extra = Object.keys(input)
-      if (extra.length > 0) {
-        return Result.fail(
-          new InvalidArguments({
-            tool: name,
-            issues: extra.slice(0, 20).map((key) => ({ path: [key], message: "unknown property; this tool takes no arguments" }))
-          })
-        )
-      }
-    }
-    const decoded = decode(input ?? {})
-    if (Result.isFailure(decoded)) return Result.fail(new InvalidArguments({ tool: name, issues: issuesOf(decoded.failure) }))
-    const args = decoded.success
-    return Result.succeed({
-      args,
-      paths: locatePaths === undefined ? noPaths : locatePaths(args),
-      run: runOf(args)
-    })
-  }
-
-  return {
-    spec,
-    name,
-    version,
-    tags: options.tags ?? [],
-    timeoutMs,
-    rateLimitRpm: options.rateLimitRpm,
-    requiresConfirmation: options.requiresConfirmation ?? false,
-    asksConfirmation: options.asksConfirmation,
-    memoryLimitMb: options.memoryLimitMb,
-    scopedWrite: options.scopedWrite ?? false,
-    pathFields,
-    deprecated: options.deprecated,
-    ...(outputSchema === undefined ? {} : { outputSchema }),
-    prepare
-  }
-}
+export const make = <A, I, O, E, R, OI = O>(name: string, options: MakeOptions<A, I, O, E, R, OI>): Tool<R> =>
+  makeTool(name, options, "eager")

@@ -22,7 +22,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { MemoryLimitExceeded, ToolError } from "../../domain/errors.js"
 import { SandboxPool } from "../../services/SandboxPool.js"
-import { make } from "../define.js"
+import { make } from "../defineBuiltin.js"
 import { GUEST_MEMORY_LIMIT_BYTES, type Outcome } from "./sandbox/protocol.js"
 
 const TOOL = "execute_javascript"

@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import { ToolError } from "../../domain/errors.js"
 import { WorkspacePath } from "../../domain/WorkspacePath.js"
 import { Workspace } from "../../services/Workspace.js"
-import { make } from "../define.js"
+import { make } from "../defineBuiltin.js"
 import { writeFileAtomic } from "../shared/atomicWrite.js"
 
 const TOOL = "write_file"

@@ -13,7 +13,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
 import { FIRST_BLOCK_BYTES } from "../../shared/safeFsRead.js"
 import { inSlices } from "../../shared/slices.js"

@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { applyInWorker, type HunkNumbers } from "../../shared/diffWorker.js"
 import { EDIT_MAX_BYTES, editTextFile, plural } from "./textFile.js"
 

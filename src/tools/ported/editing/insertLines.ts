@@ -8,7 +8,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { contentLines, eolOf, joinLines, spliceLines, splitLines } from "./lines.js"
 import { editTextFile, plural } from "./textFile.js"
 

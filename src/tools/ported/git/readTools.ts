@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { GitName, gitPath, succeeded, withCutNote } from "./gitArgs.js"
 import { DIFF_SAFETY } from "./gitCommand.js"
 import { openRepository } from "./repository.js"

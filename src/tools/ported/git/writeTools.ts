@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { GitName, gitPath, succeeded } from "./gitArgs.js"
 import { gitMessage, openRepository } from "./repository.js"
 

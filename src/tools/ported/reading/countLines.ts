@@ -10,7 +10,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { openFile } from "../../shared/safeFs.js"
 import { linesOf, NEWLINE, readChunks } from "./chunks.js"
 import { fileFailure, TAGS } from "./common.js"

@@ -15,7 +15,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { openFile } from "../../shared/safeFs.js"
 import { decodeUtf8, decodeUtf8Prefix } from "../../shared/text.js"
 import { linesOf, NEWLINE, readChunks } from "./chunks.js"

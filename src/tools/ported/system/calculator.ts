@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { CALC_MAX_CHARS, evaluate, formatNumber } from "./calculatorEngine.js"
 
 const TOOL = "calculator"

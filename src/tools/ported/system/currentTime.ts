@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 
 const TOOL = "get_current_time"
 

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 
 /** The facts, one per line. */
 export const environmentInfo = (): string => {

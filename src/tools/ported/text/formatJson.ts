@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { DATA_JSON_MAX_DEPTH } from "../../shared/jsonSyntax.js"
 import { OUTPUT_MAX_CHARS } from "../../shared/outputCap.js"
 import { renderJson } from "../data/jsonRender.js"

@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { make } from "../../define.js"
+import { make } from "../../defineBuiltin.js"
 import { inSlices } from "../../shared/slices.js"
 import { isHighSurrogate, isLowSurrogate } from "../../shared/text.js"
 import { utf8Length } from "../../shared/utf8Length.js"
