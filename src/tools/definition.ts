@@ -25,8 +25,12 @@ import { NAME_PATTERN } from "../domain/ToolSpec.js"
  */
 export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(60)
 
+/** `MAJOR.MINOR.PATCH` without leading zeros: canonical as it is (semver's parse is for the rest). */
+const PLAIN_VERSION = /^(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})$/
+
 /** A version exactly as semver writes it (no `v` prefix, no spaces), build metadata allowed. */
 const isCanonicalSemver = (version: string): boolean => {
+  if (PLAIN_VERSION.test(version)) return true
   const parsed = parse(version)
   if (parsed === null) return false
   const build = parsed.build.length > 0 ? `+${parsed.build.join(".")}` : ""

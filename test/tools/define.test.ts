@@ -9,6 +9,7 @@ import { Data, Effect, Result, Schema } from "effect"
 import { InvalidToolDefinition, MemoryLimitExceeded, ToolError, ToolTimeout } from "../../src/domain/errors.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { make } from "../../src/tools/define.js"
+import parse from "semver/functions/parse.js"
 import { definitionProblem, detailsOf, isOwnFailure, messageOf } from "../../src/tools/definition.js"
 
 const basics = { name: "t", version: "1.0.0", timeoutMs: undefined, rateLimitRpm: undefined }
@@ -122,6 +123,23 @@ describe("versions", () => {
     for (const version of ["v1.0.0", "=1.0.0", " 1.0.0", "1.0.0 ", "1.0", "01.0.0", "latest"]) {
       expect(definitionProblem({ ...basics, version })).toBe(`"${version}" is not a semver version`)
     }
+  })
+
+  it("plain MAJOR.MINOR.PATCH versions (taken without semver's parse) are judged as semver judges them", () => {
+    const cases = [
+      "0.0.0", "10.20.30", "1.0.00", "1.00.0", "00.1.1", "1.0.0.0", "1..0", "-1.0.0", "1.0.0\n", "1.0.0\u0660",
+      // semver refuses a number past Number.MAX_SAFE_INTEGER
+      "999999999999999.0.0", "9007199254740991.0.0", "9007199254740992.0.0", "1.99999999999999999.0"
+    ]
+    for (const version of cases) {
+      const parsed = parse(version)
+      const canonical = parsed !== null && parsed.format() === version
+      expect(definitionProblem({ ...basics, version }), version).toBe(
+        canonical ? undefined : `"${version}" is not a semver version`
+      )
+    }
+    expect(definitionProblem({ ...basics, version: "9007199254740991.0.0" })).toBeUndefined()
+    expect(definitionProblem({ ...basics, version: "9007199254740992.0.0" })).toBeDefined()
   })
 })
 
