@@ -6,7 +6,7 @@
  * is defined.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Equal, Hash, Result, Schema } from "effect"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
 import { lazyToolSpec } from "../../src/domain/ToolSpec.js"
@@ -31,7 +31,7 @@ const thrownBy = (f: () => unknown): unknown => {
 }
 
 describe("a builtin tool's spec", () => {
-  it("is the spec Tool.make gives, field for field, spread and written as JSON", () => {
+  it("is the spec Tool.make gives, field for field, spread, written as JSON and compared with Equal", () => {
     const eager = make("greet", options)
     const lazy = makeBuiltin("greet", options)
     expect({ ...lazy.spec }).toEqual({ ...eager.spec })
@@ -39,6 +39,9 @@ describe("a builtin tool's spec", () => {
     expect(lazy.spec.required).toEqual(["name"])
     expect(lazy.spec.toOpenAITool()).toEqual(eager.spec.toOpenAITool())
     expect(Object.keys(lazy.spec).sort()).toEqual(Object.keys(eager.spec).sort())
+    expect(Equal.equals(lazy.spec, eager.spec)).toBe(true)
+    expect(Hash.hash(lazy.spec)).toBe(Hash.hash(eager.spec))
+    expect(Equal.equals(lazy.spec, makeBuiltin("greet", { ...options, parameters: Schema.Struct({ name: Schema.String }) }).spec)).toBe(false)
   })
 
   it("makes its JSON Schema at the first read of `parameters` or `required`, once", () => {
