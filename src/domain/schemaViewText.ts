@@ -69,7 +69,8 @@ export const formatUnknown = (input: unknown): string => {
       return v instanceof Error && v.cause !== undefined ? `${s} (cause: ${go(v.cause)})` : s
     }
     if (typeof v === "string") return JSON.stringify(v)
-    if (typeof v === "number" || v == null || typeof v === "boolean" || typeof v === "symbol") return String(v)
+    // numbers, booleans, symbols and undefined are written by `String(v)`, at the end
+    if (v === null) return "null"
     if (typeof v === "bigint") return `${String(v)}n`
     if (v instanceof Set || v instanceof Map) {
       if (seen.has(v)) return "[Circular]"
