@@ -107,7 +107,7 @@ export const readOpenAICalls = (value: unknown, strictArguments: boolean): Reado
 export const readAnthropicCalls = (content: unknown): ReadonlyArray<ToolCall> => {
   const seen = new Set<string>()
   const calls: Array<ToolCall> = []
-  listOf(typeof content === "string" ? undefined : content).forEach((block, index) => {
+  listOf(content).forEach((block, index) => {
     if (!isRecord(block) || block.type !== "tool_use") return
     const { id, problems } = idOf(block.id, index, seen)
     if (typeof block.name !== "string") problems.push(`its name is ${kindOf(block.name)}, not a string`)

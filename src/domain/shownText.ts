@@ -26,11 +26,10 @@ export const escapeHiding = (text: string): string =>
   text.replace(HIDING, (char) => NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
 
 /**
- * The first `max` characters of `text` (never half of a surrogate pair) and whether it was cut.
- * The work is bounded by `max`, whatever the length of `text`.
+ * The first `max` characters of `text` (never half of a surrogate pair), for a `text` longer than
+ * `max`. The work is bounded by `max`, whatever the length of `text`.
  */
 const head = (text: string, max: number): string => {
-  if (text.length <= max) return text
   const end = Math.max(0, Math.floor(max))
   const last = text.charCodeAt(end - 1)
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end)
