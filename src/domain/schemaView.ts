@@ -48,9 +48,11 @@ export const encodedNode = (ast: SchemaAST.AST): SchemaAST.AST => {
   return node
 }
 
-/** Whether a field's key is optional on one side and required on the other (a decoding default). */
-const changesKey = (field: SchemaAST.AST): boolean =>
-  field.encoding !== undefined && SchemaAST.isOptional(field) !== SchemaAST.isOptional(encodedNode(field))
+/**
+ * Whether a field's key is optional on one side and required on the other (a decoding default);
+ * a field without an encoding is its own encoded node.
+ */
+const changesKey = (field: SchemaAST.AST): boolean => SchemaAST.isOptional(field) !== SchemaAST.isOptional(encodedNode(field))
 
 /** What a missing key decodes to through `field`: its default, when it has one. */
 const decodeMissing = (field: SchemaAST.AST) => (): Option.Option<unknown> => {

@@ -58,6 +58,12 @@ describe("formatUnknown", () => {
     expect(formatUnknown(new Date(0))).toBe("1970-01-01T00:00:00.000Z")
     expect(formatUnknown(new Date(Number.NaN))).toBe("Invalid Date")
     expect(formatUnknown([new Date(0)])).toBe("[1970-01-01T00:00:00.000Z]")
+    // a date whose ISO text cannot be made is invalid, whatever its toString says
+    const odd = new Date(0)
+    odd.toISOString = () => {
+      throw new RangeError("no ISO text")
+    }
+    expect(formatUnknown(odd)).toBe("Invalid Date")
   })
 
   it("a value with a toString of its own is shown by it; an error with its cause", () => {
