@@ -127,7 +127,9 @@ describe("readableJson: bounds", () => {
     expect(maps(32)).toBe("leaf")
     expect(maps(33)).toBe("[…]")
     // a key two levels down, as its value is
-    expect(dig(readableJson(nest(32, "leaf", (x) => new Map([[x, 0]]))), 32, (m) => m.Map[0][0])).toBe("leaf")
+    const keys = (levels: number) => dig(readableJson(nest(levels, "leaf", (x) => new Map([[x, 0]]))), levels, (m) => m.Map[0][0])
+    expect(keys(32)).toBe("leaf")
+    expect(keys(33)).toBe("[…]")
     const toJSONs = (levels: number) =>
       dig(readableJson(nest(levels, "leaf", (x) => ({ toJSON: () => x }))), 0, (v) => v)
     expect(toJSONs(64)).toBe("leaf")
