@@ -286,6 +286,8 @@ const lines = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Arra
     case "Pointer":
       return lines(issue.issue, [...path, ...issue.path])
     case "Composite": {
+      // a string its template literal refuses: Effect 3 named the template, not "Invalid data"
+      if (issue.ast._tag === "TemplateLiteral") return [{ path, message: typeMessage(issue.ast, issue) }]
       // the failed checks of one value: Effect 3 stopped at the first
       const [first] = issue.issues
       if (issue.issues.every((i) => i._tag === "Filter")) return lines(first, path)

@@ -91,4 +91,13 @@ describe("as on Effect 3", () => {
       "headers: Expected an array of at most 2 item(s), actual [{\"name\":\"a\",\"value\":1},\"b\",{\"name\":\"\",\"value\":\"v\"}]"
     ])
   })
+
+  it("a template literal: the template expected, for a string it refuses and for a value of another type", () => {
+    // Effect 3 parsed a template literal as one refinement of string (a Type issue on the node);
+    // Effect 4 reports a mismatch as a Composite of the node holding an InvalidValue ("Invalid data")
+    const id = Schema.Struct({ id: Schema.TemplateLiteral(["user-", Schema.Number]) })
+    expect(lines(id, { id: "user-x" })).toEqual(["id: Expected `user-${number}`, actual \"user-x\""])
+    expect(lines(id, { id: 5 })).toEqual(["id: Expected `user-${number}`, actual 5"])
+    expect(lines(id, { id: "user-12" })).toBe("decoded")
+  })
 })
