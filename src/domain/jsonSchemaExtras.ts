@@ -14,7 +14,7 @@ import {
   type ViewTypeLiteral,
   type ViewUnion
 } from "./schemaView.js"
-import { isRecord } from "./jsonSchemaParts.js"
+import { isJsonValue, isRecord } from "./jsonSchemaParts.js"
 
 // -------------------------------------------------------------------------------------------------
 // Defaults and property descriptions at every depth
@@ -50,8 +50,9 @@ const extrasOf = (v: ViewTransformation, outer: FieldExtras): FieldExtras => {
   for (const t of v.properties) {
     encodedName.set(t.to, t.from)
     if (typeof t.from !== "string") continue
-    const value = t.decodeMissing()
-    if (Option.isSome(value) && !defaults.has(t.from)) defaults.set(t.from, value.value)
+    const value = t.missingDefault()
+    // a default with no JSON form (a bigint or a Date its schema keeps as one) is left out, not sent broken
+    if (Option.isSome(value) && isJsonValue(value.value) && !defaults.has(t.from)) defaults.set(t.from, value.value)
   }
   for (const ps of typeSideLiteral(v.to)?.propertySignatures ?? []) {
     const name = encodedName.get(ps.name) ?? ps.name

@@ -33,7 +33,7 @@ export const constObject: Json = { $id: "/schemas/object", anyOf: [{ type: "obje
 export const constEmptyStruct: Json = { $id: "/schemas/%7B%7D", anyOf: [{ type: "object" }, { type: "array" }] }
 
 /** A JSON value (what a `default` or an example may be), plain objects only, no cycles. */
-const isJsonValue = (value: unknown, visited: Set<unknown> = new Set()): boolean => {
+export const isJsonValue = (value: unknown, visited: Set<unknown> = new Set()): boolean => {
   if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return true
   if (typeof value !== "object") return false
   if (visited.has(value)) return false

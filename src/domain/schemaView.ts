@@ -54,10 +54,17 @@ export const encodedNode = (ast: SchemaAST.AST): SchemaAST.AST => {
  */
 const changesKey = (field: SchemaAST.AST): boolean => SchemaAST.isOptional(field) !== SchemaAST.isOptional(encodedNode(field))
 
-/** What a missing key decodes to through `field`: its default, when it has one. */
-const decodeMissing = (field: SchemaAST.AST) => (): Option.Option<unknown> => {
-  const exit = SchemaParser.decodeUnknownExit(Schema.Struct({ value: Schema.make<Schema.Codec<unknown, unknown>>(field) }))({})
-  return Exit.isSuccess(exit) && Object.hasOwn(exit.value, "value") ? Option.some(exit.value.value) : Option.none()
+/**
+ * The default a missing key takes through `field`, when it has one, as its encoded side writes it
+ * (what a model sends: `"1"` for a `BigIntFromString` defaulting to `1n`); none when the default
+ * does not encode.
+ */
+const missingDefault = (field: SchemaAST.AST) => (): Option.Option<unknown> => {
+  const struct = Schema.Struct({ value: Schema.make<Schema.Codec<unknown, unknown>>(field) })
+  const decoded = SchemaParser.decodeUnknownExit(struct)({})
+  if (Exit.isFailure(decoded) || !Object.hasOwn(decoded.value, "value")) return Option.none()
+  const encoded = SchemaParser.encodeUnknownExit(struct)(decoded.value)
+  return Exit.isSuccess(encoded) && Object.hasOwn(encoded.value, "value") ? Option.some(encoded.value.value) : Option.none()
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -120,7 +127,7 @@ const renamedProperties = (
     const encodedType = SchemaAST.toEncoded(ps.type)
     const found = encodedSide.propertySignatures.find((e) => e.type === encodedType)
     const from = found?.name ?? ps.name
-    if (from !== ps.name || changesKey(ps.type)) out.push({ from, to: ps.name, decodeMissing: decodeMissing(ps.type) })
+    if (from !== ps.name || changesKey(ps.type)) out.push({ from, to: ps.name, missingDefault: missingDefault(ps.type) })
   }
   return out
 }
@@ -231,7 +238,7 @@ const objects = (ast: SchemaAST.Objects, annotations: ViewAnnotations): View => 
     to,
     annotations,
     ast,
-    properties: changed.map((ps) => ({ from: ps.name, to: ps.name, decodeMissing: decodeMissing(ps.type) }))
+    properties: changed.map((ps) => ({ from: ps.name, to: ps.name, missingDefault: missingDefault(ps.type) }))
   }
 }
 

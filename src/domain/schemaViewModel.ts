@@ -46,8 +46,8 @@ export interface ViewProperty {
 export interface ViewPropertyTransformation {
   readonly from: PropertyKey
   readonly to: PropertyKey
-  /** The value a missing key decodes to (`withDecodingDefault*`), if any. */
-  readonly decodeMissing: () => Option.Option<unknown>
+  /** The default a missing key takes (`withDecodingDefault*`), encoded (as a model sends it), if any. */
+  readonly missingDefault: () => Option.Option<unknown>
 }
 
 interface Node<Tag extends string> {

@@ -17,7 +17,7 @@ const shape = (v: unknown): unknown => {
   return Object.fromEntries(
     Object.entries(v).filter(([k]) => k !== "ast" && k !== "f").map((
       [k, x]
-    ) => [k, k === "decodeMissing" && typeof x === "function" ? Option.getOrElse(x(), () => "<none>") : shape(x)])
+    ) => [k, k === "missingDefault" && typeof x === "function" ? Option.getOrElse(x(), () => "<none>") : shape(x)])
   )
 }
 
@@ -94,9 +94,9 @@ describe("view: structs whose keys change between sides", () => {
     const v = of(renamed)
     if (v._tag !== "Transformation") throw new Error("not a transformation")
     expect(shape(v.properties)).toStrictEqual([
-      { from: "x", to: "a", decodeMissing: "<none>" },
-      { from: "y", to: "b", decodeMissing: "<none>" },
-      { from: "d", to: "d", decodeMissing: 3 }
+      { from: "x", to: "a", missingDefault: "<none>" },
+      { from: "y", to: "b", missingDefault: "<none>" },
+      { from: "d", to: "d", missingDefault: 3 }
     ])
     expect(v.from._tag === "TypeLiteral" && v.from.propertySignatures.map((ps) => ps.name)).toStrictEqual(["x", "y", "c", "d"])
   })
@@ -151,7 +151,7 @@ describe("view: structs whose keys change between sides", () => {
         annotations: { autoTitle: "Struct (Type side)" }
       },
       annotations: {},
-      properties: [{ from: "a", to: "a", decodeMissing: "d" }]
+      properties: [{ from: "a", to: "a", missingDefault: "d" }]
     })
   })
 
