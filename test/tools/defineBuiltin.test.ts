@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Equal, Hash, Result, Schema } from "effect"
 import { InvalidToolDefinition } from "../../src/domain/errors.js"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
-import { lazyToolSpec } from "../../src/domain/ToolSpec.js"
+import { lazyToolSpec, requiredOf } from "../../src/domain/ToolSpec.js"
 import { make as makeBuiltin } from "../../src/tools/defineBuiltin.js"
 import { make } from "../../src/tools/define.js"
 import { readFile } from "../../src/tools/builtin/readFile.js"
@@ -58,6 +58,12 @@ describe("a builtin tool's spec", () => {
     expect(spec.required).toBe(first)
     expect({ ...spec }.parameters).toBe(spec.parameters)
     expect(made).toBe(1)
+  })
+
+  it("required: the strings a schema lists as required, none when it lists none", () => {
+    expect(requiredOf({ required: ["a", 1, null, "b"] })).toEqual(["a", "b"])
+    expect(requiredOf({ required: "a" })).toEqual([])
+    expect(requiredOf({})).toEqual([])
   })
 
   it("a builtin's is made on first read: readFile's spec object holds a getter until then", () => {
