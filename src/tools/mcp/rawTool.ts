@@ -22,7 +22,7 @@ import {
   type ToolTimeout
 } from "../../domain/errors.js"
 import type { HandlerFailure, PreparedCall, Tool } from "../../domain/Tool.js"
-import { type JsonSchema, ToolSpec } from "../../domain/ToolSpec.js"
+import { type JsonSchema, requiredOf, ToolSpec } from "../../domain/ToolSpec.js"
 import type { PathSlot } from "../../domain/WorkspacePath.js"
 import { definitionBasics, isOwnFailure, messageOf } from "../definition.js"
 import { compileArgumentsValidator } from "./jsonSchema.js"
@@ -98,14 +98,11 @@ export const makeRawTool = <R>(name: string, options: RawToolOptions<R>): Tool<R
     throw new InvalidToolDefinition({ name, reason: `parameters: ${messageOf(cause)}` })
   }
   const { effective, validate } = compiled
-  const required = Array.isArray(effective.required)
-    ? effective.required.filter((r): r is string => typeof r === "string")
-    : []
   const spec = new ToolSpec({
     name,
     description: options.description,
     parameters: effective,
-    required,
+    required: requiredOf(effective),
     readOnly: options.readOnly ?? false
   })
   const toFailure = (error: unknown): HandlerFailure =>
