@@ -34,6 +34,9 @@ const expectedOf = (v: View): string | undefined => {
 /** `identifier`, else `title`, `description`: what Effect 3 called a schema that has them. */
 const named = (v: View): string | undefined => stringAnnotation(v.annotations, "identifier") ?? expectedOf(v)
 
+/** Values `formatUnknown` writes at most (as many as a call's arguments may hold). */
+const FORMAT_MAX_VALUES = 100_000
+
 /**
  * A value as Effect 3 showed it in a message: a string quoted, an object as compact JSON-like
  * text, a `Date` as ISO text, a bigint as `1n`.
@@ -41,13 +44,24 @@ const named = (v: View): string | undefined => stringAnnotation(v.annotations, "
  * @internal
  */
 export const formatUnknown = (input: unknown): string => {
-  const seen = new WeakSet<object>()
-  const go = (v: unknown): string => {
-    if (Array.isArray(v)) {
-      if (seen.has(v)) return "[Circular]"
-      seen.add(v)
-      return `[${v.map(go).join(",")}]`
+  // the objects being written, outermost first: one met again inside itself is a cycle; one met
+  // again beside itself (`[o, o]`) is written again
+  const open = new Set<object>()
+  const inside = (v: object, write: () => string): string => {
+    if (open.has(v)) return "[Circular]"
+    open.add(v)
+    try {
+      return write()
+    } finally {
+      open.delete(v)
     }
+  }
+  // a value shared many times over (`a = [b, b]`, `b = [c, c]`, ...) is written once per place it
+  // is met, so the values written are counted: what lies past the bound is `…`
+  let left = FORMAT_MAX_VALUES
+  const go = (v: unknown): string => {
+    if (--left < 0) return "…"
+    if (Array.isArray(v)) return inside(v, () => `[${v.map(go).join(",")}]`)
     if (v instanceof Date) {
       try {
         return v.toISOString()
@@ -72,25 +86,20 @@ export const formatUnknown = (input: unknown): string => {
     // numbers, booleans, symbols and undefined are written by `String(v)`, at the end
     if (v === null) return "null"
     if (typeof v === "bigint") return `${String(v)}n`
-    if (v instanceof Set || v instanceof Map) {
-      if (seen.has(v)) return "[Circular]"
-      seen.add(v)
-      return `${v.constructor.name}(${go(Array.from(v))})`
-    }
-    if (typeof v === "object") {
-      if (seen.has(v)) return "[Circular]"
-      seen.add(v)
-      let keys: Array<PropertyKey>
-      try {
-        keys = Reflect.ownKeys(v)
-      } catch {
-        keys = ["[ownKeys threw]"]
-      }
-      const body = `{${keys.map((k) => `${formatKey(k)}:${go(Reflect.get(v, k))}`).join(",")}}`
-      const ctor: unknown = Reflect.get(v, "constructor")
-      return typeof ctor === "function" && ctor !== Object && ctor.name !== "" ? `${ctor.name}(${body})` : body
-    }
+    if (v instanceof Set || v instanceof Map) return inside(v, () => `${v.constructor.name}(${go(Array.from(v))})`)
+    if (typeof v === "object") return inside(v, () => plainObject(v))
     return String(v)
+  }
+  const plainObject = (v: object): string => {
+    let keys: Array<PropertyKey>
+    try {
+      keys = Reflect.ownKeys(v)
+    } catch {
+      keys = ["[ownKeys threw]"]
+    }
+    const body = `{${keys.map((k) => `${formatKey(k)}:${go(Reflect.get(v, k))}`).join(",")}}`
+    const ctor: unknown = Reflect.get(v, "constructor")
+    return typeof ctor === "function" && ctor !== Object && ctor.name !== "" ? `${ctor.name}(${body})` : body
   }
   return go(input)
 }

@@ -99,6 +99,29 @@ describe("formatUnknown", () => {
     expect(formatUnknown(map)).toBe("Map([[\"m\",[Circular]]])")
   })
 
+  it("a value met twice side by side is written twice: only one inside itself is a cycle", () => {
+    const o = { a: 1 }
+    expect(formatUnknown([o, o])).toBe("[{\"a\":1},{\"a\":1}]")
+    expect(formatUnknown({ x: o, y: [o] })).toBe("{\"x\":{\"a\":1},\"y\":[{\"a\":1}]}")
+    const inner: Array<unknown> = []
+    const outer = [inner, inner]
+    inner.push(outer)
+    expect(formatUnknown(outer)).toBe("[[[Circular]],[[Circular]]]")
+  })
+
+  it("a value shared over and over is written up to a bound, then `…`, not 2^40 times", () => {
+    let shared: unknown = 0
+    for (let i = 0; i < 40; i++) shared = [shared, shared]
+    const text = formatUnknown(shared)
+    expect(text.endsWith("]")).toBe(true)
+    expect(text).toContain("…")
+    expect(text.length).toBeLessThan(1_000_000)
+    // below the bound nothing is cut
+    let small: unknown = 0
+    for (let i = 0; i < 3; i++) small = [small, small]
+    expect(formatUnknown(small)).toBe("[[[0,0],[0,0]],[[0,0],[0,0]]]")
+  })
+
   it("an object whose keys cannot be listed says so", () => {
     const proxy = new Proxy({}, {
       ownKeys: () => {
