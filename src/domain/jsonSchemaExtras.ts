@@ -14,7 +14,7 @@ import {
   type ViewTypeLiteral,
   type ViewUnion
 } from "./schemaView.js"
-import { isJsonValue, isRecord } from "./jsonSchemaParts.js"
+import { addViewAnnotations, constNever, isJsonValue, isRecord, jsonSchemaOf } from "./jsonSchemaParts.js"
 
 // -------------------------------------------------------------------------------------------------
 // Defaults and property descriptions at every depth
@@ -117,8 +117,16 @@ const annotateObject = (node: Record<string, unknown>, v: ViewTypeLiteral, extra
   return { ...node, properties }
 }
 
+/**
+ * Whether a union member has no alternative of its own in the union's JSON Schema: `undefined`
+ * (an optional field's), and a plain `Never`, which the JSON Schema leaves out of a union.
+ */
+const leftOutOfUnion = (t: View): boolean =>
+  t._tag === "UndefinedKeyword" ||
+  (t._tag === "NeverKeyword" && jsonSchemaOf(t) === undefined && addViewAnnotations(constNever, t) === constNever)
+
 const annotateUnion = (node: Record<string, unknown>, v: ViewUnion) => {
-  const members = v.types.filter((t) => t._tag !== "UndefinedKeyword")
+  const members = v.types.filter((t) => !leftOutOfUnion(t))
   const alternatives = node.anyOf
   if (!Array.isArray(alternatives)) {
     const only = members.length === 1 ? members[0] : undefined

@@ -40,3 +40,21 @@ describe("decoding defaults in the parameter JSON Schema", () => {
     expect(Schema.decodeUnknownSync(parameters)(sent)).toEqual({ big: 1n, rawBig: 2n, when: new Date(0), n: 3, plain: 4, text: "d" })
   })
 })
+
+describe("decoding defaults inside a union with a Never member", () => {
+  const defaulted = Schema.Struct({ a: Schema.Number.pipe(Schema.withDecodingDefaultType(Effect.succeed(3))) })
+  const withDefault = { type: "object", required: [], properties: { a: { type: "number", default: 3 } }, additionalProperties: false }
+
+  it("are kept: a plain Never has no alternative in the JSON Schema, so it does not count as a member", () => {
+    expect(parametersJsonSchema(Schema.Union([defaulted, Schema.Never]))).toEqual(withDefault)
+    expect(parametersJsonSchema(Schema.Struct({ u: Schema.Union([defaulted, Schema.Never]) })).properties).toEqual({ u: withDefault })
+    // with the Never between them, the others are still matched by place
+    expect(parametersJsonSchema(Schema.Struct({ u: Schema.Union([Schema.Array(defaulted), Schema.Never, Schema.String]) })).properties)
+      .toEqual({ u: { anyOf: [{ type: "array", items: withDefault }, { type: "string" }] } })
+  })
+
+  it("an annotated Never keeps its alternative, and the members stay matched by place", () => {
+    expect(parametersJsonSchema(Schema.Struct({ u: Schema.Union([defaulted, Schema.Never.annotate({ description: "n" })]) })).properties)
+      .toEqual({ u: { anyOf: [withDefault, { not: {}, description: "n" }] } })
+  })
+})
