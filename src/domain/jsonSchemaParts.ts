@@ -117,14 +117,18 @@ export const transformationFrom = (v: View): View | undefined => {
   }
 }
 
-/** A refinement's keywords over those of the schema it refines; keywords it narrows stay in `allOf`. */
+/**
+ * A refinement's keywords over those of the schema it refines; keywords it narrows stay in `allOf`,
+ * less those of the same keyword the new one makes redundant (a looser bound). Members that hold
+ * other keywords stay: a second `minLength` does not drop an earlier `pattern`.
+ */
 export const mergeRefinements = (from: Json, json: Json, v: View): Json => {
   const out: Json = { ...from, ...jsonAnnotations(v, v.annotations), ...json }
   let allOf: Array<unknown> = Array.isArray(out.allOf) ? [...out.allOf] : []
   const handle = (name: string, keep: (member: Json) => boolean) => {
     if (name in json && name in from) {
       allOf.unshift({ [name]: from[name] })
-      allOf = allOf.filter((member) => !isRecord(member) || keep(member))
+      allOf = allOf.filter((member) => !isRecord(member) || !(name in member) || keep(member))
     }
   }
   const num = (u: unknown): number => (typeof u === "number" ? u : Number.NaN)

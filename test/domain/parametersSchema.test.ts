@@ -112,6 +112,19 @@ describe("parametersJsonSchema", () => {
     expect(prop(s, "code")).toMatchObject({ type: "string", allOf: [{ pattern: "^[a-z]+$" }] })
   })
 
+  it("a bound refined again drops only its own looser bound from the allOf, never another keyword", () => {
+    const s = parametersJsonSchema(
+      Schema.Struct({
+        tighter: Schema.String.check(Schema.isPattern(/a/), Schema.isPattern(/b/), Schema.isMinLength(2), Schema.isMinLength(3)),
+        looser: Schema.String.check(Schema.isMinLength(2), Schema.isPattern(/a/), Schema.isMinLength(1), Schema.isPattern(/b/))
+      })
+    )
+    // minLength 3 makes 2 redundant; the first pattern still holds
+    expect(prop(s, "tighter")).toMatchObject({ type: "string", pattern: "b", minLength: 3, allOf: [{ pattern: "a" }] })
+    // minLength 1 does not loosen 2, which stays, beside the first pattern
+    expect(prop(s, "looser")).toMatchObject({ type: "string", pattern: "b", minLength: 1, allOf: [{ pattern: "a" }, { minLength: 2 }] })
+  })
+
   it("finds defaults in the struct branches of a union", () => {
     const s = parametersJsonSchema(
       Schema.Struct({
