@@ -130,7 +130,7 @@ const failed = (
   timeoutMs: number,
   onHeaderMismatch?: (() => void) | undefined
 ): Effect.Effect<never, McpCallError> => {
-  // not sent again here: a listing that changed the tool's definition is held as any change is
+  // not sent again here: a listing that changed the tool's definition is held like every other change
   if (error instanceof ProtocolError && error.code === HEADER_MISMATCH && onHeaderMismatch !== undefined) {
     onHeaderMismatch()
     const reason = `${errorText(error)} (the server refused the call's Mcp-Param-* headers; its tools are listed again)`
@@ -219,7 +219,7 @@ export const sendCall = <E>(request: CallRequest<E>): Effect.Effect<CallResult, 
 
 /**
  * The server's progress of a call, into the proxy call's own channel (`CallProgress`), which
- * checks and throttles it as any tool's: its message as a model reads it (no control or bidi
+ * checks and throttles it like every other tool's: its message as a model reads it (no control or bidi
  * characters), only as much of it as the channel keeps. No channel (no one listens): no
  * progress is asked for.
  */

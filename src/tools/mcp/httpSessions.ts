@@ -291,7 +291,7 @@ export const makeSessionLeg = (options: SessionLegOptions): Effect.Effect<Sessio
       const id = request.headers.get(SESSION_HEADER)
       if (id !== null) {
         const session = sessions.get(id)
-        // another subject's session is as unknown as an expired one: nothing says it exists
+        // another subject's session is answered like an expired one: nothing says it exists
         if (session === undefined || session.closed || session.owner !== options.ownerOf(authInfo)) {
           return { _tag: "Answered", response: notFound() }
         }

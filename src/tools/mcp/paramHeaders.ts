@@ -22,7 +22,7 @@
  *   transport's: it sets them on every 2026-07-28 request.
  * - **A HeaderMismatch answer** (`-32020`: the server's declarations changed since the listing,
  *   say) fails the call saying so, and the server's tools are listed again (`callRequest.ts`).
- *   The call is not sent again by itself: a changed definition is held as any change is.
+ *   The call is not sent again by itself: a changed definition is held like every other change.
  *
  * What a server declares is untrusted, so the work is bounded: at most `MAX_PARAM_HEADERS`
  * declarations in one tool and names of at most `MAX_PARAM_HEADER_NAME_CHARS` characters (past
