@@ -119,7 +119,7 @@ const withProgressToken = (params: CallParams, token: string): CallParams => {
 }
 
 /**
- * The progress of calls sent through the SDK client's `request` (`connection.ts`), each asking
+ * The progress of calls sent through the SDK client's `request` (`clientRequests.ts`), each asking
  * with a token of ours (`ets-N`) rather than through the request's `onprogress`: the SDK hands a
  * notification to its handler a microtask after it came, but forgets a request's `onprogress`
  * as soon as its answer comes, so a step reported just before the answer (the last one, most

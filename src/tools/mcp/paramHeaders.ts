@@ -35,7 +35,7 @@
  * and a value past it cannot be mirrored, so the server would refuse the call anyway).
  *
  * The SDK's own scan (`Client.listTools`, `Client.callTool`) is not exported and not used: the
- * bridge lists with plain `tools/list` requests (`connection.ts`), and that scan is unbounded.
+ * bridge lists with plain `tools/list` requests (`clientRequests.ts`), and that scan is unbounded.
  *
  * @since 1.0.0
  */

@@ -33,16 +33,8 @@ import * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import { type CallResult, type CallRoute, callRoutes, type McpCallError, sendCall } from "./callRequest.js"
 import { isHttpServer, type McpServerConfig } from "./config.js"
-import {
-  type Connection,
-  connect,
-  type ConnectOptions,
-  errorText,
-  listAllTools,
-  McpConnectError,
-  type McpTool,
-  withProcessState
-} from "./connection.js"
+import { errorText, listAllTools } from "./clientRequests.js"
+import { type Connection, connect, type ConnectOptions, McpConnectError, type McpTool, withProcessState } from "./connection.js"
 import type { McpOutputMismatch } from "./outputCheck.js"
 import { type ParamHeader, screenParamHeaders } from "./paramHeaders.js"
 import { liveClock } from "./process.js"
