@@ -30,7 +30,7 @@ const distance = (a: string, b: string): number => {
  * characters.
  */
 export const closest = (given: string, candidates: Iterable<string>, max = 3): ReadonlyArray<string> => {
-  const name = given.length > MAX_COMPARED_NAME ? given.slice(0, MAX_COMPARED_NAME) : given
+  const name = given.slice(0, MAX_COMPARED_NAME)
   const limit = Math.max(2, Math.floor(name.length / 3))
   const scored: Array<[string, number]> = []
   for (const candidate of candidates) {

@@ -20,18 +20,19 @@ const HOST_DIRS: ReadonlyArray<string> = [
 /** An absolute path of at least two segments, standing alone (not inside a URL, an IPv6 host or a relative path). */
 const ABSOLUTE = /(?<![\w.~@+%:/\]-])\/((?:[\w.~@+%-]+\/)+)([\w.~@+%-]+)/g
 
-/** The first segment of an absolute path (`/home/me` → `home`), or "" for a relative one. */
-const topOf = (path: string): string => path.startsWith("/") ? path.slice(1).split("/")[0] ?? "" : ""
+/**
+ * The first segment of an absolute path (`/home/me` → `home`). (A path matched by `ABSOLUTE`
+ * has a first segment of one character or more, so an empty one here never matches anything.)
+ */
+const topOf = (path: string): string => path.split("/")[1] ?? ""
 
 /** The top directories cut for this workspace: `HOST_DIRS`, and those of the root, home and temp directories. */
-const hostDirs = (root: string): ReadonlySet<string> =>
-  new Set([...HOST_DIRS, topOf(root), topOf(Os.homedir()), topOf(Os.tmpdir())].filter((dir) => dir !== ""))
+const hostDirs = (root: string): ReadonlySet<string> => new Set([...HOST_DIRS, topOf(root), topOf(Os.homedir()), topOf(Os.tmpdir())])
 
 /** `text` without absolute host paths (see the module doc); a root of `/` leaves every path. */
 export const withoutHostPaths = (text: string, root: string): string => {
   if (root === "/") return text
   const relative = relativeToRoot(text, root)
-  if (!relative.includes("/")) return relative
   const dirs = hostDirs(root)
   return relative.replace(ABSOLUTE, (found, parents: string, last: string) =>
     dirs.has(parents.slice(0, parents.indexOf("/"))) ? `…/${last}` : found)
@@ -41,13 +42,12 @@ export const withoutHostPaths = (text: string, root: string): string => {
 export const detailsWithoutHostPaths = (value: unknown, root: string): unknown => {
   if (typeof value === "string") return withoutHostPaths(value, root)
   if (Array.isArray(value)) return value.map((item) => detailsWithoutHostPaths(item, root))
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [withoutHostPaths(key, root), detailsWithoutHostPaths(item, root)])
-    )
-  }
+  if (typeof value === "object" && value !== null) return objectWithoutHostPaths(value, root)
   return value
 }
+
+const objectWithoutHostPaths = (value: object, root: string): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).map(([key, item]) => [withoutHostPaths(key, root), detailsWithoutHostPaths(item, root)]))
 
 /** `error` with `detailsWithoutHostPaths` applied to its `details` (its message is shown through `withoutHostPaths`). */
 export const withoutHostPathDetails = (error: ToolError, root: string): ToolError =>
@@ -55,7 +55,5 @@ export const withoutHostPathDetails = (error: ToolError, root: string): ToolErro
     tool: error.tool,
     message: error.message,
     cause: error.cause,
-    details: Object.fromEntries(
-      Object.entries(error.details).map(([key, item]) => [withoutHostPaths(key, root), detailsWithoutHostPaths(item, root)])
-    )
+    details: objectWithoutHostPaths(error.details, root)
   })

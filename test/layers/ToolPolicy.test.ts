@@ -68,6 +68,20 @@ describe("a failing policy hook", () => {
     }))
 })
 
+describe("ToolPolicy.layer's failClosed option", () => {
+  it.effect("left out or false, a failing hook fails open; true, it vetoes", () =>
+    Effect.gen(function*() {
+      const broken = () => Effect.fail("hook broke")
+      const verdict = (layer: ReturnType<typeof ToolPolicy.layer>) =>
+        Effect.flatMap(Effect.provide(ToolPolicy, layer), (policy) => policy.evaluate(echo, { x: 1 }))
+      expect((yield* recordingLogs(verdict(ToolPolicy.layer(broken))))[0]).toEqual(Option.none())
+      expect((yield* recordingLogs(verdict(ToolPolicy.layer(broken, {}))))[0]).toEqual(Option.none())
+      expect((yield* recordingLogs(verdict(ToolPolicy.layer(broken, { failClosed: false }))))[0]).toEqual(Option.none())
+      expect((yield* recordingLogs(verdict(ToolPolicy.layer(broken, { failClosed: true }))))[0])
+        .toEqual(Option.some("the policy hook failed: hook broke"))
+    }))
+})
+
 describe("without a hook", () => {
   it.effect("makePolicy(undefined) vetoes nothing, logs nothing, and says it allows all", () =>
     Effect.gen(function*() {

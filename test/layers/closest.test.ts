@@ -4,7 +4,7 @@
  * at most `max`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { closest } from "../../src/layers/closest.js"
+import { closest, MAX_COMPARED_NAME } from "../../src/layers/closest.js"
 
 describe("closest", () => {
   it("keeps the candidates within a third of the name's length, nearest first", () => {
@@ -33,5 +33,12 @@ describe("closest", () => {
     expect(closest("tool", candidates)).toEqual(["too", "tool_a", "tool_b"])
     expect(closest("tool", candidates, 1)).toEqual(["too"])
     expect(closest("tool", [])).toEqual([])
+  })
+
+  it("compares a long name by its first MAX_COMPARED_NAME characters", () => {
+    const head = "a".repeat(MAX_COMPARED_NAME - 1)
+    // one substitution from the name's first 128 characters; 73 edits from the whole 200
+    const near = `${head}X`
+    expect(closest(`${head}${"b".repeat(200 - MAX_COMPARED_NAME + 1)}`, [near, "zzz"], 10)).toEqual([near])
   })
 })

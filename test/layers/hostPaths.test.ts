@@ -4,8 +4,9 @@
  * directory) are cut to their last segment, and what only looks like a path (a JSON
  * pointer, a URL's path, a path under `/usr`) is left as it is, since it is the message.
  */
-import { describe, expect, it } from "@effect/vitest"
-import { detailsWithoutHostPaths, withoutHostPaths } from "../../src/layers/hostPaths.js"
+import { afterEach, describe, expect, it } from "@effect/vitest"
+import { ToolError } from "../../src/domain/errors.js"
+import { detailsWithoutHostPaths, withoutHostPathDetails, withoutHostPaths } from "../../src/layers/hostPaths.js"
 
 const root = "/srv/projects/ws"
 
@@ -35,5 +36,55 @@ describe("withoutHostPaths", () => {
   it("applies to keys and values of details", () => {
     expect(detailsWithoutHostPaths({ "/home/a/k": ["/tmp/z/v", 1, "/items/0"] }, root))
       .toEqual({ "…/k": ["…/v", 1, "/items/0"] })
+  })
+
+  describe("the top directories of this host", () => {
+    const saved = { HOME: process.env.HOME, TMPDIR: process.env.TMPDIR }
+    afterEach(() => {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key]
+        else process.env[key] = value
+      }
+    })
+
+    it("the workspace's own top directory is cut, also one no list names", () => {
+      expect(withoutHostPaths("sibling /projects/other/secret.txt", "/projects/ws")).toBe("sibling …/secret.txt")
+      // the same path with a workspace elsewhere says nothing of this host
+      expect(withoutHostPaths("sibling /projects/other/secret.txt", "/srv/ws")).toBe("sibling /projects/other/secret.txt")
+    })
+
+    it("so are the home and temp directories' tops (HOME, TMPDIR)", () => {
+      process.env.HOME = "/people/alice"
+      process.env.TMPDIR = "/scratchpad/t"
+      expect(withoutHostPaths("at /people/bob/notes.txt and /scratchpad/x/y.log", "/srv/ws")).toBe("at …/notes.txt and …/y.log")
+    })
+
+    it("a message with no path in it is left as it is", () => {
+      expect(withoutHostPaths("no such file", root)).toBe("no such file")
+      expect(withoutHostPaths("/srv/projects/ws/a.txt", root)).toBe("a.txt")
+    })
+  })
+})
+
+describe("withoutHostPathDetails", () => {
+  it("applies to the keys and values of a ToolError's details, and keeps the rest of it", () => {
+    const cause = new Error("underneath")
+    const error = new ToolError({
+      tool: "t",
+      message: "failed at /home/a/x.txt",
+      cause,
+      details: { "/home/a/k": { path: "/srv/projects/ws/b/c.txt", list: ["/tmp/z/v", 2] } }
+    })
+    const shown = withoutHostPathDetails(error, root)
+    expect(shown.details).toEqual({ "…/k": { path: "b/c.txt", list: ["…/v", 2] } })
+    expect(shown.tool).toBe("t")
+    // the message is shown through withoutHostPaths where it is read, not rewritten here
+    expect(shown.message).toBe("failed at /home/a/x.txt")
+    expect(shown.cause).toBe(cause)
+  })
+
+  it("returns an error without details as it is", () => {
+    const error = new ToolError({ tool: "t", message: "m" })
+    expect(withoutHostPathDetails(error, root)).toBe(error)
   })
 })
