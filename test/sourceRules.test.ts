@@ -12,17 +12,8 @@
  *   the library's choice, not part of its API.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import ts from "typescript"
-
-const srcDir = path.join(import.meta.dirname, "..", "src")
-
-const sourceFiles = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith(".ts") ? [full] : []
-  })
+import { sourceRule, srcViolations } from "./helpers/sourceRules.js"
 
 const privateModule = /^(effect|@effect\/[^/]+)\/(.*\/)?(internal|dist)(\/|$)/
 const privateRuntimeMembers = new Set(["addChild", "removeChild", "pollUnsafe", "unsafePoll"])
@@ -40,57 +31,44 @@ const isReflectCall = (node: ts.Node): node is ts.CallExpression =>
   ts.isIdentifier(node.expression.expression) && node.expression.expression.text === "Reflect"
 
 /** Where `code` (one file's text) breaks the rules, as `line: what`. */
-export const violationsIn = (fileName: string, code: string): Array<string> => {
-  if (!suspect.test(code)) return []
-  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true)
-  const found: Array<string> = []
-  const at = (node: ts.Node, what: string) =>
-    found.push(`${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${what}`)
-  const visit = (node: ts.Node): void => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined &&
-      ts.isStringLiteral(node.moduleSpecifier) && privateModule.test(node.moduleSpecifier.text)
-    ) {
-      at(node, `imports the private module "${node.moduleSpecifier.text}"`)
-    }
-    if (
-      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] !== undefined && ts.isStringLiteral(node.arguments[0]) && privateModule.test(node.arguments[0].text)
-    ) {
-      at(node, `imports the private module "${node.arguments[0].text}"`)
-    }
-    if (ts.isPropertyAccessExpression(node) && isPrivateName(node.name.text)) {
-      at(node, `reads the private member "${node.name.text}"`)
-    }
-    // a private member named by a string: `x["_fiberRefs"]`, `Reflect.get(x, "addChild")`
-    if (
-      ts.isStringLiteral(node) && isPrivateName(node.text) &&
-      (ts.isElementAccessExpression(node.parent) || (isReflectCall(node.parent) && node.parent.arguments.includes(node)))
-    ) {
-      at(node, `names the private member "${node.text}"`)
-    }
-    if (
-      ts.isBinaryExpression(node) &&
-      [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(node.operatorToken.kind) &&
-      [node.left, node.right].some((side) =>
-        ts.isPropertyAccessExpression(side) && ts.isIdentifier(side.expression) && side.expression.text === "Effect"
-      )
-    ) {
-      at(node, `compares an effect by identity: ${node.getText(source)}`)
-    }
-    ts.forEachChild(node, visit)
+export const violationsIn = sourceRule(suspect, (node, source, at) => {
+  if (
+    (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined &&
+    ts.isStringLiteral(node.moduleSpecifier) && privateModule.test(node.moduleSpecifier.text)
+  ) {
+    at(node, `imports the private module "${node.moduleSpecifier.text}"`)
   }
-  visit(source)
-  return found
-}
+  if (
+    ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+    node.arguments[0] !== undefined && ts.isStringLiteral(node.arguments[0]) && privateModule.test(node.arguments[0].text)
+  ) {
+    at(node, `imports the private module "${node.arguments[0].text}"`)
+  }
+  if (ts.isPropertyAccessExpression(node) && isPrivateName(node.name.text)) {
+    at(node, `reads the private member "${node.name.text}"`)
+  }
+  // a private member named by a string: `x["_fiberRefs"]`, `Reflect.get(x, "addChild")`
+  if (
+    ts.isStringLiteral(node) && isPrivateName(node.text) &&
+    (ts.isElementAccessExpression(node.parent) || (isReflectCall(node.parent) && node.parent.arguments.includes(node)))
+  ) {
+    at(node, `names the private member "${node.text}"`)
+  }
+  if (
+    ts.isBinaryExpression(node) &&
+    [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(node.operatorToken.kind) &&
+    [node.left, node.right].some((side) =>
+      ts.isPropertyAccessExpression(side) && ts.isIdentifier(side.expression) && side.expression.text === "Effect"
+    )
+  ) {
+    at(node, `compares an effect by identity: ${node.getText(source)}`)
+  }
+})
 
 describe("the source uses public APIs only", () => {
   it("no private module, member or effect identity anywhere in src", () => {
-    const files = sourceFiles(srcDir)
-    expect(files.length).toBeGreaterThan(100)
-    const violations = files.flatMap((file) =>
-      violationsIn(file, fs.readFileSync(file, "utf8")).map((v) => `${path.relative(srcDir, file)}:${v}`)
-    )
+    const { files, violations } = srcViolations(violationsIn)
+    expect(files).toBeGreaterThan(100)
     expect(violations).toEqual([])
   })
 

@@ -9,52 +9,24 @@
  *   application's logger decides where it goes.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as fs from "node:fs"
-import * as path from "node:path"
 import ts from "typescript"
+import { sourceRule, srcViolations } from "./helpers/sourceRules.js"
 
-const srcDir = path.join(import.meta.dirname, "..", "src")
-
-const sourceFiles = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith(".ts") ? [full] : []
-  })
-
-/** A file in which none of these occur cannot break a rule, and is not parsed. */
-const suspect = /\bany\b|\bconsole\b|\bas\s+unknown\s+as\b/
-
-/** Where `code` (one file's text) breaks the rules, as `line: what`. */
-export const styleViolationsIn = (fileName: string, code: string): Array<string> => {
-  if (!suspect.test(code)) return []
-  const source = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true)
-  const found: Array<string> = []
-  const at = (node: ts.Node, what: string) =>
-    found.push(`${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${what}`)
-  const visit = (node: ts.Node): void => {
-    if (node.kind === ts.SyntaxKind.AnyKeyword) at(node, "uses the type `any`")
-    if (
-      ts.isAsExpression(node) && ts.isAsExpression(node.expression) &&
-      node.expression.type.kind === ts.SyntaxKind.UnknownKeyword
-    ) {
-      at(node, `casts through unknown: ${node.getText(source)}`)
-    }
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "console") {
-      at(node, `writes to the console: ${node.getText(source)}`)
-    }
-    ts.forEachChild(node, visit)
+/** Where `code` (one file's text) breaks the rules, as `line: what` (a file in which none of the words occur is not parsed). */
+export const styleViolationsIn = sourceRule(/\bany\b|\bconsole\b|\bas\s+unknown\s+as\b/, (node, source, at) => {
+  if (node.kind === ts.SyntaxKind.AnyKeyword) at(node, "uses the type `any`")
+  if (ts.isAsExpression(node) && ts.isAsExpression(node.expression) && node.expression.type.kind === ts.SyntaxKind.UnknownKeyword) {
+    at(node, `casts through unknown: ${node.getText(source)}`)
   }
-  visit(source)
-  return found
-}
+  if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "console") {
+    at(node, `writes to the console: ${node.getText(source)}`)
+  }
+})
 
 describe("the source keeps the house rules", () => {
   it("no `any`, no cast through unknown, no console anywhere in src", () => {
-    const files = sourceFiles(srcDir)
-    expect(files.length).toBeGreaterThan(100)
-    const violations = files.flatMap((file) =>
-      styleViolationsIn(file, fs.readFileSync(file, "utf8")).map((v) => `${path.relative(srcDir, file)}:${v}`)
-    )
+    const { files, violations } = srcViolations(styleViolationsIn)
+    expect(files).toBeGreaterThan(100)
     expect(violations).toEqual([])
   })
 
