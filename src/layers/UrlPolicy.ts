@@ -95,8 +95,13 @@ const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "con
 const defaultResolve: Resolve = (hostname, options, callback) =>
   process.getBuiltinModule("node:dns").lookup(hostname, options, callback)
 
-/** The first `UrlRefused` in a chain of causes (fetch wraps a connection error in a `TypeError`). */
-const refusalIn = (error: unknown): UrlRefused | undefined => {
+/**
+ * The first `UrlRefused` in a chain of causes (fetch wraps a connection error in a `TypeError`),
+ * looked for in the error and its first seven causes (a cycle of causes ends it too).
+ *
+ * @internal
+ */
+export const refusalIn = (error: unknown): UrlRefused | undefined => {
   let current = error
   for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
     if (current instanceof UrlRefused) return current
@@ -128,8 +133,10 @@ const guardedLookup = (rules: CompiledRules, port: number | undefined, resolve: 
  * undici's connector with the policy in front: an address literal is judged before any socket
  * exists; a name is resolved by the guarded `lookup`. One underlying connector per port that
  * an allow entry names (their `lookup` knows the port), one for every other port.
+ *
+ * @internal
  */
-const guardedConnector = (
+export const guardedConnector = (
   undici: typeof Undici,
   rules: CompiledRules,
   internals: UrlPolicyInternals
@@ -163,7 +170,6 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): Option.Option<Uin
     case "Empty":
       return Option.some(undefined)
     case "Uint8Array":
-      return Option.some(body.body)
     case "Raw":
       return typeof body.body === "string" || body.body instanceof Uint8Array ? Option.some(body.body) : Option.none()
     default:

@@ -121,21 +121,17 @@ export interface CompiledRules {
 }
 
 /**
- * The addresses parsed once, at the first check rather than as the module loads (the first
- * parse builds `ipaddr.js`'s expressions, ~0.8 ms of every start of the command line).
+ * The cloud metadata addresses, parsed at the first check rather than as the module loads (the
+ * first parse builds `ipaddr.js`'s expressions, ~0.8 ms of every start of the command line).
  */
-let parsed:
-  | {
-    /** IPv6 ranges refused beyond `ipaddr.js`'s special ranges: the deprecated IPv4-compatible `::/96`. */
-    readonly extraRefusedV6: ReadonlyArray<readonly [ipaddr.IPv6, number]>
-    readonly metadata: ReadonlyArray<Address>
-  }
-  | undefined
-const addresses = () =>
-  (parsed ??= {
-    extraRefusedV6: [[ipaddr.IPv6.parse("::"), 96]],
-    metadata: CLOUD_METADATA_ADDRESSES.map((a) => ipaddr.parse(a))
-  })
+let metadata: ReadonlyArray<Address> | undefined
+const metadataAddresses = (): ReadonlyArray<Address> => (metadata ??= CLOUD_METADATA_ADDRESSES.map((a) => ipaddr.parse(a)))
+
+/**
+ * Whether an IPv6 address is in the deprecated IPv4-compatible `::/96` (its first 96 bits zero),
+ * refused beyond `ipaddr.js`'s special ranges, which count it as unicast.
+ */
+const isIPv4Compatible = (address: ipaddr.IPv6): boolean => address.parts.slice(0, 6).every((part) => part === 0)
 
 /** An address as it is judged: IPv4-mapped IPv6 as its IPv4 address, without a zone. */
 const normalize = (address: string): Option.Option<Address> => {
@@ -153,7 +149,7 @@ const inRange = (address: Address, [base, bits]: readonly [Address, number]): bo
   sameKind(address, base) && address.match(base, bits)
 
 const isMetadata = (address: Address): boolean =>
-  addresses().metadata.some((m) => sameKind(m, address) && m.toNormalizedString() === address.toNormalizedString())
+  metadataAddresses().some((m) => sameKind(m, address) && m.toNormalizedString() === address.toNormalizedString())
 
 /** The name of the refused range `address` lies in, if it is not a global unicast address. */
 const rangeOf = (address: Address): RefusedRange | undefined => {
@@ -161,7 +157,7 @@ const rangeOf = (address: Address): RefusedRange | undefined => {
   const range: string = address.range()
   switch (range) {
     case "unicast":
-      return address instanceof ipaddr.IPv6 && addresses().extraRefusedV6.some((r) => inRange(address, r)) ? "reserved" : undefined
+      return address instanceof ipaddr.IPv6 && isIPv4Compatible(address) ? "reserved" : undefined
     case "loopback":
     case "multicast":
     case "unspecified":
@@ -232,14 +228,16 @@ const splitPort = (entry: string): { readonly host: string; readonly port: numbe
 }
 
 const isStrictAddress = (host: string): boolean =>
-  ipaddr.IPv4.isValidFourPartDecimal(host) || (host.includes(":") && ipaddr.IPv6.isValid(host))
+  ipaddr.IPv4.isValidFourPartDecimal(host) || ipaddr.IPv6.isValid(host)
 
 const compileEntry = (entry: string): Result.Result<AllowEntry, InvalidUrlPolicy> => {
   const invalid = (why: string) =>
     Result.fail(new InvalidUrlPolicy({ entry, message: `invalid URL policy allow entry "${entry}": ${why}` }))
   const trimmed = entry.trim()
   if (trimmed.includes("/")) {
-    const [host = "", bits = ""] = trimmed.split("/")
+    const slash = trimmed.indexOf("/")
+    const host = trimmed.slice(0, slash)
+    const bits = trimmed.slice(slash + 1)
     if (!isStrictAddress(host) || !/^\d{1,3}$/.test(bits) || !ipaddr.isValidCIDR(trimmed)) {
       return invalid("expected a range like 10.0.0.0/8 or fd00::/8")
     }
@@ -253,7 +251,8 @@ const compileEntry = (entry: string): Result.Result<AllowEntry, InvalidUrlPolicy
   if (split.port !== undefined && (split.port < 1 || split.port > 65535)) return invalid("the port must be 1 to 65535")
   const address = ipaddr.parse(split.host)
   const ip = address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress() ? address.toIPv4Address() : address
-  return Result.succeed({ range: [ip, ip.kind() === "ipv4" ? 32 : 128], port: split.port, exact: true })
+  // the whole address: 32 bits, or 128
+  return Result.succeed({ range: [ip, ip.toByteArray().length * 8], port: split.port, exact: true })
 }
 
 /** Compiles the rules, or fails with the first invalid allow entry. */

@@ -295,7 +295,7 @@ describe("UrlPolicy client: transport errors", () => {
 
 describe("UrlPolicy client: bodies", () => {
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
-  it.live("sends raw text and bytes; refuses other raw values and streams before connecting", () =>
+  it.live("sends raw text and bytes, and a byte body; refuses other raw values and streams before connecting", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request, response) => response.end(`${request.method} ${request.body}`))
       const policy = yield* policyWith({ allowLoopback: true })
@@ -304,7 +304,9 @@ describe("UrlPolicy client: bodies", () => {
       expect(Result.map(text, (r) => r.text)).toEqual(Result.succeed("POST raw text"))
       const bytes = yield* send(policy, HttpClientRequest.setBody(post, HttpBody.raw(new TextEncoder().encode("raw bytes"))))
       expect(Result.map(bytes, (r) => r.text)).toEqual(Result.succeed("POST raw bytes"))
-      expect(server.requests).toHaveLength(2)
+      const typed = yield* send(policy, HttpClientRequest.bodyUint8Array(post, new TextEncoder().encode("typed bytes")))
+      expect(Result.map(typed, (r) => r.text)).toEqual(Result.succeed("POST typed bytes"))
+      expect(server.requests).toHaveLength(3)
       const refused = [
         HttpClientRequest.setBody(post, HttpBody.raw({ not: "bytes" })),
         HttpClientRequest.setBody(post, HttpBody.stream(Stream.make(new TextEncoder().encode("streamed"))))
@@ -317,7 +319,7 @@ describe("UrlPolicy client: bodies", () => {
           expect(reason.description).toBe("the URL policy's client sends byte and text bodies only")
         }
       }
-      expect(server.requests).toHaveLength(2)
+      expect(server.requests).toHaveLength(3)
     }))
 
   // live clock: a real HTTP server on 127.0.0.1 (Node sockets, undici's own timers)
