@@ -154,7 +154,7 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
         `MiniMax refused the request (status ${code}${said === "" ? "" : `: ${said}`})${meaning === undefined ? "" : `: ${meaning}`}`
       )
     }
-    const payload = answer.data?.image_base64?.[0]?.replace(/\s+/g, "")
+    const payload = answer.data?.image_base64?.[0]?.replace(/\s/g, "")
     if (payload === undefined || payload === "") return yield* fail("MiniMax answered without an image")
     if (payload.length % 4 !== 0 || !BASE64.test(payload)) return yield* fail("MiniMax's image is not valid base64")
     const bytes = Buffer.from(payload, "base64")

@@ -12,8 +12,9 @@ export interface ImageType {
   readonly extensions: ReadonlyArray<string>
 }
 
+// no length check needed: past the end, `bytes[at + i]` is undefined, which no signature byte equals
 const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, at = 0): boolean =>
-  bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte)
+  signature.every((byte, i) => bytes[at + i] === byte)
 
 const ascii = (text: string): ReadonlyArray<number> => Array.from(text, (c) => c.charCodeAt(0))
 

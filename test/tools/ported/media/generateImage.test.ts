@@ -1,6 +1,13 @@
+/**
+ * `generate_image` against a MiniMax-like server on 127.0.0.1 (or an in-process HttpClient): the
+ * request it sends, the image it saves and what it answers, MiniMax's refusals, an answer outside
+ * 2xx, base64 with white space inside, its endpoint, key and URL (config or process environment),
+ * and its timeout.
+ */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -13,6 +20,7 @@ import {
   makeGenerateImage,
   MINIMAX_DEFAULT_URL
 } from "../../../../src/tools/ported/media/generateImage.js"
+import { withEnv } from "../../../helpers/env.js"
 import { type Respond, sendJson, testServer } from "../../../helpers/httpServer.js"
 import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
 import { env, generateImageWorkspace, KEY, minimax, PNG } from "./generateImageHarness.js"
@@ -163,5 +171,54 @@ describe("generate_image", () => {
       }
       expect(urls).toEqual([MINIMAX_DEFAULT_URL, MINIMAX_DEFAULT_URL])
       expect(Fs.existsSync(Path.join(ws, "d.png"))).toBe(false)
+    }))
+
+  it.live("base64 broken into lines, with spaces and tabs, decodes to the image", () =>
+    Effect.gen(function*() {
+      const lines = PNG.toString("base64").match(/.{1,20}/g) ?? []
+      const server = yield* testServer((_, response) =>
+        sendJson(response, 200, { data: { image_base64: [` ${lines.join("\r\n \t")}\n`] }, base_resp: { status_code: 0 } }))
+      const r = yield* call({ prompt: "p", filepath: "wrapped.png" }, env(server.origin))
+      expect(r.output).toBe("Generated a 1:1 PNG image (70 bytes) and saved it to wrapped.png")
+      expect(Fs.readFileSync(Path.join(ws, "wrapped.png")).equals(PNG)).toBe(true)
+    }))
+
+  // no ConfigProvider given: the process environment, read at each call (one ToolSystem, two calls)
+  it.live("without a ConfigProvider, the key and URL come from the process environment as it is at the call", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax())
+      const execute = Effect.flatMap(ToolSystem, (tools) =>
+        tools.execute("generate_image", { prompt: "p", filepath: "from-env.png" }))
+      yield* withEnv({ MINIMAX_API_KEY: undefined, MINIMAX_API_URL: undefined })
+      const before = yield* execute
+      yield* withEnv(Object.fromEntries(env(server.origin)))
+      const after = yield* execute
+      expect(before.output).toBe(GENERATE_IMAGE_UNAVAILABLE)
+      expect(after.output).toBe("Generated a 1:1 PNG image (70 bytes) and saved it to from-env.png")
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+    }).pipe(
+      Effect.provide(ToolSystem.layerNode({ builtins: false, tools: [generateImage], workspace: Workspace.layerFixed(ws) }))
+    ))
+
+  // an in-process HttpClient: fetch and Node's client never hand a status below 200 on as the answer, an application's may
+  it.effect("an answer below 200 is an error naming its status, not an image; nothing saved", () =>
+    Effect.gen(function*() {
+      const body = JSON.stringify({ data: { image_base64: [PNG.toString("base64")] }, base_resp: { status_code: 0 } })
+      const informational = HttpClient.make((request) => {
+        const web = new Response(body, { headers: { "content-type": "application/json" } })
+        // the Response constructor takes 200 to 599 only
+        Object.defineProperty(web, "status", { value: 101 })
+        return Effect.succeed(HttpClientResponse.fromWeb(request, web))
+      })
+      const layer = ToolSystem.layer({ builtins: false, tools: [generateImage], workspace: Workspace.layerFixed(ws) }).pipe(
+        Layer.provide(Layer.merge(NodeServices.layer, Layer.succeed(HttpClient.HttpClient, informational)))
+      )
+      const r = yield* Effect.flatMap(ToolSystem, (tools) => tools.execute("generate_image", { prompt: "p", filepath: "early.png" })).pipe(
+        Effect.provide(layer),
+        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ MINIMAX_API_KEY: KEY }))
+      )
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe(`MiniMax image generation failed with HTTP 101: ${body}`)
+      expect(Fs.existsSync(Path.join(ws, "early.png"))).toBe(false)
     }))
 })
