@@ -33,6 +33,7 @@ import { entryExists, placeBytesConfirmed } from "../../shared/confirmedPlace.js
 import { parseJsonBounded } from "../../shared/boundedJson.js"
 import { discardBody, formatBytes, readTextCapped, readTextPrefix } from "../../shared/httpBody.js"
 import { type Redactor, redactor } from "../../shared/redact.js"
+import type { SafeFsError } from "../../shared/safeFsError.js"
 import { oneLine } from "../../shared/sanitize.js"
 import { imageTypeOf } from "./imageType.js"
 
@@ -92,6 +93,9 @@ const settings = Effect.flatMap(Effect.context<never>(), (context) =>
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
+/** A file system failure as the tool's own, with its message. */
+const toolErrorOf = (error: SafeFsError): ToolError => new ToolError({ tool: TOOL, message: error.message, cause: error })
+
 const generate = (prompt: string, filepath: string, aspectRatio: string) =>
   Effect.gen(function*() {
     const { key, url } = yield* settings
@@ -100,8 +104,10 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
     const endpoint = Option.getOrElse(Option.filter(url, (u) => u.trim() !== ""), () => MINIMAX_DEFAULT_URL)
     const redact: Redactor = redactor([apiKey.value])
     const fail = (message: string) => new ToolError({ tool: TOOL, message: redact(message) })
-    // an unconfirmed call onto an existing file is refused before the (paid) generation
-    if (yield* Effect.orElseSucceed(entryExists(filepath), () => false)) {
+    // an unconfirmed call onto an existing file is refused before the (paid) generation, and so
+    // is a place no file can be put (under a regular file, in a directory that cannot be read):
+    // the image could not be saved there either
+    if (yield* Effect.mapError(entryExists(filepath), toolErrorOf)) {
       const shown = yield* Effect.flatMap(Workspace, (workspace) => workspace.display(filepath))
       yield* confirmEffect(TOOL, `would overwrite ${shown}`)
     }
@@ -165,9 +171,8 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
     const root = yield* workspace.root
     const shown = yield* workspace.display(filepath)
     // an existing file is replaced only in a confirmed call, asked as the image is put in place
-    const written = yield* placeBytesConfirmed(TOOL, root, filepath, shown, bytes).pipe(
-      Effect.catchTag("SafeFsError", (error) => Effect.fail(new ToolError({ tool: TOOL, message: error.message, cause: error })))
-    )
+    const written = yield* Effect.mapError(placeBytesConfirmed(TOOL, root, filepath, shown, bytes), (error) =>
+      error._tag === "SafeFsError" ? toolErrorOf(error) : error)
     const named = type.value.extensions.some((ext) => filepath.toLowerCase().endsWith(ext))
     return `Generated a ${aspectRatio} ${type.value.name} image (${formatBytes(written.bytes)}) and saved it to ${shown}` +
       (written.replaced ? " (overwrote an existing file)" : "") +

@@ -2,7 +2,7 @@
  * `generate_image` in an unconfirmed call: onto an existing file it is refused before the (paid)
  * API call, with a reason naming the file, and the file is kept; onto a new file it needs no
  * confirmation; a path that cannot hold a file (under a regular file) is an error about that
- * path, not a question about overwriting.
+ * path, found before the API call, not a question about overwriting.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
@@ -53,13 +53,23 @@ describe("generate_image, unconfirmed", () => {
       expect(Fs.readFileSync(Path.join(ws, "new.png")).equals(PNG)).toBe(true)
     }))
 
-  it.live("under a regular file: a TOOL_ERROR naming the path, not a question about overwriting; the file kept", () =>
+  it.live("under a regular file: a TOOL_ERROR naming the path before any (paid) request, not a question about overwriting; the file kept", () =>
     Effect.gen(function*() {
       const server = yield* testServer(minimax())
       Fs.writeFileSync(Path.join(ws, "notes.txt"), "notes")
       const r = yield* unconfirmed({ prompt: "p", filepath: "notes.txt/cat.png" }, server.origin)
       expect(r.errorCode).toBe("TOOL_ERROR")
       expect(r.error).toBe("\"notes.txt\" is not a directory")
+      expect(server.requests).toHaveLength(0)
       expect(Fs.readFileSync(Path.join(ws, "notes.txt"), "utf8")).toBe("notes")
+    }))
+
+  it.live("into directories that do not exist yet: generated, and the directories made", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(minimax())
+      const r = yield* unconfirmed({ prompt: "p", filepath: "deep/er/cat.png" }, server.origin)
+      expect(r.output).toBe("Generated a 1:1 PNG image (70 bytes) and saved it to deep/er/cat.png")
+      expect(server.requests).toHaveLength(1)
+      expect(Fs.readFileSync(Path.join(ws, "deep/er/cat.png")).equals(PNG)).toBe(true)
     }))
 })
