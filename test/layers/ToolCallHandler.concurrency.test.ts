@@ -102,6 +102,21 @@ describe("ToolCallHandler concurrency", () => {
       expect(flight.max).toBe(3)
     }).pipe(Effect.provide(live), countingSleeps))
 
+  it.effect("a malformed call between read-only calls does not split them: they still run at once", () =>
+    Effect.gen(function*() {
+      const s = yield* session()
+      flight.max = 0
+      // named after a tool with side effects, whose calls run alone: a malformed one runs nothing
+      const malformed = { id: "bad", type: "function", function: { name: "write_file", arguments: 42 } }
+      const turn = yield* Effect.forkChild(s.handleOpenAI([call("nap", { n: 1 }), malformed, call("nap", { n: 2 })]))
+      yield* wakeAfter(SLEEP_MS, 2)
+      const messages = yield* Fiber.join(turn)
+      expect(yield* Clock.currentTimeMillis).toBe(SLEEP_MS)
+      expect(flight.max).toBe(2)
+      expect(messages.map((m) => m.tool_call_id)).toEqual([expect.any(String), "bad", expect.any(String)])
+      expect(messages[1]?.content).toContain("not JSON text")
+    }).pipe(Effect.provide(live), countingSleeps))
+
   it.effect("two write_file calls to one path in one turn apply in their given order", () =>
     Effect.gen(function*() {
       const s = yield* session()

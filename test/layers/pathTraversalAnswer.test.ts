@@ -63,9 +63,16 @@ describe("pathTraversal", () => {
       expect(messages[2]?.content).toContain("hello.txt")
       const warnings = lines.filter((line) => line.level === "Warn").map(textOf)
       expect(warnings).toHaveLength(1)
-      expect(warnings[0]).toContain("\"c_escape\" of \"list_files\"")
+      expect(warnings[0]).toContain("\"c_escape\" of \"list_files\" leads out of the workspace; the call is answered (pathTraversal: answer)")
       const escaped = records.filter((r) => r.errorCode === "PATH_TRAVERSAL")
       expect(escaped.map((r) => [r.tool, r.callId])).toEqual([["list_files", "c_escape"]])
+      // the answer is an error answer: Anthropic's tool_result says so
+      const [blocks] = yield* recordingLogs(
+        s.handleAnthropic([{ type: "tool_use", id: "t_escape", name: "read_file", input: { filepath: "/etc/hostname" } }])
+      )
+      expect(blocks).toEqual([
+        expect.objectContaining({ type: "tool_result", tool_use_id: "t_escape", is_error: true, content: expect.stringMatching(/^Error \[PATH_TRAVERSAL\]/) })
+      ])
     }).pipe(Effect.provide(live)))
 
   it.effect("defect (the default): the turn fails with the PATH_TRAVERSAL defect, naming the call", () =>
