@@ -140,6 +140,11 @@ describe("calculator", () => {
     expect(problem("1 + 😀")).toBe("unexpected character \"😀\" at position 5")
   })
 
+  it("a name where an operator or a parenthesis belongs is quoted in the error", () => {
+    expect(problem("2 pi")).toBe("expected an operator but found \"pi\" (write multiplication with \"*\") (at position 3)")
+    expect(problem("sqrt pi")).toBe("expected \"(\" but found \"pi\" (at position 6)")
+  })
+
   it("depth and length exactly at their bounds are evaluated", () => {
     // 63 parentheses: the outermost expression is depth 0, each parenthesis one more
     expect(value(`${"(".repeat(64)}7${")".repeat(64)}`)).toBe(7)
@@ -232,6 +237,18 @@ describe("get_current_time: the system's zone", () => {
       // an unknown TZ leaves Intl without a zone to name
       expect((yield* withTz("Nowhere/Atlantis", run("get_current_time", {}))).output).toBe(
         "2024-01-01T00:15:00.000+00:00 (Monday, UTC, UTC+00:00)\nUTC: 2024-01-01T00:15:00.000Z"
+      )
+    }))
+
+  it.effect.skipIf(!isMainThread)("get_environment_info names the system's zone, and UTC when the system's is unknown", () =>
+    Effect.gen(function*() {
+      const zoneLine = (output: unknown) => String(output).split("\n").find((line) => line.startsWith("time zone: "))
+      const { locale } = Intl.DateTimeFormat().resolvedOptions()
+      expect(zoneLine((yield* withTz("Asia/Tokyo", run("get_environment_info", {}))).output)).toBe(
+        `time zone: Asia/Tokyo (locale ${locale})`
+      )
+      expect(zoneLine((yield* withTz("Nowhere/Atlantis", run("get_environment_info", {}))).output)).toBe(
+        `time zone: UTC (locale ${locale})`
       )
     }))
 })
