@@ -13,21 +13,13 @@ import { lazyToolSpec, requiredOf } from "../../src/domain/ToolSpec.js"
 import { make as makeBuiltin } from "../../src/tools/defineBuiltin.js"
 import { make } from "../../src/tools/define.js"
 import { readFile } from "../../src/tools/builtin/readFile.js"
+import { thrownBy } from "../helpers/thrownBy.js"
 
 const options = {
   description: "Greets someone",
   parameters: Schema.Struct({ name: Schema.String, loud: Schema.optional(Schema.Boolean) }),
   readOnly: true,
   handler: ({ name }: { readonly name: string }) => Effect.succeed(`Hello, ${name}`)
-}
-
-const thrownBy = (f: () => unknown): unknown => {
-  try {
-    f()
-  } catch (error) {
-    return error
-  }
-  return undefined
 }
 
 describe("a builtin tool's spec", () => {

@@ -11,15 +11,7 @@ import { InvalidToolDefinition, PathTraversalError, ToolError } from "../../src/
 import type { Tool } from "../../src/domain/Tool.js"
 import { WorkspacePath } from "../../src/domain/WorkspacePath.js"
 import { make } from "../../src/tools/define.js"
-
-const thrownBy = (f: () => unknown): unknown => {
-  try {
-    f()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
+import { thrownBy } from "../helpers/thrownBy.js"
 
 const failingWith = (failure: unknown): Tool<never> =>
   make("t", { description: "x", parameters: Schema.Struct({}), handler: () => Effect.fail(failure) })
