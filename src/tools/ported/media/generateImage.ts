@@ -33,8 +33,8 @@ import { entryExists, placeBytesConfirmed } from "../../shared/confirmedPlace.js
 import { parseJsonBounded } from "../../shared/boundedJson.js"
 import { discardBody, formatBytes, readTextCapped, readTextPrefix } from "../../shared/httpBody.js"
 import { type Redactor, redactor } from "../../shared/redact.js"
-import type { SafeFsError } from "../../shared/safeFsError.js"
 import { oneLine } from "../../shared/sanitize.js"
+import { fileFailure } from "../reading/common.js"
 import { imageTypeOf } from "./imageType.js"
 
 const TOOL = "generate_image"
@@ -93,9 +93,6 @@ const settings = Effect.flatMap(Effect.context<never>(), (context) =>
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
-/** A file system failure as the tool's own, with its message. */
-const toolErrorOf = (error: SafeFsError): ToolError => new ToolError({ tool: TOOL, message: error.message, cause: error })
-
 const generate = (prompt: string, filepath: string, aspectRatio: string) =>
   Effect.gen(function*() {
     const { key, url } = yield* settings
@@ -107,7 +104,7 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
     // an unconfirmed call onto an existing file is refused before the (paid) generation, and so
     // is a place no file can be put (under a regular file, in a directory that cannot be read):
     // the image could not be saved there either
-    if (yield* Effect.mapError(entryExists(filepath), toolErrorOf)) {
+    if (yield* Effect.mapError(entryExists(filepath), fileFailure(TOOL))) {
       const shown = yield* Effect.flatMap(Workspace, (workspace) => workspace.display(filepath))
       yield* confirmEffect(TOOL, `would overwrite ${shown}`)
     }
@@ -172,7 +169,7 @@ const generate = (prompt: string, filepath: string, aspectRatio: string) =>
     const shown = yield* workspace.display(filepath)
     // an existing file is replaced only in a confirmed call, asked as the image is put in place
     const written = yield* Effect.mapError(placeBytesConfirmed(TOOL, root, filepath, shown, bytes), (error) =>
-      error._tag === "SafeFsError" ? toolErrorOf(error) : error)
+      error._tag === "SafeFsError" ? fileFailure(TOOL)(error) : error)
     const named = type.value.extensions.some((ext) => filepath.toLowerCase().endsWith(ext))
     return `Generated a ${aspectRatio} ${type.value.name} image (${formatBytes(written.bytes)}) and saved it to ${shown}` +
       (written.replaced ? " (overwrote an existing file)" : "") +
