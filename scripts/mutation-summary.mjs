@@ -28,8 +28,7 @@
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
-import picomatch from "picomatch"
-import config from "../stryker.config.mjs"
+import { excluded, hasCode, included, sourceFiles } from "./mutation-files.mjs"
 import { countMutants, readLedger } from "./mutation-ledger.mjs"
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..")
@@ -42,16 +41,12 @@ const reports = given.length > 0
   ? given
   : existsSync(reportsDir)
   ? readdirSync(reportsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(reportsDir, entry.name, "mutation.json")))
+    // a sample's report (mutation-sample.mjs) measures some lines of its files, not the files
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith("sample") && existsSync(join(reportsDir, entry.name, "mutation.json")))
     .map((entry) => join(reportsDir, entry.name, "mutation.json"))
   : []
 
 const sha256 = (text) => createHash("sha256").update(text).digest("hex")
-
-// what `npm run mutate` mutates: the config's patterns, `!` ones excluded
-const patterns = config.mutate ?? []
-const included = picomatch(patterns.filter((p) => !p.startsWith("!")))
-const excluded = picomatch(patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1)))
 
 /**
  * @typedef {{ measuredAt: string, run: string, sha256: string, counts: Record<string, number> }} Entry
@@ -124,19 +119,8 @@ const row = (name, c) => {
 for (const folder of [...folders.keys()].sort()) console.log(row(folder, folders.get(folder)))
 console.log(row("all measured files", total))
 const measured = new Set(files.keys())
-const unmeasured = []
-const walk = (dir) => {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) walk(path)
-    else if (path.endsWith(".ts") && !measured.has(relative(root, path))) unmeasured.push(relative(root, path))
-  }
-}
-walk(join(root, "src"))
+const unmeasured = sourceFiles().filter((path) => !measured.has(path))
 const toMeasure = unmeasured.filter((path) => included(path) && !excluded(path))
-// a file of types and re-exports only has no mutant, so no run reports it
-const hasCode = (path) =>
-  /^\s*(?:export\s+)?(?:const|let|function|class|async)\b|^\s*export\s+default\b/m.test(readFileSync(join(root, path), "utf8"))
 const withCode = toMeasure.filter(hasCode)
 console.log(
   `\n${measured.size} files measured (${reports.length} report(s)${existsSync(recordPath) ? " and mutation-scores.json" : ""}); ` +
