@@ -11,7 +11,7 @@ import type { GateDecision } from "../domain/GateDecision.js"
 import type { ToolInfo } from "../domain/Tool.js"
 
 /** The lookup found `tool`. */
-export const lookupPassed = (tool: ToolInfo): GateDecision => ({
+export const lookupPassed = (tool: Pick<ToolInfo, "name" | "version">): GateDecision => ({
   gate: "lookup",
   outcome: "pass",
   reason: `${tool.name} ${tool.version}`
@@ -45,7 +45,6 @@ export const completed = (
   gates: ReadonlyArray<Gate>
 ): ReadonlyArray<GateDecision> => {
   const names = ["lookup", "arguments", "paths", ...gates.map((gate) => gate.name)]
-  if (decisions.length >= names.length) return decisions
   const reason = decisions.some((decision) => decision.outcome === "fail")
     ? "an earlier gate refused the call"
     : "the call ended before this gate"
