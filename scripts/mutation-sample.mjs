@@ -11,6 +11,7 @@
  *     every time for the same files and seed). `--skip` leaves files out (a folder being
  *     measured whole by another run).
  *   node scripts/mutation-sample.mjs estimate reports/sample-<name>/mutation.json
+ *   node scripts/mutation-sample.mjs estimate reports/sample-<name>/events
  *     the sample's score with a 95% (Wilson) interval, overall and per folder, with the
  *     ledger's equivalent mutants left out as mutation-summary.mjs leaves them out.
  *
@@ -18,10 +19,18 @@
  * on one line (operators, conditions, literals, calls): a statement or block spanning several
  * lines (a removed function body) is never drawn. Run the sample as `MUTATE_RUN=sample-<name>`:
  * mutation-summary.mjs skips reports whose run starts with `sample`, as theirs are not whole files.
+ *
+ * A mutant in module-level code (outside every function: a tool's description, a constant) runs
+ * once, as its module loads. stryker.config.mjs's `ignoreStatic` leaves such mutants out, but
+ * Stryker sees them as static only when the module was loaded before the tests; a module a test
+ * loads (the catalog, imported on first use) has them covered by that test, where they can never
+ * be switched on (the module stays loaded), so they are reported Survived. `estimate` counts them
+ * as Ignored, as a run that loads the module first does, and says how many it moved.
  */
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import picomatch from "picomatch"
+import ts from "typescript"
 import { excluded, hasCode, included, sourceFiles } from "./mutation-files.mjs"
 import { countMutants, readLedger, repoPath, root } from "./mutation-ledger.mjs"
 
@@ -73,19 +82,65 @@ const wilson = (/** @type {number} */ detected, /** @type {number} */ n) => {
   return [100 * (centre - half), 100 * (centre + half)]
 }
 
+/** A test of whether a 1-based line and column of `source` lies in code that runs only as its module loads. */
+const moduleLevel = (/** @type {string} */ path, /** @type {string} */ source) => {
+  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true)
+  /** @type {Array<[number, number]>} */
+  const bodies = []
+  /** @param {ts.Node} node */
+  const visit = (node) => {
+    // a function's body runs when it is called; a class's instance field when it is constructed
+    if (ts.isFunctionLike(node) || (ts.isPropertyDeclaration(node) && (ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Static) === 0)) {
+      bodies.push([node.getStart(file), node.getEnd()])
+      return
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(file)
+  return (/** @type {{ line: number, column: number }} */ at) => {
+    const position = file.getPositionOfLineAndCharacter(at.line - 1, at.column - 1)
+    return !bodies.some(([start, end]) => start <= position && position < end)
+  }
+}
+
+/**
+ * A JSON report's files, or those of an event-recorder directory (`--reporters ...,event-recorder`:
+ * a file a tested mutant, so a run still going or stopped early can be estimated), read with the
+ * sources as they are on disk.
+ */
+const reportFiles = (/** @type {string} */ path) => {
+  if (!statSync(path).isDirectory()) return JSON.parse(readFileSync(path, "utf8")).files
+  /** @type {Record<string, { source: string, mutants: Array<unknown> }>} */
+  const files = {}
+  for (const name of readdirSync(path).filter((name) => name.includes("onMutantTested")).sort()) {
+    const mutant = JSON.parse(readFileSync(join(path, name), "utf8"))
+    files[mutant.fileName] ??= { source: readFileSync(mutant.fileName, "utf8"), mutants: [] }
+    files[mutant.fileName].mutants.push(mutant)
+  }
+  return files
+}
+
 const estimate = () => {
-  const report = JSON.parse(readFileSync(rest[0] ?? "", "utf8"))
+  const files = reportFiles(rest[0] ?? "")
   const ledger = readLedger()
   /** @type {Map<string, Record<string, number>>} */
   const folders = new Map()
   /** @type {Record<string, number>} */
   const total = {}
+  let moved = 0
   const add = (/** @type {Record<string, number>} */ into, /** @type {Record<string, number>} */ counts) => {
     for (const [key, value] of Object.entries(counts)) into[key] = (into[key] ?? 0) + value
   }
-  for (const [path, file] of Object.entries(report.files)) {
-    const key = repoPath(path)
-    const { counts } = countMutants(key, file.source, file.mutants, ledger)
+  for (const [path, file] of Object.entries(files)) {
+    // an event's file is absolute, in the tree Stryker ran in (a worktree, say)
+    const key = path.includes("/src/") ? path.slice(path.indexOf("/src/") + 1) : repoPath(path)
+    const atLoad = moduleLevel(key, file.source)
+    const mutants = file.mutants.map((/** @type {{ status: string, location: { start: { line: number, column: number } } }} */ mutant) =>
+      (mutant.status === "Survived" || mutant.status === "NoCoverage") && atLoad(mutant.location.start)
+        ? (moved++, { ...mutant, status: "Ignored" })
+        : mutant
+    )
+    const { counts } = countMutants(key, file.source, mutants, ledger)
     const folder = key.split("/").slice(0, key.startsWith("src/tools/") ? 3 : 2).join("/")
     if (!folders.has(folder)) folders.set(folder, {})
     add(folders.get(folder) ?? {}, counts)
@@ -101,6 +156,7 @@ const estimate = () => {
   }
   for (const folder of [...folders.keys()].sort()) console.log(row(folder, folders.get(folder) ?? {}))
   console.log(row("sample", total))
+  console.log(`(${moved} survived or uncovered mutant(s) in module-level code counted as Ignored, as ignoreStatic does)`)
 }
 
 if (mode === "lines") lines()
