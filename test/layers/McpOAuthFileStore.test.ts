@@ -1,0 +1,96 @@
+/**
+ * The file token store of `McpOAuth`, on a real directory: what it saves it loads back, and a
+ * token file it cannot trust (another user's, a symbolic link, not a regular file, not JSON,
+ * not a token file) is refused with a message saying why, never used.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { makeFileTokenStore, tokenFileName } from "../../src/layers/McpOAuthFileStore.js"
+import { tempDir } from "../helpers/tempDir.js"
+
+const credentials = {
+  resource: "https://mcp.example/mcp",
+  tokens: { access_token: "at-1", token_type: "Bearer", refresh_token: "rt-1", expires_at: 1_900_000_000 },
+  client: { client_id: "client-1" }
+}
+
+const reasonOf = <A>(effect: Effect.Effect<A, { readonly reason: string }>) =>
+  Effect.flip(effect).pipe(Effect.map((error) => error.reason))
+
+const isRoot = process.getuid?.() === 0
+
+describe("makeFileTokenStore", () => {
+  it.effect("saves a server's credentials to a private file, loads them back, and clears them", () =>
+    Effect.gen(function*() {
+      const directory = path.join(yield* tempDir("token-store-"), "tokens")
+      const store = makeFileTokenStore(directory)
+      const key = { server: "remote" }
+      expect(yield* store.load(key)).toEqual(Option.none())
+      yield* store.save(key, credentials)
+      const file = path.join(directory, tokenFileName("remote"))
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(directory).mode & 0o777).toBe(0o700)
+      expect(yield* store.load(key)).toEqual(Option.some(credentials))
+      yield* store.clear(key)
+      expect(fs.existsSync(file)).toBe(false)
+      expect(yield* store.load(key)).toEqual(Option.none())
+      // clearing what is not there is not an error
+      yield* store.clear(key)
+    }))
+
+  // only root can give a file to another user
+  it.effect.skipIf(!isRoot)("a token file owned by another user is refused, even with mode 0600", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const tokenFile = path.join(directory, "theirs.json")
+      fs.writeFileSync(tokenFile, JSON.stringify(credentials), { mode: 0o600 })
+      fs.chownSync(tokenFile, 65534, 65534)
+      const reason = yield* reasonOf(makeFileTokenStore(directory).load({ server: "remote", tokenFile }))
+      expect(reason).toBe(`the token file ${tokenFile} belongs to user 65534, not to this user (0); it is not used`)
+    }))
+
+  it.effect("a symbolic link at the token file is not followed", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const target = path.join(directory, "planted.json")
+      fs.writeFileSync(target, JSON.stringify(credentials), { mode: 0o600 })
+      const tokenFile = path.join(directory, "link.json")
+      fs.symlinkSync(target, tokenFile)
+      const reason = yield* reasonOf(makeFileTokenStore(directory).load({ server: "remote", tokenFile }))
+      expect(reason).toBe(`the token file ${tokenFile} is a symbolic link; it is not followed`)
+    }))
+
+  it.effect("a directory, a file that is not JSON and JSON that is not a token file are refused, saying what to do", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const store = makeFileTokenStore(directory)
+      const folder = path.join(directory, "folder.json")
+      fs.mkdirSync(folder, { mode: 0o700 })
+      expect(yield* reasonOf(store.load({ server: "a", tokenFile: folder }))).toBe(
+        `the token file ${folder} is not a regular file`
+      )
+      const garbled = path.join(directory, "garbled.json")
+      fs.writeFileSync(garbled, "{ not json", { mode: 0o600 })
+      expect(yield* reasonOf(store.load({ server: "b", tokenFile: garbled }))).toBe(
+        `the token file ${garbled} is not JSON; delete it to authorize again`
+      )
+      const foreign = path.join(directory, "foreign.json")
+      fs.writeFileSync(foreign, JSON.stringify({ tokens: "no resource" }), { mode: 0o600 })
+      expect(yield* reasonOf(store.load({ server: "c", tokenFile: foreign }))).toBe(
+        `the token file ${foreign} is not a token file of this bridge; delete it to authorize again`
+      )
+    }))
+
+  it.effect("a file the store cannot write names the operation and the code, not the tokens", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const blocker = path.join(directory, "file")
+      fs.writeFileSync(blocker, "")
+      const tokenFile = path.join(blocker, "tokens.json")
+      const reason = yield* reasonOf(makeFileTokenStore(directory).save({ server: "remote", tokenFile }, credentials))
+      expect(reason).toBe(`cannot write the token file ${tokenFile}: EEXIST`)
+      expect(reason).not.toContain("at-1")
+    }))
+})
