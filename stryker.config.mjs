@@ -28,6 +28,9 @@ const run = (process.env.MUTATE_RUN ?? "mutation").replace(/[^\w.-]/g, "_")
  *     --testFiles 'test/tools/ported/text/**\/*.test.ts'
  * `npm run mutate:summary` adds the reports up into one table per folder (see
  * scripts/mutation-summary.mjs, which also keeps each file's counts in mutation-scores.json).
+ * The files no run has measured yet are estimated from a seeded sample of their lines (a run of
+ * `--mutate "$(node scripts/mutation-sample.mjs lines)"` named `sample-*`, then
+ * `node scripts/mutation-sample.mjs estimate reports/sample-<name>/mutation.json`).
  *
  * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
  */
