@@ -31,6 +31,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import picomatch from "picomatch"
 import ts from "typescript"
+import { addCounts, scoreOf } from "./mutation-counts.mjs"
 import { excluded, hasCode, included, sourceFiles } from "./mutation-files.mjs"
 import { countMutants, readLedger, repoPath, root } from "./mutation-ledger.mjs"
 
@@ -128,9 +129,6 @@ const estimate = () => {
   /** @type {Record<string, number>} */
   const total = {}
   let moved = 0
-  const add = (/** @type {Record<string, number>} */ into, /** @type {Record<string, number>} */ counts) => {
-    for (const [key, value] of Object.entries(counts)) into[key] = (into[key] ?? 0) + value
-  }
   for (const [path, file] of Object.entries(files)) {
     // an event's file is absolute, in the tree Stryker ran in (a worktree, say)
     const key = path.includes("/src/") ? path.slice(path.indexOf("/src/") + 1) : repoPath(path)
@@ -143,14 +141,14 @@ const estimate = () => {
     const { counts } = countMutants(key, file.source, mutants, ledger)
     const folder = key.split("/").slice(0, key.startsWith("src/tools/") ? 3 : 2).join("/")
     if (!folders.has(folder)) folders.set(folder, {})
-    add(folders.get(folder) ?? {}, counts)
-    add(total, counts)
+    addCounts(folders.get(folder) ?? {}, counts)
+    addCounts(total, counts)
   }
   const row = (/** @type {string} */ name, /** @type {Record<string, number>} */ c) => {
-    const detected = (c.Killed ?? 0) + (c.Timeout ?? 0)
-    const n = detected + (c.Survived ?? 0) + (c.NoCoverage ?? 0)
+    const { detected, undetected, score } = scoreOf(c)
+    const n = detected + undetected
     const [low, high] = n === 0 ? [NaN, NaN] : wilson(detected, n)
-    return `${name.padEnd(24)} ${(n === 0 ? NaN : (100 * detected) / n).toFixed(1).padStart(6)}%  ` +
+    return `${name.padEnd(24)} ${score.toFixed(1).padStart(6)}%  ` +
       `[${low.toFixed(1)}, ${high.toFixed(1)}]  ${String(detected).padStart(4)} detected of ${String(n).padStart(4)}  ` +
       `${c.Survived ?? 0} survived, ${c.NoCoverage ?? 0} no coverage, ${c.Equivalent ?? 0} equivalent`
   }

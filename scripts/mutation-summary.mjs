@@ -28,6 +28,7 @@
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
+import { addCounts, scoreOf } from "./mutation-counts.mjs"
 import { excluded, hasCode, included, sourceFiles } from "./mutation-files.mjs"
 import { countMutants, readLedger } from "./mutation-ledger.mjs"
 
@@ -94,7 +95,6 @@ const folderOf = (path) => {
 }
 /** @type {Map<string, Record<string, number>>} */
 const folders = new Map()
-const add = (into, counts) => { for (const [k, v] of Object.entries(counts)) into[k] = (into[k] ?? 0) + v }
 const total = {}
 const sorted = [...files].sort(([a], [b]) => a.localeCompare(b))
 /** @type {Array<string>} */
@@ -102,18 +102,13 @@ const changed = []
 for (const [path, { counts, sha256: measured }] of sorted) {
   const folder = folderOf(path)
   if (!folders.has(folder)) folders.set(folder, {})
-  add(folders.get(folder), counts)
-  add(total, counts)
+  addCounts(folders.get(folder), counts)
+  addCounts(total, counts)
   const now = join(root, path)
   if (!existsSync(now) || sha256(readFileSync(now, "utf8")) !== measured) changed.push(path)
 }
-const score = (c) => {
-  const detected = (c.Killed ?? 0) + (c.Timeout ?? 0)
-  const undetected = (c.Survived ?? 0) + (c.NoCoverage ?? 0)
-  return { detected, undetected, score: detected + undetected === 0 ? NaN : (100 * detected) / (detected + undetected) }
-}
 const row = (name, c) => {
-  const s = score(c)
+  const s = scoreOf(c)
   return `${name.padEnd(34)} ${s.score.toFixed(2).padStart(7)}%  ${String(s.detected).padStart(6)} detected  ${String(c.Survived ?? 0).padStart(5)} survived  ${String(c.NoCoverage ?? 0).padStart(5)} no coverage  ${String(c.Equivalent ?? 0).padStart(4)} equivalent`
 }
 for (const folder of [...folders.keys()].sort()) console.log(row(folder, folders.get(folder)))
