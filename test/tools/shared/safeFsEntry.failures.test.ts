@@ -14,31 +14,31 @@ import { makeTempDirSync } from "../../helpers/tempDir.js"
 const dir = makeTempDirSync("safe-fs-entry-failures-")
 afterAll(() => Fs.rmSync(dir, { recursive: true, force: true }))
 
+/** `removeIfSame` of a file of ours named `name` while `call` fails with EIO for it; the file is left in place. */
+const removeWhileFailing = (call: "unlink" | "lstat", name: string) =>
+  Effect.gen(function*() {
+    const path = Path.join(dir, name)
+    Fs.writeFileSync(path, "mine")
+    const own = Fs.lstatSync(path, { bigint: true })
+    const open = yield* openDirectory(dir)
+    const removed = yield* Effect.scoped(Effect.gen(function*() {
+      yield* failingFor(call, "EIO", { name })
+      return yield* removeIfSame(entryOf(open, name), own)
+    }))
+    return { path, removed }
+  })
+
 describe("removeIfSame when the file system fails", () => {
   it.effect("reports false, and the file is still there, when unlink fails", () =>
     Effect.gen(function*() {
-      const path = Path.join(dir, "stuck.txt")
-      Fs.writeFileSync(path, "mine")
-      const own = Fs.lstatSync(path, { bigint: true })
-      const open = yield* openDirectory(dir)
-      const removed = yield* Effect.scoped(Effect.gen(function*() {
-        yield* failingFor("unlink", "EIO", { name: "stuck.txt" })
-        return yield* removeIfSame(entryOf(open, "stuck.txt"), own)
-      }))
+      const { path, removed } = yield* removeWhileFailing("unlink", "stuck.txt")
       expect(removed).toBe(false)
       expect(Fs.readFileSync(path, "utf8")).toBe("mine")
     }))
 
   it.effect("reports false when the entry cannot even be looked at", () =>
     Effect.gen(function*() {
-      const path = Path.join(dir, "unseen.txt")
-      Fs.writeFileSync(path, "mine")
-      const own = Fs.lstatSync(path, { bigint: true })
-      const open = yield* openDirectory(dir)
-      const removed = yield* Effect.scoped(Effect.gen(function*() {
-        yield* failingFor("lstat", "EIO", { name: "unseen.txt" })
-        return yield* removeIfSame(entryOf(open, "unseen.txt"), own)
-      }))
+      const { path, removed } = yield* removeWhileFailing("lstat", "unseen.txt")
       expect(removed).toBe(false)
       expect(Fs.existsSync(path)).toBe(true)
     }))
