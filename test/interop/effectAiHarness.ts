@@ -6,7 +6,8 @@
  * The system holds only the builtin file tools (`list_files`, `read_file`, `write_file`, given
  * as `tools` with `builtins: false`), plus the tools a test adds.
  */
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, type Schema, Stream } from "effect"
+import type { EffectAiToolkit } from "../../src/interop/effectAi.js"
 import { LanguageModel, Prompt, type Response } from "effect/ai"
 import type { Tool } from "../../src/domain/Tool.js"
 import type { ConfirmationGate } from "../../src/services/ConfirmationGate.js"
@@ -101,3 +102,30 @@ export const answered = (
     Prompt.concat(Prompt.make(prompt), Prompt.fromResponseParts(content)),
     [{ role: "tool", content: answers.map((answer) => ({ type: "tool-approval-response" as const, ...answer })) }]
   )
+
+/** Asks for the approval of a call, as `generateText` does before it hands the call over. */
+export const askApproval = (ai: EffectAiToolkit, name: string, params: unknown, toolCallId: string) => {
+  const needsApproval = ai.toolkit.tools[name]?.needsApproval
+  if (typeof needsApproval !== "function") return Effect.die(new Error(`${name} needs no approval`))
+  const answer = needsApproval(params, { toolCallId, messages: [] })
+  return typeof answer === "boolean" ? Effect.succeed(answer) : answer
+}
+
+/** Hands a call over to the toolkit's handler, as `generateText` does once it is approved. */
+export const handOver = (ai: EffectAiToolkit, name: string, params: Schema.Json, toolCallId?: string) =>
+  Effect.map(
+    Effect.flatMap(
+      toolCallId === undefined
+        ? ai.withHandler.handle(name, params)
+        : ai.withHandler.handle(name, params, toolCallId),
+      Stream.runCollect
+    ),
+    (results) => results.map((r) => ({ isFailure: r.isFailure, result: r.result }))
+  )
+
+/** The answer to a call no approval of `effect/ai` opened. */
+export const declinedText = (tool: string, approvalOf = tool) =>
+  `Error [CONFIRMATION_REQUIRED]: the user declined to run "${tool}": ` +
+  `no approval of this call of "${approvalOf}" came through the tool approval of effect/ai ` +
+  "(an approval counts once, for the call it was asked for: same tool-call id, tool and arguments)\n" +
+  "Do not retry this call. Ask the user how to proceed, or take another approach."
