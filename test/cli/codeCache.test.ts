@@ -139,4 +139,18 @@ describe("the CLI's code cache", () => {
     }
     expect(open()).toBeLessThan(before + 5)
   })
+
+  it("where the process has no user id (no process.getuid, as on Windows) writes no cache", () => {
+    const bundle = bundleFile()
+    const cacheFile = cacheFileOf(bundle)
+    const saved = Object.getOwnPropertyDescriptor(process, "getuid")
+    Object.defineProperty(process, "getuid", { configurable: true, writable: true, value: undefined })
+    try {
+      expect(writeCache(cacheFile, bundle, digestOf("source"), Buffer.from("data"))).toBe(false)
+    } finally {
+      if (saved !== undefined) Object.defineProperty(process, "getuid", saved)
+    }
+    expect(fs.existsSync(cacheFile)).toBe(false)
+    expect(writeCache(cacheFile, bundle, digestOf("source"), Buffer.from("data"))).toBe(true)
+  })
 })
