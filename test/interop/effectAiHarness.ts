@@ -1,7 +1,8 @@
 /**
  * What the `effect/ai` interop tests share: the tool system and its call handler over a
  * workspace, a scripted language model (`LanguageModel.make` over a list of responses, no
- * network), the tool-call parts it answers with, and the next request of an approval round.
+ * network), the tool-call parts it answers with, the next request of an approval round, and an
+ * approval asked and redeemed as `generateText` does it (`askApproval`, `handOver`).
  *
  * The system holds only the builtin file tools (`list_files`, `read_file`, `write_file`, given
  * as `tools` with `builtins: false`), plus the tools a test adds.

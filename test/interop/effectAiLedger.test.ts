@@ -15,8 +15,7 @@ import * as path from "node:path"
 import type { ToolCall } from "../../src/domain/toolCalls.js"
 import { toEffectAiToolkit } from "../../src/interop/effectAi.js"
 import { ConfirmationHandler } from "../../src/services/ConfirmationHandler.js"
-import type { ToolCallSession } from "../../src/services/ToolCallHandler.js"
-import { ToolCallHandler } from "../../src/services/ToolCallHandler.js"
+import { ToolCallHandler, type ToolCallSession } from "../../src/services/ToolCallHandler.js"
 import { QuestionHandler } from "../../src/services/QuestionHandler.js"
 import * as Tool from "../../src/tools/define.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
@@ -25,7 +24,6 @@ import { askApproval as ask, declinedText, handlerIn, handOver } from "./effectA
 const ws = makeTempDirSync("effect-ai-ledger-")
 afterAll(() => fs.rmSync(ws, { recursive: true, force: true }))
 const out = path.join(ws, "out.md")
-fs.writeFileSync(path.join(ws, "in.md"), "notes\n")
 
 /** What the tools below ran, in order. */
 let ran: Array<string> = []
