@@ -1,0 +1,144 @@
+/**
+ * The Redis connection of `RateLimiter.layerRedis` (`makeRedisLink`) against a scripted Redis
+ * on 127.0.0.1 (test/helpers/fakeRedis.ts): what its handshake sends (database, credentials,
+ * scripts), where it connects (host and port, a Unix socket, TLS), how it reads Redis's clock,
+ * and what a call waiting for it sees when setting up fails or a ready connection is lost.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Logger, References, Schedule } from "effect"
+import * as path from "node:path"
+import { performance } from "node:perf_hooks"
+import { makeRedisLink, NOT_CONNECTED, type RedisEndpoint } from "../../src/layers/RateLimiterRedisLink.js"
+import { array, type FakeAnswer, type FakeConnection, fakeRedis } from "../helpers/fakeRedis.js"
+import { tempDir } from "../helpers/tempDir.js"
+
+/** Retries `check` every 10 ms for up to 2 s. */
+const eventually = <A, E>(check: Effect.Effect<A, E>) =>
+  Effect.retry(check, Schedule.spaced("10 millis").pipe(Schedule.upTo({ duration: "2 seconds" })))
+
+const holds = (condition: () => boolean, what: string) =>
+  eventually(Effect.suspend(() => condition() ? Effect.void : Effect.fail(new Error(`not yet: ${what}`))))
+
+const reasonOf = (link: { readonly connected: Effect.Effect<number, { readonly reason: string }> }) =>
+  Effect.map(Effect.flip(link.connected), (error) => error.reason)
+
+/** The TIME commands answered so far on `connection`. */
+const timesAsked = (connection: FakeConnection) => connection.commands.filter(([name]) => name === "TIME").length
+
+const SECOND_MS = 1_700_000_000_000
+
+describe("makeRedisLink", () => {
+  it.live("sends the database and the credentials in its handshake, and loads the scripts", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis()
+      const endpoint: RedisEndpoint = { host: "127.0.0.1", port: redis.port, db: 3, username: "u", password: "p" }
+      const link = yield* makeRedisLink(endpoint, ["return 1", "return 2"])
+      yield* link.connected
+      const [connection] = redis.connections
+      const commands = connection?.commands ?? []
+      expect(commands.find(([name]) => name === "HELLO")).toEqual(["HELLO", "3", "AUTH", "u", "p"])
+      expect(commands).toContainEqual(["SELECT", "3"])
+      expect(commands.filter(([name]) => name === "SCRIPT")).toEqual([
+        ["SCRIPT", "LOAD", "return 1"],
+        ["SCRIPT", "LOAD", "return 2"]
+      ])
+    }))
+
+  it.live("without a database or credentials, the handshake selects none and does not authenticate", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis()
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, [])
+      yield* link.connected
+      const commands = redis.connections[0]?.commands ?? []
+      expect(commands.find(([name]) => name === "HELLO")).toEqual(["HELLO", "3"])
+      expect(commands.filter(([name]) => name === "SELECT" || name === "AUTH")).toEqual([])
+    }))
+
+  it.live("a username alone is sent with the password it comes with", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis()
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port, password: "only" }, [])
+      yield* link.connected
+      expect(redis.connections[0]?.commands.find(([name]) => name === "HELLO")).toEqual(["HELLO", "3", "AUTH", "default", "only"])
+    }))
+
+  it.live("Redis's clock is read from the quickest of three TIME round trips", () =>
+    Effect.gen(function*() {
+      // the 2nd TIME is answered at once, the 1st and 3rd late: each says a different time
+      const answers: ReadonlyArray<FakeAnswer> = [
+        { afterMs: 40, reply: array(String(SECOND_MS / 1000), "0") },
+        array(String(SECOND_MS / 1000 + 1000), "500000"),
+        { afterMs: 40, reply: array(String(SECOND_MS / 1000 + 2000), "0") }
+      ]
+      const redis = yield* fakeRedis((command, connection) =>
+        command[0] === "TIME" ? answers[timesAsked(connection) - 1] : undefined
+      )
+      const before = performance.now()
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, [])
+      const offsetMs = yield* link.connected
+      const after = performance.now()
+      // Redis said SECOND_MS + 1,000,500 ms halfway through that round trip
+      const redisMs = SECOND_MS + 1_000_500
+      expect(offsetMs).toBeGreaterThanOrEqual(redisMs - after)
+      expect(offsetMs).toBeLessThanOrEqual(redisMs - before)
+    }))
+
+  it.live("an unexpected TIME answer fails the waiting calls with where and why, and the connection is made again", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command, connection) =>
+        command[0] !== "TIME" ? undefined : connection.index === 0 ? "+OK\r\n" : connection.index === 1 ?
+          { afterMs: 150, reply: array("1700000000", "0") } :
+          undefined
+      )
+      const logs: Array<string> = []
+      const logger = Logger.make(({ logLevel, message }) => {
+        logs.push(`${logLevel}: ${Array.isArray(message) ? String(message[0]) : String(message)}`)
+      })
+      const link = yield* makeRedisLink({ port: redis.port }, []).pipe(Effect.provide(Logger.layer([logger])))
+      const why = `could not connect to 127.0.0.1:${redis.port}: Redis answered TIME with "OK"`
+      expect(yield* reasonOf(link)).toBe(why)
+      // while the next connection is being set up, calls still get that reason
+      yield* holds(() => redis.connections.length === 2, "a second connection")
+      expect(yield* reasonOf(link)).toBe(why)
+      yield* eventually(link.connected)
+      expect(logs).toContain("Warn: RateLimiter.layerRedis: setting up the Redis connection failed; connecting again")
+    }).pipe(Effect.provideService(References.MinimumLogLevel, "Debug")))
+
+  it.live("connects to a Unix socket when given its path", () =>
+    Effect.gen(function*() {
+      const socket = path.join(yield* tempDir("ets-redis-sock-"), "redis.sock")
+      const redis = yield* fakeRedis(undefined, socket)
+      const link = yield* makeRedisLink({ path: socket }, [])
+      yield* link.connected
+      expect(redis.connections.length).toBe(1)
+    }))
+
+  it.live("with TLS, it opens a TLS handshake on the given host and port", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis(() => "cut")
+      yield* makeRedisLink({ host: "127.0.0.1", port: redis.port, tls: {} }, [])
+      // 0x16: a TLS record carrying the ClientHello
+      yield* holds(() => redis.connections.some((connection) => connection.firstByte === 0x16), "a TLS ClientHello")
+    }))
+
+  it.live("a ready connection that is lost: a call waits for the next connection rather than failing", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command, connection) =>
+        command[0] === "TIME" && connection.index === 1 ? { afterMs: 150, reply: array("1700000000", "0") } : undefined
+      )
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, [])
+      yield* link.connected
+      redis.cutAll()
+      yield* holds(() => redis.connections.length === 2, "a second connection")
+      const offsetMs = yield* link.connected
+      expect(offsetMs).toBeGreaterThan(0)
+      expect(redis.connections[1] === undefined ? 0 : timesAsked(redis.connections[1])).toBe(3)
+    }))
+
+  it.live("a refused connection fails the waiting calls as not connected", () =>
+    Effect.gen(function*() {
+      const port = yield* Effect.scoped(Effect.map(fakeRedis(), (redis) => redis.port))
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port }, [])
+      expect(yield* reasonOf(link)).toBe(NOT_CONNECTED)
+    }))
+})
