@@ -1,6 +1,6 @@
 /**
- * `RateLimiter.layerRedis`, beyond test/layers/RateLimiterRedis.slow.test.ts: how a connection is
- * read (URL pieces, host and port, TLS, a client's options), the keys it writes, the reasons
+ * `RateLimiter.layerRedis`, beyond test/layers/RateLimiterRedis.slow.test.ts: a bad connection
+ * (how the options are read: RateLimiterRedis.options.test.ts), the keys it writes, the reasons
  * and log lines of an unavailable Redis, tools without a limit, `check` on the last token, and
  * its reconnection (a client's strategy kept, bounded pauses, none after the layer closed).
  * Every Redis here is a `redis-server` of the test's own, or a TCP server on 127.0.0.1.
@@ -11,7 +11,6 @@ import { createClient } from "redis"
 import * as net from "node:net"
 import { RateLimited } from "../../src/domain/errors.js"
 import { RateLimiter, Tool } from "../../src/index.js"
-import { connectionOptions } from "../../src/layers/RateLimiterRedis.js"
 import type { RedisRateLimiterOptions } from "../../src/services/RateLimiter.js"
 import { freshPrefix, limitedTool, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
 
@@ -153,43 +152,7 @@ const slowScriptServer = (noscriptAfterMs: number): Effect.Effect<{ readonly url
       })
   ).pipe(Effect.map(({ port }) => ({ url: `redis://127.0.0.1:${port}` })))
 
-describe("RateLimiter.layerRedis: the connection options", () => {
-  it("reads every piece of a redis:// or rediss:// URL", () => {
-    expect(connectionOptions(undefined)).toStrictEqual({ host: "127.0.0.1", port: 6379 })
-    expect(connectionOptions("redis://cache.internal")).toStrictEqual({ host: "cache.internal", port: 6379, db: 0 })
-    expect(connectionOptions("redis://cache.internal:7000/")).toStrictEqual({ host: "cache.internal", port: 7000, db: 0 })
-    expect(connectionOptions("redis:///3")).toStrictEqual({ host: "127.0.0.1", port: 6379, db: 3 })
-    expect(connectionOptions("redis://[::1]:7001/12")).toStrictEqual({ host: "::1", port: 7001, db: 12 })
-    expect(connectionOptions("redis://[fd00::a:1]")).toStrictEqual({ host: "fd00::a:1", port: 6379, db: 0 })
-    expect(connectionOptions("redis://us%40er:p%40ss%2Fw@cache:1/0")).toStrictEqual({
-      host: "cache",
-      port: 1,
-      db: 0,
-      username: "us@er",
-      password: "p@ss/w"
-    })
-    expect(connectionOptions("redis://:secret@cache")).toStrictEqual({ host: "cache", port: 6379, db: 0, password: "secret" })
-    expect(connectionOptions("rediss://cache:6380/1")).toStrictEqual({ host: "cache", port: 6380, db: 1, tls: {} })
-  })
-
-  it("refuses another scheme and a database that is not a number", () => {
-    expect(() => connectionOptions("http://cache:6379")).toThrow("expected a redis:// or rediss:// URL, got http:")
-    for (const db of ["x", "-1", "1.5"]) {
-      expect(() => connectionOptions(`redis://cache/${db}`), db).toThrow(`"${db}" is not a database number`)
-    }
-  })
-
-  it("a host and port keep only what is set; tls: true is TLS", () => {
-    expect(connectionOptions({ host: "cache", port: undefined, db: undefined })).toStrictEqual({ host: "cache" })
-    expect(connectionOptions({ port: 7000, password: "pw", tls: true })).toStrictEqual({ port: 7000, password: "pw", tls: {} })
-    expect(connectionOptions({ host: "cache", tls: false })).toStrictEqual({ host: "cache" })
-    expect(connectionOptions({ client: { options: { socket: { host: "cache", port: 7002 }, database: 4 } } })).toStrictEqual({
-      host: "cache",
-      port: 7002,
-      db: 4
-    })
-  })
-
+describe("RateLimiter.layerRedis: a bad connection", () => {
   it.effect("a bad connection is a defect that says why and keeps the error", () =>
     Effect.gen(function*() {
       const exit = yield* Effect.exit(Effect.scoped(redisLimiter({ redis: "redis://cache/x" })))

@@ -5,7 +5,8 @@
  * and what a call waiting for it sees when setting up fails or a ready connection is lost.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Logger, References, Schedule } from "effect"
+import { Cause, Effect, Fiber, Logger, References, Schedule } from "effect"
+import { TestClock } from "effect/testing"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
 import { makeRedisLink, NOT_CONNECTED, type RedisEndpoint } from "../../src/layers/RateLimiterRedisLink.js"
@@ -18,6 +19,16 @@ const eventually = <A, E>(check: Effect.Effect<A, E>) =>
 
 const holds = (condition: () => boolean, what: string) =>
   eventually(Effect.suspend(() => condition() ? Effect.void : Effect.fail(new Error(`not yet: ${what}`))))
+
+/** A pause on the real clock (for tests on the TestClock, whose sleeps wait for the test). */
+const realPause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+/** `holds` on the real clock. */
+const holdsReally = (condition: () => boolean, what: string) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 200 && !condition(); i++) yield* realPause(10)
+    if (!condition()) return yield* Effect.fail(new Error(`never: ${what}`))
+  })
 
 const reasonOf = (link: { readonly connected: Effect.Effect<number, { readonly reason: string }> }) =>
   Effect.map(Effect.flip(link.connected), (error) => error.reason)
@@ -54,7 +65,7 @@ describe("makeRedisLink", () => {
       expect(commands.filter(([name]) => name === "SELECT" || name === "AUTH")).toEqual([])
     }))
 
-  it.live("a username alone is sent with the password it comes with", () =>
+  it.live("a password without a username authenticates as the default user", () =>
     Effect.gen(function*() {
       const redis = yield* fakeRedis()
       const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port, password: "only" }, [])
@@ -116,9 +127,11 @@ describe("makeRedisLink", () => {
   it.live("with TLS, it opens a TLS handshake on the given host and port", () =>
     Effect.gen(function*() {
       const redis = yield* fakeRedis(() => "cut")
-      yield* makeRedisLink({ host: "127.0.0.1", port: redis.port, tls: {} }, [])
-      // 0x16: a TLS record carrying the ClientHello
-      yield* holds(() => redis.connections.some((connection) => connection.firstByte === 0x16), "a TLS ClientHello")
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* makeRedisLink({ host: "127.0.0.1", port: redis.port, tls: {} }, [])
+        // 0x16: a TLS record carrying the ClientHello
+        yield* holds(() => redis.connections.some((connection) => connection.firstByte === 0x16), "a TLS ClientHello")
+      })).pipe(Effect.provide(Logger.layer([])))
     }))
 
   it.live("a ready connection that is lost: a call waits for the next connection rather than failing", () =>
@@ -135,10 +148,91 @@ describe("makeRedisLink", () => {
       expect(redis.connections[1] === undefined ? 0 : timesAsked(redis.connections[1])).toBe(3)
     }))
 
-  it.live("a refused connection fails the waiting calls as not connected", () =>
+  it.live("a refused connection fails the waiting calls as not connected; closing it then warns that it was not connected", () =>
     Effect.gen(function*() {
       const port = yield* Effect.scoped(Effect.map(fakeRedis(), (redis) => redis.port))
-      const link = yield* makeRedisLink({ host: "127.0.0.1", port }, [])
-      expect(yield* reasonOf(link)).toBe(NOT_CONNECTED)
+      const warnings: Array<string> = []
+      const logger = Logger.make(({ cause, logLevel, message }) => {
+        const [text] = Array.isArray(message) ? message : [message]
+        if (logLevel === "Warn") warnings.push(`${String(text)}: ${String(Cause.squash(cause))}`)
+      })
+      yield* Effect.scoped(Effect.gen(function*() {
+        const link = yield* makeRedisLink({ host: "127.0.0.1", port }, [])
+        expect(yield* reasonOf(link)).toBe(NOT_CONNECTED)
+      })).pipe(Effect.provide(Logger.layer([logger])))
+      expect(warnings).toEqual(["RateLimiter.layerRedis: closing the Redis connection failed: Error: The client is not connected"])
+    }))
+
+  it.live("once closed, its commands fail saying the client is closed", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis()
+      const link = yield* Effect.scoped(Effect.tap(makeRedisLink({ host: "127.0.0.1", port: redis.port }, []), (link) => link.connected))
+      const error = yield* Effect.flip(link.redis.send("PING"))
+      expect(error.cause instanceof Error && error.cause.message).toBe("The client is closed")
+    }))
+
+  it.live("sends commands only: a dedicated connection is refused, saying so", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis()
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, [])
+      yield* link.connected
+      const error = yield* Effect.flip(Effect.scoped(link.redis.reserve))
+      expect(error.cause instanceof Error && error.cause.message).toBe("RateLimiter.layerRedis only sends commands")
+    }))
+
+  it.live("closing with a command that never gets an answer cuts the connection after a while", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command) => command[0] === "BLPOP" ? "silence" : undefined)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, [])
+        yield* link.connected
+        yield* Effect.forkDetach(Effect.ignore(link.redis.send("BLPOP", "k", "0")))
+        yield* holds(() => redis.connections[0]?.commands.some(([name]) => name === "BLPOP") === true, "BLPOP sent")
+      })).pipe(Effect.provide(Logger.layer([])))
+      yield* holds(() => redis.connections[0]?.socket.destroyed === true, "the connection cut")
+    }))
+
+  it.effect("a handshake that hangs: after 5 s the waiting calls are told so, and the connection is cut and made again", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command, connection) =>
+        connection.index === 0 && command[0] === "HELLO" ? "silence" : undefined
+      )
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, []).pipe(Effect.provide(Logger.layer([])))
+      const waiting = yield* Effect.forkChild(reasonOf(link))
+      yield* holdsReally(() => redis.connections[0]?.commands.some(([name]) => name === "HELLO") === true, "HELLO sent")
+      yield* realPause(20)
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* Fiber.join(waiting)).toBe(`could not connect to 127.0.0.1:${redis.port} within 5 s`)
+      yield* holdsReally(() => redis.connections[0]?.socket.destroyed === true && redis.connections.length === 2, "cut and made again")
+      for (let i = 0; i < 200 && (yield* Effect.exit(link.connected))._tag === "Failure"; i++) yield* realPause(10)
+      expect(typeof (yield* link.connected)).toBe("number")
+      // a connection that is ready is kept past 5 s
+      yield* TestClock.adjust("5 seconds")
+      yield* realPause(50)
+      expect(redis.connections.length).toBe(2)
+      expect(redis.connections[1]?.socket.destroyed).toBe(false)
+    }))
+
+  it.effect("a connection made again after a drop gets its own 5 s: the first connection's timer does not cut it", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command, connection) =>
+        connection.index === 1 && command[0] === "HELLO" ? "silence" : undefined
+      )
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, []).pipe(Effect.provide(Logger.layer([])))
+      yield* link.connected
+      yield* TestClock.adjust("3 seconds")
+      redis.connections[0]?.socket.destroy()
+      yield* holdsReally(() => redis.connections[1]?.commands.some(([name]) => name === "HELLO") === true, "HELLO sent again")
+      yield* realPause(20)
+      // 5 s after the first connection: the second one, 2 s old, is left alone
+      yield* TestClock.adjust("2 seconds")
+      yield* realPause(50)
+      expect(redis.connections.length).toBe(2)
+      expect(redis.connections[1]?.socket.destroyed).toBe(false)
+      // 5 s after the second connection: it is cut and made again
+      yield* TestClock.adjust("3 seconds")
+      yield* holdsReally(() => redis.connections[1]?.socket.destroyed === true && redis.connections.length === 3, "cut and made again")
+      for (let i = 0; i < 200 && (yield* Effect.exit(link.connected))._tag === "Failure"; i++) yield* realPause(10)
+      expect(typeof (yield* link.connected)).toBe("number")
     }))
 })
