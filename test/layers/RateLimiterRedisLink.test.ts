@@ -5,7 +5,7 @@
  * and what a call waiting for it sees when setting up fails or a ready connection is lost.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Fiber, Logger, References, Schedule } from "effect"
+import { Cause, Effect, Exit, Fiber, Logger, References, Schedule, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
@@ -183,13 +183,34 @@ describe("makeRedisLink", () => {
   it.live("closing with a command that never gets an answer cuts the connection after a while", () =>
     Effect.gen(function*() {
       const redis = yield* fakeRedis((command) => command[0] === "BLPOP" ? "silence" : undefined)
-      yield* Effect.scoped(Effect.gen(function*() {
+      const link = yield* Effect.scoped(Effect.gen(function*() {
         const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, [])
         yield* link.connected
         yield* Effect.forkDetach(Effect.ignore(link.redis.send("BLPOP", "k", "0")))
         yield* holds(() => redis.connections[0]?.commands.some(([name]) => name === "BLPOP") === true, "BLPOP sent")
+        return link
       })).pipe(Effect.provide(Logger.layer([])))
       yield* holds(() => redis.connections[0]?.socket.destroyed === true, "the connection cut")
+      expect(yield* reasonOf(link)).toBe(NOT_CONNECTED)
+    }))
+
+  it.effect("closed while its connection is being set up: the 5 s timer makes no new connection", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command) => command[0] === "TIME" ? "silence" : undefined)
+      const scope = yield* Scope.make()
+      yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, []).pipe(Scope.provide(scope), Effect.provide(Logger.layer([])))
+      yield* holdsReally(() => redis.connections[0]?.commands.some(([name]) => name === "TIME") === true, "TIME asked")
+      yield* TestClock.adjust("4500 millis")
+      // closing waits up to 1 s for the TIME in flight; the connection's 5 s end within that wait
+      const closing = yield* Effect.forkChild(Scope.close(scope, Exit.void))
+      yield* realPause(20)
+      yield* TestClock.adjust("600 millis")
+      yield* realPause(50)
+      expect(redis.connections.length).toBe(1)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(closing)
+      yield* holdsReally(() => redis.connections[0]?.socket.destroyed === true, "the connection cut")
+      expect(redis.connections.length).toBe(1)
     }))
 
   it.effect("a handshake that hangs: after 5 s the waiting calls are told so, and the connection is cut and made again", () =>
