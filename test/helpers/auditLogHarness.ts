@@ -45,6 +45,8 @@ export interface Counter {
   failSyncs?: number
   /** The `writeAll` call (1-based) to fail, whatever `failNext` says. */
   failAt?: number
+  /** `stat` calls (on an opened file) to fail. */
+  failStats?: number
 }
 
 export const diskError = (method: string) =>
@@ -77,6 +79,11 @@ export const countingFileSystem = (counter: Counter) =>
                 ? Effect.suspend(() => {
                   counter.failSyncs = (counter.failSyncs ?? 0) - 1
                   return Effect.fail(diskError("sync"))
+                })
+                : key === "stat" && (counter.failStats ?? 0) > 0
+                ? Effect.suspend(() => {
+                  counter.failStats = (counter.failStats ?? 0) - 1
+                  return Effect.fail(diskError("stat"))
                 })
                 : Reflect.get(target, key, target)
           }))
