@@ -115,6 +115,15 @@ describe("makeRedisLink", () => {
       expect(logs).toContain("Warn: RateLimiter.layerRedis: setting up the Redis connection failed; connecting again")
     }).pipe(Effect.provideService(References.MinimumLogLevel, "Debug")))
 
+  it.live("a TIME whose seconds and microseconds add up past any number is refused as an unexpected answer", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command, connection) =>
+        command[0] === "TIME" && connection.index === 0 ? array("1e308", "1e308") : undefined
+      )
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, []).pipe(Effect.provide(Logger.layer([])))
+      expect(yield* reasonOf(link)).toBe(`could not connect to 127.0.0.1:${redis.port}: Redis answered TIME with ["1e308","1e308"]`)
+    }))
+
   it.live("connects to a Unix socket when given its path", () =>
     Effect.gen(function*() {
       const socket = path.join(yield* tempDir("ets-redis-sock-"), "redis.sock")
