@@ -8,6 +8,7 @@ import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { makeFileTokenStore, tokenFileName } from "../../src/layers/McpOAuthFileStore.js"
+import { openDescriptors } from "../helpers/auditLogHarness.js"
 import { tempDir } from "../helpers/tempDir.js"
 
 const credentials = {
@@ -93,4 +94,53 @@ describe("makeFileTokenStore", () => {
       expect(reason).toBe(`cannot write the token file ${tokenFile}: EEXIST`)
       expect(reason).not.toContain("at-1")
     }))
+
+  it.effect("a token file that cannot be opened, or deleted, names the operation and the code", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const store = makeFileTokenStore(directory)
+      const blocker = path.join(directory, "file")
+      fs.writeFileSync(blocker, "")
+      const below = path.join(blocker, "tokens.json")
+      expect(yield* reasonOf(store.load({ server: "a", tokenFile: below }))).toBe(`cannot open the token file ${below}: ENOTDIR`)
+      const folder = path.join(directory, "folder.json")
+      fs.mkdirSync(folder)
+      expect(yield* reasonOf(store.clear({ server: "b", tokenFile: folder }))).toBe(`cannot delete the token file ${folder}: EISDIR`)
+    }))
+
+  it.effect("a save whose file cannot be put in place fails and leaves no temporary file", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const folder = path.join(directory, "folder.json")
+      fs.mkdirSync(folder)
+      fs.writeFileSync(path.join(folder, "inside"), "")
+      const reason = yield* reasonOf(makeFileTokenStore(directory).save({ server: "remote", tokenFile: folder }, credentials))
+      expect(reason).toBe(`cannot write the token file ${folder}: EISDIR`)
+      expect(fs.readdirSync(directory)).toEqual(["folder.json"])
+    }))
+
+  it.effect("loading a token file leaves no descriptor open on it", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      const store = makeFileTokenStore(directory)
+      yield* store.save({ server: "remote" }, credentials)
+      const file = path.join(directory, tokenFileName("remote"))
+      expect(yield* store.load({ server: "remote" })).toEqual(Option.some(credentials))
+      expect(openDescriptors(file)).toBe(0)
+    }))
+})
+
+describe("tokenFileName", () => {
+  it("keeps letters, digits, _ . -; makes every other character _; a leading run of dots one _", () => {
+    expect(tokenFileName("my-server_1.example")).toMatch(/^my-server_1\.example-[0-9a-f]{12}\.json$/)
+    expect(tokenFileName("a/b:c d")).toMatch(/^a_b_c_d-[0-9a-f]{12}\.json$/)
+    expect(tokenFileName("...hidden.name")).toMatch(/^_hidden\.name-[0-9a-f]{12}\.json$/)
+  })
+
+  it("keeps the first 64 characters of the name, and 12 hex digits of its hash: two names never share a file", () => {
+    const long = "s".repeat(100)
+    expect(tokenFileName(long)).toMatch(new RegExp(`^${"s".repeat(64)}-[0-9a-f]{12}\\.json$`))
+    expect(tokenFileName(`${"s".repeat(64)}x`)).not.toBe(tokenFileName(`${"s".repeat(64)}y`))
+    expect(tokenFileName("a/b")).not.toBe(tokenFileName("a:b"))
+  })
 })
