@@ -9,10 +9,11 @@
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, FileSystem } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { openAuditFile } from "../../src/layers/auditFile.js"
 import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
 import { tempDir } from "../helpers/tempDir.js"
 
@@ -132,4 +133,32 @@ describe("AuditLog.layerJsonl at a hostile path", () => {
       expect(fs.statSync(path.join(dir, "logs", "today")).mode & 0o777).toBe(0o700)
       expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(record)
     }))
+
+  it.effect("an existing private file keeps its mode, even one narrower than 0600", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("audit-hostile-")
+      const file = path.join(dir, "audit.jsonl")
+      fs.writeFileSync(file, "")
+      fs.chmodSync(file, 0o200)
+      expect(Exit.isSuccess(yield* writeOne(file))).toBe(true)
+      expect(fs.statSync(file).mode & 0o777).toBe(0o200)
+    }))
+
+  it.effect("a folder that cannot be created: refused, saying so", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("audit-hostile-")
+      fs.writeFileSync(path.join(dir, "a-file"), "")
+      const file = path.join(dir, "a-file", "audit.jsonl")
+      expect(refusal(yield* writeOne(file))).toContain(`Cannot open the audit log ${file}: its folder cannot be created: `)
+    }))
+
+  it.effect("the error of a refused file names the file and the reason", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("audit-hostile-")
+      const file = path.join(dir, "audit.jsonl")
+      fs.mkdirSync(file)
+      const error = yield* Effect.flip(Effect.scoped(Effect.flatMap(FileSystem.FileSystem, (system) => openAuditFile(system, file))))
+      expect(error.message).toBe(`${file}: ${error.reason}`)
+      expect(error.reason).toContain("is a directory")
+    }).pipe(Effect.provide(NodeServices.layer)))
 })
