@@ -119,6 +119,29 @@ describe("makeFileTokenStore", () => {
       expect(fs.readdirSync(directory)).toEqual(["folder.json"])
     }))
 
+  it.effect("a save whose data cannot be flushed to disk fails, leaving neither a temporary nor a token file", () =>
+    Effect.gen(function*() {
+      const directory = yield* tempDir("token-store-")
+      // the disk refuses the next fsync of any file handle (a full or failing disk)
+      const probe = yield* Effect.promise(() => fs.promises.open(path.join(directory, "probe"), "w"))
+      const prototype: { sync: () => Promise<void> } = Object.getPrototypeOf(probe)
+      yield* Effect.promise(() => probe.close())
+      fs.rmSync(path.join(directory, "probe"))
+      const sync = prototype.sync
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          prototype.sync = () => Promise.reject(Object.assign(new Error("i/o error (test)"), { code: "EIO" }))
+        }),
+        () => Effect.sync(() => {
+          prototype.sync = sync
+        })
+      )
+      const tokenFile = path.join(directory, "tokens.json")
+      const reason = yield* reasonOf(makeFileTokenStore(directory).save({ server: "remote", tokenFile }, credentials))
+      expect(reason).toBe(`cannot write the token file ${tokenFile}: EIO`)
+      expect(fs.readdirSync(directory)).toEqual([])
+    }))
+
   it.effect("loading a token file leaves no descriptor open on it", () =>
     Effect.gen(function*() {
       const directory = yield* tempDir("token-store-")
