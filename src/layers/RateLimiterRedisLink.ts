@@ -38,6 +38,9 @@ export class RedisUnavailable extends Data.TaggedError("RedisUnavailable")<{ rea
 /** The words for a connection being re-made (the existing calls' reasons say so). */
 export const NOT_CONNECTED = "not connected (reconnecting)"
 
+/** The words for a link whose layer has closed: a call still waiting for a connection is told so. */
+export const CLOSED = "closed (the rate limiter's layer was released)"
+
 /** node-redis's reconnection strategy: a pause in ms, or `false` / an `Error` to stop. */
 export type ReconnectStrategy = (retries: number, cause: Error) => number | false | Error
 
@@ -272,6 +275,9 @@ export const makeRedisLink = (
           Effect.ensuring(Effect.sync(() => {
             client = undefined
             opened.destroy()
+            // the connect timer is interrupted with the layer: without this, a call waiting for a
+            // connection still being made would wait for ever
+            down(CLOSED)
           }))
         )
       })

@@ -9,7 +9,7 @@ import { Cause, Effect, Exit, Fiber, Logger, References, Schedule, Scope } from 
 import { TestClock } from "effect/testing"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
-import { makeRedisLink, NOT_CONNECTED, type RedisEndpoint } from "../../src/layers/RateLimiterRedisLink.js"
+import { CLOSED, makeRedisLink, NOT_CONNECTED, type RedisEndpoint } from "../../src/layers/RateLimiterRedisLink.js"
 import { array, type FakeAnswer, type FakeConnection, fakeRedis } from "../helpers/fakeRedis.js"
 import { tempDir } from "../helpers/tempDir.js"
 
@@ -200,7 +200,23 @@ describe("makeRedisLink", () => {
         return link
       })).pipe(Effect.provide(Logger.layer([])))
       yield* holds(() => redis.connections[0]?.socket.destroyed === true, "the connection cut")
-      expect(yield* reasonOf(link)).toBe(NOT_CONNECTED)
+      expect(yield* reasonOf(link)).toBe(CLOSED)
+    }))
+
+  it.live("a call waiting for a connection still being made when the link closes is told it is closed", () =>
+    Effect.gen(function*() {
+      const redis = yield* fakeRedis((command) => command[0] === "HELLO" ? "silence" : undefined)
+      const scope = yield* Scope.make()
+      const link = yield* makeRedisLink({ host: "127.0.0.1", port: redis.port }, []).pipe(
+        Scope.provide(scope),
+        Effect.provide(Logger.layer([]))
+      )
+      const waiting = yield* Effect.forkDetach(reasonOf(link))
+      yield* holds(() => redis.connections[0]?.commands.some(([name]) => name === "HELLO") === true, "HELLO sent")
+      yield* Scope.close(scope, Exit.void)
+      const reason = yield* Fiber.join(waiting).pipe(Effect.timeout("2 seconds"))
+      expect(reason).toBe(CLOSED)
+      expect(yield* reasonOf(link)).toBe(CLOSED)
     }))
 
   it.effect("closed while its connection is being set up: the 5 s timer makes no new connection", () =>
