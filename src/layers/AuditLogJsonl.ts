@@ -42,14 +42,36 @@ interface OpenFile {
   size: number
 }
 
+/** A record as its line, and why it could not be read when it could not. */
+interface Serialized {
+  readonly line: string
+  readonly unreadable?: string
+}
+
+/** Why a record could not be read, by means that cannot throw in turn. */
+const reasonOf = (error: unknown): string => {
+  try {
+    return error instanceof Error ? error.message : String(error)
+  } catch {
+    return "an error that cannot be shown"
+  }
+}
+
 /**
  * One record as one line; its arguments only when `includeArguments`, as readable JSON (a
  * record written by hand may hold a bigint, a `Map`, a cycle: kept readable, never dropped).
+ * A record that cannot be read at all (a getter that throws) becomes a line saying why, so
+ * that it stops neither the writer nor the records after it.
  */
-const serializer = (includeArguments: boolean) => (record: AuditRecord): string => {
-  const { arguments: args, ...rest } = record
-  const shown = includeArguments && args !== undefined ? { ...rest, arguments: args } : rest
-  return readableText(shown) + "\n"
+const serializer = (includeArguments: boolean) => (record: AuditRecord): Serialized => {
+  try {
+    const { arguments: args, ...rest } = record
+    const shown = includeArguments && args !== undefined ? { ...rest, arguments: args } : rest
+    return { line: readableText(shown) + "\n" }
+  } catch (error) {
+    const unreadable = reasonOf(error)
+    return { line: readableText({ unreadableRecord: unreadable }) + "\n", unreadable }
+  }
 }
 
 const encoder = new TextEncoder()
@@ -118,9 +140,13 @@ export const makeJsonl = (
 
     /** Appends the records, rotating between them as needed; on a failure, logs the unwritten ones. */
     const writeBatch = (records: ReadonlyArray<AuditRecord>) => {
-      const lines = records.map(serialize)
+      const serialized = records.map(serialize)
+      const lines = serialized.map((one) => one.line)
       let written = 0
       return Effect.gen(function*() {
+        for (const { unreadable } of serialized) {
+          if (unreadable !== undefined) yield* Effect.logWarning(`Audit log ${file}: a record could not be read (${unreadable}); its line says so`)
+        }
         while (written < lines.length) {
           let target = current ?? (yield* open)
           current = target

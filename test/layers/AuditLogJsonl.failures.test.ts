@@ -1,13 +1,13 @@
 /**
  * `AuditLog.layerJsonl` when something fails outside a batch's write: a file whose size cannot
  * be read as it is opened, and a record the writer cannot serialise (a getter that throws),
- * which stops the writer: its close says so and lets no durable `write` wait forever.
+ * which becomes a line saying why rather than stopping the writer.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import * as path from "node:path"
 import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
-import { countingFileSystem, diskError, messageText, record, recordingLogger, withJsonl } from "../helpers/auditLogHarness.js"
+import { countingFileSystem, diskError, messageText, readLines, record, recordingLogger, withJsonl } from "../helpers/auditLogHarness.js"
 import { tempDir } from "../helpers/tempDir.js"
 
 describe("AuditLog.layerJsonl failures", () => {
@@ -19,7 +19,7 @@ describe("AuditLog.layerJsonl failures", () => {
       expect(defect instanceof Error && defect.message).toBe(`Cannot open the audit log ${file}: ${diskError("stat").message}`)
     }))
 
-  it.live("a record that cannot be read stops the writer: the close says so and releases the durable writes left waiting", () =>
+  it.live("a record that cannot be read becomes a line saying why, with a warning, and the records after it are written", () =>
     Effect.gen(function*() {
       const file = path.join(yield* tempDir("audit-fail-"), "audit.jsonl")
       const { layer, logs } = recordingLogger()
@@ -29,20 +29,42 @@ describe("AuditLog.layerJsonl failures", () => {
           throw new Error("unreadable")
         }
       })
-      const writes = yield* withJsonl(
+      yield* withJsonl(
         { file, durable: true },
         Effect.gen(function*() {
           const log = yield* AuditLog
-          const first = yield* Effect.forkChild(log.write(unreadable))
-          const second = yield* Effect.forkChild(log.write(record(2)))
-          yield* Effect.sleep("50 millis")
-          return [first, second]
+          yield* log.write(unreadable)
+          yield* log.write(record(2))
         })
-      ).pipe(Effect.provide(layer))
-      const settled = yield* Effect.timeoutOption(Fiber.joinAll(writes), "1 second")
-      expect(settled._tag).toBe("Some")
-      expect(logs.filter((line) => line.level === "Error").map((line) => messageText(line.message))).toEqual([
-        expect.stringContaining(`Audit log ${file}: the writer stopped`)
+      ).pipe(Effect.provide(layer), Effect.timeout("2 seconds"))
+      const lines = readLines(file).map((line) => JSON.parse(line))
+      expect(lines).toEqual([{ unreadableRecord: "unreadable" }, expect.objectContaining({ callId: "call-2" })])
+      expect(logs.filter((line) => line.level !== "Debug").map((line) => `${line.level} ${messageText(line.message)}`)).toEqual([
+        `Warn Audit log ${file}: a record could not be read (unreadable); its line says so`
+      ])
+    }))
+
+  it.live("a record whose error cannot be shown either is still a line, and the writer goes on", () =>
+    Effect.gen(function*() {
+      const file = path.join(yield* tempDir("audit-fail-"), "audit.jsonl")
+      const unshowable = { toString: () => { throw new Error("no text") } }
+      const unreadable: AuditRecord = Object.defineProperty({ ...record(1) }, "extra", {
+        enumerable: true,
+        get: () => {
+          throw unshowable
+        }
+      })
+      yield* withJsonl(
+        { file, durable: true },
+        Effect.gen(function*() {
+          const log = yield* AuditLog
+          yield* log.write(unreadable)
+          yield* log.write(record(2))
+        })
+      ).pipe(Effect.provide(recordingLogger().layer), Effect.timeout("2 seconds"))
+      expect(readLines(file).map((line) => JSON.parse(line))).toEqual([
+        { unreadableRecord: "an error that cannot be shown" },
+        expect.objectContaining({ callId: "call-2" })
       ])
     }))
 })
