@@ -140,7 +140,9 @@ export class AuditLog extends Context.Service<AuditLog, AuditLogService>()("effe
    * link there is not followed, a FIFO, socket, device or directory is refused (never waited
    * on), a file others may read is made private (`0o600`), and a missing folder is created
    * (`0o700`). A file that cannot be opened when the layer is built is a defect of the layer,
-   * its message saying why. A `write` after the scope closed is dropped and logged.
+   * its message saying why. A `write` after the scope closed is dropped and logged. A record
+   * that cannot be read (a hand-built one whose getter throws) is written as
+   * `{"unreadableRecord": "<why>"}` with a warning, and the records after it are written as usual.
    *
    * @example
    * ```ts
