@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Option } from "effect"
+import { CallPathTraversal } from "../../src/domain/callPathTraversal.js"
 import {
   ConfirmationRequired,
   InvalidArguments,
@@ -15,6 +16,7 @@ import {
   PathTraversalError,
   pathTraversalOf,
   PolicyVeto,
+  ProtectedPath,
   RateLimited,
   ToolError,
   ToolNotFound,
@@ -46,6 +48,8 @@ describe("error messages and codes", () => {
     expect([veto.code, veto.message]).toEqual(["POLICY_VETO", "Policy vetoed \"t\": no"])
     const confirm = new ConfirmationRequired({ tool: "t" })
     expect([confirm.code, confirm.message]).toEqual(["CONFIRMATION_REQUIRED", "Confirmation required"])
+    expect(new ConfirmationRequired({ tool: "t", reason: "would create notes.txt" }).message)
+      .toBe("Confirmation required: would create notes.txt")
   })
 
   it("RateLimited says whether the limit was reached or could not be checked", () => {
@@ -69,6 +73,11 @@ describe("error messages and codes", () => {
     expect([failed.code, failed.message]).toEqual(["TOOL_ERROR", "it broke"])
     const escape = new PathTraversalError({ path: "../x", workspace: "/ws", reason: "outside" })
     expect([escape.code, escape.message]).toEqual(["PATH_TRAVERSAL", "PATH_TRAVERSAL: \"../x\" is outside the workspace /ws (outside)"])
+    const git = new ProtectedPath({ tool: "write_file", path: ".git/config", component: ".git" })
+    expect([git.code, git.message]).toEqual([
+      "PROTECTED_PATH",
+      "Tool \"write_file\" may not change \".git/config\": it is under .git, a repository's metadata, which tools only read"
+    ])
     const definition = new InvalidToolDefinition({ name: "bad name", reason: "not a valid name" })
     expect(definition.message).toBe("Invalid tool definition \"bad name\": not a valid name")
     const changed = new McpToolChanged({ server: "files", tool: "read", changed: "description changed; version 2.0.0 waits for approval" })
@@ -87,6 +96,15 @@ describe("pathTraversalOf", () => {
     expect(Option.getOrUndefined(pathTraversalOf(Cause.die(escape)))).toBe(escape)
     const composed = Cause.combine(Cause.fail("other"), Cause.combine(Cause.interrupt(), Cause.die(escape)))
     expect(isPathTraversal(composed)).toBe(true)
+  })
+
+  it("an escape in a model's call names the call and its tool after the escape, and is still found", () => {
+    const inCall = new CallPathTraversal(escape, { tool: "read_file", callId: "call\n1" })
+    expect(inCall.message).toBe(
+      "PATH_TRAVERSAL: \"../x\" is outside the workspace /ws (outside), in the call \"call\\n1\" of \"read_file\""
+    )
+    expect([inCall.tool, inCall.callId, inCall.path, inCall.code]).toEqual(["read_file", "call\n1", "../x", "PATH_TRAVERSAL"])
+    expect(Option.getOrUndefined(pathTraversalOf(Cause.die(inCall)))).toBe(inCall)
   })
 
   it("finds nothing in other failures, defects and interruptions", () => {

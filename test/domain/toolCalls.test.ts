@@ -40,6 +40,13 @@ describe("tool call shapes", () => {
     expect(toAnthropicResult(outcome)).toEqual({ type: "tool_result", tool_use_id: "u1", content: "no", is_error: true })
   })
 
+  it("only a plain object is a tool_use block: a function carrying the same fields is not", () => {
+    const t = (): undefined => undefined
+    const callable = Object.assign(t, { type: "tool_use" as const, id: "u1" })
+    expect(callable.name).toBe("t")
+    expect(isAnthropicToolUse(callable)).toBe(false)
+  })
+
   it("a tool's output reads as text: strings as they are, data as JSON, never a throw", () => {
     expect(outputText("plain")).toBe("plain")
     expect(outputText({ a: [1, 2] })).toBe("{\"a\":[1,2]}")

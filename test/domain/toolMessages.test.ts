@@ -3,14 +3,16 @@
  * goes with each kind of refusal.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { RateLimited } from "../../src/domain/errors.js"
+import { PathTraversalError, RateLimited } from "../../src/domain/errors.js"
 import * as Result from "../../src/domain/ToolExecutionResult.js"
 import {
   answerText,
   askUserInvalidText,
   askUserUnavailableText,
   declinedText,
+  malformedCallText,
   malformedText,
+  pathTraversalText,
   outputText,
   resultText
 } from "../../src/domain/toolMessages.js"
@@ -30,6 +32,21 @@ describe("tool messages", () => {
     expect(malformedText("read_file", { text: "{", problem: "Unexpected end of JSON input" })).toBe(
       "Error [INVALID_ARGUMENTS]: the arguments of \"read_file\" are not valid JSON (Unexpected end of JSON input)\n" +
         "Send the arguments as one JSON object that matches the tool's parameters, and call it again."
+    )
+  })
+
+  it("a malformed call says what is wrong with it and how to send one", () => {
+    expect(malformedCallText("its id is not a string")).toBe(
+      "Error [INVALID_ARGUMENTS]: this tool call is malformed and was not run: its id is not a string\n" +
+        "Send each tool call with a string id, the tool's name as a string and its arguments as JSON text, and call it again."
+    )
+  })
+
+  it("an escaping path is quoted back with the reason, and the model is told to stay inside", () => {
+    const escape = new PathTraversalError({ path: "../etc/passwd", workspace: "/ws", reason: "leaves the workspace" })
+    expect(pathTraversalText(escape)).toBe(
+      "Error [PATH_TRAVERSAL]: \"../etc/passwd\" is outside the workspace (leaves the workspace)\n" +
+        "Use paths inside the workspace."
     )
   })
 
