@@ -116,6 +116,35 @@ describe("a check repeated on one keyword", () => {
     })
   })
 
+  it("drops a hand-written allOf member that a check repeats without narrowing, with what else it holds", () => {
+    const written = (type: string, keyword: string, value: unknown) => ({
+      type,
+      [keyword]: value,
+      format: "mine",
+      allOf: [{ [keyword]: value, format: "theirs" }]
+    })
+    const text = (keyword: string, value: unknown) => Schema.String.annotate({ jsonSchema: written("string", keyword, value) })
+    const list = (keyword: string) => Strings.annotate({ jsonSchema: written("array", keyword, 2) })
+    const num = (keyword: string) => Schema.Number.annotate({ jsonSchema: written("number", keyword, 2) })
+    const repeated: ReadonlyArray<readonly [string, Schema.Top]> = [
+      ["minLength", text("minLength", 2).check(Schema.isMinLength(2))],
+      ["maxLength", text("maxLength", 2).check(Schema.isMaxLength(2))],
+      ["pattern", text("pattern", "a").check(Schema.isPattern(/a/))],
+      ["minItems", list("minItems").check(Schema.isMinLength(2))],
+      ["maxItems", list("maxItems").check(Schema.isMaxLength(2))],
+      ["minimum", num("minimum").check(Schema.isGreaterThanOrEqualTo(2))],
+      ["maximum", num("maximum").check(Schema.isLessThanOrEqualTo(2))],
+      ["exclusiveMinimum", num("exclusiveMinimum").check(Schema.isGreaterThan(2))],
+      ["exclusiveMaximum", num("exclusiveMaximum").check(Schema.isLessThan(2))],
+      ["multipleOf", num("multipleOf").check(Schema.isMultipleOf(2))]
+    ]
+    for (const [keyword, schema] of repeated) {
+      const field = fieldOf(schema)
+      expect(field, keyword).toMatchObject({ [keyword]: keyword === "pattern" ? "a" : 2, format: "mine" })
+      expect(field, keyword).not.toHaveProperty("allOf")
+    }
+  })
+
   it("keeps an earlier pattern or multipleOf in allOf when it differs, and once when it is the same", () => {
     expect(fieldOf(Schema.Number.check(Schema.isMultipleOf(2), Schema.isMultipleOf(3)))).toStrictEqual({
       type: "number",

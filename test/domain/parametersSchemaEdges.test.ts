@@ -3,7 +3,9 @@
  * an enum of one member, a post-rest tuple refused without a path when it is the whole schema,
  * an annotation of a renamed field's type side (its `default`) moved to the encoded name (also in
  * a struct with an identifier, never an undefined one), a decoding default's type side read
- * without refusing what has no JSON Schema there, and a hand-written encoded side left as it is.
+ * without refusing what has no JSON Schema there, and a hand-written encoded side left as it is;
+ * which fields may be left out when `undefined` hides in an encoded side or a nested union, and
+ * no `default` where none was given.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema, SchemaTransformation } from "effect"
@@ -39,6 +41,36 @@ describe("parametersJsonSchema edges", () => {
       Schema.encodeKeys({ n: "m" })
     )
     expect(parametersJsonSchema(renamed).properties).toStrictEqual({ m: { type: "string" } })
+  })
+
+  it("writes no default for a field without one, even when its schema encodes a missing value as JSON", () => {
+    const none = Schema.String.pipe(Schema.decodeTo(
+      Schema.Undefined,
+      SchemaTransformation.transform<undefined, string>({ decode: () => undefined, encode: () => "none" })
+    )).annotate({ description: "nothing" })
+    expect(parametersJsonSchema(Schema.Struct({ f: none })).properties).toStrictEqual({ f: { type: "string", description: "nothing" } })
+  })
+
+  it("does not require a field whose encoded side may be undefined", () => {
+    const text = Schema.UndefinedOr(Schema.String).pipe(Schema.decodeTo(
+      Schema.String,
+      SchemaTransformation.transform<string, string | undefined>({ decode: (s) => s ?? "", encode: (s) => s })
+    ))
+    expect(parametersJsonSchema(Schema.Struct({ f: text, g: Schema.String }))).toStrictEqual({
+      type: "object",
+      required: ["g"],
+      properties: { f: { type: "string" }, g: { type: "string" } },
+      additionalProperties: false
+    })
+  })
+
+  it("keeps every other member of a union whose nested union may be undefined, and does not require the field", () => {
+    expect(parametersJsonSchema(Schema.Struct({ f: Schema.Union([Schema.UndefinedOr(Schema.String), Schema.Number]) }))).toStrictEqual({
+      type: "object",
+      required: [],
+      properties: { f: { anyOf: [{ type: "string" }, { type: "number" }] } },
+      additionalProperties: false
+    })
   })
 
   it("reads the type side of a decoding default that has no JSON Schema without refusing it", () => {
