@@ -73,6 +73,14 @@ describe("parametersJsonSchema edges", () => {
     })
   })
 
+  it("adds no member's key descriptions to a hand-written JSON Schema of a union of several members", () => {
+    const written = { type: "object", properties: { a: { type: "string" } } }
+    const union = Schema.Union([Schema.Struct({ a: Schema.String.annotateKey({ description: "A" }) }), Schema.Number]).annotate({
+      jsonSchema: written
+    })
+    expect(parametersJsonSchema(Schema.Struct({ f: union })).properties).toStrictEqual({ f: written })
+  })
+
   it("reads the type side of a decoding default that has no JSON Schema without refusing it", () => {
     const schema = Schema.Struct({
       n: Schema.BigIntFromString.pipe(Schema.withDecodingDefaultType(Effect.succeed(1n))).annotateKey({ description: "big" })
