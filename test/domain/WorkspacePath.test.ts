@@ -54,6 +54,13 @@ describe("containsWorkspacePath", () => {
       Schema.String.pipe(
         Schema.decodeTo(WorkspacePath, SchemaTransformation.transform<string, string>({ decode: (s) => s, encode: (s) => s }))
       ),
+      // a path sent as text for a schema that has an encoding of its own: the path is the last of two links
+      WorkspacePath.pipe(
+        Schema.decodeTo(
+          Schema.NumberFromString,
+          SchemaTransformation.transform<string, ResolvedPath>({ decode: (s) => s, encode: (s) => unsafeResolvedPath(s) })
+        )
+      ),
       Schema.Union([Schema.Number, WorkspacePath]),
       Schema.Tuple([Schema.Number, WorkspacePath]),
       Schema.TupleWithRest(Schema.Tuple([Schema.Number]), [WorkspacePath]),

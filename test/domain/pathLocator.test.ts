@@ -116,6 +116,34 @@ describe("paths in recursive schemas", () => {
     expect(locate?.({ deep: nested(60, "again") }).map((s) => s.raw)).toEqual(["again"])
   })
 
+  it("a suspension that builds new schemas without end: the walk unfolds 50 of them, then takes a path to be there", () => {
+    let unfolded = 0
+    const endless = (): Schema.Top =>
+      Schema.Struct({
+        next: Schema.suspend(() => {
+          unfolded++
+          return endless()
+        })
+      })
+    expect(containsWorkspacePath(endless().ast)).toBe(true)
+    expect(unfolded).toBe(50)
+  })
+
+  it("compiling a locator builds 50 levels of new suspensions and looks 50 further; the rest waits for a value", () => {
+    let deepest = 0
+    const level = (depth: number): Schema.Top =>
+      depth === 200 ? WorkspacePath : Schema.Struct({
+        next: Schema.suspend(() => {
+          deepest = Math.max(deepest, depth + 1)
+          return level(depth + 1)
+        })
+      })
+    const locate = compilePathLocator(Schema.Struct({ d: level(0) }))
+    expect(deepest).toBe(100)
+    expect(locate?.({ d: nested(200, "bottom") }).map((s) => s.raw)).toEqual(["bottom"])
+    expect(deepest).toBe(200)
+  })
+
   it("only the type side counts: a path decoded to something else is not located", () => {
     const toString = WorkspacePath.pipe(
       Schema.decodeTo(
