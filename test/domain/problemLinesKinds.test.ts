@@ -123,6 +123,21 @@ describe("unions", () => {
     expect(lines(shared, { t: "a" })).toEqual(["x: is missing", "y: is missing"])
   })
 
+  it("a member whose decoding dies on the value is passed over, and the other members' problems are listed", () => {
+    const dying = Schema.String.pipe(Schema.decode({
+      decode: SchemaGetter.transform((s: string): string => {
+        throw new Error(`cannot read ${s}`)
+      }),
+      encode: SchemaGetter.passthrough()
+    }))
+    const union = Schema.Union([
+      Schema.Struct({ t: Schema.Literal("a"), u: Schema.Literal("x"), n: dying }),
+      Schema.Struct({ t: Schema.Literal("b"), u: Schema.Literal("y") }),
+      Schema.String
+    ])
+    expect(lines(union, { t: "a", u: "y", n: "q" })).toEqual([": Expected string, actual {\"t\":\"a\",\"u\":\"y\",\"n\":\"q\"}"])
+  })
+
   it("oneOf: a value two members take, and one no member takes", () => {
     const either = Schema.Union([Schema.String, Schema.String.check(Schema.isMinLength(1))], { mode: "oneOf" })
     expect(lines(either, "ab")).toEqual([": Expected exactly one member to match the input \"ab\""])
