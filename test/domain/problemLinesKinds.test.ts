@@ -2,8 +2,9 @@
  * The argument problem lines of each kind of decode issue a model can get back: unknown elements
  * and keys with what was expected instead, checks (the first failed one, a check's kind of
  * value), an array's length beside its items but not a struct's, union members by their
- * discriminators (in structs, tuples, with `null`, several per member), a union's own name,
- * `oneOf` unions, and the values a transformation refuses or forbids.
+ * discriminators (in structs, tuples, with `null`, several per member), a union's own name, a
+ * member whose decoding dies passed over, `oneOf` unions, and the values a transformation refuses
+ * or forbids.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Option, Result, Schema, SchemaGetter, SchemaIssue } from "effect"
