@@ -276,6 +276,15 @@ const unionLines = (issue: SchemaIssue.AnyOf, path: ReadonlyArray<PropertyKey>):
     if (Exit.isSuccess(exit)) return []
     const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
     if (failure !== undefined && failure._tag === "Fail") out.push(...lines(failure.error, path))
+    else {
+      // a member whose own decoding throws on the value: the model is told which, and why,
+      // rather than being left with no reason when it was the only candidate
+      const died = exit.cause.reasons.find((reason) => reason._tag === "Die")
+      if (died !== undefined && died._tag === "Die") {
+        const why = died.defect instanceof Error ? died.defect.message : formatUnknown(died.defect)
+        out.push({ path, message: `Expected ${format(view(candidate))}, but decoding it failed: ${why}` })
+      }
+    }
   }
   return out
 }

@@ -124,7 +124,7 @@ describe("unions", () => {
     expect(lines(shared, { t: "a" })).toEqual(["x: is missing", "y: is missing"])
   })
 
-  it("a member whose decoding dies on the value is passed over, and the other members' problems are listed", () => {
+  it("a member whose decoding dies on the value is named with why, beside the other members' problems", () => {
     const dying = Schema.String.pipe(Schema.decode({
       decode: SchemaGetter.transform((s: string): string => {
         throw new Error(`cannot read ${s}`)
@@ -136,7 +136,18 @@ describe("unions", () => {
       Schema.Struct({ t: Schema.Literal("b"), u: Schema.Literal("y") }),
       Schema.String
     ])
-    expect(lines(union, { t: "a", u: "y", n: "q" })).toEqual([": Expected string, actual {\"t\":\"a\",\"u\":\"y\",\"n\":\"q\"}"])
+    expect(lines(union, { t: "a", u: "y", n: "q" })).toEqual([
+      ": Expected { readonly t: \"a\"; readonly u: \"x\"; readonly n: (string <-> string) }, but decoding it failed: cannot read q",
+      ": Expected string, actual {\"t\":\"a\",\"u\":\"y\",\"n\":\"q\"}"
+    ])
+    // the only member its tag leaves: without that line there would be no reason at all
+    const tagged = Schema.Union([
+      Schema.Struct({ t: Schema.Literal("a"), u: Schema.Literal("x"), n: dying }),
+      Schema.Struct({ t: Schema.Literal("b"), u: Schema.Literal("y") })
+    ])
+    expect(lines(tagged, { t: "a", u: "y", n: "q" })).toEqual([
+      ": Expected { readonly t: \"a\"; readonly u: \"x\"; readonly n: (string <-> string) }, but decoding it failed: cannot read q"
+    ])
   })
 
   it("oneOf: a value two members take, and one no member takes", () => {
