@@ -11,6 +11,7 @@ import { PdfWorkers, type PdfWorkersService } from "../../../src/services/PdfWor
 import { extractText, type ExtractOptions } from "../../../src/tools/builtin/pdf/extract.js"
 import type { PageText, WorkerResponse } from "../../../src/tools/builtin/pdf/protocol.js"
 import { makePdfWorkerPool, type PooledWorker } from "../../../src/layers/PdfWorkers.js"
+import { replaceBuiltinExport } from "../../helpers/replaceBuiltin.js"
 import { prepareWorkerEntry } from "./pdfWorkerEntry.js"
 
 let pool: PdfWorkersService
@@ -36,6 +37,13 @@ const answerPages = (from: number, to: number, maxChars: number, text: (page: nu
   }
   return { _tag: "PagesText", pages }
 }
+
+/** For the current scope: `os.availableParallelism()` says the machine has `cores` cores. */
+const withCores = (cores: number) =>
+  Effect.acquireRelease(
+    Effect.sync(() => replaceBuiltinExport<() => number>("node:os", "availableParallelism", () => () => cores)),
+    (restore) => Effect.sync(restore)
+  )
 
 describe("extractText with answers made up by the test", () => {
   it.effect("an answer out of turn fails the extraction as a crash that names it", () =>
@@ -88,4 +96,31 @@ describe("extractText with answers made up by the test", () => {
       expect(extraction.pages.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
       expect([...asked].sort()).toEqual(["1: Pages 1-4", "1: Pages 5-8", "2: Pages 9-12"])
     }), 60_000)
+  it.effect("without `parallel`, a second worker joins on a machine of more than one core only", () =>
+    Effect.gen(function*() {
+      const { parallel: _, ...byDefault } = options
+      const opensOn = (cores: number) =>
+        Effect.scoped(Effect.gen(function*() {
+          yield* withCores(cores)
+          let opens = 0
+          const scripted: PdfWorkersService = {
+            ...pool,
+            request: (worker, message) => {
+              if (message._tag === "Open") {
+                opens++
+                return Effect.succeed({ _tag: "Opened", numPages: 20 })
+              }
+              if (message._tag !== "Pages") return pool.request(worker, message)
+              return Effect.succeed(answerPages(message.from, message.to, message.maxChars, (page) => `page ${page}`))
+            }
+          }
+          const extraction = yield* extractText(new Uint8Array(8), { ...byDefault, maxPages: 16 }).pipe(
+            Effect.provideService(PdfWorkers, scripted)
+          )
+          expect(extraction.pages.map((p) => p.page)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1))
+          return opens
+        }))
+      expect(yield* opensOn(1)).toBe(1)
+      expect(yield* opensOn(2)).toBe(2)
+    }))
 })
