@@ -14,9 +14,13 @@ import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, FileSystem, PlatformError } from "effect"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
+import { pathToFileURL } from "node:url"
 import { makeWorkerEntry, workerData } from "../../../src/tools/builtin/pdf/workerScript.js"
 
 const require = createRequire(import.meta.url)
+
+/** The text of a `data:text/javascript;base64,` module. */
+const textOf = (url: URL): string => Buffer.from(url.pathname.slice(url.pathname.indexOf(",") + 1), "base64").toString("utf8")
 
 beforeAll(async () => {
   await import("typescript")
@@ -65,5 +69,19 @@ describe("the PDF worker's script from the sources", () => {
       // made once: a later call reads nothing
       const again = yield* workerEntry.pipe(Effect.provide(readingAs(() => undefined)))
       expect(again.href).toBe(entry.href)
+    }))
+  it.effect("is an ES module of the sources' own syntax: pdf.js imported by its file URL, workerPrint.ts as a data: module", () =>
+    Effect.gen(function*() {
+      const entry = yield* makeWorkerEntry().pipe(Effect.provide(NodeServices.layer))
+      const js = textOf(entry)
+      const pdfjs = pathToFileURL(require.resolve("pdfjs-dist/legacy/build/pdf.mjs")).href
+      expect(js).toMatch(/^import \{ parentPort, workerData \} from "node:worker_threads";$/m)
+      expect(js).toContain(`await import(${JSON.stringify(pdfjs)})`)
+      expect(js).not.toMatch(/\brequire\(|\bexports\./)
+      const print = /^import \{ printThrough \} from "(data:[^"]+)";$/m.exec(js)?.[1]
+      expect(print).toBeDefined()
+      const printJs = textOf(new URL(print ?? ""))
+      expect(printJs).toMatch(/^export const printThrough = \(port\) => \{$/m)
+      expect(printJs).not.toMatch(/\brequire\(|\bexports\./)
     }))
 })
