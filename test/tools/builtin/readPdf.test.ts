@@ -1,7 +1,8 @@
 /**
  * `read_pdf` through the real executor, over real PDFs in a temp workspace: page headers,
  * a first page over `max_chars` in a 300-page document, encryption, image-only pages, damaged
- * and non-PDF input, a workspace escape, a parser failure, a closed pool. (On Effect 4:
+ * and non-PDF input, a missing file in a workspace at /, a workspace escape, a parser failure,
+ * a worker out of memory, a closed pool. (On Effect 4:
  * `Cause.hasDies`/`Cause.findDefect` for `isDie`/`dieOption`.) The proofs that read
  * many pages, run calls at once, start several workers or feed the parser a FlateDecode bomb
  * (passes by max_pages and by max_chars, the default max_chars, concurrent calls, the timeouts
@@ -12,10 +13,10 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect, Exit, Result, Scope } from "effect"
 import { PathTraversalError } from "../../../src/domain/errors.js"
 import type { PdfWorkersService } from "../../../src/services/PdfWorkers.js"
-import { makePdfWorkerPool } from "../../../src/layers/PdfWorkers.js"
-import { READ_PDF_MAX_BYTES, readPdf } from "../../../src/tools/builtin/readPdf.js"
+import { makePdfWorkerPool, PdfWorkerError } from "../../../src/layers/PdfWorkers.js"
+import { READ_PDF_MAX_BYTES, READ_PDF_MEMORY_LIMIT_MB, readPdf } from "../../../src/tools/builtin/readPdf.js"
 import { pageMarker } from "./pdfFixtures.js"
-import { body, headers, readPdfWorkspace, text, withPool } from "./readPdfHarness.js"
+import { body, headers, readPdfCall, readPdfWorkspace, text, withPool } from "./readPdfHarness.js"
 
 const { call, callShared } = readPdfWorkspace()
 
@@ -119,6 +120,26 @@ describe("read_pdf", () => {
       const through = yield* call({ filepath: "notes.txt/inner.pdf" })
       expect(through.errorCode).toBe("TOOL_ERROR")
       expect(through.error).toBe("\"notes.txt/inner.pdf\" is not a directory")
+    }))
+
+  it.effect("a missing file is named by its workspace path also where the workspace is /", () =>
+    Effect.gen(function*() {
+      const r = yield* readPdfCall("/")({ filepath: "tmp/no-such-dir-of-read-pdf/missing.pdf" })
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe("\"tmp/no-such-dir-of-read-pdf/missing.pdf\" does not exist")
+    }))
+
+  it.effect("a worker out of memory is the tool's memory limit, MEMORY_LIMIT", () =>
+    Effect.gen(function*() {
+      const outOfMemory = new PdfWorkerError({ reason: "out-of-memory", message: "the PDF worker ran out of memory" })
+      const exhausted: PdfWorkersService = {
+        borrow: () => Effect.fail(outOfMemory),
+        request: () => Effect.fail(outOfMemory),
+        stats: Effect.die("not asked")
+      }
+      const r = yield* call({ filepath: "three.pdf" }, readPdf, exhausted)
+      expect(r.errorCode).toBe("MEMORY_LIMIT")
+      expect(r.error).toBe(`Tool "read_pdf" exceeded its memory limit of ${READ_PDF_MEMORY_LIMIT_MB} MB`)
     }))
 
   it.effect("a parser failure that is not about the PDF says it could not read the file, with the parser's message", () =>
