@@ -145,4 +145,29 @@ describe("sandbox worker events", () => {
     worker.emit("message", "mine")
     expect(settled).toEqual(["message"])
   })
+  it("firstEvent stopped while a message is being delivered does not look at that message", () => {
+    const worker = scripted(`// never answers`)
+    const looked: Array<unknown> = []
+    const settled: Array<string> = []
+    let stop: () => boolean = () => false
+    // a listener before the wait's own, which ends the wait as the same message arrives
+    const stopOnMessage = () => {
+      stop()
+    }
+    worker.on("message", stopOnMessage)
+    stop = firstEvent(worker, {
+      message: (message: unknown) => {
+        looked.push(message)
+        return "message"
+      },
+      error: () => "error",
+      exit: () => "exit",
+      timeout: () => "timeout"
+    }, 60_000, false, (value) => settled.push(value))
+    worker.emit("message", "mine")
+    worker.off("message", stopOnMessage)
+    expect(looked).toEqual([])
+    expect(settled).toEqual([])
+    expect(stop()).toBe(true)
+  })
 })
