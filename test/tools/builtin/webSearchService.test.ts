@@ -20,14 +20,7 @@ const search = (client: Layer.Layer<HttpClient.HttpClient>) =>
   }).pipe(Effect.provide(ToolSystem.layerNode({ builtins: false, workspace: Workspace.layerFixed(Os.tmpdir()) })))
 
 /** A `Response` reporting `status`, which the web constructor refuses below 200. */
-class InformationalResponse extends Response {
-  constructor(private readonly reported: number) {
-    super("")
-  }
-  override get status(): number {
-    return this.reported
-  }
-}
+const reporting = (status: number): Response => Object.defineProperty(new Response(""), "status", { value: status })
 
 describe("web_search settings", () => {
   it.effect("without a ConfigProvider, the key and the URL are read from the process environment", () =>
@@ -47,7 +40,7 @@ describe("web_search given a status outside 2xx by its client", () => {
     Effect.gen(function*() {
       const informational = Layer.succeed(
         HttpClient.HttpClient,
-        HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new InformationalResponse(103))))
+        HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, reporting(103))))
       )
       const r = yield* search(informational).pipe(
         Effect.provideService(
