@@ -59,7 +59,9 @@ const offer = (key, entry) => {
   // a report made before the config left a file out still holds it
   if (excluded(key)) return
   const seen = files.get(key)
-  if (seen === undefined || Date.parse(seen.measuredAt) < Date.parse(entry.measuredAt)) files.set(key, entry)
+  // the same run offered again (its report after mutation-scores.json's copy): the report's counts
+  // win, as they are counted with today's ledger
+  if (seen === undefined || Date.parse(seen.measuredAt) <= Date.parse(entry.measuredAt)) files.set(key, entry)
 }
 
 const ledger = readLedger()
