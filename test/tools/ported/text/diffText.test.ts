@@ -69,6 +69,15 @@ describe("unifiedDiff", () => {
       expect(yield* diffOf("a\n\n", "\n\n", 0)).toEqual(Result.succeed("--- a\n+++ b\n@@ -1,1 +1,1 @@\n-a\n+"))
     }))
 
+  it.effect("two changes more than twice context_lines apart are two hunks", () =>
+    Effect.gen(function*() {
+      const a = "1\nX\n3\n4\n5\n6\n7\n8\n9\nY\n"
+      const b = "1\nA\n3\n4\n5\n6\n7\n8\n9\nB\n"
+      expect(yield* diffOf(a, b, 1)).toEqual(
+        Result.succeed("--- a\n+++ b\n@@ -1,3 +1,3 @@\n 1\n-X\n+A\n 3\n@@ -9,2 +9,2 @@\n 9\n-Y\n+B")
+      )
+    }))
+
   it.effect("lone CR line endings are line endings too", () =>
     Effect.gen(function*() {
       expect(yield* diffOf("x\ry\r", "x\ny\n", 3)).toEqual(
