@@ -93,4 +93,15 @@ describe("text_stats", () => {
         "paragraphs: 1"
       ].join("\n"))
     }))
+  it.effect("a text longer than one counting step is counted to its end", () =>
+    Effect.gen(function*() {
+      const r = yield* run("text_stats", { text: "ab ".repeat(100_000) })
+      expect(r.output).toBe([
+        "characters: 300000 (200000 not white space; 300000 UTF-16 code units; 300000 bytes as UTF-8)",
+        "words: 100000",
+        "lines: 1",
+        "sentences: 1",
+        "paragraphs: 1"
+      ].join("\n"))
+    }))
 })
