@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import * as Fs from "node:fs"
-import { middleOf, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
+import { DIFF_MAX_CHARS, middleOf, unifiedDiff } from "../../../../src/tools/ported/text/diffText.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 
 const ws = makeTempDirSync("ported-diff-")
@@ -114,6 +114,13 @@ describe("unifiedDiff", () => {
         "+b",
         "\\ No newline at end of file"
       ].join("\n")))
+    }))
+
+  it.effect("a differing part of more than 4 Mi characters is refused, whichever text is the long one", () =>
+    Effect.gen(function*() {
+      const long = `a${"x".repeat(DIFF_MAX_CHARS)}`
+      expect(yield* diffOf(long, "b", 0)).toEqual(Result.fail(`the texts differ between line 1 and line 1: ${TOO_BIG}`))
+      expect(yield* diffOf("b", long, 0)).toEqual(Result.fail(`the texts differ between line 1 and line 1: ${TOO_BIG}`))
     }))
 
   it.effect("a differing part that ends with a line break has no extra empty line: exactly 100000 are diffed, 100001 named right", () =>
