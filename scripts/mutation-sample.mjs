@@ -14,6 +14,9 @@
  *   node scripts/mutation-sample.mjs estimate reports/sample-<name>/events
  *     the sample's score with a 95% (Wilson) interval, overall and per folder, with the
  *     ledger's equivalent mutants left out as mutation-summary.mjs leaves them out.
+ *   node scripts/mutation-sample.mjs estimate <report or events> --unmeasured [--rate 0.05]
+ *     the same over the sampled files still not measured whole (mutation-scores.json), and the
+ *     score of all of src: those files' scored mutants taken as the sample's over the rate.
  *
  * A range holds the mutants whose code lies within it, so the sample is of the mutants that fit
  * on one line (operators, conditions, literals, calls): a statement or block spanning several
@@ -121,9 +124,22 @@ const reportFiles = (/** @type {string} */ path) => {
   return files
 }
 
+/** The counts of every file mutation-scores.json holds (measured whole by some run). */
+const measuredCounts = () => {
+  const record = JSON.parse(readFileSync(join(root, "mutation-scores.json"), "utf8"))
+  /** @type {Map<string, Record<string, number>>} */
+  const measured = new Map()
+  for (const [path, entry] of Object.entries(record.files ?? {})) if (!excluded(path)) measured.set(path, entry.counts)
+  return measured
+}
+
 const estimate = () => {
   const files = reportFiles(rest[0] ?? "")
   const ledger = readLedger()
+  // --unmeasured: only the sample's files no run has measured whole since it was drawn, and the
+  // whole of src estimated from them and the measured files' counts
+  const unmeasuredOnly = rest.includes("--unmeasured")
+  const measured = measuredCounts()
   /** @type {Map<string, Record<string, number>>} */
   const folders = new Map()
   /** @type {Record<string, number>} */
@@ -132,6 +148,7 @@ const estimate = () => {
   for (const [path, file] of Object.entries(files)) {
     // an event's file is absolute, in the tree Stryker ran in (a worktree, say)
     const key = path.includes("/src/") ? path.slice(path.indexOf("/src/") + 1) : repoPath(path)
+    if (unmeasuredOnly && measured.has(key)) continue
     const atLoad = moduleLevel(key, file.source)
     const mutants = file.mutants.map((/** @type {{ status: string, location: { start: { line: number, column: number } } }} */ mutant) =>
       (mutant.status === "Survived" || mutant.status === "NoCoverage") && atLoad(mutant.location.start)
@@ -155,6 +172,32 @@ const estimate = () => {
   for (const folder of [...folders.keys()].sort()) console.log(row(folder, folders.get(folder) ?? {}))
   console.log(row("sample", total))
   console.log(`(${moved} survived or uncovered mutant(s) in module-level code counted as Ignored, as ignoreStatic does)`)
+  if (unmeasuredOnly) combined(total, measured, Number(option("rate", "0.05")))
+}
+
+/**
+ * The score of all of src: the measured files' detected and scored mutants as counted, plus the
+ * unmeasured files' scored mutants estimated as the sample's divided by its rate, detected at the
+ * sample's score (and at either end of its interval).
+ */
+const combined = (
+  /** @type {Record<string, number>} */ sample,
+  /** @type {Map<string, Record<string, number>>} */ measured,
+  /** @type {number} */ rate
+) => {
+  /** @type {Record<string, number>} */
+  const whole = {}
+  for (const counts of measured.values()) addCounts(whole, counts)
+  const m = scoreOf(whole)
+  const s = scoreOf(sample)
+  const sampled = s.detected + s.undetected
+  const scored = m.detected + m.undetected
+  const rest = sampled / rate
+  const at = (/** @type {number} */ percent) => (100 * (m.detected + (rest * percent) / 100)) / (scored + rest)
+  const [low, high] = wilson(s.detected, sampled)
+  console.log(`measured: ${m.score.toFixed(2)}% of ${scored} scored mutants in ${measured.size} files`)
+  console.log(`unmeasured: about ${Math.round(rest)} scored mutants (${sampled} sampled at rate ${rate}), ${s.score.toFixed(1)}% [${low.toFixed(1)}, ${high.toFixed(1)}]`)
+  console.log(`all of src: about ${at(s.score).toFixed(1)}% [${at(low).toFixed(1)}, ${at(high).toFixed(1)}]`)
 }
 
 if (mode === "lines") lines()
