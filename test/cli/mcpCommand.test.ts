@@ -5,43 +5,16 @@
  * end of its input ends it with exit code 0. test/tools/mcp/server.slow.test.ts runs the real
  * executable; test/tools/mcp/stdioStreams.test.ts calls `runMcpCommand` directly.
  */
-import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { PassThrough } from "node:stream"
-import { StreamClientTransport } from "../helpers/streamClientTransport.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
-import { cliInProcess } from "./helpers.js"
+import { restoreProcessStreams, serveInProcess, textOf } from "./mcpInProcess.js"
 
-const saved = { stdin: Object.getOwnPropertyDescriptor(process, "stdin"), stdout: Object.getOwnPropertyDescriptor(process, "stdout") }
-afterEach(() => {
-  if (saved.stdin !== undefined) Object.defineProperty(process, "stdin", saved.stdin)
-  if (saved.stdout !== undefined) Object.defineProperty(process, "stdout", saved.stdout)
-})
+restoreProcessStreams()
 
 /** `mcp ARGS...` in this process on fresh streams, with a connected client. */
-const serve = async (...args: Array<string>) => {
-  const stdin = new PassThrough()
-  const stdout = new PassThrough()
-  Object.defineProperty(process, "stdin", { configurable: true, enumerable: true, get: () => stdin })
-  Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => stdout })
-  const done = cliInProcess("mcp", ...args)
-  const client = new Client({ name: "mcp-command", version: "1.0.0" })
-  const connected = client.connect(new StreamClientTransport(stdout, stdin)).then(() => undefined)
-  // a command that ends at once (a usage error) would leave the client waiting
-  const ended = await Promise.race([connected, done])
-  if (ended !== undefined) throw new Error(`mcp ended before serving: ${JSON.stringify(ended)}`)
-  return { client, done, end: () => stdin.end() }
-}
-
-const textOf = (result: Awaited<ReturnType<Client["callTool"]>>): string => {
-  const content: unknown = result.content
-  if (!Array.isArray(content)) return ""
-  return content.map((part: unknown) =>
-    typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" ? part.text : ""
-  ).join("")
-}
+const serve = (...args: Array<string>) => serveInProcess("mcp-command", ...args)
 
 describe("effect-tool-system mcp (in process)", { timeout: 60_000 }, () => {
   it("--workspace and --yes reach the server: a write is confirmed and lands there; the end of input ends the command with 0", async () => {

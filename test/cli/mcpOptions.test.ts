@@ -5,33 +5,18 @@
  * audience only together), and `--audit`, whose record of a served call is on disk when the
  * client gets its answer.
  */
-import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
-import { PassThrough } from "node:stream"
-import { StreamClientTransport } from "../helpers/streamClientTransport.js"
 import { makeTempDirSync } from "../helpers/tempDir.js"
 import { cliInProcess } from "./helpers.js"
+import { ownStreams, restoreProcessStreams, serveInProcess, textOf } from "./mcpInProcess.js"
 
-const saved = { stdin: Object.getOwnPropertyDescriptor(process, "stdin"), stdout: Object.getOwnPropertyDescriptor(process, "stdout") }
-afterEach(() => {
-  if (saved.stdin !== undefined) Object.defineProperty(process, "stdin", saved.stdin)
-  if (saved.stdout !== undefined) Object.defineProperty(process, "stdout", saved.stdout)
-})
+restoreProcessStreams()
 
 // the command's modules (the server's, and the ported tools a rate limit serves too) load once, here
 beforeAll(() => Promise.all([import("../../src/tools/mcp/stdio.js"), import("../../src/tools/ported/index.js")]), 60_000)
-
-/** `process.stdin` and `process.stdout` replaced by fresh streams for the rest of the test. */
-const ownStreams = () => {
-  const stdin = new PassThrough()
-  const stdout = new PassThrough()
-  Object.defineProperty(process, "stdin", { configurable: true, enumerable: true, get: () => stdin })
-  Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => stdout })
-  return { stdin, stdout }
-}
 
 /** `mcp ARGS...` with no client: its input ends at once, so a command that serves stdio ends too. */
 const refused = (...args: Array<string>) => {
@@ -40,25 +25,8 @@ const refused = (...args: Array<string>) => {
 }
 
 /** `mcp ARGS...` serving a connected client. */
-const serve = async (...args: Array<string>) => {
-  const { stdin, stdout } = ownStreams()
-  const done = cliInProcess("mcp", ...args)
-  const client = new Client({ name: "mcp-options", version: "1.0.0" })
-  const connected = client.connect(new StreamClientTransport(stdout, stdin)).then(() => undefined)
-  const ended = await Promise.race([connected, done])
-  if (ended !== undefined) throw new Error(`mcp ended before serving: ${JSON.stringify(ended)}`)
-  return { client, done, end: () => stdin.end() }
-}
+const serve = (...args: Array<string>) => serveInProcess("mcp-options", ...args)
 
-const textOf = (result: Awaited<ReturnType<Client["callTool"]>>): string => {
-  const content: unknown = result.content
-  if (!Array.isArray(content)) return ""
-  return content.map((part: unknown) =>
-    typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" ? part.text : ""
-  ).join("")
-}
-
-/** A loopback port something already listens on, and how to free it. */
 const busyPort = () =>
   new Promise<{ readonly port: number; readonly close: () => void }>((resolve) => {
     const server = net.createServer()

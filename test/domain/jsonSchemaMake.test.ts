@@ -9,21 +9,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { OUTPUT_SCHEMA_DIALECT, outputJsonSchema, parametersJsonSchema } from "../../src/domain/parametersSchema.js"
+import { errorOf } from "./parametersSchemaError.js"
 
 /** The JSON Schema of the field `f` of a struct holding `schema`. */
 const fieldOf = (schema: Schema.Top): unknown => {
   const properties = parametersJsonSchema(Schema.Struct({ f: schema })).properties
   return typeof properties === "object" && properties !== null ? Reflect.get(properties, "f") : undefined
-}
-
-/** The message `parametersJsonSchema` throws for `schema`. */
-const errorOf = (schema: Schema.Top): string => {
-  try {
-    parametersJsonSchema(schema)
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error)
-  }
-  throw new Error("no error")
 }
 
 const missing = (path: string, details: string, schema: string) =>

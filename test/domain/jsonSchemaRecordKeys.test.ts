@@ -6,16 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { parametersJsonSchema } from "../../src/domain/parametersSchema.js"
-
-/** The message `parametersJsonSchema` throws for `schema`. */
-const errorOf = (schema: Schema.Top): string => {
-  try {
-    parametersJsonSchema(schema)
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error)
-  }
-  throw new Error("no error")
-}
+import { errorOf } from "./parametersSchemaError.js"
 
 const missing = (path: string, details: string, schema: string) => `Missing annotation\nat path: ${path}\ndetails: ${details}\nschema ${schema}`
 

@@ -35,7 +35,7 @@ export const bulk = (value: string): string => `$${Buffer.byteLength(value)}\r\n
 export const array = (...values: ReadonlyArray<string>): string => `*${values.length}\r\n${values.map(bulk).join("")}`
 
 /** The complete commands (arrays of bulk strings) at the start of `buffer`, and what is left. */
-const parseCommands = (buffer: string): { readonly commands: Array<Array<string>>; readonly rest: string } => {
+export const parseCommands = (buffer: string): { readonly commands: Array<Array<string>>; readonly rest: string } => {
   const commands: Array<Array<string>> = []
   let at = 0
   for (;;) {
@@ -57,7 +57,8 @@ const parseCommands = (buffer: string): { readonly commands: Array<Array<string>
   return { commands, rest: buffer.slice(at) }
 }
 
-const INFO = "# Server\r\nloading:0\r\n"
+/** INFO's answer of a server that has finished loading. */
+export const INFO = "# Server\r\nloading:0\r\n"
 
 /** The default answers: INFO says loaded, TIME is 1700000000 s, SCRIPT LOAD gives a sha, the rest `+OK`. */
 const byDefault = (command: ReadonlyArray<string>): string => {

@@ -10,6 +10,17 @@ import { AuditLog, type AuditRecord } from "../../src/services/AuditLog.js"
 import { countingFileSystem, diskError, messageText, readLines, record, recordingLogger, withJsonl } from "../helpers/auditLogHarness.js"
 import { tempDir } from "../helpers/tempDir.js"
 
+/** A durable log at `file` given `first`, then `record(2)`: each write waits for its line. */
+const writeAfter = (file: string, first: AuditRecord) =>
+  withJsonl(
+    { file, durable: true },
+    Effect.gen(function*() {
+      const log = yield* AuditLog
+      yield* log.write(first)
+      yield* log.write(record(2))
+    })
+  ).pipe(Effect.timeout("2 seconds"))
+
 describe("AuditLog.layerJsonl failures", () => {
   it.effect("a file whose size cannot be read fails the layer with the file system's words", () =>
     Effect.gen(function*() {
@@ -29,14 +40,7 @@ describe("AuditLog.layerJsonl failures", () => {
           throw new Error("unreadable")
         }
       })
-      yield* withJsonl(
-        { file, durable: true },
-        Effect.gen(function*() {
-          const log = yield* AuditLog
-          yield* log.write(unreadable)
-          yield* log.write(record(2))
-        })
-      ).pipe(Effect.provide(layer), Effect.timeout("2 seconds"))
+      yield* writeAfter(file, unreadable).pipe(Effect.provide(layer))
       const lines = readLines(file).map((line) => JSON.parse(line))
       expect(lines).toEqual([{ unreadableRecord: "unreadable" }, expect.objectContaining({ callId: "call-2" })])
       expect(logs.filter((line) => line.level !== "Debug").map((line) => `${line.level} ${messageText(line.message)}`)).toEqual([
@@ -54,14 +58,7 @@ describe("AuditLog.layerJsonl failures", () => {
           throw unshowable
         }
       })
-      yield* withJsonl(
-        { file, durable: true },
-        Effect.gen(function*() {
-          const log = yield* AuditLog
-          yield* log.write(unreadable)
-          yield* log.write(record(2))
-        })
-      ).pipe(Effect.provide(recordingLogger().layer), Effect.timeout("2 seconds"))
+      yield* writeAfter(file, unreadable).pipe(Effect.provide(recordingLogger().layer))
       expect(readLines(file).map((line) => JSON.parse(line))).toEqual([
         { unreadableRecord: "an error that cannot be shown" },
         expect.objectContaining({ callId: "call-2" })

@@ -12,6 +12,7 @@ import * as net from "node:net"
 import { RateLimited } from "../../src/domain/errors.js"
 import { RateLimiter, Tool } from "../../src/index.js"
 import type { RedisRateLimiterOptions } from "../../src/services/RateLimiter.js"
+import { INFO, parseCommands } from "../helpers/fakeRedis.js"
 import { freshPrefix, limitedTool, redisServer, redisServerInstalled } from "../helpers/redisServer.js"
 
 
@@ -77,29 +78,6 @@ const slammingServer: Effect.Effect<{ readonly url: string; readonly connections
     ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
   ).pipe(Effect.map(({ count, port }) => ({ url: `redis://127.0.0.1:${port}`, connections: () => count.n })))
 
-/** The commands (arrays of bulk strings) complete in `buffer`, and what is left of it. */
-const parseCommands = (buffer: string): { readonly commands: ReadonlyArray<ReadonlyArray<string>>; readonly rest: string } => {
-  const commands: Array<Array<string>> = []
-  let at = 0
-  for (;;) {
-    const header = /^\*(\d+)\r\n/.exec(buffer.slice(at))
-    if (header === null) break
-    let cursor = at + header[0].length
-    const args: Array<string> = []
-    for (let i = 0; i < Number(header[1]); i++) {
-      const length = /^\$(\d+)\r\n/.exec(buffer.slice(cursor))
-      if (length === null || buffer.length < cursor + length[0].length + Number(length[1]) + 2) break
-      cursor += length[0].length
-      args.push(buffer.slice(cursor, cursor + Number(length[1])))
-      cursor += Number(length[1]) + 2
-    }
-    if (args.length < Number(header[1])) break
-    commands.push(args)
-    at = cursor
-  }
-  return { commands, rest: buffer.slice(at) }
-}
-
 /**
  * A fake Redis on 127.0.0.1 whose script cache is flaky: it passes the client's handshake (and
  * answers TIME and SCRIPT LOAD),
@@ -107,8 +85,6 @@ const parseCommands = (buffer: string): { readonly commands: ReadonlyArray<Reado
  * after `noscriptAfterMs` (so the client loads the script and sends `EVALSHA` again, on a timer
  * of its own), and never answers a later one.
  */
-const INFO = "# Server\r\nloading:0\r\n"
-
 const slowScriptServer = (noscriptAfterMs: number): Effect.Effect<{ readonly url: string }, Error, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.callback<{ readonly server: net.Server; readonly port: number; readonly sockets: Set<net.Socket> }, Error>((resume) => {
