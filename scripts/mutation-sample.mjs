@@ -139,7 +139,7 @@ const estimate = () => {
   // --unmeasured: only the sample's files no run has measured whole since it was drawn, and the
   // whole of src estimated from them and the measured files' counts
   const unmeasuredOnly = rest.includes("--unmeasured")
-  const measured = measuredCounts()
+  const measured = unmeasuredOnly ? measuredCounts() : new Map()
   /** @type {Map<string, Record<string, number>>} */
   const folders = new Map()
   /** @type {Record<string, number>} */
