@@ -23,10 +23,8 @@ import { type Edit, editTextFile, plural, toToolError } from "./textFile.js"
 const TOOL = "append_to_file"
 
 /** The edit of an existing file: `content` as whole lines after its last one. */
-const appendTo = (content: string) => (current: Option.Option<string>, shown: string): Effect.Effect<Edit> =>
+const appendTo = (content: string) => (text: string, shown: string): Effect.Effect<Edit> =>
   Effect.sync(() => {
-    // (the file exists: `editTextFile` is called without `createMissing`)
-    const text = Option.getOrElse(current, () => "")
     if (content === "") return { text, message: `Nothing to append: content is empty; ${shown} is unchanged` }
     const lines = splitLines(text)
     // an empty file takes the content as it is, with its own line endings

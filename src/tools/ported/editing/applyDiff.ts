@@ -11,7 +11,6 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -48,7 +47,7 @@ export const applyDiff = make(TOOL, {
   tags: ["files", "ported"],
   timeout: "30 seconds",
   handler: ({ diff, filepath }) =>
-    editTextFile(TOOL, filepath, (current, shown) =>
+    editTextFile(TOOL, filepath, (text, shown) =>
       Effect.gen(function*() {
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
         if (diff.length > APPLY_DIFF_MAX_CHARS) {
@@ -57,7 +56,6 @@ export const applyDiff = make(TOOL, {
               "(split it into several calls, or replace the file with write_file); nothing was changed"
           )
         }
-        const text = Option.getOrElse(current, () => "")
         const applied = yield* applyInWorker(text, diff, DIAGNOSED_HUNKS).pipe(
           Effect.mapError((error) => fail(`${error.message}; nothing was changed (split the diff into smaller ones)`))
         )

@@ -4,7 +4,6 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -33,9 +32,8 @@ export const editFileLine = make(TOOL, {
   tags: ["files", "ported"],
   timeout: "30 seconds",
   handler: ({ filepath, line_number, new_content }) =>
-    editTextFile(TOOL, filepath, (current, shown) =>
+    editTextFile(TOOL, filepath, (text, shown) =>
       Effect.gen(function*() {
-        const text = Option.getOrElse(current, () => "")
         const lines = splitLines(text)
         if (line_number > lines.length) {
           return yield* new ToolError({

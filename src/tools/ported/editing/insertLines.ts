@@ -4,7 +4,6 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -31,9 +30,8 @@ export const insertLines = make(TOOL, {
   tags: ["files", "ported"],
   timeout: "30 seconds",
   handler: ({ content, filepath, line_number }) =>
-    editTextFile(TOOL, filepath, (current, shown) =>
+    editTextFile(TOOL, filepath, (text, shown) =>
       Effect.gen(function*() {
-        const text = Option.getOrElse(current, () => "")
         const lines = splitLines(text)
         if (line_number > lines.length + 1) {
           return yield* new ToolError({

@@ -4,7 +4,6 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -33,13 +32,12 @@ export const removeLineRange = make(TOOL, {
   tags: ["files", "ported"],
   timeout: "30 seconds",
   handler: ({ end_line, filepath, start_line }) =>
-    editTextFile(TOOL, filepath, (current, shown) =>
+    editTextFile(TOOL, filepath, (text, shown) =>
       Effect.gen(function*() {
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
         if (start_line > end_line) {
           return yield* fail(`start_line ${start_line} is after end_line ${end_line}; nothing was removed`)
         }
-        const text = Option.getOrElse(current, () => "")
         const lines = splitLines(text)
         if (end_line > lines.length) {
           return yield* fail(

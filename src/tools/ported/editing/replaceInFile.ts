@@ -9,7 +9,6 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ToolError } from "../../../domain/errors.js"
 import { WorkspacePath } from "../../../domain/WorkspacePath.js"
@@ -109,10 +108,9 @@ export const replaceInFile = make(TOOL, {
   tags: ["files", "ported"],
   timeout: "30 seconds",
   handler: ({ count, filepath, new_text, old_text }) =>
-    editTextFile(TOOL, filepath, (current, shown) =>
+    editTextFile(TOOL, filepath, (text, shown) =>
       Effect.gen(function*() {
         const fail = (message: string) => new ToolError({ tool: TOOL, message })
-        const text = Option.getOrElse(current, () => "")
         const eol = eolOf(text)
         const variants: Array<readonly [string, string]> = eol === undefined
           ? [[old_text, new_text]]

@@ -9,7 +9,6 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { ToolError } from "../../../domain/errors.js"
 import type { ResolvedPath } from "../../../domain/WorkspacePath.js"
 import { Workspace } from "../../../services/Workspace.js"
@@ -61,34 +60,25 @@ export const readExactText = (path: string): Effect.Effect<string, SafeFsError |
   }))
 
 /**
- * Edits the text file at `path` under its lock: `edit` gets the current text (`None` when the
- * file does not exist and `createMissing` is set; otherwise a missing file is the error) and
- * the path as the agent sees it, and returns the new text, or fails with a `ToolError` and
- * nothing is written.
+ * Edits the text file at `path` under its lock: `edit` gets the current text (a missing file is
+ * the error; append_to_file creates one itself first) and the path as the agent sees it, and
+ * returns the new text, or fails with a `ToolError` and nothing is written.
  */
 export const editTextFile = (
   tool: string,
   path: ResolvedPath,
-  edit: (current: Option.Option<string>, shown: string) => Effect.Effect<Edit, ToolError>,
-  options: { readonly createMissing?: boolean } = {}
+  edit: (current: string, shown: string) => Effect.Effect<Edit, ToolError>
 ): Effect.Effect<string, ToolError, Workspace> =>
   withPathLock(path)(Effect.gen(function*() {
     const workspace = yield* Workspace
     const root = yield* workspace.root
     const shown = yield* workspace.display(path)
-    const current = yield* readExactText(path).pipe(
-      Effect.map(Option.some),
-      Effect.catchIf(
-        (error) => options.createMissing === true && error._tag === "SafeFsError" && error.reason === "NotFound",
-        () => Effect.succeed(Option.none<string>())
-      ),
-      Effect.mapError(toToolError(tool))
-    )
+    const current = yield* readExactText(path).pipe(Effect.mapError(toToolError(tool)))
     // a byte order mark is no part of the first line: edits see the text after it, and it stays
-    const bom = Option.isSome(current) && current.value.startsWith(BOM) ? BOM : ""
-    const result = yield* edit(Option.map(current, (text) => text.slice(bom.length)), shown)
+    const bom = current.startsWith(BOM) ? BOM : ""
+    const result = yield* edit(current.slice(bom.length), shown)
     const text = bom + result.text
-    if (Option.isNone(current) || text !== current.value) {
+    if (text !== current) {
       yield* writeFileAtomic(root, path, text).pipe(Effect.mapError(toToolError(tool)))
     }
     return result.message
