@@ -101,6 +101,24 @@ describe("runGit", () => {
       // the hash of the empty blob
       expect((yield* run(dir, ["hash-object", "--stdin"], 1000)).stdout).toBe("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391\n")
     }))
+
+  it.live("a cut run ends git: it does not run on to its end", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      write(dir, "big.txt", "0123456789abcdef".repeat(64 * 1024))
+      commitAll(dir, "a MiB")
+      // a git that records its exit status once the real one has ended
+      const bin = base.at("ending-bin")
+      Fs.mkdirSync(bin)
+      const ended = Path.join(bin, "ended")
+      const realGit = ChildProcess.execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim()
+      Fs.writeFileSync(Path.join(bin, "git"), `#!/bin/sh\n'${realGit}' "$@"\necho "$?" > '${ended}'\n`, { mode: 0o755 })
+      yield* withEnv({ PATH: `${bin}:${process.env.PATH ?? ""}` })
+      const output = yield* run(dir, ["cat-file", "blob", "HEAD:big.txt"], 10)
+      expect(output).toEqual({ exitCode: undefined, stdout: "0123456789", cut: true, stderr: "" })
+      // ended by its signal (no status written) or by the closed pipe: never a run to its end
+      expect(Fs.existsSync(ended) ? Fs.readFileSync(ended, "utf8") : "no status").not.toBe("0\n")
+    }))
 })
 
 // live clock: real git processes (effect/process ChildProcess) on real repositories
