@@ -2,8 +2,8 @@
  * The git tools when git's answers are the rare ones, made by a `git` on PATH that answers some
  * commands itself and passes the rest to the real one: a location on more lines than three (a
  * path holding a newline) whose one-by-one runs then fail or print nothing, as when the
- * repository changes between the runs; a `git log` that prints no commit. And how often the
- * repository is located: once, with three lines.
+ * repository changes between the runs; a `git log` that prints no commit, a `git branch` that
+ * prints an empty line. And how often the repository is located: once, with three lines.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -83,5 +83,13 @@ describe("the git tools on git's rare answers", () => {
       yield* withGitFrom(bin)
       expect((yield* runTool(dir, "git_log", {})).output).toBe("No commits yet")
       expect((yield* runTool(dir, "git_log", { path: "README.md" })).output).toBe("No commits touch this path")
+    }))
+
+  it.live("a git branch that prints only a line break: no branches yet", () =>
+    Effect.gen(function*() {
+      const dir = repo()
+      const { dir: bin } = fakeGit(`*" branch "*) echo; exit 0;;`)
+      yield* withGitFrom(bin)
+      expect((yield* runTool(dir, "git_branches", {})).output).toBe("No branches yet (the repository has no commits)")
     }))
 })
