@@ -65,22 +65,22 @@ export const parseLocation = (stdout: string): Option.Option<Location> =>
 const C_ESCAPES: Readonly<Record<string, number>> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, "\\": 92, "\"": 34 }
 
 /**
- * A C-quoted name as git writes one (`"a\"b\303\251"`), or `None` when it is not one (git
- * then takes the entry as written).
+ * The C-quoted name that starts at `from` (`"a\"b\303\251"`, as git's `unquote_c_style` reads
+ * one: up to the first unescaped quote, newlines included) and the index just past its closing
+ * quote; `None` when it is not well quoted (no closing quote, an unknown escape).
  */
-export const unquoteC = (quoted: string): Option.Option<string> => {
-  if (!quoted.startsWith("\"") || !quoted.endsWith("\"") || quoted.length < 2) return Option.none()
+export const unquoteCAt = (text: string, from: number): Option.Option<readonly [name: string, end: number]> => {
+  if (text[from] !== "\"") return Option.none()
   const bytes: Array<number> = []
-  const body = quoted.slice(1, -1)
-  for (let i = 0; i < body.length; i++) {
-    const char = body[i]!
-    if (char === "\"") return Option.none()
+  for (let i = from + 1; i < text.length; i++) {
+    const char = text[i]!
+    if (char === "\"") return Option.some([Buffer.from(bytes).toString("utf8"), i + 1])
     if (char !== "\\") {
       bytes.push(...Buffer.from(char, "utf8"))
       continue
     }
-    const next = body[i + 1] ?? ""
-    const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4))
+    const next = text[i + 1] ?? ""
+    const octal = /^[0-3][0-7]{2}/.exec(text.slice(i + 1, i + 4))
     if (octal !== null) {
       bytes.push(Number.parseInt(octal[0], 8))
       i += 3
@@ -91,14 +91,33 @@ export const unquoteC = (quoted: string): Option.Option<string> => {
       return Option.none()
     }
   }
-  return Option.some(Buffer.from(bytes).toString("utf8"))
+  return Option.none()
 }
 
-/** The entries of an alternates file, as git reads them. */
-export const alternatesEntries = (text: string): ReadonlyArray<string> =>
-  text.split("\n")
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => Option.getOrElse(unquoteC(line), () => line))
+/**
+ * The entries of an alternates file, as git's `parse_alt_odb_entry` reads them: an entry that
+ * starts with a quote and is well quoted is the unquoted name, and the next entry starts one
+ * character after its closing quote (`"/x/objects"y` names `/x/objects`); any other entry runs
+ * to the end of its line, as written; a line starting with `#` is a comment.
+ */
+export const alternatesEntries = (text: string): ReadonlyArray<string> => {
+  const entries: Array<string> = []
+  const lineEnd = (from: number) => {
+    const at = text.indexOf("\n", from)
+    return at === -1 ? text.length : at
+  }
+  let at = 0
+  while (at < text.length) {
+    const quoted = text[at] === "#" ? Option.none() : unquoteCAt(text, at)
+    const [entry, end] = Option.isSome(quoted)
+      ? quoted.value
+      : [text[at] === "#" ? "" : text.slice(at, lineEnd(at)), lineEnd(at)]
+    if (entry !== "") entries.push(entry)
+    // git steps over the one character after an entry: the newline, or whatever follows a closing quote
+    at = end + 1
+  }
+  return entries
+}
 
 /**
  * Fails with a `ToolError` naming what lies outside the workspace, when anything of `location`

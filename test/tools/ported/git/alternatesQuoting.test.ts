@@ -79,6 +79,29 @@ describe("alternates entries as git reads them", () => {
     }))
 })
 
+describe("an entry that goes on after its closing quote", () => {
+  // git reads the quoted name up to its closing quote and steps over one character: `"/x/objects"x`
+  // names /x/objects. Read as a whole line, it was a relative name inside the workspace, and git
+  // then read the other repository's objects through it
+  it.live("a quoted outside object directory followed by more on its line: refused", () =>
+    Effect.gen(function*() {
+      const { blob, other } = otherRepo("trailing")
+      const { objects, ws } = workspaceRepo("trailing")
+      setAlternates(objects, `"${Path.join(other, ".git", "objects")}"x\n`)
+      const result = yield* runTool(ws, "git_show", { rev: blob })
+      expectOutside(result, /alternates/)
+    }))
+
+  it.live("the entry after the character that follows the quote is read too: an outside one is refused", () =>
+    Effect.gen(function*() {
+      const { blob, other } = otherRepo("after-quote")
+      const { objects, ws } = workspaceRepo("after-quote")
+      Fs.mkdirSync(Path.join(ws, "inside"))
+      setAlternates(objects, `"${Path.join(ws, "inside")}" ${Path.join(other, ".git", "objects")}\n`)
+      expectOutside(yield* runTool(ws, "git_show", { rev: blob }), /alternates/)
+    }))
+})
+
 describe("the bounds of the alternates check", () => {
   it.live("alternates 5 deep are used unless the 5th names more; comments and empty lines name nothing", () =>
     Effect.gen(function*() {
