@@ -4,13 +4,13 @@ import { TestClock } from "effect/testing"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Zlib from "node:zlib"
-import { type ExecuteOptions, pathTraversalOf } from "../../../../src/index.js"
+import { type ExecuteOptions, pathTraversalOf, ToolSystem } from "../../../../src/index.js"
 import { UrlPolicy } from "../../../../src/services/UrlPolicy.js"
 import { downloadFile, makeDownloadFile } from "../../../../src/tools/ported/web/downloadFile.js"
 import { repeated, sendStream, sendText, testServer } from "../../../helpers/httpServer.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
 import { countingSleeps, joinUnmoved, sleepersUntil, until } from "../../../helpers/testClock.js"
-import { callTool, type WebSystem } from "./support.js"
+import { callTool, type WebSystem, webSystem } from "./support.js"
 
 let base: string
 let ws: string
@@ -247,4 +247,41 @@ describe("download_file", () => {
       expect(tree(dir.abs)).toEqual(["adir"])
       expect(server.requests).toHaveLength(1)
     }))
+  it.live("an unconfirmed call onto an existing file asks first: nothing is sent, the file is kept", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "new content"))
+      const dir = fresh("unconfirmed")
+      Fs.writeFileSync(Path.join(dir.abs, "notes.txt"), "old")
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/notes.txt` }, {}, { confirm: false })
+      expect(r).toMatchObject({
+        success: false,
+        errorCode: "CONFIRMATION_REQUIRED",
+        confirmed: false,
+        error: "Confirmation required: would overwrite unconfirmed/notes.txt"
+      })
+      expect(server.requests).toHaveLength(0)
+      expect(Fs.readFileSync(Path.join(dir.abs, "notes.txt"), "utf8")).toBe("old")
+      expect(tree(dir.abs)).toEqual(["notes.txt"])
+    }))
+
+  it.live("an unconfirmed call to a path below a file is the write's error, not a question", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((_, response) => sendText(response, 200, "payload"))
+      const dir = fresh("below-file")
+      Fs.writeFileSync(Path.join(dir.abs, "plain.txt"), "a file")
+      const r = yield* download({ url: server.origin, filepath: `${dir.rel}/plain.txt/x.bin` }, {}, { confirm: false })
+      expect(r.errorCode).toBe("TOOL_ERROR")
+      expect(r.error).toBe(`"${dir.rel}/plain.txt" is not a directory`)
+      expect(tree(dir.abs)).toEqual(["plain.txt"])
+    }))
+
+  it.effect("explain says when it asks for confirmation", () =>
+    Effect.gen(function*() {
+      const explained = yield* Effect.flatMap(ToolSystem, (tools) =>
+        tools.explain("download_file", { url: "http://127.0.0.1:1/", filepath: "x.bin" }))
+      expect(explained.gates.find((g) => g.gate === "confirmation")?.reason).toBe(
+        "the tool asks for confirmation as it acts, when it would overwrite an existing file; " +
+          "then this unconfirmed call ends CONFIRMATION_REQUIRED"
+      )
+    }).pipe(Effect.provide(webSystem({ dir: ws, tools: [downloadFile] }))))
 })
