@@ -68,6 +68,26 @@ describe("download_file's progress", () => {
       expect(result.success).toBe(true)
       yield* until(() => heard.at(-1)?.progress === 100_000, `the last update (heard ${JSON.stringify(heard)})`)
       for (const update of heard) expect(update).not.toHaveProperty("total")
+      expect(heard.at(-1)?.message).toBe("100000 bytes downloaded")
+    }))
+
+  it.live("a body of no declared length (sent chunked): bytes saved, no total", () =>
+    Effect.gen(function*() {
+      const ws = makeTempDirSync("progress-download-")
+      const server = yield* testServer((_, response) => {
+        response.writeHead(200, { "content-type": "application/octet-stream" })
+        response.write(Buffer.alloc(1000, 1))
+        response.end(Buffer.alloc(2000, 2))
+      })
+      const { heard, onProgress } = recorder()
+      const result = yield* callTool({ dir: ws, tools: [downloadFile] }, "download_file", {
+        url: `${server.origin}/chunked.bin`,
+        filepath: "chunked.bin"
+      }, { onProgress })
+      expect(result.success).toBe(true)
+      yield* until(() => heard.at(-1)?.progress === 3000, `the last update (heard ${JSON.stringify(heard)})`)
+      for (const update of heard) expect(update).not.toHaveProperty("total")
+      expect(heard.at(-1)?.message).toBe("3000 bytes downloaded")
     }))
 })
 
