@@ -1,0 +1,116 @@
+/**
+ * `processGroup.ts` at its edges, with real processes (`processGroup.test.ts` has the main
+ * cases): output that comes in several chunks is cut at the cap across them, `output` cancels
+ * its wait's timer when the streams end while it waits, `killGroup` of a group already gone
+ * sends nothing and waits for nothing, and a member killed with SIGKILL that stays a zombie
+ * (its parent left the group and does not reap it) counts as dead at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Fiber } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { killGroup, spawnGroup } from "../../../../src/tools/ported/shell/processGroup.js"
+import { makeTempDirSync } from "../../../helpers/tempDir.js"
+
+let dir: string
+
+beforeAll(() => {
+  dir = makeTempDirSync("process-group-edges-")
+})
+
+afterAll(() => {
+  Fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const spawn = (file: string, args: ReadonlyArray<string>, maxBytes = 1024) =>
+  spawnGroup({ file, args, cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxBytes })
+
+/** Field 3 of `/proc/PID/stat` (the state), or undefined when the process is gone. */
+const stateOf = (pid: number): string | undefined => {
+  try {
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "latin1")
+    return stat.slice(stat.lastIndexOf(")") + 2)[0]
+  } catch {
+    return undefined
+  }
+}
+
+/** Timers of this process (`setTimeout`s not yet fired or cleared). */
+const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length
+
+/**
+ * A perl leader that forks M; M forks X, which ignores SIGTERM and sleeps, then M leaves the
+ * group (`setpgrp`), writes "M X" to the file and sleeps without ever reaping X; the leader
+ * exits once the file is there. What is left in the group: X only, whose parent is out of it,
+ * so X killed stays a zombie.
+ */
+const UNREAPED_TERM_IGNORER = `
+my $m = fork();
+if ($m == 0) {
+  my $x = fork();
+  if ($x == 0) { $SIG{TERM} = 'IGNORE'; sleep 60; exit 0 }
+  setpgrp(0, 0);
+  open(my $f, '>', "$ARGV[0].tmp"); print $f "$$ $x\\n"; close $f; rename("$ARGV[0].tmp", $ARGV[0]);
+  sleep 60; exit 0;
+}
+for (my $i = 0; $i < 1000 && ! -e $ARGV[0]; $i++) { select(undef, undef, undef, 0.01) }
+exit 0;
+`
+
+// live clock: real processes and real timers
+describe("processGroup at its edges", () => {
+  it.live("output written in several chunks is cut at the cap across them, and counted in full", () =>
+    Effect.gen(function*() {
+      // eight writes of two bytes, 50 ms apart: read as several chunks
+      const group = yield* spawn("sh", ["-c", "for i in 1 2 3 4 5 6 7 8; do printf ab; sleep 0.05; done"], 5)
+      yield* group.ended
+      const { stdout } = yield* group.output(5000)
+      expect(stdout).toEqual({ text: "ababa", totalBytes: 16, cut: true })
+    }).pipe(Effect.scoped), 20_000)
+
+  it.live("output whose streams end while it waits cancels its wait's timer", () =>
+    Effect.gen(function*() {
+      // five groups whose streams end 500 ms after output begins to wait on each
+      const groups = yield* Effect.forEach([1, 2, 3, 4, 5], () => spawn("sh", ["-c", "sleep 0.5; printf done"], 64))
+      const before = timers()
+      const outputs = yield* Effect.forEach(groups, (group) => group.output(600_000), { concurrency: "unbounded" })
+      expect(outputs.map(({ stdout }) => stdout.text)).toEqual(["done", "done", "done", "done", "done"])
+      // five timers of 600 s left running would keep the process alive that long (one may be another's)
+      expect(timers(), `before: ${before}`).toBeLessThanOrEqual(before + 1)
+    }).pipe(Effect.scoped), 20_000)
+
+  it.live("killGroup of a group already gone sends nothing more and does not wait: it completes at once", () =>
+    Effect.gen(function*() {
+      const group = yield* spawn("true", [])
+      yield* group.ended
+      // not a single poll (each is a real timer): the effect runs to its end synchronously
+      expect(Exit.isSuccess(Effect.runSyncExit(killGroup(group.pid)))).toBe(true)
+    }).pipe(Effect.scoped))
+
+  it.live.skipIf(process.platform !== "linux")(
+    "a member killed with SIGKILL that stays a zombie (unreaped) counts as dead: no settle time waited",
+    () =>
+      Effect.gen(function*() {
+        const file = Path.join(dir, "unreaped-pids")
+        const group = yield* spawn("perl", ["-e", UNREAPED_TERM_IGNORER, file])
+        expect(yield* group.ended).toEqual({ code: 0, signal: null })
+        const [m, x] = Fs.readFileSync(file, "utf8").trim().split(" ").map(Number)
+        if (m === undefined || x === undefined) return yield* Effect.die(new Error("no pids"))
+        try {
+          const killing = yield* Effect.forkChild(killGroup(group.pid))
+          // X ignores SIGTERM: it runs through the grace period, then SIGKILL makes it a zombie
+          for (let i = 0; i < 1000 && stateOf(x) !== "Z"; i++) yield* Effect.sleep("10 millis")
+          expect(stateOf(x)).toBe("Z")
+          const zombie = Date.now()
+          yield* Fiber.join(killing)
+          // the settle loop would wait 1000 ms more (20 real sleeps) if it counted the zombie as running
+          expect(Date.now() - zombie).toBeLessThan(800)
+          // M left the group: not signalled
+          expect(stateOf(m)).not.toBe("Z")
+        } finally {
+          process.kill(m, "SIGKILL")
+        }
+      }).pipe(Effect.scoped),
+    20_000
+  )
+})
