@@ -57,6 +57,38 @@ for (my $i = 0; $i < 1000 && ! -e $ARGV[0]; $i++) { select(undef, undef, undef, 
 exit 0;
 `
 
+/**
+ * Like `UNREAPED_TERM_IGNORER`, but once X is a zombie (SIGKILL came) M keeps the group alive
+ * for 6 s: every 50 ms a child of M joins the group (`setpgid`, allowed in the same session
+ * while the zombie keeps the group in being) and lives 1 s there (longer than a scan of `/proc`
+ * takes on a loaded machine: a scan reads the processes listed when it began).
+ */
+const REJOINED_AFTER_SIGKILL = `
+use Time::HiRes qw(time sleep);
+my $g = getpgrp();
+my $m = fork();
+if ($m == 0) {
+  my $x = fork();
+  if ($x == 0) { $SIG{TERM} = 'IGNORE'; my $held = 'x' x (64 * 1024 * 1024); sleep 60; exit 0 }
+  setpgrp(0, 0);
+  open(my $f, '>', "$ARGV[0].tmp"); print $f "$$ $x\\n"; close $f; rename("$ARGV[0].tmp", $ARGV[0]);
+  for (my $i = 0; $i < 4000; $i++) {
+    open(my $s, '<', "/proc/$x/stat") or last; my $stat = <$s>; close $s;
+    last if $stat =~ /\\) Z /;
+    sleep 0.001;
+  }
+  my $end = time() + 6;
+  while (time() < $end) {
+    my $j = fork();
+    if ($j == 0) { setpgrp(0, $g) or exit 1; sleep 1; exit 0 }
+    sleep 0.05;
+  }
+  sleep 60; exit 0;
+}
+for (my $i = 0; $i < 1000 && ! -e $ARGV[0]; $i++) { sleep 0.01 }
+exit 0;
+`
+
 // live clock: real processes and real timers
 describe("processGroup at its edges", () => {
   it.live("output written in several chunks is cut at the cap across them, and counted in full", () =>
@@ -107,6 +139,30 @@ describe("processGroup at its edges", () => {
           expect(Date.now() - zombie).toBeLessThan(800)
           // M left the group: not signalled
           expect(stateOf(m)).not.toBe("Z")
+        } finally {
+          process.kill(m, "SIGKILL")
+        }
+      }).pipe(Effect.scoped),
+    20_000
+  )
+
+  it.live.skipIf(process.platform !== "linux")(
+    "a group that still runs after SIGKILL is waited for 1 s at most, not until it ends",
+    () =>
+      Effect.gen(function*() {
+        const file = Path.join(dir, "rejoined-pids")
+        const group = yield* spawn("perl", ["-e", REJOINED_AFTER_SIGKILL, file])
+        expect(yield* group.ended).toEqual({ code: 0, signal: null })
+        const [m, x] = Fs.readFileSync(file, "utf8").trim().split(" ").map(Number)
+        if (m === undefined || x === undefined) return yield* Effect.die(new Error("no pids"))
+        try {
+          const killing = yield* Effect.forkChild(killGroup(group.pid))
+          for (let i = 0; i < 1000 && stateOf(x) !== "Z"; i++) yield* Effect.sleep("10 millis")
+          expect(stateOf(x)).toBe("Z")
+          const zombie = Date.now()
+          yield* Fiber.join(killing)
+          // the group runs on for 6 s after X died; the settle loop polls it 20 times, 50 ms apart
+          expect(Date.now() - zombie).toBeLessThan(4000)
         } finally {
           process.kill(m, "SIGKILL")
         }
