@@ -1,9 +1,10 @@
 /**
  * `processGroup.ts` at its edges, with real processes (`processGroup.test.ts` has the main
- * cases): output that comes in several chunks is cut at the cap across them, `output` cancels
- * its wait's timer when the streams end while it waits, `killGroup` of a group already gone
- * sends nothing and waits for nothing, and a member killed with SIGKILL that stays a zombie
- * (its parent left the group and does not reap it) counts as dead at once.
+ * cases): output that comes in several chunks is cut at the cap across them, a cap of 0 or
+ * below keeps nothing, `output` cancels its wait's timer when the streams end while it waits,
+ * `killGroup` of a group already gone sends nothing and waits for nothing, a member killed with
+ * SIGKILL that stays a zombie (its parent left the group and does not reap it) counts as dead
+ * at once, and a group that still runs after SIGKILL is waited for the settle time at most.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
@@ -98,6 +99,16 @@ describe("processGroup at its edges", () => {
       yield* group.ended
       const { stdout } = yield* group.output(5000)
       expect(stdout).toEqual({ text: "ababa", totalBytes: 16, cut: true })
+    }).pipe(Effect.scoped), 20_000)
+
+  it.live("a cap of 0 or below keeps nothing and counts every byte", () =>
+    Effect.gen(function*() {
+      for (const maxBytes of [0, -1]) {
+        const group = yield* spawn("sh", ["-c", "printf abcdef"], maxBytes)
+        yield* group.ended
+        const { stdout } = yield* group.output(5000)
+        expect(stdout, String(maxBytes)).toEqual({ text: "", totalBytes: 6, cut: true })
+      }
     }).pipe(Effect.scoped), 20_000)
 
   it.live("output whose streams end while it waits cancels its wait's timer", () =>
