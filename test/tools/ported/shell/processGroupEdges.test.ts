@@ -90,6 +90,28 @@ for (my $i = 0; $i < 1000 && ! -e $ARGV[0]; $i++) { sleep 0.01 }
 exit 0;
 `
 
+/**
+ * Runs a perl `script` whose group leader exits leaving M (out of the group) and X (a member
+ * that ignores SIGTERM, unreaped once dead), kills the group, and says how long `killGroup`
+ * took after X became a zombie; M is killed at the end.
+ */
+const killGroupPastZombie = (script: string, pidsFile: string) =>
+  Effect.gen(function*() {
+    const file = Path.join(dir, pidsFile)
+    const group = yield* spawn("perl", ["-e", script, file])
+    expect(yield* group.ended).toEqual({ code: 0, signal: null })
+    const [m, x] = Fs.readFileSync(file, "utf8").trim().split(" ").map(Number)
+    if (m === undefined || x === undefined) return yield* Effect.die(new Error("no pids"))
+    yield* Effect.addFinalizer(() => Effect.sync(() => process.kill(m, "SIGKILL")))
+    const killing = yield* Effect.forkChild(killGroup(group.pid))
+    // X ignores SIGTERM: it runs through the grace period, then SIGKILL makes it a zombie
+    for (let i = 0; i < 1000 && stateOf(x) !== "Z"; i++) yield* Effect.sleep("10 millis")
+    expect(stateOf(x)).toBe("Z")
+    const zombie = Date.now()
+    yield* Fiber.join(killing)
+    return { m, sinceZombie: Date.now() - zombie }
+  })
+
 // live clock: real processes and real timers
 describe("processGroup at its edges", () => {
   it.live("output written in several chunks is cut at the cap across them, and counted in full", () =>
@@ -134,25 +156,11 @@ describe("processGroup at its edges", () => {
     "a member killed with SIGKILL that stays a zombie (unreaped) counts as dead: no settle time waited",
     () =>
       Effect.gen(function*() {
-        const file = Path.join(dir, "unreaped-pids")
-        const group = yield* spawn("perl", ["-e", UNREAPED_TERM_IGNORER, file])
-        expect(yield* group.ended).toEqual({ code: 0, signal: null })
-        const [m, x] = Fs.readFileSync(file, "utf8").trim().split(" ").map(Number)
-        if (m === undefined || x === undefined) return yield* Effect.die(new Error("no pids"))
-        try {
-          const killing = yield* Effect.forkChild(killGroup(group.pid))
-          // X ignores SIGTERM: it runs through the grace period, then SIGKILL makes it a zombie
-          for (let i = 0; i < 1000 && stateOf(x) !== "Z"; i++) yield* Effect.sleep("10 millis")
-          expect(stateOf(x)).toBe("Z")
-          const zombie = Date.now()
-          yield* Fiber.join(killing)
-          // the settle loop would wait 1000 ms more (20 real sleeps) if it counted the zombie as running
-          expect(Date.now() - zombie).toBeLessThan(800)
-          // M left the group: not signalled
-          expect(stateOf(m)).not.toBe("Z")
-        } finally {
-          process.kill(m, "SIGKILL")
-        }
+        const { m, sinceZombie } = yield* killGroupPastZombie(UNREAPED_TERM_IGNORER, "unreaped-pids")
+        // the settle loop would wait 1000 ms more (20 real sleeps) if it counted the zombie as running
+        expect(sinceZombie).toBeLessThan(800)
+        // M left the group: not signalled
+        expect(stateOf(m)).not.toBe("Z")
       }).pipe(Effect.scoped),
     20_000
   )
@@ -161,22 +169,9 @@ describe("processGroup at its edges", () => {
     "a group that still runs after SIGKILL is waited for 1 s at most, not until it ends",
     () =>
       Effect.gen(function*() {
-        const file = Path.join(dir, "rejoined-pids")
-        const group = yield* spawn("perl", ["-e", REJOINED_AFTER_SIGKILL, file])
-        expect(yield* group.ended).toEqual({ code: 0, signal: null })
-        const [m, x] = Fs.readFileSync(file, "utf8").trim().split(" ").map(Number)
-        if (m === undefined || x === undefined) return yield* Effect.die(new Error("no pids"))
-        try {
-          const killing = yield* Effect.forkChild(killGroup(group.pid))
-          for (let i = 0; i < 1000 && stateOf(x) !== "Z"; i++) yield* Effect.sleep("10 millis")
-          expect(stateOf(x)).toBe("Z")
-          const zombie = Date.now()
-          yield* Fiber.join(killing)
-          // the group runs on for 6 s after X died; the settle loop polls it 20 times, 50 ms apart
-          expect(Date.now() - zombie).toBeLessThan(4000)
-        } finally {
-          process.kill(m, "SIGKILL")
-        }
+        const { sinceZombie } = yield* killGroupPastZombie(REJOINED_AFTER_SIGKILL, "rejoined-pids")
+        // the group runs on for 6 s after X died; the settle loop polls it 20 times, 50 ms apart
+        expect(sinceZombie).toBeLessThan(4000)
       }).pipe(Effect.scoped),
     20_000
   )
