@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { KILL_GRACE_MS, killGroup, spawnGroup } from "../../../../src/tools/ported/shell/processGroup.js"
+import { KILL_GRACE_MS, killGroup } from "../../../../src/tools/ported/shell/processGroup.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { procState, spawnIn } from "./groupHarness.js"
 
 let dir: string
 
@@ -23,19 +24,7 @@ afterAll(() => {
   Fs.rmSync(dir, { recursive: true, force: true })
 })
 
-const spawn = (file: string, args: ReadonlyArray<string>, maxBytes = 1024) =>
-  spawnGroup({ file, args, cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxBytes })
-
-/** Field 3 (state) and field 5 (process group) of `/proc/PID/stat`, or undefined when it is gone. */
-const procState = (pid: number): { readonly state: string; readonly pgrp: number } | undefined => {
-  try {
-    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "latin1")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return { state: fields[0] ?? "", pgrp: Number(fields[2]) }
-  } catch {
-    return undefined
-  }
-}
+const spawn = spawnIn(() => dir)
 
 /**
  * A perl leader that forks M; M forks C, which exits at once and is never reaped (a zombie of

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { killGroup, spawnGroup } from "../../../../src/tools/ported/shell/processGroup.js"
+import { killGroup } from "../../../../src/tools/ported/shell/processGroup.js"
 import { makeTempDirSync } from "../../../helpers/tempDir.js"
+import { procState, spawnIn } from "./groupHarness.js"
 
 let dir: string
 
@@ -23,18 +24,10 @@ afterAll(() => {
   Fs.rmSync(dir, { recursive: true, force: true })
 })
 
-const spawn = (file: string, args: ReadonlyArray<string>, maxBytes = 1024) =>
-  spawnGroup({ file, args, cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxBytes })
+const spawn = spawnIn(() => dir)
 
-/** Field 3 of `/proc/PID/stat` (the state), or undefined when the process is gone. */
-const stateOf = (pid: number): string | undefined => {
-  try {
-    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "latin1")
-    return stat.slice(stat.lastIndexOf(")") + 2)[0]
-  } catch {
-    return undefined
-  }
-}
+/** The state of a process (`/proc`), or undefined when it is gone. */
+const stateOf = (pid: number): string | undefined => procState(pid)?.state
 
 /** Timers of this process (`setTimeout`s not yet fired or cleared). */
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length
